@@ -1,15 +1,32 @@
-import type { TurnRecord } from "@/lib/colbench/episode";
+import type { SeatTurn } from "@/lib/play/views";
+
+export interface SpeakerNames {
+  agent: string;
+  simulator: string;
+}
+
+const DEFAULT_NAMES: SpeakerNames = { agent: "agent", simulator: "simulated human" };
 
 /** The dialogue turn by turn: who spoke, what counted, and behind toggles what was raw and what was sent. */
-export function Transcript({ turns }: { turns: TurnRecord[] }) {
+export function Transcript({ turns, names = DEFAULT_NAMES, selected }: { turns: SeatTurn[]; names?: SpeakerNames; selected?: number }) {
   return (
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn) => (
-        <li key={turn.index} className={`rounded-lg border p-4 ${turn.role === "agent" ? "border-sky-200 bg-sky-50/50" : "border-stone-200 bg-white"}`}>
+        <li
+          key={turn.index}
+          id={`turn-${turn.index}`}
+          data-testid="turn"
+          data-role={turn.role}
+          aria-current={selected === turn.index ? "step" : undefined}
+          className={`scroll-mt-20 rounded-lg border p-4 ${turn.role === "agent" ? "border-sky-200 bg-sky-50/50" : "border-stone-200 bg-white"} ${selected === turn.index ? "ring-2 ring-teal-600" : ""}`}
+        >
           <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-stone-500">
-            <span>{turn.index === 0 ? "task (human)" : turn.role === "agent" ? "agent" : "simulated human"}</span>
+            <span>{turn.index === 0 ? `task (${names.simulator})` : turn.role === "agent" ? names.agent : names.simulator}</span>
             <span className="font-mono normal-case text-stone-400">turn {turn.index}</span>
             {turn.usage ? <span className="normal-case text-stone-400">{turn.usage.promptTokens}+{turn.usage.completionTokens} tokens</span> : null}
+            {typeof turn.advantage === "number" ? (
+              <span className={`font-mono normal-case ${turn.advantage >= 0 ? "text-emerald-700" : "text-rose-700"}`}>advantage {turn.advantage.toFixed(3)}</span>
+            ) : null}
           </div>
           <div className="whitespace-pre-wrap break-words font-mono text-sm text-stone-800">{turn.content}</div>
           {turn.renderId ? (

@@ -21,6 +21,8 @@ export function register(program: Command): void {
         if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
         // Bundled route code cannot find the checkout from its own location; pin the data folder.
         process.env.COLBENCH_DATA = dataDir();
+        // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.
+        process.chdir(projectRoot);
         // This process owns the embedded database; the Next.js handlers below share it in-process.
         const db = await openDatabase({ command: "colbench serve" });
         const seeded = await seedSamplesIfEmpty(db.prisma);

@@ -27,6 +27,8 @@ export interface TurnRecord {
   tokenLogprobs?: Array<{ token: string; logprob: number }> | null;
   usage?: Usage | null;
   waitMs?: number;
+  /** Filled in later by a critic (SWEET-RL): this turn's advantage. */
+  advantage?: number | null;
 }
 
 export interface Render {

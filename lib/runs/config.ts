@@ -3,6 +3,20 @@ import { serverSpecSchema } from "../models/spec";
 import { BENCHMARKS } from "../colbench/tasks";
 import { EMBEDDER_NAMES } from "../scoring/embedders";
 
+/** A side of the dialogue: a model server, or a person at the studio (moves arrive from a browser). */
+export const humanPlayerSchema = z.object({ human: z.literal(true) });
+export const playerSchema = z.union([serverSpecSchema, humanPlayerSchema]);
+export type Player = z.infer<typeof playerSchema>;
+
+export function isHuman(player: Player): player is z.infer<typeof humanPlayerSchema> {
+  return "human" in player;
+}
+
+/** How a side is shown: the model's name, or "human". */
+export function playerName(player: Player): string {
+  return isHuman(player) ? "human" : player.model;
+}
+
 /** Everything needed to reproduce or resume a run; stored as the Run's config. */
 export const runConfigSchema = z.object({
   benchmark: z.enum(BENCHMARKS),
@@ -10,8 +24,8 @@ export const runConfigSchema = z.object({
   selector: z.string(),
   taskIds: z.array(z.number().int()),
   bestOf: z.number().int().min(1),
-  agent: serverSpecSchema,
-  simulator: serverSpecSchema,
+  agent: playerSchema,
+  simulator: playerSchema,
   prompts: z.object({ agent: z.string(), simulator: z.string() }),
   /** Where the prompts came from (a file path, or "default"). */
   promptSources: z.object({ agent: z.string(), simulator: z.string() }),

@@ -2,17 +2,16 @@ import type { PrismaClient } from "../db/generated/client";
 import { loadPrompts } from "../colbench/prompts";
 import type { Benchmark } from "../colbench/tasks";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
-import type { ServerSpec } from "../models/spec";
 import { resolveTaskSelector } from "../store/task-selector";
-import { runConfigSchema, type RunConfig } from "./config";
+import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "./config";
 
 export interface NewRun {
   benchmark: Benchmark;
   selector: string;
   limit?: number;
   bestOf?: number;
-  agent: ServerSpec;
-  simulator: ServerSpec;
+  agent: Player;
+  simulator: Player;
   promptFiles?: { agent?: string; simulator?: string };
   temperature?: number;
   maxTokens?: number;
@@ -39,11 +38,12 @@ export async function createRun(prisma: PrismaClient, spec: NewRun): Promise<{ i
     promptSources: { agent: spec.promptFiles?.agent ?? "default", simulator: spec.promptFiles?.simulator ?? "default" },
     sampling: { temperature: spec.temperature ?? 1.0, maxTokens: spec.maxTokens ?? 1024, logprobs: spec.logprobs ?? false },
     maxAgentTurns: MAX_AGENT_TURNS,
-    concurrency: spec.concurrency ?? 16,
+    // A person plays one episode at a time.
+    concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
     embedder: spec.embedder ?? "default",
     clipPath: spec.clipPath,
   });
-  const name = spec.name ?? `${spec.benchmark}-${spec.agent.model.split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
+  const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const existing = await prisma.run.findUnique({ where: { name } });
   if (existing) throw new Error(`a run named "${name}" exists already: continue it with \`colbench resume ${name}\` or pick another --name`);
   const run = await prisma.run.create({ data: { name, benchmark: spec.benchmark, config } });

@@ -13,7 +13,7 @@ import {
   unfinishedEpisodes,
   type RunCounts,
 } from "../store/episodes";
-import { runConfigSchema, type RunConfig } from "./config";
+import { isHuman, runConfigSchema, type RunConfig } from "./config";
 
 export interface EpisodeScore {
   reward: number;
@@ -66,7 +66,7 @@ export async function loadRunConfig(prisma: PrismaClient, runId: number): Promis
 export async function executeRun(prisma: PrismaClient, runId: number, services: RunServices, options: ExecuteOptions = {}): Promise<RunStats> {
   const started = performance.now();
   const config = await loadRunConfig(prisma, runId);
-  await ensureEpisodes(prisma, runId, config.taskIds, config.bestOf);
+  await ensureEpisodes(prisma, runId, config.taskIds, config.bestOf, isHuman(config.simulator));
   const queue = await unfinishedEpisodes(prisma, runId);
   const before = await runCounts(prisma, runId);
   await prisma.run.update({ where: { id: runId }, data: { status: "running" } });

@@ -2,13 +2,19 @@ import type { EpisodeOutcome } from "../colbench/episode";
 import type { HiddenTask } from "../colbench/roles";
 import { ModelAgent, ModelCodeSimulator, ModelDesignSimulator } from "../models/model-roles";
 import { OpenAICompatibleClient, type ClientOptions } from "../models/openai-client";
-import type { RunConfig } from "./config";
+import { isHuman, type Player, type RunConfig } from "./config";
+import type { ServerSpec } from "../models/spec";
 import type { EpisodeScore, RunServices } from "./runner";
 
 /** Scores a finished episode's answer; backend and frontend scorers both fit behind it. */
 export interface AnswerScorer {
   score(task: HiddenTask, outcome: EpisodeOutcome): Promise<EpisodeScore>;
   close(): Promise<void>;
+}
+
+function serverOf(player: Player, side: string): ServerSpec {
+  if (isHuman(player)) throw new Error(`the ${side} is played by a person: play this run in the studio (\`colbench serve\`, then Play)`);
+  return player;
 }
 
 /** The usual services: both sides played by OpenAI-compatible model servers. */
@@ -20,9 +26,9 @@ export function modelServices(
   return {
     ...extras,
     makeAgent: (config: RunConfig) =>
-      new ModelAgent(new OpenAICompatibleClient(config.agent, { concurrency: config.concurrency, ...clientOptions }), config.prompts.agent, config.sampling),
+      new ModelAgent(new OpenAICompatibleClient(serverOf(config.agent, "agent"), { concurrency: config.concurrency, ...clientOptions }), config.prompts.agent, config.sampling),
     makeSimulator: (config: RunConfig) => {
-      const client = new OpenAICompatibleClient(config.simulator, { concurrency: config.concurrency, ...clientOptions });
+      const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), { concurrency: config.concurrency, ...clientOptions });
       return config.benchmark === "backend"
         ? new ModelCodeSimulator(client, config.prompts.simulator)
         : new ModelDesignSimulator(client, config.prompts.simulator);

@@ -6,9 +6,15 @@ import type { TestCase } from "../colbench/tasks";
 // Storage of runs, episodes and turns. Every write is small and immediate: a turn is in the
 // database before the episode takes its next step.
 
-export async function ensureEpisodes(prisma: PrismaClient, runId: number, taskIds: number[], bestOf: number): Promise<number> {
+export async function ensureEpisodes(
+  prisma: PrismaClient,
+  runId: number,
+  taskIds: number[],
+  bestOf: number,
+  humanSimulated = false,
+): Promise<number> {
   const data: Prisma.EpisodeCreateManyInput[] = [];
-  for (const taskId of taskIds) for (let sample = 0; sample < bestOf; sample++) data.push({ runId, taskId, sample });
+  for (const taskId of taskIds) for (let sample = 0; sample < bestOf; sample++) data.push({ runId, taskId, sample, humanSimulated });
   let created = 0;
   // (runId, taskId, sample) is unique, so making them again is a no-op.
   for (let i = 0; i < data.length; i += 1000) {
@@ -60,6 +66,7 @@ export async function loadTurns(prisma: PrismaClient, episodeId: number): Promis
     renderId: row.renderId,
     tokenLogprobs: (row.tokenLogprobs as TurnRecord["tokenLogprobs"]) ?? null,
     usage: (row.usage as TurnRecord["usage"]) ?? null,
+    advantage: row.advantage,
   }));
 }
 

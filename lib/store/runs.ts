@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/generated/client";
-import { runConfigSchema } from "../runs/config";
+import { playerName, runConfigSchema } from "../runs/config";
 import type { TurnRecord } from "../colbench/episode";
 import { loadTurns } from "./episodes";
 
@@ -22,7 +22,7 @@ export interface RunSummary {
 function models(config: unknown): { agent: string | null; simulator: string | null } {
   const parsed = runConfigSchema.safeParse(config);
   if (!parsed.success) return { agent: null, simulator: null };
-  return { agent: parsed.data.agent.model, simulator: parsed.data.simulator.model };
+  return { agent: playerName(parsed.data.agent), simulator: playerName(parsed.data.simulator) };
 }
 
 export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {
@@ -100,6 +100,9 @@ export interface EpisodeView {
   reward: number | null;
   details: unknown;
   turns: TurnRecord[];
+  /** Who played: people or model servers. */
+  humanSimulated: boolean;
+  humanAgent: boolean;
   /** Neighbours within the run, for keyboard navigation. */
   previousId: number | null;
   nextId: number | null;
@@ -107,7 +110,7 @@ export interface EpisodeView {
 
 /** One episode for review (it carries hidden information: reviewers only, never an agent-role page). */
 export async function getEpisode(prisma: PrismaClient, id: number): Promise<EpisodeView | null> {
-  const episode = await prisma.episode.findUnique({ where: { id }, include: { run: { select: { name: true } }, task: { select: { benchmark: true } } } });
+  const episode = await prisma.episode.findUnique({ where: { id }, include: { run: { select: { name: true, config: true } }, task: { select: { benchmark: true } } } });
   if (!episode) return null;
   const [previous, next, turns] = await Promise.all([
     prisma.episode.findFirst({ where: { runId: episode.runId, id: { lt: id } }, orderBy: { id: "desc" }, select: { id: true } }),
@@ -126,6 +129,8 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     reward: episode.reward,
     details: episode.details,
     turns,
+    humanSimulated: episode.humanSimulated,
+    humanAgent: models(episode.run?.config).agent === "human",
     previousId: previous?.id ?? null,
     nextId: next?.id ?? null,
   };

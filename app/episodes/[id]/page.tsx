@@ -4,8 +4,11 @@ import type { Metadata } from "next";
 import { getPrisma } from "@/lib/db";
 import { getEpisode } from "@/lib/store/runs";
 import { KeyNav } from "@/components/KeyNav";
-import { Transcript } from "@/components/Transcript";
 import { EpisodeScore } from "@/components/EpisodeScore";
+import { LiveEpisode } from "@/components/live/LiveEpisode";
+import { AdvantageChart } from "@/components/replay/AdvantageChart";
+import { TurnTimeline } from "@/components/replay/TurnTimeline";
+import { turnFor } from "@/lib/play/views";
 import { reward } from "@/components/format";
 
 export const dynamic = "force-dynamic";
@@ -22,6 +25,10 @@ export default async function EpisodePage({ params }: Params) {
   if (!episode) notFound();
   const previous = episode.previousId ? `/episodes/${episode.previousId}` : null;
   const next = episode.nextId ? `/episodes/${episode.nextId}` : null;
+  const ended = episode.status === "done" || episode.status === "failed";
+  const turns = episode.turns.map((t) => turnFor("viewer", t));
+  const advantages = episode.turns.flatMap((t) => (t.role === "agent" && typeof t.advantage === "number" ? [{ index: t.index, advantage: t.advantage }] : []));
+  const names = { agent: episode.humanAgent ? "agent (person)" : "agent", simulator: episode.humanSimulated ? "human collaborator" : "simulated human" };
   return (
     <article>
       <KeyNav previous={previous} next={next} />
@@ -47,8 +54,15 @@ export default async function EpisodePage({ params }: Params) {
           sample {episode.sample} · {episode.status} · reward <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
         </span>
       </header>
-      <Transcript turns={episode.turns} />
-      <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
+      {ended ? (
+        <>
+          {advantages.length ? <AdvantageChart points={advantages} /> : null}
+          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} />
+          <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
+        </>
+      ) : (
+        <LiveEpisode episodeId={episode.id} taskId={episode.taskId} benchmark={episode.benchmark} initial={{ turns, status: episode.status, reward: episode.reward }} names={names} />
+      )}
     </article>
   );
 }

@@ -1,5 +1,6 @@
+import { eventStream } from "@/lib/http/event-stream";
 import { getRunManager } from "@/lib/runs/active";
-import type { RunProgress } from "@/lib/runs/manager";
+import type { ManagerEvents, RunProgress } from "@/lib/runs/manager";
 
 export const dynamic = "force-dynamic";
 
@@ -10,61 +11,33 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const runId = Number.parseInt((await params).id, 10);
   const manager = getRunManager();
-  const encoder = new TextEncoder();
-  let cleanup = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: string, data: unknown) => {
-        try {
-          controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-        } catch {
-          cleanup();
-        }
-      };
-      let pending: RunProgress | null = null;
-      let timer: ReturnType<typeof setTimeout> | null = null;
-      const onProgress = (progress: RunProgress) => {
-        if (progress.runId !== runId) return;
-        pending = progress;
-        const final = progress.state !== "running";
-        if (final) {
-          if (timer) clearTimeout(timer);
-          timer = null;
-          send("progress", progress);
-          return;
-        }
-        timer ??= setTimeout(() => {
-          timer = null;
-          if (pending) send("progress", pending);
-        }, 250);
-      };
-      const onEpisode = (episode: { runId: number; episodeId: number; status: string; reward?: number }) => {
-        if (episode.runId === runId) send("episode", episode);
-      };
-      manager.events.on("progress", onProgress);
-      manager.events.on("episode", onEpisode);
-      const heartbeat = setInterval(() => send("ping", {}), 15_000);
-      cleanup = () => {
-        manager.events.off("progress", onProgress);
-        manager.events.off("episode", onEpisode);
-        clearInterval(heartbeat);
+  return eventStream(request, (send) => {
+    let pending: RunProgress | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const onProgress = (progress: RunProgress) => {
+      if (progress.runId !== runId) return;
+      pending = progress;
+      if (progress.state !== "running") {
         if (timer) clearTimeout(timer);
-      };
-      request.signal.addEventListener("abort", () => {
-        cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
-      });
-      send("progress", manager.progress(runId) ?? { runId, state: "idle" });
-    },
-    cancel() {
-      cleanup();
-    },
-  });
-  return new Response(stream, {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", Connection: "keep-alive", "X-Accel-Buffering": "no" },
+        timer = null;
+        send("progress", progress);
+        return;
+      }
+      timer ??= setTimeout(() => {
+        timer = null;
+        if (pending) send("progress", pending);
+      }, 250);
+    };
+    const onEpisode = (episode: ManagerEvents["episode"][0]) => {
+      if (episode.runId === runId) send("episode", episode);
+    };
+    manager.events.on("progress", onProgress);
+    manager.events.on("episode", onEpisode);
+    send("progress", manager.progress(runId) ?? { runId, state: "idle" });
+    return () => {
+      manager.events.off("progress", onProgress);
+      manager.events.off("episode", onEpisode);
+      if (timer) clearTimeout(timer);
+    };
   });
 }

@@ -1,0 +1,61 @@
+"use client";
+
+import Editor, { DiffEditor } from "@monaco-editor/react";
+import { useLocalMonaco } from "./monaco-setup";
+
+export type CodeLanguage = "python" | "html" | "plaintext";
+
+const SHARED = {
+  minimap: { enabled: false },
+  scrollBeyondLastLine: false,
+  fontSize: 13,
+  automaticLayout: true,
+  wordWrap: "on" as const,
+};
+
+export interface CodeEditorProps {
+  value: string;
+  language: CodeLanguage;
+  readOnly?: boolean;
+  height?: number | string;
+  onChange?: (value: string) => void;
+  label: string;
+}
+
+export function CodeEditorImpl({ value, language, readOnly = false, height = 320, onChange, label }: CodeEditorProps) {
+  useLocalMonaco();
+  return (
+    <div data-testid="code-editor" data-language={language} className="overflow-hidden rounded border border-stone-300">
+      <Editor
+        height={height}
+        language={language}
+        value={value}
+        onChange={(v) => onChange?.(v ?? "")}
+        options={{ ...SHARED, readOnly, ariaLabel: label, domReadOnly: readOnly }}
+      />
+    </div>
+  );
+}
+
+export interface CodeDiffProps {
+  original: string;
+  modified: string;
+  language: CodeLanguage;
+  height?: number | string;
+  label: string;
+}
+
+export function CodeDiffImpl({ original, modified, language, height = 320, label }: CodeDiffProps) {
+  useLocalMonaco();
+  return (
+    <div data-testid="code-diff" className="overflow-hidden rounded border border-stone-300">
+      <DiffEditor
+        height={height}
+        language={language}
+        original={original}
+        modified={modified}
+        options={{ ...SHARED, readOnly: true, renderSideBySide: true, originalEditable: false, ariaLabel: label }}
+      />
+    </div>
+  );
+}

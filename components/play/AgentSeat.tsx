@@ -1,0 +1,130 @@
+"use client";
+
+import { useEffect, useMemo, useState } from "react";
+import { previewDocument } from "@/lib/colbench/offline-html";
+import type { AgentSeatView } from "@/lib/play/seat-views";
+import { CodeEditor } from "@/components/code";
+import { Transcript } from "@/components/Transcript";
+import { useEpisodeStream } from "@/components/live/useEpisodeStream";
+import { MoveBox } from "./MoveBox";
+import { SeatStatus } from "./SeatStatus";
+import { useMove } from "./usePost";
+import { usePythonScratch } from "./usePythonScratch";
+
+const ANSWER_MARKER = "I WANT TO ANSWER:";
+
+const STARTERS = {
+  backend: "def solution():\n    pass\n",
+  frontend:
+    '<html>\n<head>\n  <link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet">\n</head>\n<body class="bg-white">\n  <h1 class="text-3xl font-bold p-6">Hello</h1>\n</body>\n</html>\n',
+};
+
+/** A page the benchmark will find in a message: the editor's HTML, wrapped when it lacks <html>. */
+function asPage(html: string): string {
+  return /<html[\s>]/i.test(html) ? html : `<html><body>${html}</body></html>`;
+}
+
+/**
+ * The agent's seat: the dialogue, a message box, and an editor for the code or page. The page
+ * only ever receives the task's description and the dialogue (see lib/play/views.ts).
+ */
+export function AgentSeat({ view }: { view: AgentSeatView }) {
+  const live = useEpisodeStream(view.episodeId, "agent", { turns: view.turns, status: view.status, reward: view.reward });
+  const move = useMove(view.episodeId, "agent");
+  const [code, setCode] = useState(STARTERS[view.benchmark]);
+  const [attach, setAttach] = useState(view.benchmark === "frontend");
+  const ended = live.status === "done" || live.status === "failed";
+  const myMove = live.playing && !ended && live.awaiting?.role === "agent";
+  const lastTurn = (live.awaiting?.agentTurn ?? 0) >= 9;
+
+  const withCode = (message: string) => {
+    if (!attach) return message;
+    return view.benchmark === "backend" ? `${message}\n\n\`\`\`python\n${code.trimEnd()}\n\`\`\`` : `${message}\n\n${asPage(code)}`;
+  };
+  const answer = view.benchmark === "backend" ? `${ANSWER_MARKER}\n${code}` : `${ANSWER_MARKER}\n${asPage(code)}`;
+
+  return (
+    <div>
+      <SeatStatus live={live} mine="agent" other={view.personOpposite ? "collaborator" : "simulated collaborator"} benchmark={view.benchmark} episodeId={view.episodeId} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section aria-label="Dialogue">
+          <Transcript turns={live.turns} names={{ agent: "you (agent)", simulator: "collaborator" }} />
+          <MoveBox
+            label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}
+            disabled={!myMove}
+            sending={move.sending}
+            error={move.error}
+            onSend={(text) => move.send(withCode(text))}
+          >
+            {() => (
+              <>
+                <label className="flex items-center gap-1 text-sm text-stone-600">
+                  <input type="checkbox" checked={attach} onChange={(e) => setAttach(e.target.checked)} />
+                  attach the editor&apos;s {view.benchmark === "backend" ? "code" : "page"}
+                </label>
+                <button
+                  type="button"
+                  disabled={!myMove || move.sending}
+                  onClick={() => void move.send(answer)}
+                  className="ml-auto rounded-md border border-teal-700 px-3 py-1.5 text-sm font-medium text-teal-800 hover:bg-teal-50 disabled:opacity-50"
+                >
+                  Submit final answer
+                </button>
+              </>
+            )}
+          </MoveBox>
+        </section>
+        <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
+          <CodeEditor value={code} onChange={setCode} language={view.benchmark === "backend" ? "python" : "html"} height={360} label={view.benchmark === "backend" ? "Your Python function" : "Your HTML page"} />
+          {view.benchmark === "backend" ? <PythonScratch code={code} /> : <HtmlPreview html={code} />}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+/** The person's own page in a sandboxed frame: no scripts, no requests beyond the studio's stylesheet and placeholders. */
+function HtmlPreview({ html }: { html: string }) {
+  const [shown, setShown] = useState(html);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(html), 300);
+    return () => clearTimeout(timer);
+  }, [html]);
+  const doc = useMemo(() => (typeof window === "undefined" ? "" : previewDocument(shown, window.location.origin)), [shown]);
+  return (
+    <figure className="rounded-lg border border-stone-200 bg-white p-1">
+      <figcaption className="mb-1 text-xs text-stone-500">Live preview (offline: Tailwind 2.2.19 and placeholder images from the studio)</figcaption>
+      <iframe title="Preview of your page" sandbox="" srcDoc={doc} className="h-96 w-full" data-testid="html-preview" />
+    </figure>
+  );
+}
+
+function PythonScratch({ code }: { code: string }) {
+  const python = usePythonScratch();
+  const [calls, setCalls] = useState("");
+  const [output, setOutput] = useState<{ ok: boolean; output: string } | null>(null);
+  const run = async () => setOutput(await python.run(`${code}\n${calls}`));
+  return (
+    <div className="rounded-lg border border-stone-200 bg-white p-3" data-testid="python-scratch">
+      <label className="flex flex-col gap-1 text-xs text-stone-600">
+        Scratch lines run after your code (e.g. print(solution())); Python runs in this browser tab (Pyodide), never on the server
+        <textarea value={calls} onChange={(e) => setCalls(e.target.value)} rows={3} className="rounded-md border border-stone-300 px-2.5 py-1.5 font-mono text-sm" />
+      </label>
+      <div className="mt-2 flex items-center gap-2">
+        <button type="button" onClick={() => void run()} disabled={python.state === "running"} className="rounded-md bg-stone-800 px-3 py-1.5 text-sm text-white hover:bg-stone-900 disabled:opacity-50">
+          {python.state === "running" ? "Running…" : python.state === "booting" ? "Starting Python…" : "Run my code"}
+        </button>
+        {python.state === "running" ? (
+          <button type="button" onClick={python.reset} className="rounded-md border border-stone-300 px-3 py-1.5 text-sm">
+            Stop
+          </button>
+        ) : null}
+      </div>
+      {output ? (
+        <pre data-testid="scratch-output" data-ok={output.ok} className={`mt-2 max-h-60 overflow-auto whitespace-pre-wrap rounded p-2 font-mono text-xs ${output.ok ? "bg-stone-100 text-stone-800" : "bg-red-50 text-red-800"}`}>
+          {output.output || "(no output)"}
+        </pre>
+      ) : null}
+    </div>
+  );
+}

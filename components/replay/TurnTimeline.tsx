@@ -1,0 +1,80 @@
+"use client";
+
+import { useEffect, useMemo, useState } from "react";
+import { codeOfTurn } from "@/lib/colbench/turn-code";
+import type { SeatTurn } from "@/lib/play/views";
+import { CodeDiff } from "@/components/code";
+import { Transcript, type SpeakerNames } from "@/components/Transcript";
+
+interface Proposal {
+  index: number;
+  code: string;
+  renderId: string | null;
+}
+
+/**
+ * Replay of a finished episode: the dialogue beside the agent's code (or page) at the selected
+ * turn, diffed against its previous proposal. "[" and "]" (or ↑/↓) step through the agent's turns.
+ */
+export function TurnTimeline({ turns, benchmark, names }: { turns: SeatTurn[]; benchmark: "backend" | "frontend"; names?: SpeakerNames }) {
+  const proposals = useMemo<Proposal[]>(
+    () =>
+      turns.flatMap((turn) => {
+        const code = codeOfTurn(turn, benchmark);
+        return code === null ? [] : [{ index: turn.index, code, renderId: turn.renderId ?? null }];
+      }),
+    [turns, benchmark],
+  );
+  const [at, setAt] = useState(proposals.length - 1);
+  const current = proposals[at];
+  const previous = at > 0 ? proposals[at - 1] : undefined;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") || event.metaKey || event.ctrlKey || event.altKey) return;
+      const step = event.key === "]" || event.key === "ArrowDown" ? 1 : event.key === "[" || event.key === "ArrowUp" ? -1 : 0;
+      if (!step) return;
+      event.preventDefault();
+      setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + step)));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [proposals.length]);
+
+  useEffect(() => {
+    if (current) document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
+  }, [current]);
+
+  const language = benchmark === "backend" ? "python" : "html";
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Transcript turns={turns} names={names} selected={current?.index} />
+      <aside className="lg:sticky lg:top-4 lg:self-start" aria-label="The agent's answer turn by turn" data-testid="turn-code">
+        {current ? (
+          <>
+            <div className="mb-2 flex items-center justify-between gap-2 text-sm">
+              <button type="button" onClick={() => setAt((i) => Math.max(0, i - 1))} disabled={at === 0} aria-keyshortcuts="[" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+                ↑ earlier
+              </button>
+              <span className="text-stone-600" data-testid="turn-code-title">
+                {benchmark === "backend" ? "Code" : "Page"} at turn {current.index} ({at + 1} of {proposals.length})
+                {previous ? <> · diff against turn {previous.index}</> : <> · first proposal</>}
+              </span>
+              <button type="button" onClick={() => setAt((i) => Math.min(proposals.length - 1, i + 1))} disabled={at === proposals.length - 1} aria-keyshortcuts="]" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+                later ↓
+              </button>
+            </div>
+            {benchmark === "frontend" && current.renderId ? (
+              // eslint-disable-next-line @next/next/no-img-element
+              <img src={`/api/renders/${current.renderId}`} alt={`Render of the page at turn ${current.index}`} className="mb-3 max-h-80 w-full rounded border border-stone-200 object-contain object-top" />
+            ) : null}
+            <CodeDiff original={previous?.code ?? ""} modified={current.code} language={language} height={benchmark === "backend" ? 420 : 300} label={`Changes at turn ${current.index}`} />
+          </>
+        ) : (
+          <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">The agent showed no {benchmark === "backend" ? "code" : "page"} in this episode.</p>
+        )}
+      </aside>
+    </div>
+  );
+}
