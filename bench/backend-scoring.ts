@@ -24,7 +24,7 @@ interface Timing {
   rewards: number[];
   /** Sandboxed only: why each test of a task failed. */
   reasons?: string[][];
-  /** CPU seconds, start-up included: the reference process; or Node, the workers, their children. */
+  /** CPU seconds, start-up included: the reference process; or Node, the workers (with their zygotes), the sandbox children. */
   cpu: number[];
 }
 
@@ -100,7 +100,8 @@ async function sandboxed(): Promise<Timing> {
   );
   const done = performance.now();
   const node = process.cpuUsage(nodeCpu);
-  const perWorker = scorer.workerPids().map(processCpu);
+  // Workers and their zygotes (which fork the sandbox children and reap them) are still running.
+  const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processCpu);
   const cpu = [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w[0], 0), perWorker.reduce((a, w) => a + w[1], 0)];
   await scorer.close();
   seen.isolation ??= scorer.isolation;
@@ -158,7 +159,7 @@ const refCpu = median(ref.map((t) => t.cpu[0]!));
 const boxCpu = [0, 1, 2].map((i) => median(box.map((t) => t.cpu[i]!)));
 console.log(
   `CPU (start-up included): reference ${refCpu.toFixed(2)} s; sandboxed ${(boxCpu[0]! + boxCpu[1]! + boxCpu[2]!).toFixed(2)} s` +
-    ` (node ${boxCpu[0]!.toFixed(2)}, workers ${boxCpu[1]!.toFixed(2)}, their sandbox children ${boxCpu[2]!.toFixed(2)})`,
+    ` (node ${boxCpu[0]!.toFixed(2)}, workers and zygotes ${boxCpu[1]!.toFixed(2)}, sandbox children ${boxCpu[2]!.toFixed(2)})`,
 );
 console.log(`passing all tests: reference ${tasks.length - refFailing.length}, sandboxed ${tasks.length - boxFailing.length}`);
 console.log(`not passing, reference: ${JSON.stringify(refFailing.map((i) => [i, ref[0]!.rewards[i]]))}`);

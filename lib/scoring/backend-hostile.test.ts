@@ -41,10 +41,12 @@ function sandboxUid(): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Processes owned by the children's uid, and children of the workers (between requests: none). */
+/** Processes owned by the children's uid, children of the workers other than their zygotes, and
+ *  children of the zygotes (between requests: none). */
 function leftovers(): string[] {
   const uid = sandboxUid();
-  const workers = new Set(scorer.workerPids());
+  const zygotes = new Set(scorer.zygotePids());
+  const parents = new Set([...scorer.workerPids(), ...zygotes]);
   const found: string[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -52,7 +54,8 @@ function leftovers(): string[] {
       const status = readFileSync(`/proc/${entry}/status`, "utf8");
       const owner = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
       const parent = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      if ((uid !== null && owner === uid) || workers.has(parent)) found.push(`${entry}: ${status.split("\n")[0]}`);
+      if (zygotes.has(Number(entry))) continue;
+      if ((uid !== null && owner === uid) || parents.has(parent)) found.push(`${entry}: ${status.split("\n")[0]}`);
     } catch {
       // gone while we looked
     }

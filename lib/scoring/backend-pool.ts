@@ -82,6 +82,13 @@ export class WorkerPool {
     return lanes.flatMap((l) => l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.pid !== undefined ? [slot.worker.pid] : [])));
   }
 
+  /** Live workers' zygotes (the processes that fork sandbox children), all lanes. */
+  zygotePids(): number[] {
+    return [...this.lanes.values()].flatMap((l) =>
+      l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.hello.zygote !== undefined ? [slot.worker.hello.zygote] : [])),
+    );
+  }
+
   /** Resolves with the worker's reply; rejects with WorkerLostError after two lost workers. */
   run(body: Omit<ScoreRequest, "id">, timeoutMs: number, lane = MAIN_LANE): Promise<ScoreReply> {
     if (this.closed) return Promise.reject(new Error("the backend scorer is closed"));

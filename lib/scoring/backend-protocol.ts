@@ -16,6 +16,8 @@ export interface SandboxIsolationReport {
 export interface HelloMessage {
   type: "hello";
   pid: number;
+  /** The worker's zygote: the one process that forks sandbox children (workers/python/zygote.py). */
+  zygote?: number;
   python: string;
   executable?: string;
   isolation: SandboxIsolationReport;

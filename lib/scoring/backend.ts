@@ -139,6 +139,11 @@ export class BackendScorer {
     return this.pool.pids();
   }
 
+  /** The workers' zygotes, which fork the sandbox children (every lane). */
+  zygotePids(): number[] {
+    return this.pool.zygotePids();
+  }
+
   /** Workers started to replace ones that died. */
   get restarts(): number {
     return this.pool.restarts;

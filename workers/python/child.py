@@ -4,8 +4,9 @@ object). Verdicts go to shared memory one test at a time, so a child that
 crashes or is killed mid-way loses only the test it was on.
 
 Everything here runs after fork, where each page the child writes is copied:
-the worker compiles the code beforehand (see scoring.py) and builds the
-objects every child starts from (`prepare`), so a child mostly just runs.
+the worker compiles the code beforehand (see scoring.py) and the zygote that
+forks children holds the objects every child starts from (`prepare`), so a
+child mostly just runs.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import progress as P
 
 # Bound at import: answer code shares our modules and may replace these.
 _exit = os._exit
+_mkdir = os.mkdir
 _getpid = os.getpid
 _setitimer = signal.setitimer
 _ITIMER_REAL = signal.ITIMER_REAL
@@ -194,16 +196,16 @@ def _enter_dir(path: str) -> None:
         tempfile.tempdir = path
 
 
-def run(iso, progress: P.Progress, limits, truth, answer, expressions: dict,
-        indices: list, scratch: str, cpu_seconds: int):
-    """Entry point in the forked child; never returns. `truth`, `answer` and
-    each of `expressions` are (code object, None) or (None, error type name)
-    as compiled by the worker."""
+def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int):
+    """Entry point in the forked child; never returns. `code` is (truth,
+    answer, expressions) as compiled by the worker: each (code object, None)
+    or (None, error type name); `indices` are the tests to run."""
     try:
-        iso.enter_child(scratch, cpu_seconds)
-        for sub in ("ground_truth", "answer"):
-            os.mkdir(os.path.join(scratch, sub), 0o700)
-        _enter_dir(os.path.join(scratch, "ground_truth"))
+        truth, answer, expressions = code
+        iso.enter_child(cpu_seconds)
+        _mkdir("ground_truth", 0o700)
+        _mkdir("answer", 0o700)
+        _enter_dir(iso.scratch_truth)
         sys.stdin = _STDIN
         sys.stdout = sys.stderr = _SINK
         own = _getpid()
@@ -224,7 +226,7 @@ def run(iso, progress: P.Progress, limits, truth, answer, expressions: dict,
             _guard(own)
 
         # The answer gets its own cwd: it never sees files the ground truth made.
-        _enter_dir(os.path.join(scratch, "answer"))
+        _enter_dir(iso.scratch_answer)
         cap = limits.repr_chars
         for index in indices:
             progress.begin(P.CALL, index, limits.call_timeout)

@@ -34,6 +34,7 @@ PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR = 442  # same number on every architecture that has it
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
+_WALL = 0x40000000  # waitpid: children of any kind (clone()d ones too)
 MOUNT_ATTR_RDONLY = 0x1
 
 # Directories that may hold credentials, datasets or sockets; Python's own
@@ -124,8 +125,11 @@ class Isolation:
         self.warnings: list[str] = []
         self.uid: int | None = None
         self.pidns_fd: int | None = None
+        # True in the zygote when it is pid 1 of its own pid namespace.
+        self.zygote_init = False
         self.scratch_root = ""
-        self._scratch_count = 0
+        # The one scratch dir (see make_scratch) and the two cwds in it.
+        self.scratch = self.scratch_truth = self.scratch_answer = ""
         self._own_scratch_root = False
         self._devnull = -1
         self._fd_limit = 1 << 16
@@ -144,11 +148,12 @@ class Isolation:
             "warnings": self.warnings,
         }
 
-    # per-child pid namespace
+    # the zygote (see zygote.py) and its pid namespace
 
-    def fork(self) -> int:
-        """fork(); the child is pid 1 of a fresh pid namespace where allowed,
-        so killing it takes every process it started down with it."""
+    def fork_zygote(self) -> int:
+        """fork() for the zygote: where allowed it is pid 1 of a fresh pid
+        namespace, which every sandbox child is born into. The worker itself
+        stays in its own namespace and never forks again."""
         if self.pidns_fd is None:
             return os.fork()
         _unshare(CLONE_NEWPID)
@@ -158,15 +163,37 @@ class Isolation:
             _setns(self.pidns_fd, CLONE_NEWPID)
             raise
         if pid != 0:
-            # Point our next fork back at our own namespace.
             _setns(self.pidns_fd, CLONE_NEWPID)
         return pid
+
+    def enter_zygote(self) -> None:
+        """In the zygote, once: what every child would otherwise do for itself."""
+        self.zygote_init = self.pidns_fd is not None and os.getpid() == 1
+        if self.pidns_fd is not None:
+            os.close(self.pidns_fd)
+            self.pidns_fd = None
+        # Children inherit these: fds 0-2 on /dev/null, never the worker's
+        # protocol pipes (which the zygote has no use for either).
+        for fd in (0, 1, 2):
+            os.dup2(self._devnull, fd)
+        os.close(self._devnull)
+        self._devnull = -1
+        # A session of its own (no controlling terminal for any child to
+        # open) and no supplementary groups, for children to inherit.
+        os.setsid()
+        if self.uid is not None:
+            os.setgroups([])
+        # If the worker dies, so does the zygote; if the zygote (pid 1 of the
+        # namespace) dies, the kernel kills every process in its namespace.
+        # Set here because the zygote stays root: a uid change would clear it.
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
     def kill_tree(self, pid: int) -> None:
         """Kill a child and everything it started."""
         try:
-            if self.pidns_fd is not None:
-                os.kill(pid, signal.SIGKILL)
+            if self.zygote_init:
+                # From pid 1: every process in the namespace but ourselves.
+                os.kill(-1, signal.SIGKILL)
             else:
                 os.killpg(pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -174,8 +201,24 @@ class Isolation:
 
     def sweep(self, pid: int) -> None:
         """After the child is reaped: make sure nothing it started survives."""
-        if self.pidns_fd is not None:
-            return  # the kernel killed the namespace with its init
+        if self.zygote_init:
+            # The child is gone; whatever it started is still in our namespace
+            # (orphans are re-parented to us, its init). kill(-1) reaches all of
+            # them, and a process forking meanwhile either gets its child in
+            # before the kill (and the child is killed too) or has the kill
+            # pending and its fork fails. Then reap until we have no children:
+            # every process in the namespace descends from us, so none is left.
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            while True:
+                try:
+                    os.waitpid(-1, _WALL)
+                except ChildProcessError:
+                    return
+                except InterruptedError:
+                    continue
         try:
             os.killpg(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -194,45 +237,52 @@ class Isolation:
 
     # per-child setup, run in the child right after fork
 
-    def enter_child(self, scratch: str, cpu_seconds: int) -> None:
+    def enter_child(self, cpu_seconds: int) -> None:
         # Kept to the few steps that must happen after fork: every object
-        # touched here costs the child copy-on-write page faults.
-        os.setsid()
+        # touched here costs the child copy-on-write page faults. fds 0-2 are
+        # already /dev/null (the zygote's own).
+        if not self.zygote_init:
+            os.setsid()  # the process-group kill needs a group of our own
         for fd in self.cgroup_fds:
             os.write(fd, b"0")
-        for fd in (0, 1, 2):
-            os.dup2(self._devnull, fd)
-        # Nothing the worker holds open (its protocol pipes above all) may
-        # be reachable from answer code.
+        # Nothing the zygote holds open (its pipes to the worker above all)
+        # may be reachable from answer code.
         os.closerange(3, self._fd_limit)
-        os.chdir(scratch)
+        os.chdir(self.scratch)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
         if self.uid is not None:
-            os.setgroups([])
+            # (The zygote already dropped supplementary groups.)
             os.setresgid(self.uid, self.uid, self.uid)
             os.setresuid(self.uid, self.uid, self.uid)
-        # After the uid change, which clears it: if the worker dies, so does
-        # the child (and with it its pid namespace).
-        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if not self.zygote_init:
+            # After the uid change, which clears it: if the zygote dies, so
+            # does the child. (Without a pid namespace nothing else does it.)
+            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
     def make_scratch(self) -> str:
-        """A fresh dir for one child, owned by the child's uid. The child makes
-        its ground_truth/ and answer/ subdirs itself (after dropping root)."""
-        self._scratch_count += 1
-        path = os.path.join(self.scratch_root, f"s{self._scratch_count}")
+        """A fresh, empty dir for the next child, owned by the child's uid; the
+        same path every time (made anew after the last one was removed). The
+        child makes its ground_truth/ and answer/ subdirs itself (after
+        dropping root)."""
+        path = self.scratch
         if self._own_scratch_root:
             # Without a private tmpfs a child of the same user could have
             # planted this name; the worker's own tmpfs is closed to them.
             self._wipe_scratch_root()
-        os.mkdir(path, 0o700)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            # The last child left something remove_scratch could not delete.
+            self._wipe_scratch_root()
+            os.mkdir(path, 0o700)
         if self.uid is not None:
             os.chown(path, self.uid, self.uid)
         return path
 
     def remove_scratch(self, path: str) -> None:
-        for sub in ("ground_truth", "answer", ""):
+        for sub in (self.scratch_truth, self.scratch_answer, path):
             try:
-                os.rmdir(os.path.join(path, sub))
+                os.rmdir(sub)
             except FileNotFoundError:
                 pass
             except OSError:
@@ -268,6 +318,9 @@ def setup(limits: Limits, keep: list[str]) -> Isolation:
     _setup_network(iso)
     _setup_cgroups(iso)
     _setup_filesystem(iso, keep)
+    iso.scratch = os.path.join(iso.scratch_root, "s")
+    iso.scratch_truth = os.path.join(iso.scratch, "ground_truth")
+    iso.scratch_answer = os.path.join(iso.scratch, "answer")
     _probe_pid_namespace(iso)
     _probe_user(iso, keep)
     _inheritable_settings(iso)
@@ -518,7 +571,8 @@ def _probe_pid_namespace(iso: Isolation) -> None:
     _, status = os.waitpid(probe, 0)
     if status == 0:
         iso.pidns_fd = os.open("/proc/self/ns/pid", os.O_RDONLY)
-        iso.pid = "pidns per child (killing the child kills all it started)"
+        iso.pid = ("pidns: the zygote is its pid 1; after each child it kills (kill -1) and "
+                   "reaps all that is left in it")
     else:
         iso.pid = "process group (pid namespace refused)"
         iso.warnings.append("a child that calls setsid() escapes the process-group kill")

@@ -4,20 +4,15 @@ all tests (a fresh child picks up after any test that crashed or hung it).
 
 from __future__ import annotations
 
-import gc
+import marshal
 import math
 import os
-import select
 import signal
 import time
 
 import answers
-import child
 import progress as P
 
-# How often the worker looks at a running child's progress: the child moves
-# to shorter deadlines without waking us.
-_POLL = 0.1
 # Source this large is refused rather than compiled (the worker compiles
 # outside the sandbox; see _compile).
 MAX_SOURCE = 4 << 20
@@ -47,7 +42,8 @@ def _compile(text: str, label: str, mode: str):
     """(code, None) or (None, error type name).
 
     Compiling here, in the worker, instead of in each child saves the child
-    ~1 ms of copy-on-write faults. compile() never runs the code; what it can
+    ~1 ms of copy-on-write faults; the zygote unmarshals the result before
+    it forks. compile() never runs the code; what it can
     do with hostile input is fail or take long, and the size cap bounds that.
     """
     if len(text) > MAX_SOURCE:
@@ -58,10 +54,9 @@ def _compile(text: str, label: str, mode: str):
         return None, type(err).__name__[:80]
 
 
-# Small on purpose: everything the worker holds is copied (as page tables)
-# into every child it forks, so a big cache would slow every fork down.
-_DEFINITIONS = _CodeCache(32)
-_EXPRESSIONS = _CodeCache(320)
+# The worker never forks (the zygote does), so what it caches costs children nothing.
+_DEFINITIONS = _CodeCache(256)
+_EXPRESSIONS = _CodeCache(4096)
 
 
 class Plan:
@@ -101,15 +96,17 @@ def prepare(request: dict, limits) -> Plan:
     return plan
 
 
-def score(request: dict, iso, limits, progress: P.Progress) -> dict:
-    return execute(prepare(request, limits), iso, limits, progress)
+def score(request: dict, zygote, limits, progress: P.Progress) -> dict:
+    return execute(prepare(request, limits), zygote, limits, progress)
 
 
-def execute(plan: Plan, iso, limits, progress: P.Progress) -> dict:
-    """Runs a prepared request in sandbox children."""
+def execute(plan: Plan, zygote, limits, progress: P.Progress) -> dict:
+    """Runs a prepared request in sandbox children (forked by the zygote)."""
     if plan.result is not None:
         return plan.result
     n = plan.n
+    if n:
+        zygote.load(marshal.dumps((plan.truth, plan.code, [plan.expressions[i] for i in range(n)])))
     results: list = [None] * n
     per_test = (limits.ground_truth_timeout + limits.call_timeout + limits.compare_timeout
                 + 2 * limits.repr_timeout + 3 * limits.grace)
@@ -123,7 +120,7 @@ def execute(plan: Plan, iso, limits, progress: P.Progress) -> dict:
                 results[i] = {"passed": False, "reason": "timeout"}
             break
         children += 1
-        run = _run_child(iso, limits, progress, plan, pending, hard_deadline)
+        run = _run_child(zygote, limits, progress, pending, hard_deadline)
         for i, result in run.results.items():
             if results[i] is None:
                 results[i] = result
@@ -183,29 +180,12 @@ class _Run:
         self.exit_status = 0
 
 
-def _run_child(iso, limits, progress: P.Progress, plan: Plan, pending: list,
+def _run_child(zygote, limits, progress: P.Progress, pending: list,
                hard_deadline: float) -> _Run:
-    scratch = iso.make_scratch()
-    progress.reset(limits.setup_timeout)
     cpu_seconds = math.ceil(hard_deadline - time.monotonic()) + 1
-    # Frozen objects are never walked by the collector: the child's collections
-    # then touch (and copy) only pages of its own objects, not the worker's.
-    gc.freeze()
-    try:
-        pid = iso.fork()
-    except BaseException:
-        gc.unfreeze()
-        raise
-    if pid == 0:
-        child.run(iso, progress, limits, plan.truth, plan.code, plan.expressions, pending,
-                  scratch, cpu_seconds)
-    gc.unfreeze()
+    status, killed = zygote.run(pending, cpu_seconds, hard_deadline)
     run = _Run()
-    try:
-        status = _supervise(iso, pid, progress, limits, hard_deadline, run)
-    finally:
-        iso.sweep(pid)
-        iso.remove_scratch(scratch)
+    run.killed = killed
     if os.WIFSIGNALED(status):
         run.signal = os.WTERMSIG(status)
     else:
@@ -213,40 +193,6 @@ def _run_child(iso, limits, progress: P.Progress, plan: Plan, pending: list,
     run.phase, run.index, _, _ = progress.current_call()
     _collect(run, progress, set(pending))
     return run
-
-
-def _supervise(iso, pid: int, progress: P.Progress, limits, hard_deadline: float,
-               run: _Run) -> int:
-    """Wait for the child; kill it when its current call or the whole request
-    runs past its deadline. Returns the wait status."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = -1
-    try:
-        pause = 0.0005
-        while True:
-            _, _, started, limit = progress.current_call()
-            now = time.monotonic()
-            deadline = min(hard_deadline, started + limit + limits.grace)
-            if now >= deadline:
-                iso.kill_tree(pid)
-                run.killed = True
-                return os.waitpid(pid, 0)[1]
-            # The child moves to shorter deadlines without telling us: look
-            # again at least every _POLL seconds.
-            wait = min(deadline - now, _POLL)
-            if pidfd >= 0:
-                select.select([pidfd], [], [], wait)
-            else:
-                time.sleep(min(pause, wait))
-                pause = min(pause * 2, 0.01)
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return status
-    finally:
-        if pidfd >= 0:
-            os.close(pidfd)
 
 
 def _collect(run: _Run, progress: P.Progress, pending: set) -> None:

@@ -48,18 +48,20 @@ def _preload(names) -> dict:
     return loaded
 
 
-def _handle(message: dict, iso, limits, shared) -> dict:
+def _handle(message: dict, zygote, limits, shared) -> dict:
     import scoring
     request_id = message.get("id")
     kind = message.get("type")
     try:
         if kind == "score":
-            reply = scoring.score(message, iso, limits, shared)
+            reply = scoring.score(message, zygote, limits, shared)
             reply.update({"id": request_id, "type": "result"})
             return reply
         if kind == "ping":
             return {"id": request_id, "type": "pong"}
         raise ValueError(f"unknown request type {kind!r}")
+    except zygote.Lost:
+        raise  # nothing can be scored any more: main() exits, the pool starts a new worker
     except Exception as err:
         return {"id": request_id, "type": "error", "message": f"{type(err).__name__}: {err}"}
 
@@ -80,6 +82,7 @@ def main() -> int:
     import progress as P
     import protocol
     import scoring
+    import zygote as Z
 
     limits = Limits.from_json(json.dumps(config.get("limits") or {}))
     iso = isolation.setup(limits, _python_dirs(own_dir))
@@ -91,10 +94,13 @@ def main() -> int:
     # keeps the collector from touching (and copying) their pages after fork.
     gc.collect()
     gc.freeze()
+    # From here on only the zygote forks (see zygote.py).
+    zygote = Z.start(iso, shared, limits)
 
     protocol.write_message(1, {
         "type": "hello",
         "pid": os.getpid(),
+        "zygote": zygote.pid,
         "python": sys.version.split()[0],
         "executable": sys.executable,
         "isolation": iso.describe(),
@@ -110,10 +116,14 @@ def main() -> int:
                 return 2
             if message is None:
                 return 0
-            protocol.write_message(1, _handle(message, iso, limits, shared))
+            protocol.write_message(1, _handle(message, zygote, limits, shared))
     except BrokenPipeError:
         return 0
+    except Z.ZygoteLost as err:
+        sys.stderr.write(f"worker: {err}\n")
+        return 3
     finally:
+        zygote.close()
         iso.close()
 
 

@@ -1,0 +1,221 @@
+"""The zygote: the one process that forks sandbox children.
+
+The worker talks to Node, checks and compiles requests and reads results; it
+never forks. It starts the zygote once, right after its own set-up, and from
+then on hands it one job per child: the compiled code (marshalled into shared
+memory) and which tests to run. The zygote forks the child, enforces the
+deadlines, kills whatever the child left behind and reports the wait status.
+
+Why a separate process: fork write-protects every page of the forking
+process, so each page it writes afterwards costs a fault (a copy while a child
+still shares it). The worker writes hundreds of pages per request (JSON,
+compiling, results); the zygote writes a few. And where the OS allows it the
+zygote is pid 1 of its own pid namespace, which makes clean-up after a child a
+single kill(-1) (see `Isolation.sweep`) instead of a namespace per child.
+
+Nothing here may return into the worker's code after the fork: `start` ends
+the zygote with os._exit whatever happens.
+"""
+
+from __future__ import annotations
+
+import marshal
+import mmap
+import os
+import select
+import struct
+import time
+
+import child
+import progress as P
+
+# Room for one request's marshalled code and test list. Anonymous shared
+# memory: untouched pages cost nothing.
+JOB_SIZE = 64 << 20
+# code bytes at 0 (0: the previous request's code again), offset and bytes of
+# the pending test list, RLIMIT_CPU seconds, hard deadline (monotonic)
+_REQUEST = struct.Struct("<qqqqd")
+# wait status (or NO_CHILD), killed at a deadline
+_REPLY = struct.Struct("<qq")
+NO_CHILD = -1
+WNOHANG = os.WNOHANG
+# How often the zygote looks at a running child's progress: the child moves
+# to shorter deadlines without waking it.
+_POLL = 0.1
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+class ZygoteLost(RuntimeError):
+    """The zygote died (the worker cannot score without it)."""
+
+
+class Zygote:
+    """Worker side: the zygote's pid and the ends of its pipes."""
+
+    Lost = ZygoteLost
+
+    def __init__(self, pid: int, requests: int, replies: int, jobs: mmap.mmap) -> None:
+        self.pid = pid
+        self._requests = requests
+        self._replies = replies
+        self._jobs = jobs
+        self._code_len = 0
+        self._fresh = False
+
+    def load(self, blob: bytes) -> None:
+        """The code of one request, for all the children that score it; the
+        zygote unmarshals it with the next run."""
+        if len(blob) > JOB_SIZE // 2:
+            raise ValueError(f"compiled code of {len(blob)} bytes exceeds {JOB_SIZE // 2}")
+        self._jobs[:len(blob)] = blob
+        self._code_len = len(blob)
+        self._fresh = True
+
+    def run(self, pending: list, cpu_seconds: int, hard_deadline: float) -> tuple[int, bool]:
+        """One child for the pending tests: (wait status, killed at a deadline)."""
+        tail = marshal.dumps(pending)
+        at = self._code_len
+        if at + len(tail) > JOB_SIZE:
+            raise ValueError("too many tests for the job area")
+        self._jobs[at:at + len(tail)] = tail
+        try:
+            code_len = self._code_len if self._fresh else 0
+            self._fresh = False
+            os.write(self._requests, _REQUEST.pack(code_len, at, len(tail), cpu_seconds,
+                                                   hard_deadline))
+            reply = _read_exact(self._replies, _REPLY.size)
+        except BrokenPipeError:
+            reply = None
+        if reply is None:
+            raise ZygoteLost(f"the sandbox zygote (pid {self.pid}) exited")
+        status, killed = _REPLY.unpack(reply)
+        if status == NO_CHILD:
+            raise OSError("the zygote could not fork a sandbox child")
+        return status, bool(killed)
+
+    def close(self) -> None:
+        """Ends the zygote (it exits at end of input) and waits for it."""
+        os.close(self._requests)
+        os.close(self._replies)
+        try:
+            os.waitpid(self.pid, 0)
+        except ChildProcessError:
+            pass
+
+
+def start(iso, progress: P.Progress, limits) -> Zygote:
+    """Forks the zygote; in the worker, returns its handle."""
+    jobs = mmap.mmap(-1, JOB_SIZE)
+    requests_r, requests_w = os.pipe()
+    replies_r, replies_w = os.pipe()
+    pid = iso.fork_zygote()
+    if pid == 0:
+        code = 3
+        try:
+            os.close(requests_w)
+            os.close(replies_r)
+            iso.enter_zygote()
+            code = _serve(iso, progress, limits, jobs, requests_r, replies_w)
+        finally:
+            os._exit(code)
+    os.close(requests_r)
+    os.close(replies_w)
+    return Zygote(pid, requests_w, replies_r, jobs)
+
+
+def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, replies: int) -> int:
+    # Every page the zygote writes after a fork costs it a fault (a copy while
+    # the child still shares it), so this loop allocates little and touches
+    # few objects; in particular it waits for a child without looking at its
+    # progress first: no deadline can fall due within `first_wait` of its fork.
+    read, write, fork, waitpid, pidfd_open, close = (
+        os.read, os.write, os.fork, os.waitpid, os.pidfd_open, os.close)
+    wait_readable, loads, unpack, pack, reset = (
+        select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
+    make_scratch, remove_scratch, sweep = iso.make_scratch, iso.remove_scratch, iso.sweep
+    run_child = child.run
+    setup_timeout = limits.setup_timeout
+    first_wait = max(0.0, min(_POLL, limits.grace + min(
+        limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
+        limits.compare_timeout)))
+    view = memoryview(jobs)
+    code = None
+    size = _REQUEST.size
+    while True:
+        head = read(requests, size)
+        if len(head) < size:
+            rest = _read_exact(requests, size - len(head)) if head else None
+            if rest is None:
+                return 0  # the worker is done (or gone)
+            head += rest
+        code_len, at, length, cpu_seconds, hard_deadline = unpack(head)
+        try:
+            if code_len:
+                code = None
+                code = loads(view[:code_len])
+            pending = loads(view[at:at + length])
+            scratch = make_scratch()
+        except Exception:
+            write(replies, pack(NO_CHILD, 0))
+            continue
+        status, killed = NO_CHILD, 0
+        try:
+            reset(setup_timeout)
+            pid = fork()
+            if pid == 0:
+                run_child(iso, progress, limits, code, pending, cpu_seconds)
+            try:
+                pidfd = pidfd_open(pid)
+                try:
+                    wait_readable((pidfd,), (), (), first_wait)
+                finally:
+                    close(pidfd)
+                done, status = waitpid(pid, WNOHANG)
+                if not done:
+                    status, killed = _supervise(iso, pid, progress, limits, hard_deadline)
+            finally:
+                sweep(pid)
+        except OSError:
+            pass
+        finally:
+            remove_scratch(scratch)
+        write(replies, pack(status, killed))
+
+
+def _supervise(iso, pid: int, progress: P.Progress, limits, hard_deadline: float) -> tuple[int, bool]:
+    """Wait for a child that is still running; kill it when its current call
+    or the whole request runs past its deadline. Returns (wait status, killed)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = -1
+    try:
+        pause = 0.0005
+        while True:
+            _, _, started, limit = progress.current_call()
+            now = time.monotonic()
+            deadline = min(hard_deadline, started + limit + limits.grace)
+            if now >= deadline:
+                iso.kill_tree(pid)
+                return os.waitpid(pid, 0)[1], True
+            wait = min(deadline - now, _POLL)
+            if pidfd >= 0:
+                select.select([pidfd], [], [], wait)
+            else:
+                time.sleep(min(pause, wait))
+                pause = min(pause * 2, 0.01)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status, False
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
