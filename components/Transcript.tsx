@@ -21,7 +21,7 @@ export function Transcript({ turns, names = DEFAULT_NAMES, selected }: { turns: 
           className={`scroll-mt-20 rounded-lg border p-4 ${turn.role === "agent" ? "border-sky-200 bg-sky-50/50" : "border-stone-200 bg-white"} ${selected === turn.index ? "ring-2 ring-teal-600" : ""}`}
         >
           <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-stone-500">
-            <span>{turn.index === 0 ? `task (${names.simulator})` : turn.role === "agent" ? names.agent : names.simulator}</span>
+            <span>{turn.index === 0 ? "task" : turn.role === "agent" ? names.agent : names.simulator}</span>
             <span className="font-mono normal-case text-stone-400">turn {turn.index}</span>
             {turn.usage ? <span className="normal-case text-stone-400">{turn.usage.promptTokens}+{turn.usage.completionTokens} tokens</span> : null}
             {typeof turn.advantage === "number" ? (

@@ -39,6 +39,7 @@ export default async function globalSetup() {
   const models = await startScriptedServer({ tasks });
   process.env.COLBENCH_E2E_MODELS = models.url;
   await colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "e2e-backend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
+  await colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "weak-backend", "--agent", `${models.url}#never-answer`, "--simulator", `${models.url}#simulator`]);
   await colbench(dataDir, ["run", "--benchmark", "frontend", "--limit", "1", "--name", "e2e-frontend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
   const studio = await startStudio(E2E_PORT, dataDir);
   return async () => {

@@ -59,3 +59,17 @@ test("the leaderboard ranks finished runs with 95% intervals and takes a fronten
   await expect(frontend.getByRole("row", { name: /e2e-frontend/ })).toContainText("baseline");
   await page.screenshot({ path: `${shots}/leaderboard.png`, fullPage: true });
 });
+
+test("two runs compared task by task, with the win rate and a filter by outcome", async ({ page }) => {
+  await page.goto("/leaderboard");
+  await page.getByRole("link", { name: "Compare two runs task by task" }).click();
+  await page.getByLabel("Run A").selectOption({ label: "e2e-backend (backend)" });
+  await page.getByLabel("Run B").selectOption({ label: "weak-backend (backend)" });
+  await page.getByRole("button", { name: "Compare" }).click();
+  await expect(page.getByTestId("compare-summary")).toContainText("e2e-backend wins 3, ties 0, loses 0 of 3 shared tasks: win rate 100.0%");
+  const rows = page.getByRole("table", { name: "Tasks compared" }).getByRole("row");
+  await expect(rows).toHaveCount(4);
+  await page.getByRole("button", { name: "weak-backend better" }).click();
+  await expect(rows).toHaveCount(1);
+  await page.screenshot({ path: `${shots}/compare.png`, fullPage: true });
+});

@@ -5,6 +5,7 @@ import { leaderboard, type LeaderboardRow } from "@/lib/store/leaderboard";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
+import { LiveRefresh } from "@/components/live/LiveRefresh";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -73,7 +74,14 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
   return (
     <>
-      <PageHeader title="Leaderboard">Every run with finished episodes. Intervals are 95%, over tasks (a task&apos;s samples are averaged first).</PageHeader>
+      <LiveRefresh />
+      <PageHeader title="Leaderboard">
+        Every run with finished episodes. Intervals are 95%, over tasks (a task&apos;s samples are averaged first).{" "}
+        <Link href="/compare" className="text-teal-700 underline">
+          Compare two runs task by task
+        </Link>
+        .
+      </PageHeader>
       {rows.length === 0 ? (
         <EmptyState title="No scored runs yet">
           Finished runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}

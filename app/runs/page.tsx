@@ -7,6 +7,8 @@ import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent } from "@/components/format";
 
+import { LiveRefresh } from "@/components/live/LiveRefresh";
+
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
@@ -14,6 +16,7 @@ export default async function RunsPage() {
   const runs = await listRuns(await getPrisma());
   return (
     <>
+      <LiveRefresh />
       <div className="flex items-start justify-between">
         <PageHeader title="Runs">Each run plays its tasks against an agent and a simulator, k episodes per task.</PageHeader>
         <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">

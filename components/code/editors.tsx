@@ -54,7 +54,7 @@ export function CodeDiffImpl({ original, modified, language, height = 320, label
         language={language}
         original={original}
         modified={modified}
-        options={{ ...SHARED, readOnly: true, renderSideBySide: true, originalEditable: false, ariaLabel: label }}
+        options={{ ...SHARED, readOnly: true, renderSideBySide: original !== "", originalEditable: false, ariaLabel: label }}
       />
     </div>
   );

@@ -6,6 +6,7 @@ import { HumanAgent, HumanSimulator } from "../models/human";
 import { isHuman } from "./config";
 import { createRun, type NewRun } from "./create";
 import { executeRun, loadRunConfig, type RunEvents } from "./runner";
+import { MoveRefused } from "./move-refused";
 import { modelServices } from "./services";
 import { openScorer } from "./scorers";
 
@@ -184,6 +185,3 @@ export class RunManager {
     await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
   }
 }
-
-/** A move that arrives when it is not that side's turn. */
-export class MoveRefused extends Error {}

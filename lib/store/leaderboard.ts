@@ -44,3 +44,38 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number):
   });
   return rows.sort((a, b) => a.run.benchmark.localeCompare(b.run.benchmark) || b.reward.mean - a.reward.mean);
 }
+
+export interface TaskComparison {
+  taskId: number;
+  problemDescription: string;
+  /** Mean reward over the run's finished samples of the task; null where it has none. */
+  a: number | null;
+  b: number | null;
+}
+
+export interface RunComparison {
+  a: RunSummary;
+  b: RunSummary;
+  tasks: TaskComparison[];
+  /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval. */
+  versus: WinRate | null;
+}
+
+/** Two runs of one benchmark side by side, task by task. */
+export async function compareRuns(prisma: PrismaClient, aId: number, bId: number): Promise<RunComparison | string> {
+  const runs = await listRuns(prisma);
+  const a = runs.find((r) => r.id === aId);
+  const b = runs.find((r) => r.id === bId);
+  if (!a || !b) return `no run ${!a ? aId : bId}`;
+  if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
+  const [ra, rb] = await Promise.all([perTask(prisma, a.id), perTask(prisma, b.id)]);
+  const ids = [...new Set([...ra.keys(), ...rb.keys()])].sort((x, y) => x - y);
+  const descriptions = new Map(
+    (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map((t) => [t.id, t.problemDescription]),
+  );
+  const meanOf = (xs: number[] | undefined) => (xs?.length ? mean(xs) : null);
+  const tasks = ids.map((taskId) => ({ taskId, problemDescription: descriptions.get(taskId) ?? "", a: meanOf(ra.get(taskId)), b: meanOf(rb.get(taskId)) }));
+  const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
+  const shared = tasks.some((t) => t.a !== null && t.b !== null);
+  return { a, b, tasks, versus: shared ? winRate(pairsOf(ra), pairsOf(rb)) : null };
+}

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../db/generated/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
 import { playerName, runConfigSchema } from "../runs/config";
 import type { TurnRecord } from "../colbench/episode";
 import { loadTurns } from "./episodes";
@@ -62,14 +62,28 @@ export interface EpisodeRow {
   problemDescription: string;
 }
 
+/** Score bands for filtering a run's episodes: every test passed (or similarity 1), some, none. */
+export const SCORE_BANDS = ["full", "partial", "zero"] as const;
+export type ScoreBand = (typeof SCORE_BANDS)[number];
+
+const BAND_WHERE: Record<ScoreBand, Prisma.FloatNullableFilter<"Episode">> = {
+  full: { gte: 1 },
+  partial: { gt: 0, lt: 1 },
+  zero: { lte: 0 },
+};
+
 export async function listEpisodes(
   prisma: PrismaClient,
   runId: number,
-  options: { page?: number; pageSize?: number; status?: "pending" | "running" | "done" | "failed" } = {},
+  options: { page?: number; pageSize?: number; status?: "pending" | "running" | "done" | "failed"; score?: ScoreBand } = {},
 ): Promise<{ items: EpisodeRow[]; total: number; page: number; pages: number }> {
   const pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 200);
   const page = Math.max(options.page ?? 1, 1);
-  const where = { runId, ...(options.status ? { status: options.status } : {}) };
+  const where: Prisma.EpisodeWhereInput = {
+    runId,
+    ...(options.status ? { status: options.status } : {}),
+    ...(options.score ? { reward: BAND_WHERE[options.score] } : {}),
+  };
   const [total, rows] = await Promise.all([
     prisma.episode.count({ where }),
     prisma.episode.findMany({

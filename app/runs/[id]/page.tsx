@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getPrisma } from "@/lib/db";
-import { listEpisodes, listRuns } from "@/lib/store/runs";
+import { listEpisodes, listRuns, SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
@@ -23,11 +23,13 @@ export default async function RunPage({
   const run = Number.isSafeInteger(id) ? (await listRuns(prisma)).find((r) => r.id === id) : undefined;
   if (!run) notFound();
   const status = STATUSES.find((s) => s === query.status);
-  const page = await listEpisodes(prisma, run.id, { page: Number(query.page) || 1, status });
+  const score = SCORE_BANDS.find((s) => s === query.score);
+  const page = await listEpisodes(prisma, run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
-    const merged = { status, page: page.page, ...patch };
+    const merged = { status, score, page: page.page, ...patch };
     if (merged.status) params.set("status", String(merged.status));
+    if (merged.score) params.set("score", String(merged.score));
     if (merged.page && Number(merged.page) > 1) params.set("page", String(merged.page));
     const text = params.toString();
     return `/runs/${run.id}${text ? `?${text}` : ""}`;
@@ -56,13 +58,23 @@ export default async function RunPage({
           </div>
         ))}
       </dl>
-      <nav aria-label="Filter by status" className="mb-3 flex gap-2 text-sm">
-        {[undefined, ...STATUSES].map((s) => (
-          <Link key={s ?? "all"} href={href({ status: s, page: 1 })} aria-current={s === status ? "page" : undefined} className={`rounded-md px-3 py-1 ${s === status ? "bg-teal-700 text-white" : "bg-white text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100"}`}>
-            {s ?? "all"}
-          </Link>
-        ))}
-      </nav>
+      <div className="mb-3 flex flex-wrap gap-6 text-sm">
+        <nav aria-label="Filter by status" className="flex gap-2">
+          {[undefined, ...STATUSES].map((s) => (
+            <Link key={s ?? "all"} href={href({ status: s, page: 1 })} aria-current={s === status ? "page" : undefined} className={`rounded-md px-3 py-1 ${s === status ? "bg-teal-700 text-white" : "bg-white text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100"}`}>
+              {s ?? "all"}
+            </Link>
+          ))}
+        </nav>
+        <nav aria-label="Filter by score" className="flex items-center gap-2">
+          <span className="text-stone-500">score</span>
+          {[undefined, ...SCORE_BANDS].map((s) => (
+            <Link key={s ?? "any"} href={href({ score: s, page: 1 })} aria-current={s === score ? "page" : undefined} className={`rounded-md px-3 py-1 ${s === score ? "bg-teal-700 text-white" : "bg-white text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100"}`}>
+              {s === undefined ? "any" : s === "full" ? "1.0" : s === "zero" ? "0" : "between"}
+            </Link>
+          ))}
+        </nav>
+      </div>
       <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="episodes-table">
         <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
           <tr>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getPrisma } from "@/lib/db";
 import { getRunManager } from "@/lib/runs/active";
-import { MoveRefused } from "@/lib/runs/manager";
+import { isMoveRefused } from "@/lib/runs/move-refused";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +24,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   try {
     getRunManager().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);
   } catch (error) {
-    if (error instanceof MoveRefused) return Response.json({ error: error.message }, { status: 409 });
+    if (isMoveRefused(error)) return Response.json({ error: error.message }, { status: 409 });
     throw error;
   }
   return Response.json({ ok: true });

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { getPrisma } from "@/lib/db";
+import { compareRuns } from "@/lib/store/leaderboard";
+import { listRuns } from "@/lib/store/runs";
+import { PageHeader } from "@/components/PageHeader";
+import { CompareTable } from "@/components/CompareTable";
+import { percent } from "@/components/format";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Compare runs" };
+
+export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const prisma = await getPrisma();
+  const runs = (await listRuns(prisma)).filter((r) => r.done > 0);
+  const a = Number(query.a) || undefined;
+  const b = Number(query.b) || undefined;
+  const result = a && b ? await compareRuns(prisma, a, b) : null;
+  const select = (name: "a" | "b", value?: number) => (
+    <label className="flex items-center gap-2">
+      Run {name.toUpperCase()}
+      <select name={name} defaultValue={value ?? ""} className="rounded-md border border-stone-300 bg-white px-2 py-1">
+        <option value="">choose…</option>
+        {runs.map((r) => (
+          <option key={r.id} value={r.id}>
+            {r.name} ({r.benchmark})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <>
+      <PageHeader title="Compare runs">Two runs of one benchmark, task by task (a task&apos;s samples are averaged).</PageHeader>
+      <form method="get" className="mb-6 flex flex-wrap items-center gap-4 text-sm">
+        {select("a", a)}
+        {select("b", b)}
+        <button type="submit" className="rounded-md bg-teal-700 px-3 py-1 text-white">
+          Compare
+        </button>
+      </form>
+      {typeof result === "string" ? (
+        <p role="alert" className="text-sm text-red-700">{result}</p>
+      ) : result ? (
+        <>
+          <p className="mb-4 text-sm text-stone-700" data-testid="compare-summary">
+            {result.versus
+              ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
+              : "The two runs have no finished task in common."}
+          </p>
+          <CompareTable tasks={result.tasks} aName={result.a.name} bName={result.b.name} />
+        </>
+      ) : null}
+    </>
+  );
+}
