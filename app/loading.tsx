@@ -1,0 +1,11 @@
+/** Shown while a page's data loads (App Router streams it in place of the page). */
+export default function Loading() {
+  return (
+    <div role="status" aria-live="polite" className="animate-pulse space-y-3" data-testid="loading">
+      <div className="h-7 w-64 rounded bg-stone-200" />
+      <div className="h-4 w-96 rounded bg-stone-200" />
+      <div className="h-40 rounded-lg bg-stone-100" />
+      <span className="sr-only">Loading…</span>
+    </div>
+  );
+}
