@@ -209,49 +209,10 @@ def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_secon
         sys.stdin = _STDIN
         sys.stdout = sys.stderr = _SINK
         own = _getpid()
-
-        # The benchmark puts no limit on ground truth; the worker's deadline
-        # (not an alarm) bounds it, which saves two syscalls per test.
-        expected = {}
-        for index in indices:
-            progress.begin(P.GROUND_TRUTH, index, limits.ground_truth_timeout)
-            error = truth[1] or expressions[index][1]
-            if error:
-                expected[index] = (ERROR, error)
-                continue
-            try:
-                expected[index] = (OK, _run(truth[0], expressions[index][0]))
-            except BaseException as err:
-                expected[index] = (ERROR, type(err).__name__[:80])
-            _guard(own)
-
+        expected = _expected(progress, limits, truth, expressions, indices, own)
         # The answer gets its own cwd: it never sees files the ground truth made.
         _enter_dir(iso.scratch_answer)
-        cap = limits.repr_chars
-        for index in indices:
-            progress.begin(P.CALL, index, limits.call_timeout)
-            error = answer[1] or expressions[index][1]
-            if error:
-                actual = (ERROR, error)
-            else:
-                definition, expression = answer[0], expressions[index][0]
-                actual = _timed(lambda: _run(definition, expression), limits.call_timeout)
-                _guard(own)
-            # One deadline for comparing and rendering: cheaper than two, and
-            # a verdict already recorded survives a kill while rendering.
-            progress.begin(P.COMPARE, index, limits.compare_timeout + 2 * limits.repr_timeout)
-            passed, reason = _verdict(expected[index], actual)
-            _guard(own)
-            progress.append(P.VERDICT, index, passed, reason)
-            if progress.room() < _VERDICT_RESERVE:
-                continue  # keep what is left for verdicts: reprs are only for display
-            shown_expected = shown_actual = None
-            if expected[index][0] == OK:
-                shown_expected = _short_repr(expected[index][1], cap)
-            if actual[0] == OK:
-                shown_actual = _short_repr(actual[1], cap)
-            _guard(own)
-            progress.append(P.SHOWN, index, False, shown_expected, shown_actual)
+        _answers(progress, limits, answer, expressions, indices, expected, own)
         progress.begin(P.DONE, -1, limits.setup_timeout)
         progress.append(P.DONE_RECORD, -1, False, _SINK.text())
     except BaseException as err:
@@ -260,3 +221,71 @@ def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_secon
         except BaseException:
             pass
     _exit(0)
+
+
+def _expected(progress: P.Progress, limits, truth, expressions, indices, own: int) -> dict:
+    # The benchmark puts no limit on ground truth; the zygote's deadline
+    # (not an alarm) bounds it, which saves two syscalls per test.
+    expected = {}
+    for index in indices:
+        progress.begin(P.GROUND_TRUTH, index, limits.ground_truth_timeout)
+        error = truth[1] or expressions[index][1]
+        if error:
+            expected[index] = (ERROR, error)
+            continue
+        try:
+            expected[index] = (OK, _run(truth[0], expressions[index][0]))
+        except BaseException as err:
+            expected[index] = (ERROR, type(err).__name__[:80])
+        _guard(own)
+    return expected
+
+
+def _answers(progress: P.Progress, limits, answer, expressions, indices, expected: dict,
+             own: int) -> None:
+    cap = limits.repr_chars
+    for index in indices:
+        progress.begin(P.CALL, index, limits.call_timeout)
+        error = answer[1] or expressions[index][1]
+        if error:
+            actual = (ERROR, error)
+        else:
+            definition, expression = answer[0], expressions[index][0]
+            actual = _timed(lambda: _run(definition, expression), limits.call_timeout)
+            _guard(own)
+        # One deadline for comparing and rendering: cheaper than two, and
+        # a verdict already recorded survives a kill while rendering.
+        progress.begin(P.COMPARE, index, limits.compare_timeout + 2 * limits.repr_timeout)
+        passed, reason = _verdict(expected[index], actual)
+        _guard(own)
+        progress.append(P.VERDICT, index, passed, reason)
+        if progress.room() < _VERDICT_RESERVE:
+            continue  # keep what is left for verdicts: reprs are only for display
+        shown_expected = shown_actual = None
+        if expected[index][0] == OK:
+            shown_expected = _short_repr(expected[index][1], cap)
+        if actual[0] == OK:
+            shown_actual = _short_repr(actual[1], cap)
+        _guard(own)
+        progress.append(P.SHOWN, index, False, shown_expected, shown_actual)
+
+
+def warm_up(limits, rounds: int = 24) -> None:
+    """Worker-side, before the zygote is forked: runs the loops above on a
+    trivial task. CPython 3.11 rewrites a function's bytecode in place as it
+    warms up (quickening, then specializing); done here, it is done once,
+    instead of in every child, each copying the pages it rewrites."""
+    progress = P.Progress()
+    truth = (compile("def f(x):\n    return [x, 'x']\n", "<warm-up>", "exec"), None)
+    expressions = [(compile(f"f({i})", "<warm-up>", "eval"), None) for i in range(8)]
+    indices = list(range(8))
+    own = _getpid()
+    try:
+        for _ in range(rounds):
+            progress.reset(limits.setup_timeout)
+            expected = _expected(progress, limits, truth, expressions, indices, own)
+            _answers(progress, limits, truth, expressions, indices, expected, own)
+            progress.begin(P.DONE, -1, limits.setup_timeout)
+            progress.append(P.DONE_RECORD, -1, False, "")
+    finally:
+        progress.close()

@@ -51,6 +51,9 @@ class Progress:
         self._committed = 0
         self._seq = 0
 
+    def close(self) -> None:
+        self._buf.close()
+
     # worker side
 
     def reset(self, setup_limit: float) -> None:

@@ -89,6 +89,7 @@ def main() -> int:
     preloaded = _preload(list(DEFAULT_PRELOAD) + list(config.get("preload") or []))
     import child
     child.prepare(limits)
+    child.warm_up(limits)
     shared = P.Progress()
     # Objects that exist now are never collected in a child; freezing them
     # keeps the collector from touching (and copying) their pages after fork.
