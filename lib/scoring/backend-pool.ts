@@ -4,8 +4,8 @@ import { SandboxWorker, WorkerLostError } from "./backend-worker";
 // Sandbox workers in lanes, each fed from its own queue. The main lane starts with the pool; other
 // lanes (workers with heavy modules such as numpy already imported) start a worker only when a
 // request needs one, up to the same size. A request goes to the least loaded worker of its lane;
-// each worker holds at most PIPELINE requests (the one it works on and the next, so it never waits
-// on a round trip to us). A dead worker is replaced; the request it was working on is tried once
+// each worker holds at most PIPELINE requests (the one it works on and those it will take next, so
+// it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py). A dead worker is replaced; the request it was working on is tried once
 // more, and a second loss is reported, never left hanging. Requests only waiting behind it go back
 // to the queue as they were.
 
@@ -36,7 +36,7 @@ interface Lane {
   queue: Job[];
 }
 
-const PIPELINE = 2;
+const PIPELINE = 8;
 const MAX_LOSSES = 2;
 const MAX_START_FAILURES = 3;
 

@@ -172,7 +172,13 @@ export class SandboxWorker {
       this.kill();
       return;
     }
-    for (const message of messages as WorkerMessage[]) this.onMessage(message);
+    // Replies come in batches; the requests they make room for go out in one write.
+    this.child.stdin.cork();
+    try {
+      for (const message of messages as WorkerMessage[]) this.onMessage(message);
+    } finally {
+      process.nextTick(() => this.child.stdin.uncork());
+    }
   }
 
   private onMessage(message: WorkerMessage): void {

@@ -108,21 +108,25 @@ def main() -> int:
         "limits": limits.as_dict(),
         "preloaded": preloaded,
     })
+    channel = protocol.Channel(0, 1)
     try:
         while True:
             try:
-                message = protocol.read_message(0)
+                message = channel.read()
             except ValueError as err:
-                protocol.write_message(1, {"id": None, "type": "error", "message": f"bad frame: {err}"})
+                channel.reply({"id": None, "type": "error", "message": f"bad frame: {err}"})
+                channel.flush()
                 return 2
             if message is None:
                 return 0
-            protocol.write_message(1, _handle(message, zygote, limits, shared))
+            try:
+                channel.reply(_handle(message, zygote, limits, shared))
+            except Z.ZygoteLost as err:
+                channel.flush()  # what was scored before stays scored
+                sys.stderr.write(f"worker: {err}\n")
+                return 3
     except BrokenPipeError:
         return 0
-    except Z.ZygoteLost as err:
-        sys.stderr.write(f"worker: {err}\n")
-        return 3
     finally:
         zygote.close()
         iso.close()
