@@ -1,28 +1,14 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
+import { useJsonForm } from "./useJsonForm";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
 const label = "flex flex-col gap-1 text-xs text-stone-600";
 
 export function NewRunForm() {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const body = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== ""));
-    const response = await fetch("/api/runs", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const result = (await response.json()) as { id?: number; error?: string };
-    setBusy(false);
-    if (!response.ok || !result.id) return setError(result.error ?? `HTTP ${response.status}`);
-    router.push(`/runs/${result.id}`);
-  }
+  const { submit, error, busy } = useJsonForm<{ id?: number; error?: string }>("/api/runs", (reply) => router.push(`/runs/${reply.id}`));
 
   return (
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2">

@@ -1,7 +1,8 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
+import { useJsonForm } from "@/components/useJsonForm";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
 const label = "flex flex-col gap-1 text-xs text-stone-600";
@@ -16,22 +17,8 @@ interface Created {
 /** Start an episode with yourself in a seat; the other seat is a model server or a second person. */
 export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [seat, setSeat] = useState<"simulator" | "agent" | "both">("simulator");
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const body = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== ""));
-    const response = await fetch("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-    const result = (await response.json()) as Created;
-    setBusy(false);
-    if (!response.ok || !result.episodeId) return setError(result.error ?? `HTTP ${response.status}`);
-    router.push(seat === "agent" ? result.agentUrl! : result.simulatorUrl!);
-  }
+  const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) => router.push(seat === "agent" ? reply.agentUrl! : reply.simulatorUrl!));
 
   return (
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2" aria-label="Start playing">

@@ -47,10 +47,9 @@ function seats(config: unknown): { agent: boolean; simulator: boolean } {
   return parsed.success ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator) } : { agent: false, simulator: false };
 }
 
-/** The agent seat's view: the task's description and the dialogue, nothing hidden. */
-export async function agentSeatView(prisma: PrismaClient, episodeId: number): Promise<AgentSeatView | null> {
-  const episode = await load(prisma, episodeId);
-  if (!episode) return null;
+type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
+
+function viewOf(episode: Loaded, seat: "agent" | "simulator", turns: SeatTurn[]): SeatBase {
   const human = seats(episode.run?.config);
   return {
     episodeId: episode.id,
@@ -60,29 +59,26 @@ export async function agentSeatView(prisma: PrismaClient, episodeId: number): Pr
     problemDescription: episode.task.problemDescription,
     status: episode.status,
     reward: episode.reward,
-    turns: (await loadTurns(prisma, episode.id)).map((t) => turnFor("agent", t)),
-    personSeat: human.agent,
-    personOpposite: human.simulator,
+    turns,
+    personSeat: seat === "agent" ? human.agent : human.simulator,
+    personOpposite: seat === "agent" ? human.simulator : human.agent,
   };
+}
+
+/** The agent seat's view: the task's description and the dialogue, nothing hidden. */
+export async function agentSeatView(prisma: PrismaClient, episodeId: number): Promise<AgentSeatView | null> {
+  const episode = await load(prisma, episodeId);
+  if (!episode) return null;
+  return viewOf(episode, "agent", (await loadTurns(prisma, episode.id)).map((t) => turnFor("agent", t)));
 }
 
 /** The collaborator's (simulated human's) view: the dialogue and the hidden information. */
 export async function simulatorSeatView(prisma: PrismaClient, episodeId: number): Promise<SimulatorSeatView | null> {
   const episode = await load(prisma, episodeId);
   if (!episode) return null;
-  const human = seats(episode.run?.config);
   const hidden = await prisma.task.findUniqueOrThrow({ where: { id: episode.taskId }, select: { groundTruth: true, testCases: true } });
   return {
-    episodeId: episode.id,
-    runId: episode.runId,
-    taskId: episode.taskId,
-    benchmark: episode.task.benchmark,
-    problemDescription: episode.task.problemDescription,
-    status: episode.status,
-    reward: episode.reward,
-    turns: (await loadTurns(prisma, episode.id)).map((t) => turnFor("simulator", t)),
-    personSeat: human.simulator,
-    personOpposite: human.agent,
+    ...viewOf(episode, "simulator", (await loadTurns(prisma, episode.id)).map((t) => turnFor("simulator", t))),
     groundTruth: hidden.groundTruth,
     testCases: (hidden.testCases as SimulatorSeatView["testCases"]) ?? null,
   };
