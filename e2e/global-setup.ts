@@ -39,6 +39,10 @@ export default async function globalSetup() {
   const models = await startScriptedServer({ tasks });
   process.env.COLBENCH_E2E_MODELS = models.url;
   await colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "e2e-backend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
+  // Critic advantages for the agent turns (1, 3, 5) of the first episode (the fresh database's episode 1).
+  const advantages = path.join(dataDir, "advantages.jsonl");
+  fs.writeFileSync(advantages, [[1, 0.12], [3, -0.04], [5, 0.31]].map(([turn, advantage]) => JSON.stringify({ episode: 1, turn, advantage })).join("\n"));
+  await colbench(dataDir, ["import-advantages", advantages]);
   await colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "weak-backend", "--agent", `${models.url}#never-answer`, "--simulator", `${models.url}#simulator`]);
   await colbench(dataDir, ["run", "--benchmark", "frontend", "--limit", "1", "--name", "e2e-frontend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
   const studio = await startStudio(E2E_PORT, dataDir);

@@ -21,6 +21,9 @@ test("a person opens a run, replays an episode turn by turn and moves between ep
   await expect(transcript).toContainText("I WANT TO ANSWER:");
   await expect(page.getByTestId("episode-reward")).toHaveText("1.000");
   await expect(page.getByTestId("test-results").getByRole("row")).toHaveCount(10);
+  // Critic advantages (imported in the e2e set-up) on the timeline and beside each agent turn.
+  await expect(page.getByTestId("advantage-chart").locator(".recharts-bar-rectangle")).toHaveCount(3);
+  await expect(transcript.locator('[data-role="agent"]').first()).toContainText("advantage 0.120");
   await page.screenshot({ path: `${shots}/episode-backend.png`, fullPage: true });
 
   const first = page.url();
