@@ -8,7 +8,7 @@ test("a person starts a run from the studio, watches it, stops and resumes it, a
   await page.goto("/runs");
   await page.getByRole("link", { name: "New run" }).click();
   await page.getByLabel("Tasks (all").fill("ids=4-9");
-  await page.getByLabel("Agent server").fill(`${models}#slow:1200`);
+  await page.getByLabel("Agent server").fill(`${models}#slow:2000`);
   await page.getByLabel("Simulator server").fill(`${models}#simulator`);
   await page.getByLabel("Concurrency").fill("2");
   await page.getByLabel("Name (optional)").fill("ui-run");
@@ -33,11 +33,11 @@ test("a person starts a run from the studio, watches it, stops and resumes it, a
   await playing.first().getByRole("link").click();
   const episode = page.getByTestId("live-episode");
   await expect(episode).toHaveAttribute("data-status", "running");
-  await page.screenshot({ path: `${shots}/episode-live.png`, fullPage: true });
   const turns = episode.getByTestId("turn");
   const before = await turns.count();
-  await expect.poll(() => turns.count(), { timeout: 20_000 }).toBeGreaterThan(before);
   await expect(episode.locator(".monaco-editor")).toBeVisible();
+  await page.screenshot({ path: `${shots}/episode-live.png`, fullPage: true });
+  await expect.poll(() => turns.count(), { timeout: 20_000 }).toBeGreaterThan(before);
   // When it ends the page turns into its replay by itself.
   await expect(page.getByTestId("turn-code-title")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("episode-reward")).toHaveText("1.000");

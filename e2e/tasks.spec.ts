@@ -59,12 +59,13 @@ test("a frontend task shows its target page, styled, in a sandboxed frame", asyn
 });
 
 test("every section of the shell answers and says what to do when empty", async ({ page }) => {
-  for (const name of ["Play", "Annotate"]) {
-    await page.goto("/");
-    await page.getByRole("link", { name, exact: true }).click();
-    await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
-    await expect(page.locator("main")).toContainText(/yet/);
-  }
+  await page.goto("/");
+  await page.getByRole("link", { name: "Annotate", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Annotate", exact: true })).toBeVisible();
+  await expect(page.locator("main")).toContainText(/yet/);
+  await page.getByRole("link", { name: "Play", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Play", exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start playing" })).toBeVisible();
   const missing = await page.goto("/tasks/999999");
   expect(missing?.status()).toBe(404);
 });

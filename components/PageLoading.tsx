@@ -1,5 +1,5 @@
-/** Shown while a page's data loads (App Router streams it in place of the page). */
-export default function Loading() {
+/** Shown while an aggregate page computes (a loading.tsx re-exports it). Not at the root: a streamed page answers 200 even when it calls notFound(). */
+export function PageLoading() {
   return (
     <div role="status" aria-live="polite" className="animate-pulse space-y-3" data-testid="loading">
       <div className="h-7 w-64 rounded bg-stone-200" />
