@@ -46,6 +46,9 @@ export default async function PlayPage() {
                   <Link className="text-stone-500 hover:underline" href={`/episodes/${s.episodeId}`}>
                     watch
                   </Link>
+                  <Link className="text-stone-500 hover:underline" href={`/runs/${s.runId}`} title="Stop or resume it from its run page">
+                    run
+                  </Link>
                 </span>
               </li>
             ))}

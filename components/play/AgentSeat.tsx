@@ -49,14 +49,14 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
           <Transcript turns={live.turns} names={{ agent: "you (agent)", simulator: "collaborator" }} />
-          <MoveBox
-            label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}
-            disabled={!myMove}
-            sending={move.sending}
-            error={move.error}
-            onSend={(text) => move.send(withCode(text))}
-          >
-            {() => (
+          {ended ? null : (
+            <MoveBox
+              label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}
+              disabled={!myMove}
+              sending={move.sending}
+              error={move.error}
+              onSend={(text) => move.send(withCode(text))}
+            >
               <>
                 <label className="flex items-center gap-1 text-sm text-stone-600">
                   <input type="checkbox" checked={attach} onChange={(e) => setAttach(e.target.checked)} />
@@ -71,8 +71,8 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
                   Submit final answer
                 </button>
               </>
-            )}
-          </MoveBox>
+            </MoveBox>
+          )}
         </section>
         <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
           <CodeEditor value={code} onChange={setCode} language={view.benchmark === "backend" ? "python" : "html"} height={360} label={view.benchmark === "backend" ? "Your Python function" : "Your HTML page"} />

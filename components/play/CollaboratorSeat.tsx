@@ -44,14 +44,16 @@ export function CollaboratorSeat({ view }: { view: SimulatorSeatView }) {
               ))}
             </div>
           ) : null}
-          <MoveBox
-            label="Your reply to the agent (answer as the person who wants this built; do not paste the hidden solution)"
-            disabled={!myMove}
-            sending={move.sending}
-            error={move.error}
-            limit={REPLY_LIMIT[view.benchmark]}
-            onSend={move.send}
-          />
+          {ended ? null : (
+            <MoveBox
+              label="Your reply to the agent (answer as the person who wants this built; do not paste the hidden solution)"
+              disabled={!myMove}
+              sending={move.sending}
+              error={move.error}
+              limit={REPLY_LIMIT[view.benchmark]}
+              onSend={move.send}
+            />
+          )}
         </section>
         <section aria-label="Hidden information" className="space-y-3 lg:sticky lg:top-4 lg:self-start" data-testid="hidden-information">
           <h2 className="text-sm font-medium text-amber-800">Only you see this: the agent does not</h2>

@@ -19,7 +19,8 @@ export function MoveBox({
   /** Characters the benchmark keeps of the reply; more is cut. */
   limit?: number;
   onSend: (text: string) => Promise<boolean>;
-  children?: (text: string, clear: () => void) => ReactNode;
+  /** More controls beside Send. */
+  children?: ReactNode;
 }) {
   const [text, setText] = useState("");
   const clear = () => setText("");
@@ -56,7 +57,7 @@ export function MoveBox({
         <button type="button" onClick={() => void send()} disabled={disabled || sending || !text.trim()} aria-keyshortcuts="Control+Enter" className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50">
           {sending ? "Sending…" : "Send"} <span className="text-xs opacity-70">Ctrl+Enter</span>
         </button>
-        {children?.(text, clear)}
+        {children}
       </div>
     </div>
   );
