@@ -18,6 +18,8 @@ export interface HelloMessage {
   pid: number;
   /** The worker's zygote: the one process that forks sandbox children (workers/python/zygote.py). */
   zygote?: number;
+  /** How the zygote forks children: "os.fork", or plain fork(2) where that is safe. */
+  zygote_fork?: string;
   python: string;
   executable?: string;
   isolation: SandboxIsolationReport;

@@ -87,6 +87,19 @@ describe("calls", () => {
     expect(result.reward).toBe(1);
   });
 
+  it("random starts from a fresh seed in every sandbox child", async () => {
+    // The ground truth's own draw and the answer's, in two children each: four different values.
+    const draw = "import random\ndef f():\n    return random.random()\n";
+    const seen = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const result = await score(draw, draw, { a: "f()" });
+      expect(reasons(result)).toEqual(["mismatch"]);
+      seen.add(result.tests[0]!.expected!);
+      seen.add(result.tests[0]!.actual!);
+    }
+    expect(seen.size).toBe(4);
+  });
+
   it("the answer never sees the ground truth's names or files", async () => {
     const truth = "SECRET = 7\ndef f(x):\n    open('note.txt', 'w').write('x')\n    return SECRET\n";
     expect(reasons(await score("def f(x):\n    return SECRET\n", truth, { a: "f(0)" }))).toEqual(["exception: NameError"]);

@@ -13,6 +13,20 @@ import os
 import signal
 import sys
 
+# The Python-level fork hooks modules register from here on (random's): where
+# the zygote knows every one of them it forks without CPython's fork machinery
+# (see zygote._plain_fork). The real register_at_fork is back before any fork.
+AT_FORK: list[dict] = []
+_register_at_fork = os.register_at_fork
+
+
+def _recording_register_at_fork(**hooks) -> None:
+    AT_FORK.append(hooks)
+    _register_at_fork(**hooks)
+
+
+os.register_at_fork = _recording_register_at_fork
+
 # Modules most answers and ground truths use, imported once here so forked
 # children find them loaded. Measured: each preloaded megabyte costs every
 # fork a little, so heavy packages are opt-in (see README).
@@ -95,13 +109,15 @@ def main() -> int:
     # keeps the collector from touching (and copying) their pages after fork.
     gc.collect()
     gc.freeze()
+    os.register_at_fork = _register_at_fork
     # From here on only the zygote forks (see zygote.py).
-    zygote = Z.start(iso, shared, limits)
+    zygote = Z.start(iso, shared, limits, AT_FORK)
 
     protocol.write_message(1, {
         "type": "hello",
         "pid": os.getpid(),
         "zygote": zygote.pid,
+        "zygote_fork": zygote.fork,
         "python": sys.version.split()[0],
         "executable": sys.executable,
         "isolation": iso.describe(),

@@ -24,6 +24,7 @@ import mmap
 import os
 import select
 import struct
+import sys
 import time
 
 import child
@@ -70,6 +71,7 @@ class Zygote:
         self._jobs = jobs
         self._code_len = 0
         self._fresh = False
+        self.fork = ""  # how the zygote forks children, for the hello message
 
     def load(self, blob: bytes) -> None:
         """The code of one request, for all the children that score it; the
@@ -112,8 +114,10 @@ class Zygote:
             pass
 
 
-def start(iso, progress: P.Progress, limits) -> Zygote:
-    """Forks the zygote; in the worker, returns its handle."""
+def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
+    """Forks the zygote; in the worker, returns its handle. `at_fork` lists
+    the hooks modules registered with os.register_at_fork."""
+    plain = _plain_fork(at_fork)
     jobs = mmap.mmap(-1, JOB_SIZE)
     requests_r, requests_w = os.pipe()
     replies_r, replies_w = os.pipe()
@@ -124,21 +128,73 @@ def start(iso, progress: P.Progress, limits) -> Zygote:
             os.close(requests_w)
             os.close(replies_r)
             iso.enter_zygote()
-            code = _serve(iso, progress, limits, jobs, requests_r, replies_w)
+            code = _serve(iso, progress, limits, jobs, requests_r, replies_w, plain or os.fork)
         finally:
             os._exit(code)
     os.close(requests_r)
     os.close(replies_w)
-    return Zygote(pid, requests_w, replies_r, jobs)
+    zygote = Zygote(pid, requests_w, replies_r, jobs)
+    zygote.fork = ("fork(2) without CPython's fork hooks (random reseeded before each)"
+                   if plain else "os.fork")
+    return zygote
 
 
-def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, replies: int) -> int:
+def _plain_fork(at_fork: list):
+    """fork(2) without CPython's fork machinery, or None where that is unsafe.
+
+    os.fork() makes the interpreter's locks anew in the child and runs the
+    Python-level hooks modules registered: random's reseeds the generator
+    through Random.seed, Python code each child runs for the first time. That
+    costs every child ~0.15 ms here. The zygote is single-threaded and holds
+    no lock when it forks, so the locks need nothing; reseeding the generator
+    from the OS in the zygote right before each fork gives every child a fresh
+    state of its own just the same. The hooks stay registered, so forks made
+    by answer code still run them. Any other hook, a second thread or no
+    ctypes: None, and the zygote uses os.fork."""
+    random = sys.modules.get("random")
+    inst = getattr(random, "_inst", None)
+    for hooks in at_fork:
+        if inst is None or hooks != {"after_in_child": inst.seed}:
+            return None
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            threads = [line for line in handle if line.startswith("Threads:")]
+        if threads != ["Threads:\t1\n"]:
+            return None
+        import ctypes
+        libc = ctypes.PyDLL(None, use_errno=True)  # PyDLL: the GIL stays held
+        libc_fork = libc.fork
+        libc_fork.restype = ctypes.c_int
+        libc_fork.argtypes = []
+        get_errno = ctypes.get_errno
+    except (OSError, ImportError, AttributeError):
+        return None
+    reseed = None
+    if inst is not None:
+        import _random
+        reseed = _random.Random.seed
+
+    def fork() -> int:
+        if reseed is not None:
+            reseed(inst)  # what Random.seed() does with no seed: from os.urandom
+            inst.gauss_next = None
+        pid = libc_fork()
+        if pid < 0:
+            err = get_errno()
+            raise OSError(err, os.strerror(err))
+        return pid
+
+    return fork
+
+
+def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, replies: int,
+           fork) -> int:
     # Every page the zygote writes after a fork costs it a fault (a copy while
     # the child still shares it), so this loop allocates little and touches
     # few objects; in particular it waits for a child without looking at its
     # progress first: no deadline can fall due within `first_wait` of its fork.
-    read, write, fork, waitpid, pidfd_open, close = (
-        os.read, os.write, os.fork, os.waitpid, os.pidfd_open, os.close)
+    read, write, waitpid, pidfd_open, close = (
+        os.read, os.write, os.waitpid, os.pidfd_open, os.close)
     wait_readable, loads, unpack, pack, reset = (
         select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
     make_scratch, remove_scratch, sweep = iso.make_scratch, iso.remove_scratch, iso.sweep
