@@ -116,6 +116,22 @@ class Channel:
             raise ValueError("a message must be a JSON object")
         return message
 
+    def poll(self) -> dict | None:
+        """The next request if one is already here (never blocks); None if not,
+        or if what is here is broken (read() then reports it)."""
+        if not self._frames:
+            self._fill(block=False)
+        if not self._frames:
+            return None
+        try:
+            message = json.loads(self._frames[0].decode("utf-8"))
+        except ValueError:
+            return None
+        if not isinstance(message, dict):
+            return None
+        self._frames.pop(0)
+        return message
+
     def reply(self, message: dict) -> None:
         self._replies.append(encode(message))
         if len(self._frames) < self._low:

@@ -62,13 +62,14 @@ _EXPRESSIONS = _CodeCache(4096)
 class Plan:
     """A request checked and compiled, ready to run (or already decided)."""
 
-    __slots__ = ("result", "truth", "code", "expressions", "n")
+    __slots__ = ("result", "truth", "code", "expressions", "n", "blob")
 
     def __init__(self) -> None:
         self.result: dict | None = None
         self.truth = self.code = None
         self.expressions: dict = {}
         self.n = 0
+        self.blob = b""  # all the code, marshalled for the zygote
 
 
 def prepare(request: dict, limits) -> Plan:
@@ -93,20 +94,25 @@ def prepare(request: dict, limits) -> Plan:
     plan.truth = _DEFINITIONS.get(ground_truth, "<code>", "exec")
     plan.code = _DEFINITIONS.get(answers.extract_code(answer), "<code>", "exec")
     plan.expressions = {i: _EXPRESSIONS.get(tests[i][1], "<test>", "eval") for i in range(plan.n)}
+    if plan.n:
+        plan.blob = marshal.dumps((plan.truth, plan.code,
+                                   [plan.expressions[i] for i in range(plan.n)]))
     return plan
 
 
-def score(request: dict, zygote, limits, progress: P.Progress) -> dict:
-    return execute(prepare(request, limits), zygote, limits, progress)
+def score(request: dict, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:
+    return execute(prepare(request, limits), zygote, limits, progress, meanwhile)
 
 
-def execute(plan: Plan, zygote, limits, progress: P.Progress) -> dict:
-    """Runs a prepared request in sandbox children (forked by the zygote)."""
+def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:
+    """Runs a prepared request in sandbox children (forked by the zygote).
+    `meanwhile()` is called while each child runs (the worker reads and
+    prepares its next request then)."""
     if plan.result is not None:
         return plan.result
     n = plan.n
     if n:
-        zygote.load(marshal.dumps((plan.truth, plan.code, [plan.expressions[i] for i in range(n)])))
+        zygote.load(plan.blob)
     results: list = [None] * n
     per_test = (limits.ground_truth_timeout + limits.call_timeout + limits.compare_timeout
                 + 2 * limits.repr_timeout + 3 * limits.grace)
@@ -120,7 +126,7 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress) -> dict:
                 results[i] = {"passed": False, "reason": "timeout"}
             break
         children += 1
-        run = _run_child(zygote, limits, progress, pending, hard_deadline)
+        run = _run_child(zygote, limits, progress, pending, hard_deadline, meanwhile)
         for i, result in run.results.items():
             if results[i] is None:
                 results[i] = result
@@ -181,9 +187,9 @@ class _Run:
 
 
 def _run_child(zygote, limits, progress: P.Progress, pending: list,
-               hard_deadline: float) -> _Run:
+               hard_deadline: float, meanwhile) -> _Run:
     cpu_seconds = math.ceil(hard_deadline - time.monotonic()) + 1
-    status, killed = zygote.run(pending, cpu_seconds, hard_deadline)
+    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, meanwhile)
     run = _Run()
     run.killed = killed
     if os.WIFSIGNALED(status):

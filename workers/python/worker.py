@@ -62,13 +62,28 @@ def _preload(names) -> dict:
     return loaded
 
 
-def _handle(message: dict, zygote, limits, shared) -> dict:
+def _prepare(message: dict, limits):
+    """A score request checked and compiled ahead of its turn (a Plan), or the
+    error that preparing it raised."""
+    import scoring
+    if message.get("type") != "score":
+        return None
+    try:
+        return scoring.prepare(message, limits)
+    except Exception as err:
+        return err
+
+
+def _handle(message: dict, prepared, zygote, limits, shared, meanwhile) -> dict:
     import scoring
     request_id = message.get("id")
     kind = message.get("type")
     try:
         if kind == "score":
-            reply = scoring.score(message, zygote, limits, shared)
+            if isinstance(prepared, Exception):
+                raise prepared
+            plan = prepared if prepared is not None else scoring.prepare(message, limits)
+            reply = scoring.execute(plan, zygote, limits, shared, meanwhile)
             reply.update({"id": request_id, "type": "result"})
             return reply
         if kind == "ping":
@@ -125,10 +140,21 @@ def main() -> int:
         "preloaded": preloaded,
     })
     channel = protocol.Channel(0, 1)
+    # The next request, read and compiled while a child runs the current one,
+    # so that the zygote, once done, waits for little more than the results
+    # to be read before it gets its next job.
+    ahead: list = []
+
+    def meanwhile() -> None:
+        if not ahead:
+            message = channel.poll()
+            if message is not None:
+                ahead.append((message, _prepare(message, limits)))
+
     try:
         while True:
             try:
-                message = channel.read()
+                message, prepared = ahead.pop() if ahead else (channel.read(), None)
             except ValueError as err:
                 channel.reply({"id": None, "type": "error", "message": f"bad frame: {err}"})
                 channel.flush()
@@ -136,7 +162,7 @@ def main() -> int:
             if message is None:
                 return 0
             try:
-                channel.reply(_handle(message, zygote, limits, shared))
+                channel.reply(_handle(message, prepared, zygote, limits, shared, meanwhile))
             except Z.ZygoteLost as err:
                 channel.flush()  # what was scored before stays scored
                 sys.stderr.write(f"worker: {err}\n")

@@ -82,8 +82,11 @@ class Zygote:
         self._code_len = len(blob)
         self._fresh = True
 
-    def run(self, pending: list, cpu_seconds: int, hard_deadline: float) -> tuple[int, bool]:
-        """One child for the pending tests: (wait status, killed at a deadline)."""
+    def run(self, pending: list, cpu_seconds: int, hard_deadline: float,
+            meanwhile=None) -> tuple[int, bool]:
+        """One child for the pending tests: (wait status, killed at a deadline).
+        `meanwhile()`, if given, runs while the child does (it must not touch
+        the job area: the zygote may not have read it yet)."""
         tail = marshal.dumps(pending)
         at = self._code_len
         if at + len(tail) > JOB_SIZE:
@@ -94,6 +97,8 @@ class Zygote:
             self._fresh = False
             os.write(self._requests, _REQUEST.pack(code_len, at, len(tail), cpu_seconds,
                                                    hard_deadline))
+            if meanwhile is not None:
+                meanwhile()
             reply = _read_exact(self._replies, _REPLY.size)
         except BrokenPipeError:
             reply = None
