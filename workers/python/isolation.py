@@ -130,6 +130,7 @@ class Isolation:
         self.scratch_root = ""
         # The one scratch dir (see make_scratch) and the two cwds in it.
         self.scratch = self.scratch_truth = self.scratch_answer = ""
+        self._scratch_count = 0
         self._own_scratch_root = False
         self._devnull = -1
         self._fd_limit = 1 << 16
@@ -272,12 +273,21 @@ class Isolation:
         try:
             os.mkdir(path, 0o700)
         except FileExistsError:
-            # The last child left something remove_scratch could not delete.
+            # The last child left something remove_scratch could not delete
+            # (without root, a dir it made unreadable): carry on under a new name.
             self._wipe_scratch_root()
+            self._scratch_count += 1
+            self._set_scratch(os.path.join(self.scratch_root, f"s{self._scratch_count}"))
+            path = self.scratch
             os.mkdir(path, 0o700)
         if self.uid is not None:
             os.chown(path, self.uid, self.uid)
         return path
+
+    def _set_scratch(self, path: str) -> None:
+        self.scratch = path
+        self.scratch_truth = os.path.join(path, "ground_truth")
+        self.scratch_answer = os.path.join(path, "answer")
 
     def remove_scratch(self, path: str) -> None:
         for sub in (self.scratch_truth, self.scratch_answer, path):
@@ -318,9 +328,7 @@ def setup(limits: Limits, keep: list[str]) -> Isolation:
     _setup_network(iso)
     _setup_cgroups(iso)
     _setup_filesystem(iso, keep)
-    iso.scratch = os.path.join(iso.scratch_root, "s")
-    iso.scratch_truth = os.path.join(iso.scratch, "ground_truth")
-    iso.scratch_answer = os.path.join(iso.scratch, "answer")
+    iso._set_scratch(os.path.join(iso.scratch_root, "s"))
     _probe_pid_namespace(iso)
     _probe_user(iso, keep)
     _inheritable_settings(iso)
