@@ -30,6 +30,7 @@ MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 0x40000
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR = 442  # same number on every architecture that has it
 AT_FDCWD = -100
@@ -188,6 +189,14 @@ class Isolation:
         # namespace) dies, the kernel kills every process in its namespace.
         # Set here because the zygote stays root: a uid change would clear it.
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if not self.zygote_init:
+            # Without a namespace of our own, orphans would go to the system's
+            # init, which may leave them as zombies (counted against the
+            # children's RLIMIT_NPROC): have them re-parented to us instead.
+            try:
+                _prctl(PR_SET_CHILD_SUBREAPER, 1)
+            except OSError:
+                pass
 
     def kill_tree(self, pid: int) -> None:
         """Kill a child and everything it started."""
@@ -235,6 +244,15 @@ class Isolation:
                 finally:
                     os._exit(0)
             os.waitpid(reaper, 0)
+        # Reap what has died of it (re-parented to us, the subreaper).
+        while True:
+            try:
+                if os.waitpid(-1, _WALL | os.WNOHANG)[0] == 0:
+                    return
+            except ChildProcessError:
+                return
+            except InterruptedError:
+                continue
 
     # per-child setup, run in the child right after fork
 
