@@ -79,6 +79,8 @@ export interface BackendIsolation extends SandboxIsolationReport {
 }
 
 const MIN_PYTHON: [number, number] = [3, 9];
+/** Python command (with the environment that resolves it) -> the interpreter it ran. */
+const resolvedPython = new Map<string, string>();
 const NUMPY_LANE = "numpy";
 
 function defaultWorkerPath(): string {
@@ -107,7 +109,11 @@ export class BackendScorer {
     const workers = Math.max(1, options.workers ?? os.availableParallelism());
     const workerPath = options.workerPath ?? defaultWorkerPath();
     const preload = options.preload ?? [];
-    let python = options.python ?? process.env.COLBENCH_PYTHON ?? "python3";
+    const command = options.python ?? process.env.COLBENCH_PYTHON ?? "python3";
+    // What a command such as `python3` ran the last time in this process: launchers such as pyenv
+    // shims cost ~80 ms a start, so restarts and later scorers go straight to the interpreter.
+    const key = `${command}\0${process.env.PATH ?? ""}\0${process.env.PYENV_VERSION ?? ""}`;
+    let python = resolvedPython.get(key) ?? command;
     const spawner = (modules: string[]) => async () => {
       const config = { limits: options.limits ?? {}, preload: modules };
       const worker = await SandboxWorker.start({ python, workerPath, config });
@@ -117,8 +123,10 @@ export class BackendScorer {
         await worker.close();
         throw error;
       }
-      // Restarts skip launchers such as pyenv shims (~80 ms each).
-      if (worker.hello.executable) python = worker.hello.executable;
+      if (worker.hello.executable) {
+        python = worker.hello.executable;
+        resolvedPython.set(key, python);
+      }
       return worker;
     };
     const numpyLane = (options.numpyLane ?? true) && !preload.includes("numpy");

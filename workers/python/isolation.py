@@ -221,7 +221,7 @@ class Isolation:
             try:
                 os.kill(-1, signal.SIGKILL)
             except ProcessLookupError:
-                pass
+                return  # no process at all (a zombie counts) but us: nothing to reap
             while True:
                 try:
                     os.waitpid(-1, _WALL)
