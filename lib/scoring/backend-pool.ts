@@ -36,7 +36,7 @@ interface Lane {
   queue: Job[];
 }
 
-const PIPELINE = 8;
+const PIPELINE = 16;
 const MAX_LOSSES = 2;
 const MAX_START_FAILURES = 3;
 
