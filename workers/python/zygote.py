@@ -133,6 +133,11 @@ def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
             os.close(requests_w)
             os.close(replies_r)
             iso.enter_zygote()
+            # Children do not inherit the job area: the zygote unmarshals
+            # their code before it forks, and they have no business reading
+            # what other requests left there.
+            if hasattr(mmap, "MADV_DONTFORK"):
+                jobs.madvise(mmap.MADV_DONTFORK)
             code = _serve(iso, progress, limits, jobs, requests_r, replies_w, plain or os.fork)
         finally:
             os._exit(code)
