@@ -25,6 +25,8 @@ export interface HelloMessage {
   isolation: SandboxIsolationReport;
   limits: Record<string, number>;
   preloaded: Record<string, string>;
+  /** Modules the zygote imports when a request's code first names one (workers/python/README.md). */
+  preload_on_demand?: string[];
 }
 
 export interface ScoreRequest {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 GIB = 1 << 30
 MIB = 1 << 20
 
@@ -68,6 +66,7 @@ class Limits:
 
     @classmethod
     def from_json(cls, text: str | None) -> "Limits":
+        import json  # not at the top: the worker forks its zygote before it needs json
         return cls(**json.loads(text)) if text else cls()
 
     def as_dict(self) -> dict:

@@ -62,7 +62,7 @@ _EXPRESSIONS = _CodeCache(4096)
 class Plan:
     """A request checked and compiled, ready to run (or already decided)."""
 
-    __slots__ = ("result", "truth", "code", "expressions", "n", "blob")
+    __slots__ = ("result", "truth", "code", "expressions", "n", "blob", "modules")
 
     def __init__(self) -> None:
         self.result: dict | None = None
@@ -70,6 +70,7 @@ class Plan:
         self.expressions: dict = {}
         self.n = 0
         self.blob = b""  # all the code, marshalled for the zygote
+        self.modules: frozenset = frozenset()  # of LAZY_MODULES, those the code names
 
 
 def prepare(request: dict, limits) -> Plan:
@@ -97,7 +98,31 @@ def prepare(request: dict, limits) -> Plan:
     if plan.n:
         plan.blob = marshal.dumps((plan.truth, plan.code,
                                    [plan.expressions[i] for i in range(plan.n)]))
+        if LAZY_MODULES:
+            found: set = set()
+            for code, _ in (plan.truth, plan.code, *plan.expressions.values()):
+                if code is not None:
+                    _names_in(code, found)
+            plan.modules = LAZY_MODULES.intersection(found)
     return plan
+
+
+# Modules the zygote may import on a request's behalf (the worker sets these:
+# its DEFAULT_PRELOAD). Only these: what an answer names must not make the
+# zygote (root, and every later child's parent) run any other module's code.
+LAZY_MODULES: frozenset = frozenset()
+
+
+def _names_in(code, found: set) -> None:
+    # An `import x` or `from x import y` anywhere in the code names x in
+    # co_names (so may an attribute: then x is merely loaded needlessly).
+    found.update(code.co_names)
+    for const in code.co_consts:
+        if type(const) is _CODE:
+            _names_in(const, found)
+
+
+_CODE = type(_names_in.__code__)
 
 
 def score(request: dict, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:
@@ -126,7 +151,8 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) ->
                 results[i] = {"passed": False, "reason": "timeout"}
             break
         children += 1
-        run = _run_child(zygote, limits, progress, pending, hard_deadline, meanwhile)
+        run = _run_child(zygote, limits, progress, pending, hard_deadline, meanwhile,
+                         plan.modules)
         for i, result in run.results.items():
             if results[i] is None:
                 results[i] = result
@@ -187,9 +213,9 @@ class _Run:
 
 
 def _run_child(zygote, limits, progress: P.Progress, pending: list,
-               hard_deadline: float, meanwhile) -> _Run:
+               hard_deadline: float, meanwhile, modules: frozenset) -> _Run:
     cpu_seconds = math.ceil(hard_deadline - time.monotonic()) + 1
-    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, meanwhile)
+    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, meanwhile, modules)
     run = _Run()
     run.killed = killed
     if os.WIFSIGNALED(status):

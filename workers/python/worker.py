@@ -8,7 +8,6 @@ protocol.py framing on stdin/stdout; stderr is for diagnostics only.
 from __future__ import annotations
 
 import gc
-import json
 import os
 import signal
 import sys
@@ -27,13 +26,37 @@ def _recording_register_at_fork(**hooks) -> None:
 
 os.register_at_fork = _recording_register_at_fork
 
-# Modules most answers and ground truths use, imported once here so forked
-# children find them loaded. Measured: each preloaded megabyte costs every
-# fork a little, so heavy packages are opt-in (see README).
+# Modules answers and ground truths often use: the zygote imports one before
+# forking the first child whose code names it (scoring.prepare finds the
+# names), so children find it loaded, and no child pays for what none uses.
+# Each loaded megabyte makes every later fork a little dearer (see README).
 DEFAULT_PRELOAD = (
     "math", "re", "collections", "itertools", "functools", "datetime", "random",
     "string", "heapq", "bisect", "json", "typing", "copy", "operator",
 )
+
+
+def _parse_json(text: str):
+    """json.loads without importing json: json brings re and ~1 MB with it,
+    which every child would then be forked with. The C scanner is the one
+    json itself uses."""
+    try:
+        from _json import make_scanner
+    except ImportError:
+        import json
+        return json.loads(text)
+
+    class Context:
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_float = parse_constant = float
+        parse_int = int
+
+    text = text.strip()
+    value, end = make_scanner(Context)(text, 0)
+    if end != len(text):
+        raise ValueError("extra data after the JSON value")
+    return value
 
 
 def _add_site_packages() -> None:
@@ -49,6 +72,23 @@ def _python_dirs(own_dir: str) -> list[str]:
     dirs.update(p for p in sys.path if p and os.path.isdir(p))
     dirs.discard(own_dir)
     return sorted(dirs)
+
+
+def _read_modules(directory: str, names) -> list:
+    sources = []
+    for name in names:
+        path = os.path.join(directory, name + ".py")
+        with open(path, encoding="utf-8") as handle:
+            sources.append((name, path, handle.read()))
+    return sources
+
+
+def _run_modules(sources: list) -> None:
+    for name, path, source in sources:
+        module = type(sys)(name)
+        module.__file__ = path
+        sys.modules[name] = module
+        exec(compile(source, path, "exec"), module.__dict__)
 
 
 def _preload(names) -> dict:
@@ -97,7 +137,7 @@ def _handle(message: dict, prepared, zygote, limits, shared, meanwhile) -> dict:
 
 def main() -> int:
     own_dir = os.path.dirname(os.path.abspath(__file__))
-    config = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    config = _parse_json(sys.argv[1]) if len(sys.argv) > 1 else {}
     # The pool stops us by closing stdin; a terminal's Ctrl-C is for it, not us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _add_site_packages()
@@ -106,16 +146,19 @@ def main() -> int:
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
 
+    # Only what the zygote and its children need, until the zygote is forked.
     from limits import Limits
     import isolation
     import progress as P
-    import protocol
-    import scoring
     import zygote as Z
 
-    limits = Limits.from_json(json.dumps(config.get("limits") or {}))
+    limits = Limits(**(config.get("limits") or {}))
+    # The worker's own modules are read now, while their dir is in view, and
+    # run only once the zygote is forked (which needs none of them).
+    later = _read_modules(own_dir, ("answers", "protocol", "scoring"))
     iso = isolation.setup(limits, _python_dirs(own_dir))
-    preloaded = _preload(list(DEFAULT_PRELOAD) + list(config.get("preload") or []))
+    # Modules the pool asked for (numpy for its numpy lane) are loaded now.
+    preloaded = _preload(list(config.get("preload") or []))
     import child
     child.prepare(limits)
     child.warm_up(limits)
@@ -128,6 +171,10 @@ def main() -> int:
     # From here on only the zygote forks (see zygote.py).
     zygote = Z.start(iso, shared, limits, AT_FORK)
 
+    _run_modules(later)
+    import protocol
+    import scoring
+    scoring.LAZY_MODULES = frozenset(DEFAULT_PRELOAD) - set(preloaded)
     protocol.write_message(1, {
         "type": "hello",
         "pid": os.getpid(),
@@ -138,6 +185,7 @@ def main() -> int:
         "isolation": iso.describe(),
         "limits": limits.as_dict(),
         "preloaded": preloaded,
+        "preload_on_demand": sorted(scoring.LAZY_MODULES),
     })
     channel = protocol.Channel(0, 1)
     # The next request, read and compiled while a child runs the current one,

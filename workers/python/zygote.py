@@ -19,6 +19,7 @@ the zygote with os._exit whatever happens.
 
 from __future__ import annotations
 
+import gc
 import marshal
 import mmap
 import os
@@ -72,6 +73,7 @@ class Zygote:
         self._code_len = 0
         self._fresh = False
         self.fork = ""  # how the zygote forks children, for the hello message
+        self.loaded: set = set()  # modules already asked of the zygote
 
     def load(self, blob: bytes) -> None:
         """The code of one request, for all the children that score it; the
@@ -83,11 +85,14 @@ class Zygote:
         self._fresh = True
 
     def run(self, pending: list, cpu_seconds: int, hard_deadline: float,
-            meanwhile=None) -> tuple[int, bool]:
+            meanwhile=None, modules: frozenset = frozenset()) -> tuple[int, bool]:
         """One child for the pending tests: (wait status, killed at a deadline).
         `meanwhile()`, if given, runs while the child does (it must not touch
-        the job area: the zygote may not have read it yet)."""
-        tail = marshal.dumps(pending)
+        the job area: the zygote may not have read it yet). The zygote imports
+        those of `modules` it has not yet before it forks the child."""
+        new = sorted(modules.difference(self.loaded)) if modules else []
+        self.loaded.update(new)
+        tail = marshal.dumps((pending, new))
         at = self._code_len
         if at + len(tail) > JOB_SIZE:
             raise ValueError("too many tests for the job area")
@@ -122,7 +127,7 @@ class Zygote:
 def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
     """Forks the zygote; in the worker, returns its handle. `at_fork` lists
     the hooks modules registered with os.register_at_fork."""
-    plain = _plain_fork(at_fork)
+    forker = _Forker(at_fork)
     jobs = mmap.mmap(-1, JOB_SIZE)
     requests_r, requests_w = os.pipe()
     replies_r, replies_w = os.pipe()
@@ -138,19 +143,19 @@ def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
             # what other requests left there.
             if hasattr(mmap, "MADV_DONTFORK"):
                 jobs.madvise(mmap.MADV_DONTFORK)
-            code = _serve(iso, progress, limits, jobs, requests_r, replies_w, plain or os.fork)
+            code = _serve(iso, progress, limits, jobs, requests_r, replies_w, forker)
         finally:
             os._exit(code)
     os.close(requests_r)
     os.close(replies_w)
     zygote = Zygote(pid, requests_w, replies_r, jobs)
-    zygote.fork = ("fork(2) without CPython's fork hooks (random reseeded before each)"
-                   if plain else "os.fork")
+    zygote.fork = forker.describe()
     return zygote
 
 
-def _plain_fork(at_fork: list):
-    """fork(2) without CPython's fork machinery, or None where that is unsafe.
+class _Forker:
+    """How the zygote forks: fork(2) without CPython's fork machinery where
+    that is safe, else os.fork().
 
     os.fork() makes the interpreter's locks anew in the child and runs the
     Python-level hooks modules registered: random's reseeds the generator
@@ -160,45 +165,87 @@ def _plain_fork(at_fork: list):
     from the OS in the zygote right before each fork gives every child a fresh
     state of its own just the same. The hooks stay registered, so forks made
     by answer code still run them. Any other hook, a second thread or no
-    ctypes: None, and the zygote uses os.fork."""
-    random = sys.modules.get("random")
-    inst = getattr(random, "_inst", None)
-    for hooks in at_fork:
-        if inst is None or hooks != {"after_in_child": inst.seed}:
-            return None
-    try:
-        with open("/proc/self/status", encoding="ascii") as handle:
-            threads = [line for line in handle if line.startswith("Threads:")]
-        if threads != ["Threads:\t1\n"]:
-            return None
-        import ctypes
-        libc = ctypes.PyDLL(None, use_errno=True)  # PyDLL: the GIL stays held
-        libc_fork = libc.fork
-        libc_fork.restype = ctypes.c_int
-        libc_fork.argtypes = []
-        get_errno = ctypes.get_errno
-    except (OSError, ImportError, AttributeError):
-        return None
-    reseed = None
-    if inst is not None:
-        import _random
-        reseed = _random.Random.seed
+    ctypes: os.fork, for good."""
 
-    def fork() -> int:
-        if reseed is not None:
-            reseed(inst)  # what Random.seed() does with no seed: from os.urandom
-            inst.gauss_next = None
-        pid = libc_fork()
+    def __init__(self, at_fork: list) -> None:
+        self._libc_fork = None
+        self._inst = None
+        self._reseed = None
+        if not self._hooks_known(at_fork) or not self._one_thread():
+            return
+        try:
+            import ctypes
+            libc = ctypes.PyDLL(None, use_errno=True)  # PyDLL: the GIL stays held
+            libc_fork = libc.fork
+            libc_fork.restype = ctypes.c_int
+            libc_fork.argtypes = []
+            self._get_errno = ctypes.get_errno
+        except (OSError, ImportError, AttributeError):
+            return
+        self._libc_fork = libc_fork
+
+    def _hooks_known(self, at_fork: list) -> bool:
+        random = sys.modules.get("random")
+        self._inst = getattr(random, "_inst", None)
+        if self._inst is not None:
+            import _random
+            self._reseed = _random.Random.seed
+        return all(self._inst is not None and hooks == {"after_in_child": self._inst.seed}
+                   for hooks in at_fork)
+
+    @staticmethod
+    def _one_thread() -> bool:
+        try:
+            with open("/proc/self/status", encoding="ascii") as handle:
+                return [line for line in handle if line.startswith("Threads:")] == ["Threads:\t1\n"]
+        except OSError:
+            return False
+
+    def describe(self) -> str:
+        if self._libc_fork is None:
+            return "os.fork"
+        return "fork(2) without CPython's fork hooks (random reseeded before each)"
+
+    def __call__(self) -> int:
+        if self._libc_fork is None:
+            return os.fork()
+        if self._inst is not None:
+            self._reseed(self._inst)  # what Random.seed() does with no seed: from os.urandom
+            self._inst.gauss_next = None
+        pid = self._libc_fork()
         if pid < 0:
-            err = get_errno()
+            err = self._get_errno()
             raise OSError(err, os.strerror(err))
         return pid
 
-    return fork
+    def load(self, names: list) -> None:
+        """In the zygote: imports modules on the worker's behalf (names it
+        allows), watching which fork hooks they register."""
+        registered: list = []
+        register = os.register_at_fork
+
+        def recording(**hooks) -> None:
+            registered.append(hooks)
+            register(**hooks)
+
+        os.register_at_fork = recording
+        try:
+            for name in names:
+                try:
+                    __import__(name)
+                except Exception:
+                    pass  # the child will fail the same way where it imports it
+        finally:
+            os.register_at_fork = register
+        if self._libc_fork is not None and not (self._hooks_known(registered) and self._one_thread()):
+            self._libc_fork = None
+        # What the import left is the children's starting point: freeze it too.
+        gc.collect()
+        gc.freeze()
 
 
 def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, replies: int,
-           fork) -> int:
+           fork: _Forker) -> int:
     # Every page the zygote writes after a fork costs it a fault (a copy while
     # the child still shares it), so this loop allocates little and touches
     # few objects; in particular it waits for a child without looking at its
@@ -228,7 +275,9 @@ def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, re
             if code_len:
                 code = None
                 code = loads(view[:code_len])
-            pending = loads(view[at:at + length])
+            pending, modules = loads(view[at:at + length])
+            if modules:
+                fork.load(modules)
             scratch = make_scratch()
         except Exception:
             write(replies, pack(NO_CHILD, 0))
