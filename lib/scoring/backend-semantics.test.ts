@@ -87,6 +87,15 @@ describe("calls", () => {
     expect(result.reward).toBe(1);
   });
 
+  it("modules load wherever an answer imports them, loaded ahead by the zygote or not", async () => {
+    // re and typing are among the modules the zygote imports on first use; statistics is not.
+    const usesRe = "import re\nfrom typing import List\ndef f(x: str) -> List[str]:\n    return re.findall('[a-z]+', x)\n";
+    const truth = "def f(x):\n    return [w for w in ''.join(c if c.islower() else ' ' for c in x).split()]\n";
+    for (let i = 0; i < 2; i++) expect((await score(usesRe, truth, { a: "f('ab1cd')" })).reward).toBe(1);
+    const usesStatistics = "def f(xs):\n    return __import__('statistics').mean(xs)\n";
+    expect((await score(usesStatistics, "def f(xs):\n    return sum(xs) / len(xs)\n", { a: "f([1, 2, 3])" })).reward).toBe(1);
+  });
+
   it("random starts from a fresh seed in every sandbox child", async () => {
     // The ground truth's own draw and the answer's, in two children each: four different values.
     const draw = "import random\ndef f():\n    return random.random()\n";
