@@ -53,10 +53,14 @@ def _parse_json(text: str):
         parse_int = int
 
     text = text.strip()
-    value, end = make_scanner(Context)(text, 0)
-    if end != len(text):
-        raise ValueError("extra data after the JSON value")
-    return value
+    try:
+        value, end = make_scanner(Context)(text, 0)
+        if end == len(text):
+            return value
+    except Exception:
+        pass
+    import json  # malformed: let json say what is wrong
+    return json.loads(text)
 
 
 def _add_site_packages() -> None:
