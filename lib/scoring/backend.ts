@@ -75,7 +75,10 @@ export interface BackendScorerOptions {
 export interface BackendIsolation extends SandboxIsolationReport {
   python: string;
   limits: Record<string, number>;
+  /** Modules every worker imported at start (the `preload` option). */
   preloaded: string[];
+  /** Modules a worker's zygote imports when an answer or ground truth first names one. */
+  preloadOnDemand: string[];
 }
 
 const MIN_PYTHON: [number, number] = [3, 9];
@@ -138,6 +141,7 @@ export class BackendScorer {
       python: first.python,
       limits: first.limits,
       preloaded: Object.keys(first.preloaded),
+      preloadOnDemand: first.preload_on_demand ?? [],
     };
     return new BackendScorer(pool, isolation, first.limits, numpyLane);
   }
