@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DefaultEmbedder } from "./embedders/default";
+import { DEFAULT_EMBEDDER_ID, DefaultEmbedder } from "./embedders/default";
 import { FrontendScorer } from "./frontend";
 import { defaultChromium } from "./render";
 
@@ -27,7 +27,7 @@ describe.skipIf(!existsSync(chromium))("FrontendScorer", () => {
     const same = await scorer.score(TARGET, { kind: "html", html: TARGET });
     expect(same.reward).toBeCloseTo(1, 6);
     expect(same.answerRender).toBe(same.targetRender);
-    expect(same).toMatchObject({ embedder: "default-v1", answerStatus: "ok", targetStatus: "ok" });
+    expect(same).toMatchObject({ embedder: DEFAULT_EMBEDDER_ID, answerStatus: "ok", targetStatus: "ok" });
     const close = await scorer.score(TARGET, { kind: "html", html: TARGET.replace("bg-red-600", "bg-red-700") });
     const none = await scorer.score(TARGET, { kind: "none", reason: "no answer" });
     expect(close.reward).toBeLessThan(1);
@@ -38,6 +38,6 @@ describe.skipIf(!existsSync(chromium))("FrontendScorer", () => {
   it("keeps embeddings beside the cached renders", async () => {
     const r = await scorer.score(TARGET, { kind: "html", html: TARGET });
     const files = readdirSync(path.join(cacheDir, r.targetRender.slice(0, 2)));
-    expect(files).toContain(`${r.targetRender}.default-v1.f32`);
+    expect(files).toContain(`${r.targetRender}.${DEFAULT_EMBEDDER_ID}.f32`);
   });
 });

@@ -8,7 +8,7 @@ import { DefaultEmbedder, defaultEmbedding } from "./default";
 import { breakLayout, reword } from "./testing/page-variants";
 
 // The weight-free embedder must rank as a person would: the same design reworded above the same
-// content with its layout undone, above an unrelated design.
+// content with its layout undone (testing/page-variants.ts), above an unrelated design.
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const FRONTEND = path.resolve(REPO, "../shared/colbench/frontend_test.jsonl");
@@ -67,27 +67,45 @@ describe.skipIf(!existsSync(chromium))("default embedder ranks rendered designs"
   });
 
   // Skipped where the ColBench test sets are absent (they live beside the repository, in ../shared).
-  describe.skipIf(!existsSync(FRONTEND))("on ColBench target pages", () => {
-    const targets = existsSync(FRONTEND)
+  const shared = existsSync(FRONTEND);
+  describe.skipIf(!shared)(shared ? "on ColBench target pages" : `on ColBench target pages (skipped: no ${FRONTEND})`, () => {
+    const targets = shared
       ? readFileSync(FRONTEND, "utf8")
           .split("\n")
           .filter((l) => l.trim())
           .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth)
       : [];
-    // Every one of the first 40 targets, not a hand-picked few. Known gap (see the README): on a few
-    // targets the unrelated page is structurally closer than the same page with its layout classes
-    // removed, or removing them changes nothing visible; the order must hold on at least 90%.
-    it("ranks itself > reworded, and reworded/layout-broken > an unrelated target, on the first 40 targets", { timeout: 240_000 }, async () => {
-      const misses: string[] = [];
-      for (let task = 0; task < 40; task++) {
-        const page = targets[task]!;
-        const [self, reworded, broken, other] = await Promise.all([page, reword(page), breakLayout(page), targets[(task + 500) % targets.length]!].map(embed));
-        const s = [cosine(self!, self!), cosine(self!, reworded!), cosine(self!, broken!), cosine(self!, other!)];
+    // Every one of the first 200 targets (about a minute on two cores), each against two unrelated
+    // targets: the next one (often made from the same template, so structurally close) and a seeded
+    // random one of the 200. Against the next target no miss is tolerated. Against the random one,
+    // two (1%), both pairs of pages from one template where the unrelated page keeps the look that
+    // the broken page loses: task 86 against task 28 (two white, centred "Non-Profit Organization"
+    // pages; broken, 86 is left-aligned and shows a strip of its body's background picture) and
+    // task 126 against task 87 (grey pages of headings and short paragraphs in one column; broken,
+    // 126's column moves from the middle to the left edge and closes up). bench/embedder-ordering.ts
+    // measures more: on targets 200-399 and 400-599, which it was not tuned on, 198 and 197 of 200
+    // against the next target.
+    const COUNT = 200;
+    it(`ranks itself > reworded > layout broken > an unrelated target, on the first ${COUNT} targets`, { timeout: 240_000 }, async () => {
+      const pages = targets.slice(0, COUNT + 1);
+      const [self, reworded, broken] = await Promise.all(
+        [pages, pages.slice(0, COUNT).map(reword), pages.slice(0, COUNT).map(breakLayout)].map((set) => Promise.all(set.map(embed))),
+      );
+      let seed = 12345;
+      const misses = { next: [] as string[], random: [] as string[] };
+      for (let task = 0; task < COUNT; task++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const random = (task + 1 + (seed % (COUNT - 1))) % COUNT; // never the task itself
+        const own = self![task]!;
+        const s = [cosine(own, own), cosine(own, reworded![task]!), cosine(own, broken![task]!)];
         expect(s[0]).toBeCloseTo(1, 6);
-        expect(s[1]).toBeGreaterThan(s[3]!);
-        if (!(s[1]! > s[2]! && s[2]! > s[3]!)) misses.push(`task ${task}: ${s.map((x) => x.toFixed(3)).join(" > ")}`);
+        for (const [name, other] of [["next", task + 1], ["random", random]] as const) {
+          const u = cosine(own, self![other]!);
+          if (!(s[1]! > s[2]! && s[2]! > u)) misses[name].push(`task ${task} (unrelated: ${other}): ${[...s, u].map((x) => x.toFixed(3)).join(" > ")}`);
+        }
       }
-      expect(misses.length, misses.join("\n")).toBeLessThanOrEqual(4);
+      expect(misses.next, misses.next.join("\n")).toEqual([]);
+      expect(misses.random.length, misses.random.join("\n")).toBeLessThanOrEqual(2);
     });
   });
 });
