@@ -17,6 +17,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
+import { mulberry32 } from "../lib/scoring/compare";
 import { createEmbedder, type EmbedderName } from "../lib/scoring/embedders";
 import { PAGE_VARIANTS, type PageVariant } from "../lib/scoring/embedders/testing/page-variants";
 import { defaultEmbedding } from "../lib/scoring/embedders/default";
@@ -40,17 +41,8 @@ function args() {
   };
 }
 
-/** A small seeded generator (mulberry32), so the random unrelated targets are the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded generator (the bootstrap's) keeps the random unrelated targets the same every run.
+const rng = mulberry32;
 
 const VARIANTS = Object.keys(PAGE_VARIANTS) as PageVariant[];
 

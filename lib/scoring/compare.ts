@@ -52,8 +52,8 @@ export interface WinRate {
   only_in_b: number;
 }
 
-/** A small seeded generator (mulberry32): bootstrap intervals must not change between runs. */
-function mulberry32(seed: number): () => number {
+/** A small seeded generator (mulberry32): bootstrap intervals, and anything else drawn at random, must not change between runs. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
