@@ -9,7 +9,8 @@ import { SandboxWorker, WorkerLostError } from "./backend-worker";
 // more, and a second loss is reported, never left hanging. Requests only waiting behind it go back
 // to the queue as they were.
 
-export type SpawnWorker = () => Promise<SandboxWorker>;
+/** Starts a worker for slot `slot` of its lane (0, 1, ...; a replacement gets its slot's number). */
+export type SpawnWorker = (slot: number) => Promise<SandboxWorker>;
 
 export const MAIN_LANE = "main";
 
@@ -61,7 +62,7 @@ export class WorkerPool {
 
   /** Starts `size` main workers (all must start); `lanes` names spawners of lazily started ones. */
   static async start(size: number, spawnWorker: SpawnWorker, lanes: Record<string, SpawnWorker> = {}): Promise<WorkerPool> {
-    const started = await Promise.allSettled(Array.from({ length: size }, () => spawnWorker()));
+    const started = await Promise.allSettled(Array.from({ length: size }, (_, slot) => spawnWorker(slot)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) {
       await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
@@ -174,7 +175,7 @@ export class WorkerPool {
     slot.starting = true;
     while (!this.closed && slot.failures < MAX_START_FAILURES) {
       try {
-        const worker = await lane.spawn();
+        const worker = await lane.spawn(lane.slots.indexOf(slot));
         if (this.closed) {
           await worker.close();
           break;

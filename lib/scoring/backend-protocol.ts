@@ -20,6 +20,8 @@ export interface HelloMessage {
   zygote?: number;
   /** How the zygote forks children: "os.fork", or plain fork(2) where that is safe. */
   zygote_fork?: string;
+  /** The one core the worker keeps to (its zygote and children too), or null when not pinned. */
+  cpu?: number | null;
   python: string;
   executable?: string;
   isolation: SandboxIsolationReport;

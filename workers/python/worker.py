@@ -139,9 +139,22 @@ def _handle(message: dict, prepared, zygote, limits, shared, meanwhile) -> dict:
         return {"id": request_id, "type": "error", "message": f"{type(err).__name__}: {err}"}
 
 
+def _pin(slot) -> int | None:
+    """Keeps this process (and so its zygote and every child) on one core:
+    the slot-th of the cores it may use (wrapping around). None if it cannot."""
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+        core = cores[int(slot) % len(cores)]
+        os.sched_setaffinity(0, {core})
+    except (AttributeError, OSError, ValueError, TypeError, ZeroDivisionError):
+        return None
+    return core
+
+
 def main() -> int:
     own_dir = os.path.dirname(os.path.abspath(__file__))
     config = _parse_json(sys.argv[1]) if len(sys.argv) > 1 else {}
+    core = _pin(config["cpu"]) if config.get("cpu") is not None else None
     # The pool stops us by closing stdin; a terminal's Ctrl-C is for it, not us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _add_site_packages()
@@ -184,6 +197,7 @@ def main() -> int:
         "pid": os.getpid(),
         "zygote": zygote.pid,
         "zygote_fork": zygote.fork,
+        "cpu": core,
         "python": sys.version.split()[0],
         "executable": sys.executable,
         "isolation": iso.describe(),
