@@ -64,11 +64,14 @@ export interface ErrorReply {
 export type WorkerMessage = HelloMessage | ScoreReply | ErrorReply;
 
 export function encodeFrame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message), "utf8");
-  if (body.length > MAX_FRAME) throw new Error(`message of ${body.length} bytes exceeds the ${MAX_FRAME}-byte frame limit`);
-  const head = Buffer.allocUnsafe(4);
-  head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
+  const text = JSON.stringify(message);
+  const length = Buffer.byteLength(text, "utf8");
+  if (length > MAX_FRAME) throw new Error(`message of ${length} bytes exceeds the ${MAX_FRAME}-byte frame limit`);
+  // One buffer for the length and the body: the pool encodes a frame per answer.
+  const frame = Buffer.allocUnsafe(4 + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(text, 4, "utf8");
+  return frame;
 }
 
 /** Reassembles frames from stream chunks, which split and merge frames arbitrarily. */

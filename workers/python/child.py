@@ -112,6 +112,9 @@ class _Sink(io.TextIOBase):
             self.dropped += n
         return n
 
+    def dirty(self) -> bool:
+        return bool(self._parts) or self.dropped > 0
+
     def text(self) -> str:
         out = "".join(self._parts)
         if self.dropped:
@@ -180,6 +183,23 @@ def prepare(limits) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
 
 
+def install_stdio() -> None:
+    """Zygote-side, once: sys.stdin/stdout/stderr as every child needs them,
+    so that no child rewrites (and copies) sys and the objects it drops. The
+    zygote itself never writes to them (see `fresh_sink`)."""
+    sys.stdin = _STDIN
+    sys.stdout = sys.stderr = _SINK
+
+
+def fresh_sink(limits) -> None:
+    """Zygote-side, before a fork: if anything reached the sink in the zygote
+    (a warning, say), a child must not start with it."""
+    global _SINK
+    if _SINK.dirty():
+        _SINK = _Sink(limits.output_chars)
+        sys.stdout = sys.stderr = _SINK
+
+
 def _guard(own_pid: int) -> None:
     # A fork inside answer code returns into this loop twice; the copy must
     # not go on scoring.
@@ -206,8 +226,6 @@ def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_secon
         _mkdir("ground_truth", 0o700)
         _mkdir("answer", 0o700)
         _enter_dir(iso.scratch_truth)
-        sys.stdin = _STDIN
-        sys.stdout = sys.stderr = _SINK
         own = _getpid()
         expected = _expected(progress, limits, truth, expressions, indices, own)
         # The answer gets its own cwd: it never sees files the ground truth made.

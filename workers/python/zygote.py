@@ -138,6 +138,7 @@ def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
             os.close(requests_w)
             os.close(replies_r)
             iso.enter_zygote()
+            child.install_stdio()
             # Children do not inherit the job area: the zygote unmarshals
             # their code before it forks, and they have no business reading
             # what other requests left there.
@@ -255,7 +256,7 @@ def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, re
     wait_readable, loads, unpack, pack, reset = (
         select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
     make_scratch, remove_scratch, sweep = iso.make_scratch, iso.remove_scratch, iso.sweep
-    run_child = child.run
+    run_child, fresh_sink = child.run, child.fresh_sink
     setup_timeout = limits.setup_timeout
     first_wait = max(0.0, min(_POLL, limits.grace + min(
         limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
@@ -285,6 +286,7 @@ def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, re
         status, killed = NO_CHILD, 0
         try:
             reset(setup_timeout)
+            fresh_sink(limits)
             pid = fork()
             if pid == 0:
                 run_child(iso, progress, limits, code, pending, cpu_seconds)
