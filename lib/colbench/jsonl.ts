@@ -25,3 +25,25 @@ export function zodProblems(error: z.ZodError): FieldProblem[] {
     message: issue.message,
   }));
 }
+
+/**
+ * A score-input line in either shape: the official trajectory `{task: {...}, answer}` (when it has
+ * a `task` key) or the bare task fields with `answer`.
+ */
+export function decodeTaskLine<W extends z.ZodType, B extends z.ZodType>(
+  text: string,
+  wrappedSchema: W,
+  bareSchema: B,
+):
+  | { ok: true; record: Record<string, unknown>; wrapped: true; data: z.infer<W> }
+  | { ok: true; record: Record<string, unknown>; wrapped: false; data: z.infer<B> }
+  | { ok: false; problems: FieldProblem[] } {
+  const decoded = decodeObjectLine(text);
+  if (!decoded.ok) return decoded;
+  const wrapped = "task" in decoded.record;
+  const parsed = (wrapped ? wrappedSchema : bareSchema).safeParse(decoded.record);
+  if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
+  // The record as read (with fields the schemas drop), for writing the line back out with results.
+  const record = decoded.record;
+  return wrapped ? { ok: true, record, wrapped: true, data: parsed.data as z.infer<W> } : { ok: true, record, wrapped: false, data: parsed.data as z.infer<B> };
+}

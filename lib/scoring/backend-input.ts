@@ -1,4 +1,4 @@
-import { decodeObjectLine, zodProblems } from "../colbench/jsonl";
+import { decodeTaskLine } from "../colbench/jsonl";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { FieldProblem } from "../colbench/tasks";
@@ -44,25 +44,16 @@ export function backendTaskKey(groundTruth: string, testCases: Record<string, st
 }
 
 export function parseBackendScoreLine(text: string): BackendLineParse {
-  const decoded = decodeObjectLine(text);
-  if (!decoded.ok) return decoded;
-  const record = decoded.record;
-  const wrapped = "task" in record;
-  const parsed = (wrapped ? trajectoryLine : bareLine).safeParse(record);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: zodProblems(parsed.error),
-    };
-  }
-  const task = wrapped ? (parsed.data as z.infer<typeof trajectoryLine>).task : (parsed.data as z.infer<typeof bareLine>);
+  const line = decodeTaskLine(text, trajectoryLine, bareLine);
+  if (!line.ok) return line;
+  const task = line.wrapped ? line.data.task : line.data;
   const input: BackendScoreInput = {
     groundTruth: task.ground_truth,
     testCases: task.test_cases,
-    answer: parsed.data.answer ?? "",
+    answer: line.data.answer ?? "",
   };
   return {
     ok: true,
-    line: { record: record as Record<string, unknown>, input, taskKey: backendTaskKey(input.groundTruth, input.testCases) },
+    line: { record: line.record, input, taskKey: backendTaskKey(input.groundTruth, input.testCases) },
   };
 }

@@ -1,4 +1,4 @@
-import { decodeObjectLine, zodProblems } from "../colbench/jsonl";
+import { decodeTaskLine } from "../colbench/jsonl";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -54,22 +54,13 @@ export function classifyAnswer(value: string | null, baseDir: string): FrontendA
 }
 
 export function parseFrontendScoreLine(text: string, baseDir: string): FrontendLineParse {
-  const decoded = decodeObjectLine(text);
-  if (!decoded.ok) return decoded;
-  const record = decoded.record;
-  const wrapped = "task" in record;
-  const parsed = (wrapped ? trajectoryLine : bareLine).safeParse(record);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      problems: zodProblems(parsed.error),
-    };
-  }
-  const gt = wrapped ? (parsed.data as z.infer<typeof trajectoryLine>).task.ground_truth : (parsed.data as z.infer<typeof bareLine>).ground_truth;
-  const classified = classifyAnswer(parsed.data.answer, baseDir);
+  const line = decodeTaskLine(text, trajectoryLine, bareLine);
+  if (!line.ok) return line;
+  const gt = line.wrapped ? line.data.task.ground_truth : line.data.ground_truth;
+  const classified = classifyAnswer(line.data.answer, baseDir);
   if ("field" in classified) return { ok: false, problems: [classified] };
   return {
     ok: true,
-    line: { record: record as Record<string, unknown>, groundTruth: gt, answer: classified, taskKey: frontendTaskKey(gt) },
+    line: { record: line.record, groundTruth: gt, answer: classified, taskKey: frontendTaskKey(gt) },
   };
 }
