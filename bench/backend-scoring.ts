@@ -3,12 +3,17 @@
 // unsandboxed way (bench/backend_scoring_reference.py: one process, exec/eval in-process).
 // Prints both wall times with and without start-up, their ratio and the tasks each fails.
 //
-//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--python PY]
+// The two take turns in slices of --slice tasks (which goes first alternates), both started once
+// per round: this VM's speed drifts by tens of percent from second to second, and scoring all
+// 1000 with one and then with the other compared whichever got the faster seconds.
+//
+//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--slice S] [--python PY] [--no-native] [--show-slices]
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { BackendScorer, type BackendIsolation } from "../lib/scoring/backend";
@@ -31,12 +36,16 @@ interface Timing {
 const { values } = parseArgs({
   options: {
     workers: { type: "string", default: String(os.availableParallelism()) },
-    rounds: { type: "string", default: "1" },
+    rounds: { type: "string", default: "3" },
+    slice: { type: "string", default: "100" },
     python: { type: "string", default: process.env.COLBENCH_PYTHON ?? "python3" },
+    "no-native": { type: "boolean", default: false },
+    "show-slices": { type: "boolean", default: false },
   },
 });
 const workers = Number(values.workers);
 const rounds = Number(values.rounds);
+const sliceSize = Math.max(1, Number(values.slice));
 const python = values.python!;
 
 const file = path.join(sharedColbenchDir(), "backend_test.jsonl");
@@ -45,34 +54,6 @@ if (!existsSync(file)) {
   process.exit(2);
 }
 const tasks = readTasks();
-
-function reference(): Promise<Timing> {
-  const script = path.join(projectRoot, "bench", "backend_scoring_reference.py");
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(python, [script, file], { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.stderr.resume(); // one ground truth makes numpy warn; not ours to show
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const withStartMs = performance.now() - started;
-      if (code !== 0) return reject(new Error(`the reference exited with status ${code}`));
-      const rewards: number[] = [];
-      let scoringMs = NaN;
-      let cpu: number[] = [];
-      for (const line of out.split("\n")) {
-        if (!line) continue;
-        const record = JSON.parse(line) as { index?: number; reward?: number; summary?: { scoring_s: number; cpu_s: number } };
-        if (record.summary) {
-          scoringMs = record.summary.scoring_s * 1000;
-          cpu = [record.summary.cpu_s];
-        } else rewards[record.index!] = record.reward!;
-      }
-      resolve({ withStartMs, scoringMs, rewards, cpu });
-    });
-  });
-}
 
 function readTasks(): Task[] {
   return readFileSync(file, "utf8")
@@ -89,32 +70,109 @@ function processCpu(pid: number): [number, number] {
   return [at(11) + at(12), at(13) + at(14)];
 }
 
-async function sandboxed(): Promise<Timing> {
+/** One side of the comparison: started once per round, then asked for slices of the tasks. */
+interface Contender {
+  startMs: number;
+  scoreSlice(from: number, to: number): Promise<number[]>;
+  /** Ends it; CPU seconds as in Timing.cpu, and (sandboxed) the reasons tests failed. */
+  close(): Promise<{ cpu: number[]; reasons?: string[][] }>;
+}
+
+/** The unsandboxed peer, serving slices (backend_scoring_reference.py --serve). */
+async function reference(): Promise<Contender> {
+  const script = path.join(projectRoot, "bench", "backend_scoring_reference.py");
+  const started = performance.now();
+  const child = spawn(python, [script, file, "--serve"], { stdio: ["pipe", "pipe", "pipe"] });
+  child.stderr.resume(); // one ground truth makes numpy warn; not ours to show
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`the reference exited (status ${child.exitCode})`);
+    return JSON.parse(line.value) as { ready?: number; rewards?: number[]; summary?: { cpu_s: number } };
+  };
+  await next(); // {"ready": N}: tasks read, like the pool's start-up below
+  return {
+    startMs: performance.now() - started,
+    async scoreSlice(from, to) {
+      child.stdin.write(`${from} ${to}\n`);
+      return (await next()).rewards!;
+    },
+    async close() {
+      child.stdin.end();
+      const { summary } = await next();
+      return { cpu: [summary!.cpu_s] };
+    },
+  };
+}
+
+async function sandboxed(): Promise<Contender> {
   const started = performance.now();
   const nodeCpu = process.cpuUsage();
-  // Read inside the timed window, as the reference does.
-  const [scorer, own] = await Promise.all([BackendScorer.start({ workers, python }), Promise.resolve(readTasks())]);
-  const ready = performance.now();
-  const scores = await Promise.all(
-    own.map((task) => scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth })),
-  );
-  const done = performance.now();
-  const node = process.cpuUsage(nodeCpu);
-  // Workers and their zygotes (which fork the sandbox children and reap them) are still running.
-  const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processCpu);
-  const cpu = [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w[0], 0), perWorker.reduce((a, w) => a + w[1], 0)];
-  await scorer.close();
+  const scorer = await BackendScorer.start({ workers, python, native: !values["no-native"] });
   seen.isolation ??= scorer.isolation;
+  const reasons: string[][] = [];
   return {
-    cpu,
-    withStartMs: done - started,
-    scoringMs: done - ready,
-    rewards: scores.map((s) => s.reward),
-    reasons: scores.map((s) => s.tests.filter((t) => !t.passed).map((t) => `${t.name}: ${t.reason}`)),
+    startMs: performance.now() - started,
+    async scoreSlice(from, to) {
+      const scores = await Promise.all(
+        tasks.slice(from, to).map((task) => scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth })),
+      );
+      scores.forEach((score, i) => (reasons[from + i] = score.tests.filter((t) => !t.passed).map((t) => `${t.name}: ${t.reason}`)));
+      return scores.map((score) => score.reward);
+    },
+    async close() {
+      const node = process.cpuUsage(nodeCpu);
+      // Workers and their zygotes (which fork the sandbox children and reap them) are still running.
+      const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processCpu);
+      await scorer.close();
+      return {
+        cpu: [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w[0], 0), perWorker.reduce((a, w) => a + w[1], 0)],
+        reasons,
+      };
+    },
   };
 }
 
 const seen: { isolation?: BackendIsolation } = {};
+
+/** One round: both started, then slice by slice, taking turns at going first. */
+async function round(): Promise<{ ref: Timing; box: Timing; sliceRatios: number[] }> {
+  const ref = await reference();
+  const box = await sandboxed();
+  const refRewards: number[] = [];
+  const boxRewards: number[] = [];
+  let refMs = 0;
+  let boxMs = 0;
+  const sliceRatios: number[] = [];
+  for (let from = 0, k = 0; from < tasks.length; from += sliceSize, k++) {
+    const to = Math.min(tasks.length, from + sliceSize);
+    const timed = async (who: Contender, into: number[]) => {
+      const t0 = performance.now();
+      into.push(...(await who.scoreSlice(from, to)));
+      return performance.now() - t0;
+    };
+    let r: number;
+    let b: number;
+    if (k % 2 === 0) {
+      r = await timed(ref, refRewards);
+      b = await timed(box, boxRewards);
+    } else {
+      b = await timed(box, boxRewards);
+      r = await timed(ref, refRewards);
+    }
+    refMs += r;
+    boxMs += b;
+    sliceRatios.push(b / r);
+    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.toFixed(0)} ms`);
+  }
+  const refEnd = await ref.close();
+  const boxEnd = await box.close();
+  return {
+    ref: { withStartMs: ref.startMs + refMs, scoringMs: refMs, rewards: refRewards, cpu: refEnd.cpu },
+    box: { withStartMs: box.startMs + boxMs, scoringMs: boxMs, rewards: boxRewards, cpu: boxEnd.cpu, reasons: boxEnd.reasons },
+    sliceRatios,
+  };
+}
 
 function failing(rewards: number[]): number[] {
   return rewards.flatMap((reward, index) => (reward === 1 ? [] : [index]));
@@ -122,23 +180,22 @@ function failing(rewards: number[]): number[] {
 
 const s = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
 
-console.log(`${tasks.length} tasks, ${workers} sandbox workers, ${os.availableParallelism()} cores, ${rounds} round(s)`);
+console.log(
+  `${tasks.length} tasks, ${workers} sandbox workers, ${os.availableParallelism()} cores, ${rounds} round(s), taking turns every ${sliceSize} tasks`,
+);
 const ref: Timing[] = [];
 const box: Timing[] = [];
-for (let round = 0; round < rounds; round++) {
-  // Alternate which goes first, so neither always meets a cold page cache or a busy neighbour.
-  if (round % 2 === 0) {
-    ref.push(await reference());
-    box.push(await sandboxed());
-  } else {
-    box.push(await sandboxed());
-    ref.push(await reference());
-  }
-  const r = ref[ref.length - 1]!;
-  const b = box[box.length - 1]!;
+for (let index = 0; index < rounds; index++) {
+  const result = await round();
+  ref.push(result.ref);
+  box.push(result.box);
+  const r = result.ref;
+  const b = result.box;
+  const sorted = [...result.sliceRatios].sort((x, y) => x - y);
   console.log(
-    `round ${round + 1}: reference ${s(r.withStartMs)} (${s(r.scoringMs)} scoring) | sandboxed ${s(b.withStartMs)} (${s(b.scoringMs)} scoring)` +
-      ` | ratio ${(b.withStartMs / r.withStartMs).toFixed(2)} with start-up, ${(b.scoringMs / r.scoringMs).toFixed(2)} without`,
+    `round ${index + 1}: reference ${s(r.withStartMs)} (${s(r.scoringMs)} scoring) | sandboxed ${s(b.withStartMs)} (${s(b.scoringMs)} scoring)` +
+      ` | ratio ${(b.withStartMs / r.withStartMs).toFixed(2)} with start-up, ${(b.scoringMs / r.scoringMs).toFixed(2)} without` +
+      ` | per slice ${sorted[0]!.toFixed(2)}-${sorted[sorted.length - 1]!.toFixed(2)}`,
   );
 }
 
@@ -171,4 +228,5 @@ if (flaky.length) console.log(`sandboxed rewards that changed between rounds:\n 
 if (seen.isolation) {
   const iso = seen.isolation;
   console.log(`sandbox: ${iso.network}; ${iso.pid}; ${iso.user}; cgroup ${iso.cgroup}`);
+  console.log(`children: ${iso.fork}`);
 }

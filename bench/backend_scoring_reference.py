@@ -5,10 +5,16 @@ authors do it: one CPython process, exec/eval in-process, a 1 s alarm around
 the answer's call. It exists only to be compared against; never use it on
 untrusted answers.
 
-Usage: python3 backend_scoring_reference.py TASKS.jsonl
+Usage: python3 backend_scoring_reference.py TASKS.jsonl [--serve]
 Prints one JSON line per task ({"index", "reward"}) and a final
 {"summary": ...} line with the time spent scoring (start-up excluded; the
 caller measures that from the outside).
+
+With --serve it loads the tasks, prints {"ready": N} and then scores the
+slices it is asked for, one "START END" line at a time on stdin, answering
+each with {"rewards": [...], "scoring_s": ...}; at end of input it prints the
+summary. The bench uses this to take turns with the sandbox in short slices,
+so that both meet the same machine (a VM's speed drifts from second to second).
 """
 
 import json
@@ -84,23 +90,58 @@ def main():
     # One official ground truth writes sqlite files into the cwd.
     scratch = tempfile.mkdtemp(prefix="colbench-ref-")
     os.chdir(scratch)
-    started = time.perf_counter()
-    rewards = []
-    for index, task in enumerate(tasks):
-        value = reward(task["ground_truth"], task["test_cases"], task["ground_truth"])
-        rewards.append(value)
-        sys.stdout.write(json.dumps({"index": index, "reward": value}) + "\n")
-    elapsed = time.perf_counter() - started
-    summary = {
+    # Our lines go to the real stdout; what ground truths print goes nowhere.
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    try:
+        if "--serve" in sys.argv[2:]:
+            serve(tasks, out)
+        else:
+            score_all(tasks, out)
+    finally:
+        os.chdir("/")
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def score_slice(tasks, start, end):
+    return [reward(task["ground_truth"], task["test_cases"], task["ground_truth"])
+            for task in tasks[start:end]]
+
+
+def summary(rewards, elapsed):
+    return {"summary": {
         "n": len(rewards),
         "passed_all": sum(1 for r in rewards if r == 1.0),
         "scoring_s": elapsed,
         "cpu_s": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),
         "python": sys.version.split()[0],
-    }
-    sys.stdout.write(json.dumps({"summary": summary}) + "\n")
-    os.chdir("/")
-    shutil.rmtree(scratch, ignore_errors=True)
+    }}
+
+
+def score_all(tasks, out):
+    started = time.perf_counter()
+    rewards = score_slice(tasks, 0, len(tasks))
+    elapsed = time.perf_counter() - started
+    for index, value in enumerate(rewards):
+        out.write(json.dumps({"index": index, "reward": value}) + "\n")
+    out.write(json.dumps(summary(rewards, elapsed)) + "\n")
+
+
+def serve(tasks, out):
+    out.write(json.dumps({"ready": len(tasks)}) + "\n")
+    out.flush()
+    rewards, elapsed = [], 0.0
+    for line in sys.stdin:
+        start, end = (int(x) for x in line.split())
+        started = time.perf_counter()
+        values = score_slice(tasks, start, end)
+        spent = time.perf_counter() - started
+        elapsed += spent
+        rewards.extend(values)
+        out.write(json.dumps({"rewards": values, "scoring_s": spent}) + "\n")
+        out.flush()
+    out.write(json.dumps(summary(rewards, elapsed)) + "\n")
+    out.flush()
 
 
 if __name__ == "__main__":

@@ -190,6 +190,19 @@ describe("hostile answers", () => {
     expect(scorer.workerPids().length).toBe(2);
   });
 
+  it("dirs nested past PATH_MAX in its scratch dir are removed, and the zygote carries on", async (ctx) => {
+    if (!fsIsolated()) ctx.skip(); // the scratch tmpfs (seen through the zygote's /proc root) needs a mount namespace
+    // Deeper than recursive removers go (shutil.rmtree stops at ~1000 levels and leaves the rest).
+    const zygotes = scorer.zygotePids();
+    const restarts = scorer.restarts;
+    await hostile(`def f(x):\n    o = ${OS}\n    for _ in range(2500):\n        o.mkdir('d')\n        o.chdir('d')\n        open('f', 'w').write('x')\n    return None\n`);
+    await stillScores();
+    expect(scorer.restarts).toBe(restarts);
+    expect(scorer.zygotePids()).toEqual(zygotes);
+    // Between answers the scratch tmpfs holds nothing: no tree left to fill it up for later answers.
+    for (const zygote of zygotes) expect(readdirSync(`/proc/${zygote}/root/tmp`)).toEqual([]);
+  });
+
   it("leaves no sandbox process behind after all of the above", () => {
     expect(leftovers()).toEqual([]);
   });

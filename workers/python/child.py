@@ -14,7 +14,8 @@ from __future__ import annotations
 import io
 import os
 import reprlib
-import signal
+# The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
+import _signal as signal
 import sys
 
 import progress as P
@@ -216,15 +217,22 @@ def _enter_dir(path: str) -> None:
         tempfile.tempdir = path
 
 
-def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int):
+def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int,
+        set_up: bool = False, setup_failure: int = 0):
     """Entry point in the forked child; never returns. `code` is (truth,
     answer, expressions) as compiled by the worker: each (code object, None)
-    or (None, error type name); `indices` are the tests to run."""
+    or (None, error type name); `indices` are the tests to run. `set_up`: the
+    zygote's C fork already did enter_child's work and made the cwds (a
+    negative `setup_failure` says which step of it failed)."""
     try:
+        if setup_failure < 0:
+            import zygote
+            raise OSError(zygote.native_failure(setup_failure))
         truth, answer, expressions = code
-        iso.enter_child(cpu_seconds)
-        _mkdir("ground_truth", 0o700)
-        _mkdir("answer", 0o700)
+        if not set_up:
+            iso.enter_child(cpu_seconds)
+            _mkdir("ground_truth", 0o700)
+            _mkdir("answer", 0o700)
         _enter_dir(iso.scratch_truth)
         own = _getpid()
         expected = _expected(progress, limits, truth, expressions, indices, own)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
+# The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
+import _signal as signal
 import sys
 
 # The Python-level fork hooks modules register from here on (random's): where
@@ -173,6 +174,9 @@ def main() -> int:
     # The worker's own modules are read now, while their dir is in view, and
     # run only once the zygote is forked (which needs none of them).
     later = _read_modules(own_dir, ("answers", "protocol", "scoring"))
+    # Loaded now, like the modules above: the mount namespace hides its dir.
+    native, native_note = Z.load_native(config.get("native"))
+    native_note = config.get("native_note") or native_note
     iso = isolation.setup(limits, _python_dirs(own_dir))
     # Modules the pool asked for (numpy for its numpy lane) are loaded now.
     preloaded = _preload(list(config.get("preload") or []))
@@ -186,7 +190,7 @@ def main() -> int:
     gc.freeze()
     os.register_at_fork = _register_at_fork
     # From here on only the zygote forks (see zygote.py).
-    zygote = Z.start(iso, shared, limits, AT_FORK)
+    zygote = Z.start(iso, shared, limits, AT_FORK, native, native_note)
 
     _run_modules(later)
     import protocol

@@ -124,10 +124,47 @@ class Zygote:
             pass
 
 
-def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
+def load_native(path: str | None):
+    """The C fork-and-set-up of native/sandbox_fork.c, loaded (in the worker,
+    before its mount namespace hides the file): (function, "") or (None, why
+    not). The pool builds the library; without one, children set themselves
+    up in Python."""
+    if not path:
+        return None, "no native library (no C compiler?)"
+    try:
+        import ctypes
+        lib = ctypes.PyDLL(path, use_errno=True)  # PyDLL: the GIL stays held
+        if lib.cb_version() != _NATIVE_VERSION:
+            return None, f"{path} is not version {_NATIVE_VERSION}"
+        function = lib.cb_fork_child
+        function.restype = ctypes.c_long
+        function.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int), ctypes.c_int,
+                             ctypes.c_long, ctypes.c_long, ctypes.c_int, ctypes.c_int]
+        return function, ""
+    except (OSError, AttributeError) as err:
+        return None, f"{type(err).__name__}: {err}"
+
+
+_NATIVE_VERSION = 1
+# cb_fork_child's flags and the steps it reports failing (sandbox_fork.c).
+_SETSID, _PDEATHSIG = 1, 2
+_STEPS = ("", "setsid", "joining the cgroups", "closing fds", "chdir to the scratch dir",
+          "RLIMIT_CPU", "setresgid", "setresuid", "PR_SET_PDEATHSIG", "making the cwds")
+
+
+def native_failure(code: int) -> str:
+    """What cb_fork_child's negative result in a child means."""
+    step, err = divmod(-code, 1000)
+    name = _STEPS[step] if 0 < step < len(_STEPS) else f"step {step}"
+    return f"sandbox set-up failed ({name}): {os.strerror(err)}"
+
+
+def start(iso, progress: P.Progress, limits, at_fork: list, native=None,
+          native_note: str = "") -> Zygote:
     """Forks the zygote; in the worker, returns its handle. `at_fork` lists
-    the hooks modules registered with os.register_at_fork."""
-    forker = _Forker(at_fork)
+    the hooks modules registered with os.register_at_fork; `native` and
+    `native_note` are what load_native returned."""
+    forker = _Forker(at_fork, native, native_note)
     jobs = mmap.mmap(-1, JOB_SIZE)
     requests_r, requests_w = os.pipe()
     replies_r, replies_w = os.pipe()
@@ -138,6 +175,7 @@ def start(iso, progress: P.Progress, limits, at_fork: list) -> Zygote:
             os.close(requests_w)
             os.close(replies_r)
             iso.enter_zygote()
+            forker.bind(iso)
             child.install_stdio()
             # Children do not inherit the job area: the zygote unmarshals
             # their code before it forks, and they have no business reading
@@ -166,10 +204,18 @@ class _Forker:
     from the OS in the zygote right before each fork gives every child a fresh
     state of its own just the same. The hooks stay registered, so forks made
     by answer code still run them. Any other hook, a second thread or no
-    ctypes: os.fork, for good."""
+    ctypes: os.fork, for good.
 
-    def __init__(self, at_fork: list) -> None:
+    Where the C library loaded (`native`), it forks and sets the child up
+    (uid, limits, fds, cgroups, cwd) before returning into Python in it: the
+    same steps as Isolation.enter_child, without the copy-on-write faults
+    Python code makes doing them."""
+
+    def __init__(self, at_fork: list, native=None, native_note: str = "") -> None:
         self._libc_fork = None
+        self._native = None
+        self._native_note = native_note
+        self._native_args: tuple = ()
         self._inst = None
         self._reseed = None
         if not self._hooks_known(at_fork) or not self._one_thread():
@@ -184,6 +230,24 @@ class _Forker:
         except (OSError, ImportError, AttributeError):
             return
         self._libc_fork = libc_fork
+        self._native = native
+
+    @property
+    def sets_up_children(self) -> bool:
+        """Whether `child()` returns into a child already set up."""
+        return self._native is not None and self._libc_fork is not None
+
+    def bind(self, iso) -> None:
+        """In the zygote, once enter_zygote has run: what the C set-up needs."""
+        if self._native is None:
+            return
+        import ctypes
+        fds = list(iso.cgroup_fds)
+        flags = 0 if iso.zygote_init else (_SETSID | _PDEATHSIG)
+        self._native_args = ((ctypes.c_int * max(1, len(fds)))(*fds), len(fds),
+                             -1 if iso.uid is None else iso.uid, iso._fd_limit, flags)
+        self._scratch = ("", b"")
+        self._zygote = os.getpid()
 
     def _hooks_known(self, at_fork: list) -> bool:
         random = sys.modules.get("random")
@@ -205,18 +269,32 @@ class _Forker:
     def describe(self) -> str:
         if self._libc_fork is None:
             return "os.fork"
-        return "fork(2) without CPython's fork hooks (random reseeded before each)"
+        how = "fork(2) without CPython's fork hooks (random reseeded before each)"
+        if self._native is not None:
+            return how + "; child set-up in C (native/sandbox_fork.c)"
+        return how + f"; child set-up in Python ({self._native_note or 'C library not usable here'})"
 
-    def __call__(self) -> int:
+    def child(self, iso, cpu_seconds: int) -> int:
+        """Forks a sandbox child. In the zygote: its pid (OSError if fork
+        failed). In the child: 0, or, where the C set-up ran and a step of it
+        failed, that step's negative code (see native_failure)."""
         if self._libc_fork is None:
             return os.fork()
         if self._inst is not None:
             self._reseed(self._inst)  # what Random.seed() does with no seed: from os.urandom
             self._inst.gauss_next = None
-        pid = self._libc_fork()
-        if pid < 0:
-            err = self._get_errno()
-            raise OSError(err, os.strerror(err))
+        if self._native is None:
+            pid = self._libc_fork()
+            if pid < 0:
+                err = self._get_errno()
+                raise OSError(err, os.strerror(err))
+            return pid
+        if self._scratch[0] != iso.scratch:
+            self._scratch = (iso.scratch, os.fsencode(iso.scratch))
+        fds, count, uid, fd_limit, flags = self._native_args
+        pid = self._native(self._scratch[1], fds, count, cpu_seconds, uid, fd_limit, flags)
+        if pid < 0 and os.getpid() == self._zygote:
+            raise OSError(-pid, os.strerror(-pid))
         return pid
 
     def load(self, names: list) -> None:
@@ -257,6 +335,7 @@ def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, re
         select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
     make_scratch, remove_scratch, sweep = iso.make_scratch, iso.remove_scratch, iso.sweep
     run_child, fresh_sink = child.run, child.fresh_sink
+    fork_child = fork.child
     setup_timeout = limits.setup_timeout
     first_wait = max(0.0, min(_POLL, limits.grace + min(
         limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
@@ -287,9 +366,10 @@ def _serve(iso, progress: P.Progress, limits, jobs: mmap.mmap, requests: int, re
         try:
             reset(setup_timeout)
             fresh_sink(limits)
-            pid = fork()
-            if pid == 0:
-                run_child(iso, progress, limits, code, pending, cpu_seconds)
+            pid = fork_child(iso, cpu_seconds)
+            if pid <= 0:  # in the child (the zygote gets a pid or OSError)
+                run_child(iso, progress, limits, code, pending, cpu_seconds,
+                          fork.sets_up_children, pid)
             try:
                 pidfd = pidfd_open(pid)
                 try:
