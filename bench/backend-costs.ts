@@ -4,7 +4,7 @@
 // of the zygote that every fork copies. Scores the 1000 official ground truths as their own answers
 // with one worker (so the figures are per process, not shared between two).
 //
-//   npx tsx bench/backend-costs.ts [--passes N] [--no-native]
+//   npx tsx bench/backend-costs.ts [--passes N]
 
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -15,7 +15,6 @@ import { BackendScorer } from "../lib/scoring/backend";
 const { values } = parseArgs({
   options: {
     passes: { type: "string", default: "2" },
-    "no-native": { type: "boolean", default: false },
   },
 });
 
@@ -46,7 +45,7 @@ function stat(pid: number): Stat {
 const score = (scorer: BackendScorer, list: typeof tasks) =>
   Promise.all(list.map((t) => scorer.score({ groundTruth: t.ground_truth, testCases: t.test_cases, answer: t.ground_truth })));
 
-const scorer = await BackendScorer.start({ workers: 1, native: !values["no-native"], numpyLane: false });
+const scorer = await BackendScorer.start({ workers: 1, numpyLane: false });
 try {
   console.log(`children: ${scorer.isolation.fork}`);
   await score(scorer, tasks.slice(0, 50)); // warm: the zygote has imported what the first tasks ask for

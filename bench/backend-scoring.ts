@@ -7,7 +7,7 @@
 // per round: this VM's speed drifts by tens of percent from second to second, and scoring all
 // 1000 with one and then with the other compared whichever got the faster seconds.
 //
-//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--slice S] [--python PY] [--no-native] [--show-slices]
+//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--slice S] [--python PY] [--show-slices]
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -39,7 +39,6 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     slice: { type: "string", default: "100" },
     python: { type: "string", default: process.env.COLBENCH_PYTHON ?? "python3" },
-    "no-native": { type: "boolean", default: false },
     "show-slices": { type: "boolean", default: false },
   },
 });
@@ -108,7 +107,7 @@ async function reference(): Promise<Contender> {
 async function sandboxed(): Promise<Contender> {
   const started = performance.now();
   const nodeCpu = process.cpuUsage();
-  const scorer = await BackendScorer.start({ workers, python, native: !values["no-native"] });
+  const scorer = await BackendScorer.start({ workers, python });
   seen.isolation ??= scorer.isolation;
   const reasons: string[][] = [];
   return {

@@ -14,13 +14,11 @@ if [ "$node_major" -lt "$need_node_major" ]; then
 fi
 
 # System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
-# Python 3 (the backend scoring sandbox), a C compiler (the sandbox's fork and child set-up in C,
-# workers/python/native; without one the sandbox does the same in Python, more slowly).
+# Python 3 (the backend scoring sandbox).
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
-command -v "${CC:-cc}" >/dev/null 2>&1 || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""

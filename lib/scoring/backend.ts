@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { projectRoot } from "../paths";
-import { sandboxForkLibrary } from "./backend-native";
 import { MAIN_LANE, WorkerPool } from "./backend-pool";
 import type { HelloMessage, SandboxIsolationReport, ScoreReply } from "./backend-protocol";
 import { SandboxWorker, WorkerLostError } from "./backend-worker";
@@ -75,10 +74,6 @@ export interface BackendScorerOptions {
   /** Answers (or ground truths) that mention numpy go to workers with numpy imported, started
    *  the first time one is needed; the others fork from lean workers. Default true. */
   numpyLane?: boolean;
-  /** Fork and set up sandbox children in C (workers/python/native/sandbox_fork.c, built with the
-   *  system's C compiler on first use); default true. Where it cannot be built, or with false, the
-   *  children set themselves up in Python: the same isolation, more CPU per answer. */
-  native?: boolean;
 }
 
 /** What the sandbox could enforce on this machine, as the worker detected it at start. */
@@ -89,7 +84,7 @@ export interface BackendIsolation extends SandboxIsolationReport {
   preloaded: string[];
   /** Modules a worker's zygote imports when an answer or ground truth first names one. */
   preloadOnDemand: string[];
-  /** How the zygote forks sandbox children and where they are set up (C or Python, and why). */
+  /** How the zygote forks sandbox children. */
   fork: string;
 }
 
@@ -130,15 +125,12 @@ export class BackendScorer {
     const key = `${command}\0${process.env.PATH ?? ""}\0${process.env.PYENV_VERSION ?? ""}`;
     let python = resolvedPython.get(key) ?? command;
     const pin = options.pinWorkers ?? true;
-    const native = (options.native ?? true) ? await sandboxForkLibrary(workerPath) : { path: null, note: "turned off (native: false)" };
     const spawner = (modules: string[], pinned: boolean) => async (slot: number) => {
       // A main-lane worker, its zygote and their children keep to one core each (slot i on the
       // i-th core the process may use): hand-offs between them then never cross cores.
       const config = {
         limits: options.limits ?? {},
         preload: modules,
-        native: native.path,
-        native_note: native.note,
         ...(pinned ? { cpu: slot } : {}),
       };
       const worker = await SandboxWorker.start({ python, workerPath, config });

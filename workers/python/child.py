@@ -176,7 +176,7 @@ _STDIN: io.StringIO
 
 
 def prepare(limits) -> None:
-    """Worker-side, before any fork: objects every child starts from. Each
+    """Zygote-side, before any fork: objects every child starts from. Each
     child gets its own copy-on-write copy in this pristine state."""
     global _SINK, _STDIN
     _SINK = _Sink(limits.output_chars)
@@ -217,27 +217,21 @@ def _enter_dir(path: str) -> None:
         tempfile.tempdir = path
 
 
-def run(iso, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int,
-        set_up: bool = False, setup_failure: int = 0):
-    """Entry point in the forked child; never returns. `code` is (truth,
-    answer, expressions) as compiled by the worker: each (code object, None)
-    or (None, error type name); `indices` are the tests to run. `set_up`: the
-    zygote's C fork already did enter_child's work and made the cwds (a
-    negative `setup_failure` says which step of it failed)."""
+def run(box, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int):
+    """Entry point in the forked child; never returns. `box` is the zygote's
+    sandbox.Confinement; `code` is (truth, answer, expressions) as compiled by
+    the worker: each (code object, None) or (None, error type name);
+    `indices` are the tests to run."""
     try:
-        if setup_failure < 0:
-            import zygote
-            raise OSError(zygote.native_failure(setup_failure))
         truth, answer, expressions = code
-        if not set_up:
-            iso.enter_child(cpu_seconds)
-            _mkdir("ground_truth", 0o700)
-            _mkdir("answer", 0o700)
-        _enter_dir(iso.scratch_truth)
+        box.enter_child(cpu_seconds)
+        _mkdir("ground_truth", 0o700)
+        _mkdir("answer", 0o700)
+        _enter_dir(box.scratch_truth)
         own = _getpid()
         expected = _expected(progress, limits, truth, expressions, indices, own)
         # The answer gets its own cwd: it never sees files the ground truth made.
-        _enter_dir(iso.scratch_answer)
+        _enter_dir(box.scratch_answer)
         _answers(progress, limits, answer, expressions, indices, expected, own)
         progress.begin(P.DONE, -1, limits.setup_timeout)
         progress.append(P.DONE_RECORD, -1, False, _SINK.text())
@@ -297,7 +291,7 @@ def _answers(progress: P.Progress, limits, answer, expressions, indices, expecte
 
 
 def warm_up(limits, rounds: int = 24) -> None:
-    """Worker-side, before the zygote is forked: runs the loops above on a
+    """Zygote-side, before its first fork: runs the loops above on a
     trivial task. CPython 3.11 rewrites a function's bytecode in place as it
     warms up (quickening, then specializing); done here, it is done once,
     instead of in every child, each copying the pages it rewrites."""

@@ -4,9 +4,10 @@
 with no usable interface and a mount namespace where the whole tree is
 read-only, directories that may hold private data are masked by empty tmpfs,
 and scratch dirs live on a private, size-limited tmpfs. It also probes which
-per-child measures the OS allows. Each child inherits the worker's namespaces
-and then calls `enter_child` on itself. Every measure falls back (and says so
-in `describe`) where the OS refuses it.
+per-child measures the OS allows. The zygote inherits the worker's namespaces,
+limits and environment, and gets the rest as settings for sandbox.py, where
+each child's own set-up and the clean-up after it live. Every measure falls
+back (and says so in `describe`) where the OS refuses it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
-# The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
-import _signal as signal
+import signal
 
 from limits import Limits
+from sandbox import remove_tree
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
@@ -36,7 +37,6 @@ PR_SET_NO_NEW_PRIVS = 38
 SYS_MOUNT_SETATTR = 442  # same number on every architecture that has it
 AT_FDCWD = -100
 AT_RECURSIVE = 0x8000
-_WALL = 0x40000000  # waitpid: children of any kind (clone()d ones too)
 MOUNT_ATTR_RDONLY = 0x1
 
 # Directories that may hold credentials, datasets or sockets; Python's own
@@ -44,7 +44,9 @@ MOUNT_ATTR_RDONLY = 0x1
 MASKED_ROOTS = ("/root", "/home", "/work", "/srv", "/mnt", "/media", "/opt", "/run", "/var")
 CGROUP_NAME = "colbench-sandbox-"
 # The only environment children see (the BLAS ones keep numpy single-threaded).
-KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+# LD_BIND_NOW: the dynamic linker resolves symbols once, in the zygote, not
+# again in each child (lazy binding writes to pages the child would copy).
+KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LD_BIND_NOW", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                     "MKL_NUM_THREADS")
 # Unprivileged uids for children: far above real users, one per worker.
 UID_BASE = 1_800_000_000
@@ -127,12 +129,7 @@ class Isolation:
         self.warnings: list[str] = []
         self.uid: int | None = None
         self.pidns_fd: int | None = None
-        # True in the zygote when it is pid 1 of its own pid namespace.
-        self.zygote_init = False
         self.scratch_root = ""
-        # The one scratch dir (see make_scratch) and the two cwds in it.
-        self.scratch = self.scratch_truth = self.scratch_answer = ""
-        self._scratch_count = 0
         self._own_scratch_root = False
         self._devnull = -1
         self._fd_limit = 1 << 16
@@ -169,14 +166,16 @@ class Isolation:
             _setns(self.pidns_fd, CLONE_NEWPID)
         return pid
 
-    def enter_zygote(self) -> None:
-        """In the zygote, once: what every child would otherwise do for itself."""
-        self.zygote_init = self.pidns_fd is not None and os.getpid() == 1
-        if self.pidns_fd is not None:
+    def prepare_zygote(self) -> None:
+        """In the forked zygote, before it execs its fresh interpreter: what
+        it and every child would otherwise do for themselves. All of it
+        survives exec."""
+        in_pidns = self.pidns_fd is not None
+        if in_pidns:
             os.close(self.pidns_fd)
             self.pidns_fd = None
         # Children inherit these: fds 0-2 on /dev/null, never the worker's
-        # protocol pipes (which the zygote has no use for either).
+        # protocol pipes.
         for fd in (0, 1, 2):
             os.dup2(self._devnull, fd)
         os.close(self._devnull)
@@ -190,7 +189,7 @@ class Isolation:
         # namespace) dies, the kernel kills every process in its namespace.
         # Set here because the zygote stays root: a uid change would clear it.
         _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        if not self.zygote_init:
+        if not in_pidns:
             # Without a namespace of our own, orphans would go to the system's
             # init, which may leave them as zombies (counted against the
             # children's RLIMIT_NPROC): have them re-parented to us instead.
@@ -199,129 +198,17 @@ class Isolation:
             except OSError:
                 pass
 
-    def kill_tree(self, pid: int) -> None:
-        """Kill a child and everything it started."""
-        try:
-            if self.zygote_init:
-                # From pid 1: every process in the namespace but ourselves.
-                os.kill(-1, signal.SIGKILL)
-            else:
-                os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-    def sweep(self, pid: int) -> None:
-        """After the child is reaped: make sure nothing it started survives."""
-        if self.zygote_init:
-            # The child is gone; whatever it started is still in our namespace
-            # (orphans are re-parented to us, its init). kill(-1) reaches all of
-            # them, and a process forking meanwhile either gets its child in
-            # before the kill (and the child is killed too) or has the kill
-            # pending and its fork fails. Then reap until we have no children:
-            # every process in the namespace descends from us, so none is left.
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                return  # no process at all (a zombie counts) but us: nothing to reap
-            while True:
-                try:
-                    os.waitpid(-1, _WALL)
-                except ChildProcessError:
-                    return
-                except InterruptedError:
-                    continue
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        if self.uid is not None:
-            # setsid() escapes the process group but not the uid: kill
-            # everything the child's uid owns from a process that has it.
-            reaper = os.fork()
-            if reaper == 0:
-                try:
-                    os.setresuid(self.uid, self.uid, self.uid)
-                    os.kill(-1, signal.SIGKILL)
-                finally:
-                    os._exit(0)
-            os.waitpid(reaper, 0)
-        # Reap what has died of it (re-parented to us, the subreaper).
-        while True:
-            try:
-                if os.waitpid(-1, _WALL | os.WNOHANG)[0] == 0:
-                    return
-            except ChildProcessError:
-                return
-            except InterruptedError:
-                continue
-
-    # per-child setup, run in the child right after fork
-
-    def enter_child(self, cpu_seconds: int) -> None:
-        # Kept to the few steps that must happen after fork: every object
-        # touched here costs the child copy-on-write page faults. fds 0-2 are
-        # already /dev/null (the zygote's own).
-        if not self.zygote_init:
-            os.setsid()  # the process-group kill needs a group of our own
-        for fd in self.cgroup_fds:
-            os.write(fd, b"0")
-        # Nothing the zygote holds open (its pipes to the worker above all)
-        # may be reachable from answer code.
-        os.closerange(3, self._fd_limit)
-        os.chdir(self.scratch)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
-        if self.uid is not None:
-            # (The zygote already dropped supplementary groups.)
-            os.setresgid(self.uid, self.uid, self.uid)
-            os.setresuid(self.uid, self.uid, self.uid)
-        if not self.zygote_init:
-            # After the uid change, which clears it: if the zygote dies, so
-            # does the child. (Without a pid namespace nothing else does it.)
-            _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-    def make_scratch(self) -> str:
-        """A fresh, empty dir for the next child, owned by the child's uid; the
-        same path every time (made anew after the last one was removed). The
-        child makes its ground_truth/ and answer/ subdirs itself (after
-        dropping root)."""
-        path = self.scratch
-        if self._own_scratch_root:
-            # Without a private tmpfs a child of the same user could have
-            # planted this name; the worker's own tmpfs is closed to them.
-            self._wipe_scratch_root()
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            # The last child left something remove_scratch could not delete
-            # (without root, a dir it made unreadable): carry on under a new name.
-            self._wipe_scratch_root()
-            self._scratch_count += 1
-            self._set_scratch(os.path.join(self.scratch_root, f"s{self._scratch_count}"))
-            path = self.scratch
-            os.mkdir(path, 0o700)
-        if self.uid is not None:
-            os.chown(path, self.uid, self.uid)
-        return path
-
-    def _set_scratch(self, path: str) -> None:
-        self.scratch = path
-        self.scratch_truth = os.path.join(path, "ground_truth")
-        self.scratch_answer = os.path.join(path, "answer")
-
-    def remove_scratch(self, path: str) -> None:
-        for sub in (self.scratch_truth, self.scratch_answer, path):
-            try:
-                os.rmdir(sub)
-            except FileNotFoundError:
-                pass
-            except OSError:
-                # Not empty: the child left files (rare), take the slow path.
-                remove_tree(path)
-                return
-
-    def _wipe_scratch_root(self) -> None:
-        for entry in os.listdir(self.scratch_root):
-            remove_tree(os.path.join(self.scratch_root, entry))
+    def confinement_settings(self) -> dict:
+        """What the zygote needs of all this (sandbox.Confinement): plain
+        values, passed through exec."""
+        return {
+            "uid": self.uid,
+            "pidns": self.pidns_fd is not None,
+            "scratch_root": self.scratch_root,
+            "own_scratch_root": self._own_scratch_root,
+            "cgroup_fds": list(self.cgroup_fds),
+            "fd_limit": self._fd_limit,
+        }
 
     def close(self) -> None:
         for fd in self.cgroup_fds:
@@ -337,81 +224,12 @@ class Isolation:
             remove_tree(self.scratch_root)
 
 
-def remove_tree(root: str) -> None:
-    """Deletes root and what is in it, as far as it can, never following a
-    symlink (an answer may plant them). Not shutil.rmtree: importing shutil
-    loads zlib, bz2 and lzma into the zygote, and every later fork pays for
-    their mappings; and it gives up past ~1000 levels. This walks down and
-    back up through dir fds, one open at a time (RLIMIT_NOFILE is low here),
-    so a child's deeply nested dirs (paths past PATH_MAX) go too."""
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
-    try:
-        fd = os.open(root, flags)
-    except OSError:
-        try:
-            os.unlink(root)  # a file or a symlink
-        except OSError:
-            pass
-        return
-    names: list = []  # the path from root down to fd, one name per level
-    stuck: list = [set()]  # per level: entries that would not go
-    while True:
-        below = None
-        try:
-            with os.scandir(fd) as entries:
-                for entry in entries:
-                    if entry.name in stuck[-1]:
-                        continue
-                    try:
-                        if entry.is_dir(follow_symlinks=False):
-                            below = entry.name
-                            break
-                        os.unlink(entry.name, dir_fd=fd)
-                    except OSError:
-                        stuck[-1].add(entry.name)
-        except OSError:
-            pass
-        if below is not None:
-            try:
-                child = os.open(below, flags, dir_fd=fd)
-            except OSError:
-                stuck[-1].add(below)
-                continue
-            os.close(fd)
-            fd = child
-            names.append(below)
-            stuck.append(set())
-            continue
-        if not names:
-            break
-        # Done with this level: up one (".." is the real parent; every process
-        # that could have moved things is dead), and remove it there.
-        try:
-            parent = os.open("..", flags, dir_fd=fd)
-        except OSError:
-            break
-        os.close(fd)
-        fd = parent
-        name = names.pop()
-        stuck.pop()
-        try:
-            os.rmdir(name, dir_fd=fd)
-        except OSError:
-            stuck[-1].add(name)
-    os.close(fd)
-    try:
-        os.rmdir(root)
-    except OSError:
-        pass
-
-
 def setup(limits: Limits, keep: list[str]) -> Isolation:
     iso = Isolation(limits)
     os.chdir("/")
     _setup_network(iso)
     _setup_cgroups(iso)
     _setup_filesystem(iso, keep)
-    iso._set_scratch(os.path.join(iso.scratch_root, "s"))
     _probe_pid_namespace(iso)
     _probe_user(iso, keep)
     _inheritable_settings(iso)

@@ -14,6 +14,7 @@ is copied.
 from __future__ import annotations
 
 import mmap
+import os
 import struct
 import time
 
@@ -43,11 +44,19 @@ def _encode(text: str | None) -> bytes:
     return _LENGTH.pack(len(data)) + data
 
 
+def shared_memory(size: int, name: str) -> int:
+    """A memfd of `size` bytes: memory the worker and the zygote (a program
+    of its own, see zygote.py) both map, and every child inherits."""
+    fd = os.memfd_create(name, 0)
+    os.ftruncate(fd, size)
+    return fd
+
+
 class Progress:
-    def __init__(self) -> None:
-        # Anonymous mmap is MAP_SHARED: forked children write into the
-        # worker's pages.
-        self._buf = mmap.mmap(-1, SIZE)
+    def __init__(self, fd: int = -1) -> None:
+        # MAP_SHARED: forked children write into the same pages; with `fd`
+        # (see shared_memory) so does the other process mapping it.
+        self._buf = mmap.mmap(fd, SIZE)
         self._committed = 0
         self._seq = 0
 

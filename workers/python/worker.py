@@ -7,61 +7,19 @@ protocol.py framing on stdin/stdout; stderr is for diagnostics only.
 
 from __future__ import annotations
 
-import gc
+import json
 import os
-# The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
-import _signal as signal
+import signal
 import sys
 
-# The Python-level fork hooks modules register from here on (random's): where
-# the zygote knows every one of them it forks without CPython's fork machinery
-# (see zygote._plain_fork). The real register_at_fork is back before any fork.
-AT_FORK: list[dict] = []
-_register_at_fork = os.register_at_fork
-
-
-def _recording_register_at_fork(**hooks) -> None:
-    AT_FORK.append(hooks)
-    _register_at_fork(**hooks)
-
-
-os.register_at_fork = _recording_register_at_fork
-
 # Modules answers and ground truths often use: the zygote imports one before
-# forking the first child whose code names it (scoring.prepare finds the
-# names), so children find it loaded, and no child pays for what none uses.
-# Each loaded megabyte makes every later fork a little dearer (see README).
+# forking a child whose code names it, once answers keep naming it (see
+# scoring._Demand), so children find it loaded, and no child pays for what
+# none uses. Each loaded megabyte makes every later fork a little dearer.
 DEFAULT_PRELOAD = (
     "math", "re", "collections", "itertools", "functools", "datetime", "random",
     "string", "heapq", "bisect", "json", "typing", "copy", "operator",
 )
-
-
-def _parse_json(text: str):
-    """json.loads without importing json: json brings re and ~1 MB with it,
-    which every child would then be forked with. The C scanner is the one
-    json itself uses."""
-    try:
-        from _json import make_scanner
-    except ImportError:
-        import json
-        return json.loads(text)
-
-    class Context:
-        strict = True
-        object_hook = object_pairs_hook = None
-        parse_float = parse_constant = float
-        parse_int = int
-
-    text = text.strip()
-    try:
-        value, end = make_scanner(Context)(text, 0)
-        if end == len(text):
-            return value
-    except Exception:
-        pass
-    import json  # malformed: let json say what is wrong
-    return json.loads(text)
 
 
 def _add_site_packages() -> None:
@@ -77,34 +35,6 @@ def _python_dirs(own_dir: str) -> list[str]:
     dirs.update(p for p in sys.path if p and os.path.isdir(p))
     dirs.discard(own_dir)
     return sorted(dirs)
-
-
-def _read_modules(directory: str, names) -> list:
-    sources = []
-    for name in names:
-        path = os.path.join(directory, name + ".py")
-        with open(path, encoding="utf-8") as handle:
-            sources.append((name, path, handle.read()))
-    return sources
-
-
-def _run_modules(sources: list) -> None:
-    for name, path, source in sources:
-        module = type(sys)(name)
-        module.__file__ = path
-        sys.modules[name] = module
-        exec(compile(source, path, "exec"), module.__dict__)
-
-
-def _preload(names) -> dict:
-    loaded = {}
-    for name in names:
-        try:
-            module = __import__(name)
-        except Exception:
-            continue
-        loaded[name] = str(getattr(module, "__version__", ""))
-    return loaded
 
 
 def _prepare(message: dict, limits):
@@ -154,7 +84,7 @@ def _pin(slot) -> int | None:
 
 def main() -> int:
     own_dir = os.path.dirname(os.path.abspath(__file__))
-    config = _parse_json(sys.argv[1]) if len(sys.argv) > 1 else {}
+    config = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
     core = _pin(config["cpu"]) if config.get("cpu") is not None else None
     # The pool stops us by closing stdin; a terminal's Ctrl-C is for it, not us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -164,38 +94,23 @@ def main() -> int:
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
 
-    # Only what the zygote and its children need, until the zygote is forked.
     from limits import Limits
     import isolation
-    import progress as P
+    import protocol
+    import scoring
     import zygote as Z
 
     limits = Limits(**(config.get("limits") or {}))
-    # The worker's own modules are read now, while their dir is in view, and
-    # run only once the zygote is forked (which needs none of them).
-    later = _read_modules(own_dir, ("answers", "protocol", "scoring"))
-    # Loaded now, like the modules above: the mount namespace hides its dir.
-    native, native_note = Z.load_native(config.get("native"))
-    native_note = config.get("native_note") or native_note
+    # Read now, while this dir is in view: the mount namespace hides it.
+    sources = Z.read_sources(own_dir)
     iso = isolation.setup(limits, _python_dirs(own_dir))
-    # Modules the pool asked for (numpy for its numpy lane) are loaded now.
-    preloaded = _preload(list(config.get("preload") or []))
-    import child
-    child.prepare(limits)
-    child.warm_up(limits)
-    shared = P.Progress()
-    # Objects that exist now are never collected in a child; freezing them
-    # keeps the collector from touching (and copying) their pages after fork.
-    gc.collect()
-    gc.freeze()
-    os.register_at_fork = _register_at_fork
-    # From here on only the zygote forks (see zygote.py).
-    zygote = Z.start(iso, shared, limits, AT_FORK, native, native_note)
-
-    _run_modules(later)
-    import protocol
-    import scoring
-    scoring.LAZY_MODULES = frozenset(DEFAULT_PRELOAD) - set(preloaded)
+    lazy = frozenset(DEFAULT_PRELOAD) - set(config.get("preload") or [])
+    path = [p for p in sys.path if p and p != own_dir]
+    # From here on only the zygote forks (see zygote.py). Modules the pool
+    # asked for (numpy for its numpy lane) are imported there, before any child.
+    zygote = Z.start(iso, limits, sources, list(config.get("preload") or []), lazy, path)
+    scoring.LAZY_MODULES = lazy - set(zygote.preloaded)
+    shared = zygote.progress
     protocol.write_message(1, {
         "type": "hello",
         "pid": os.getpid(),
@@ -206,7 +121,7 @@ def main() -> int:
         "executable": sys.executable,
         "isolation": iso.describe(),
         "limits": limits.as_dict(),
-        "preloaded": preloaded,
+        "preloaded": zygote.preloaded,
         "preload_on_demand": sorted(scoring.LAZY_MODULES),
     })
     channel = protocol.Channel(0, 1)

@@ -1,0 +1,219 @@
+"""The zygote: the one process that forks sandbox children.
+
+A fresh interpreter the worker execs (see zygote.py), holding only the
+modules children need and whatever the worker asks it to import ahead. Its
+loop: read a job header, unmarshal the job's code from shared memory, fork a
+child, wait for it (killing it at its deadlines), kill and reap whatever it
+left, report the wait status.
+
+Every page the zygote writes after a fork costs it a fault, and every object
+it holds costs each fork its page tables, so it allocates little, imports
+nothing it does not need (no json, no ctypes: settings come marshalled) and
+never returns into the loop in a child.
+"""
+
+from __future__ import annotations
+
+import gc
+import marshal
+import mmap
+import os
+import select
+import struct
+import sys
+import time
+
+import child
+import progress as P
+import sandbox
+from limits import Limits
+
+# Must match zygote.py (the worker's side), which cannot be imported here.
+_REQUEST = struct.Struct("<qqqqd")
+_REPLY = struct.Struct("<qq")
+NO_CHILD = -1
+WNOHANG = os.WNOHANG
+# How often the zygote looks at a running child's progress: the child moves
+# to shorter deadlines without waking it.
+_POLL = 0.1
+
+
+def _read_exact(fd: int, n: int) -> bytes | None:
+    data = b""
+    while len(data) < n:
+        chunk = os.read(fd, n - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def _send(fd: int, record: dict) -> None:
+    data = marshal.dumps(record)
+    os.write(fd, struct.pack("<I", len(data)) + data)
+
+
+class _Modules:
+    """Imports on the worker's behalf: at start (`preload`) and later, when
+    the worker asks, but only names on the `lazy` list: what an answer names
+    must not make the zygote (root, and the parent of every later child) run
+    any other module's code."""
+
+    def __init__(self, lazy: list) -> None:
+        self._lazy = frozenset(lazy)
+
+    @staticmethod
+    def preload(names: list) -> dict:
+        loaded = {}
+        for name in names:
+            try:
+                module = __import__(name)
+            except Exception:
+                continue
+            loaded[name] = str(getattr(module, "__version__", ""))
+        return loaded
+
+    def load(self, names: list) -> None:
+        for name in names:
+            if name in self._lazy:
+                try:
+                    __import__(name)
+                except Exception:
+                    pass  # the child will fail the same way where it imports it
+        # What the import left is the children's starting point: freeze it too.
+        gc.collect()
+        gc.freeze()
+
+
+def main(settings: dict) -> None:
+    """Entry point (from zygote.py's boot code); never returns."""
+    replies = settings["replies"]
+    code = 3
+    try:
+        sys.path[:] = settings["path"]
+        limits = Limits(**settings["limits"])
+        box = sandbox.Confinement(settings["confinement"])
+        progress = P.Progress(settings["progress"])
+        jobs = mmap.mmap(settings["jobs"], settings["job_size"])
+        for fd in (settings["progress"], settings["jobs"]):
+            os.close(fd)
+        # Children do not inherit the job area: the zygote unmarshals their
+        # code before it forks, and they have no business reading what other
+        # requests left there.
+        if hasattr(mmap, "MADV_DONTFORK"):
+            jobs.madvise(mmap.MADV_DONTFORK)
+        modules = _Modules(settings["lazy"])
+        preloaded = modules.preload(settings["preload"])
+        child.prepare(limits)
+        child.warm_up(limits)
+        child.install_stdio()
+        # Objects that exist now are never collected in a child; freezing
+        # them keeps the collector from touching (and copying) their pages.
+        gc.collect()
+        gc.freeze()
+        how = "os.fork from a fresh interpreter holding only the sandbox's modules"
+        _send(replies, {"fork": how + (" (pid 1 of its namespace)" if box.zygote_init else ""),
+                        "preloaded": preloaded})
+    except BaseException as err:
+        try:
+            _send(replies, {"error": f"{type(err).__name__}: {err}"[:500]})
+        finally:
+            os._exit(code)
+    try:
+        code = _serve(box, progress, limits, jobs, settings["requests"], replies, modules)
+    finally:
+        os._exit(code)
+
+
+def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mmap,
+           requests: int, replies: int, modules: _Modules) -> int:
+    # Every page the zygote writes after a fork costs it a fault (a copy while
+    # the child still shares it), so this loop allocates little and touches
+    # few objects; in particular it waits for a child without looking at its
+    # progress first: no deadline can fall due within `first_wait` of its fork.
+    read, write, waitpid, pidfd_open, close, fork = (
+        os.read, os.write, os.waitpid, os.pidfd_open, os.close, os.fork)
+    wait_readable, loads, unpack, pack, reset = (
+        select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
+    make_scratch, remove_scratch, sweep = box.make_scratch, box.remove_scratch, box.sweep
+    run_child, fresh_sink = child.run, child.fresh_sink
+    setup_timeout = limits.setup_timeout
+    first_wait = max(0.0, min(_POLL, limits.grace + min(
+        limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
+        limits.compare_timeout)))
+    view = memoryview(jobs)
+    code = None
+    size = _REQUEST.size
+    while True:
+        head = read(requests, size)
+        if len(head) < size:
+            rest = _read_exact(requests, size - len(head)) if head else None
+            if rest is None:
+                return 0  # the worker is done (or gone)
+            head += rest
+        code_len, at, length, cpu_seconds, hard_deadline = unpack(head)
+        try:
+            if code_len:
+                code = None
+                code = loads(view[:code_len])
+            pending, names = loads(view[at:at + length])
+            if names:
+                modules.load(names)
+            scratch = make_scratch()
+        except Exception:
+            write(replies, pack(NO_CHILD, 0))
+            continue
+        status, killed = NO_CHILD, 0
+        try:
+            reset(setup_timeout)
+            fresh_sink(limits)
+            pid = fork()
+            if pid == 0:
+                run_child(box, progress, limits, code, pending, cpu_seconds)
+            try:
+                pidfd = pidfd_open(pid)
+                try:
+                    wait_readable((pidfd,), (), (), first_wait)
+                finally:
+                    close(pidfd)
+                done, status = waitpid(pid, WNOHANG)
+                if not done:
+                    status, killed = _supervise(box, pid, progress, limits, hard_deadline)
+            finally:
+                sweep(pid)
+        except OSError:
+            pass
+        finally:
+            remove_scratch(scratch)
+        write(replies, pack(status, killed))
+
+
+def _supervise(box: sandbox.Confinement, pid: int, progress: P.Progress, limits,
+               hard_deadline: float) -> tuple[int, bool]:
+    """Wait for a child that is still running; kill it when its current call
+    or the whole request runs past its deadline. Returns (wait status, killed)."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = -1
+    try:
+        pause = 0.0005
+        while True:
+            _, _, started, limit = progress.current_call()
+            now = time.monotonic()
+            deadline = min(hard_deadline, started + limit + limits.grace)
+            if now >= deadline:
+                box.kill_tree(pid)
+                return os.waitpid(pid, 0)[1], True
+            wait = min(deadline - now, _POLL)
+            if pidfd >= 0:
+                select.select([pidfd], [], [], wait)
+            else:
+                time.sleep(min(pause, wait))
+                pause = min(pause * 2, 0.01)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status, False
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
