@@ -23,20 +23,14 @@ from __future__ import annotations
 import marshal
 import mmap
 import os
-import struct
 import sys
 
 import progress as P
+from zygote_main import NO_CHILD, READY_LENGTH, REPLY, REQUEST, read_exact
 
 # Room for one request's marshalled code and test list. Shared memory:
 # untouched pages cost nothing.
 JOB_SIZE = 64 << 20
-# code bytes at 0 (0: the previous request's code again), offset and bytes of
-# the pending test list, RLIMIT_CPU seconds, hard deadline (monotonic)
-REQUEST = struct.Struct("<qqqqd")
-# wait status (or NO_CHILD), killed at a deadline
-REPLY = struct.Struct("<qq")
-NO_CHILD = -1
 # The zygote's modules, in the order they are run there.
 BUNDLE = ("limits", "progress", "child", "sandbox", "zygote_main")
 # Run by the fresh interpreter: load the bundled modules from the memfd, then
@@ -53,16 +47,6 @@ for name, path, code in bundle["modules"]:
     exec(code, module.__dict__)
 sys.modules["zygote_main"].main(bundle["settings"])
 """
-
-
-def read_exact(fd: int, n: int) -> bytes | None:
-    data = b""
-    while len(data) < n:
-        chunk = os.read(fd, n - len(data))
-        if not chunk:
-            return None
-        data += chunk
-    return data
 
 
 def read_sources(directory: str) -> list:
@@ -190,8 +174,8 @@ def start(iso, limits, sources: list, preload: list, lazy: frozenset, path: list
         os.close(fd)
     zygote = Zygote(pid, requests_w, replies_r, jobs, progress)
     # The zygote says it is ready (or why it is not) in one marshalled record.
-    head = read_exact(replies_r, 4)
-    body = read_exact(replies_r, struct.unpack("<I", head)[0]) if head else None
+    head = read_exact(replies_r, READY_LENGTH.size)
+    body = read_exact(replies_r, READY_LENGTH.unpack(head)[0]) if head else None
     ready = marshal.loads(body) if body else {"error": "exited while starting"}
     if "error" in ready:
         zygote.close()

@@ -28,17 +28,22 @@ import progress as P
 import sandbox
 from limits import Limits
 
-# Must match zygote.py (the worker's side), which cannot be imported here.
-_REQUEST = struct.Struct("<qqqqd")
-_REPLY = struct.Struct("<qq")
+# The job header the worker sends (zygote.py uses these too): code bytes at 0
+# (0: the previous request's code again), offset and bytes of the pending test
+# list, RLIMIT_CPU seconds, hard deadline (monotonic). The reply: wait status
+# (or NO_CHILD), killed at a deadline.
+REQUEST = struct.Struct("<qqqqd")
+REPLY = struct.Struct("<qq")
 NO_CHILD = -1
+# Length of the one record the zygote sends at start (marshalled, see main).
+READY_LENGTH = struct.Struct("<I")
 WNOHANG = os.WNOHANG
 # How often the zygote looks at a running child's progress: the child moves
 # to shorter deadlines without waking it.
 _POLL = 0.1
 
 
-def _read_exact(fd: int, n: int) -> bytes | None:
+def read_exact(fd: int, n: int) -> bytes | None:
     data = b""
     while len(data) < n:
         chunk = os.read(fd, n - len(data))
@@ -50,7 +55,7 @@ def _read_exact(fd: int, n: int) -> bytes | None:
 
 def _send(fd: int, record: dict) -> None:
     data = marshal.dumps(record)
-    os.write(fd, struct.pack("<I", len(data)) + data)
+    os.write(fd, READY_LENGTH.pack(len(data)) + data)
 
 
 class _Modules:
@@ -134,7 +139,7 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
     read, write, waitpid, pidfd_open, close, fork = (
         os.read, os.write, os.waitpid, os.pidfd_open, os.close, os.fork)
     wait_readable, loads, unpack, pack, reset = (
-        select.select, marshal.loads, _REQUEST.unpack, _REPLY.pack, progress.reset)
+        select.select, marshal.loads, REQUEST.unpack, REPLY.pack, progress.reset)
     make_scratch, remove_scratch, sweep = box.make_scratch, box.remove_scratch, box.sweep
     run_child, fresh_sink = child.run, child.fresh_sink
     setup_timeout = limits.setup_timeout
@@ -143,11 +148,11 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
         limits.compare_timeout)))
     view = memoryview(jobs)
     code = None
-    size = _REQUEST.size
+    size = REQUEST.size
     while True:
         head = read(requests, size)
         if len(head) < size:
-            rest = _read_exact(requests, size - len(head)) if head else None
+            rest = read_exact(requests, size - len(head)) if head else None
             if rest is None:
                 return 0  # the worker is done (or gone)
             head += rest
