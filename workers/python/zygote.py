@@ -40,6 +40,7 @@ import marshal, os, sys
 fd = int(sys.argv[1])
 bundle = marshal.loads(os.pread(fd, os.fstat(fd).st_size, 0))
 os.close(fd)
+sys.path[:] = bundle["settings"]["path"]  # not -c's "" (the cwd) first
 for name, path, code in bundle["modules"]:
     module = type(sys)(name)
     module.__file__ = path

@@ -20,7 +20,6 @@ import mmap
 import os
 import select
 import struct
-import sys
 import time
 
 import child
@@ -95,7 +94,6 @@ def main(settings: dict) -> None:
     replies = settings["replies"]
     code = 3
     try:
-        sys.path[:] = settings["path"]
         limits = Limits(**settings["limits"])
         box = sandbox.Confinement(settings["confinement"])
         progress = P.Progress(settings["progress"])
