@@ -195,8 +195,13 @@ export class Slot {
       this.onLoad = () => resolve("loaded");
       this.onGone = reject;
     });
-    this.cdp.send("Page.setDocumentContent", { frameId: this.mainFrameId, html }).catch((error: unknown) => this.take("onGone")?.(error as Error));
+    const written = this.cdp.send("Page.setDocumentContent", { frameId: this.mainFrameId, html });
+    written.catch((error: unknown) => this.take("onGone")?.(error as Error));
     const polled = (async (): Promise<"loaded"> => {
+      // Not before the new content is in: Runtime.evaluate may reach the renderer ahead of
+      // setDocumentContent, and the document it replaces (the last page, or a fresh slot's
+      // about:blank) is already "complete", which captured that document instead.
+      await written.catch(() => {});
       await sleep(READY_POLL_MS);
       while (!finished) {
         const r = await this.cdp.send("Runtime.evaluate", { expression: "document.readyState", returnByValue: true }).catch(() => null);
