@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { sharedColbenchDir } from "../lib/paths";
 import { BackendScorer } from "../lib/scoring/backend";
+import { processStat, type ProcessStat } from "./proc-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -28,20 +29,6 @@ const tasks = readFileSync(file, "utf8")
   .filter((line) => line.trim())
   .map((line) => JSON.parse(line) as { ground_truth: string; test_cases: Record<string, string> });
 
-interface Stat {
-  faults: number;
-  childFaults: number;
-  cpu: number;
-  childCpu: number;
-}
-
-/** Own and reaped children's minor faults and CPU seconds (Linux /proc/PID/stat). */
-function stat(pid: number): Stat {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const n = (i: number) => Number(f[i]);
-  return { faults: n(7), childFaults: n(8), cpu: (n(11) + n(12)) / 100, childCpu: (n(13) + n(14)) / 100 };
-}
-
 const score = (scorer: BackendScorer, list: typeof tasks) =>
   Promise.all(list.map((t) => scorer.score({ groundTruth: t.ground_truth, testCases: t.test_cases, answer: t.ground_truth })));
 
@@ -52,14 +39,14 @@ try {
   const [worker] = scorer.workerPids();
   const [zygote] = scorer.zygotePids();
   for (let pass = 1; pass <= Number(values.passes); pass++) {
-    const before = [stat(worker!), stat(zygote!)];
+    const before = [processStat(worker!), processStat(zygote!)];
     const started = performance.now();
     const results = await score(scorer, tasks);
     const wall = performance.now() - started;
-    const after = [stat(worker!), stat(zygote!)];
+    const after = [processStat(worker!), processStat(zygote!)];
     const children = results.reduce((sum, r) => sum + (r.tests.length ? 1 : 0), 0);
     const per = (x: number, n: number) => (x / n).toFixed(2);
-    const d = (i: number, key: keyof Stat) => after[i]![key] - before[i]![key];
+    const d = (i: number, key: keyof ProcessStat) => after[i]![key] - before[i]![key];
     console.log(
       `pass ${pass}: ${tasks.length} answers in ${(wall / 1000).toFixed(2)} s | CPU ms per answer: worker ${per(d(0, "cpu") * 1000, tasks.length)},` +
         ` zygote ${per(d(1, "cpu") * 1000, tasks.length)}, children ${per(d(1, "childCpu") * 1000, children)}` +

@@ -17,6 +17,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { BackendScorer, type BackendIsolation } from "../lib/scoring/backend";
+import { processStat } from "./proc-cpu";
 
 interface Task {
   ground_truth: string;
@@ -59,14 +60,6 @@ function readTasks(): Task[] {
     .split("\n")
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as Task);
-}
-
-/** utime+stime and the same for reaped children, in seconds (Linux /proc). */
-function processCpu(pid: number): [number, number] {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  const tick = 100; // USER_HZ
-  const at = (i: number) => Number(fields[i]) / tick;
-  return [at(11) + at(12), at(13) + at(14)];
 }
 
 /** One side of the comparison: started once per round, then asked for slices of the tasks. */
@@ -122,10 +115,10 @@ async function sandboxed(): Promise<Contender> {
     async close() {
       const node = process.cpuUsage(nodeCpu);
       // Workers and their zygotes (which fork the sandbox children and reap them) are still running.
-      const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processCpu);
+      const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processStat);
       await scorer.close();
       return {
-        cpu: [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w[0], 0), perWorker.reduce((a, w) => a + w[1], 0)],
+        cpu: [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w.cpu, 0), perWorker.reduce((a, w) => a + w.childCpu, 0)],
         reasons,
       };
     },

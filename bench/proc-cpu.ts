@@ -5,15 +5,38 @@ import { readdirSync, readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100;
 
+export interface ProcessStat {
+  ppid: number;
+  /** CPU seconds (user + system) of the process itself. */
+  cpu: number;
+  /** CPU seconds of the children it has reaped. */
+  childCpu: number;
+  /** Minor page faults of the process, and of its reaped children. */
+  faults: number;
+  childFaults: number;
+}
+
+/** One process's counters from /proc/PID/stat; throws if it is gone. */
+export function processStat(pid: number | string): ProcessStat {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // After the command: state, ppid, ..., minflt, cminflt, majflt, cmajflt, utime, stime, cutime,
+  // cstime (fields 10-17 overall).
+  const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+  return {
+    ppid: f[1]!,
+    cpu: (f[11]! + f[12]!) / TICKS_PER_SECOND,
+    childCpu: (f[13]! + f[14]!) / TICKS_PER_SECOND,
+    faults: f[7]!,
+    childFaults: f[8]!,
+  };
+}
+
 function stat(pid: string): { ppid: number; cpu: number } | null {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    // After the command: state, ppid, ..., utime, stime, cutime, cstime (fields 14-17 overall).
-    // cutime/cstime hold the children it has reaped: Chromium replaces renderer processes as
-    // pages come and go, and their CPU must not vanish with them.
-    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    return { ppid: Number(fields[1]), cpu: ticks / TICKS_PER_SECOND };
+    const s = processStat(pid);
+    // The children it has reaped count too: Chromium replaces renderer processes as pages come
+    // and go, and their CPU must not vanish with them.
+    return { ppid: s.ppid, cpu: s.cpu + s.childCpu };
   } catch {
     return null;
   }

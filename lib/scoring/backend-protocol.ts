@@ -18,7 +18,7 @@ export interface HelloMessage {
   pid: number;
   /** The worker's zygote: the one process that forks sandbox children (workers/python/zygote.py). */
   zygote?: number;
-  /** How the zygote forks children: "os.fork", or plain fork(2) where that is safe. */
+  /** How the zygote forks children (it is a fresh interpreter; see workers/python/zygote.py). */
   zygote_fork?: string;
   /** The one core the worker keeps to (its zygote and children too), or null when not pinned. */
   cpu?: number | null;
@@ -27,7 +27,7 @@ export interface HelloMessage {
   isolation: SandboxIsolationReport;
   limits: Record<string, number>;
   preloaded: Record<string, string>;
-  /** Modules the zygote imports when a request's code first names one (workers/python/README.md). */
+  /** Modules the zygote may import ahead, once requests keep naming one (workers/python/README.md). */
   preload_on_demand?: string[];
 }
 

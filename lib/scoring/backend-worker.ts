@@ -42,8 +42,8 @@ const STDERR_TAIL = 4096;
 
 function workerEnv(): Record<string, string> {
   // Answers inherit the worker's environment: pass nothing secret (no API keys, no DATABASE_URL).
-  // LD_BIND_NOW: symbols resolved once, in the worker, not again in every sandbox child (the
-  // dynamic linker's lazy binding writes to pages each child would copy).
+  // LD_BIND_NOW: symbols resolved once, in the zygote (which inherits this environment), not again
+  // in every sandbox child (the dynamic linker's lazy binding writes to pages each child copies).
   const env: Record<string, string> = { LANG: "C.UTF-8", LD_BIND_NOW: "1" };
   if (process.env.PATH) env.PATH = process.env.PATH;
   return env;

@@ -82,7 +82,7 @@ export interface BackendIsolation extends SandboxIsolationReport {
   limits: Record<string, number>;
   /** Modules every worker imported at start (the `preload` option). */
   preloaded: string[];
-  /** Modules a worker's zygote imports when an answer or ground truth first names one. */
+  /** Modules a worker's zygote may import ahead, once answers or ground truths keep naming one. */
   preloadOnDemand: string[];
   /** How the zygote forks sandbox children. */
   fork: string;

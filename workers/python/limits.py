@@ -64,10 +64,5 @@ class Limits:
                 raise ValueError(f"unknown limit {key!r}")
             setattr(self, key, type(_DEFAULTS[key])(value))
 
-    @classmethod
-    def from_json(cls, text: str | None) -> "Limits":
-        import json  # not at the top: the worker forks its zygote before it needs json
-        return cls(**json.loads(text)) if text else cls()
-
     def as_dict(self) -> dict:
         return {key: getattr(self, key) for key in _DEFAULTS}

@@ -9,6 +9,7 @@ import math
 import os
 import signal
 import time
+from collections import Counter, deque
 
 import answers
 import progress as P
@@ -125,27 +126,17 @@ class _Demand:
     keep importing is loaded by the second request that names it."""
 
     def __init__(self, window: int = 100, needed: int = 2) -> None:
-        self._window = window
         self._needed = needed
-        self._recent: list = []
-        self._at = 0
-        self._counts: dict = {}
+        self._recent: deque = deque(maxlen=window)
+        self._counts: Counter = Counter()
 
     def note(self, modules: frozenset) -> frozenset:
         """Counts one request (naming `modules`); returns those in demand."""
-        if len(self._recent) < self._window:
-            self._recent.append(modules)
-        else:
-            for name in self._recent[self._at]:
-                self._counts[name] -= 1
-            self._recent[self._at] = modules
-            self._at = (self._at + 1) % self._window
-        counts = self._counts
-        for name in modules:
-            counts[name] = counts.get(name, 0) + 1
-        if not modules:
-            return modules
-        return frozenset(name for name in modules if counts[name] >= self._needed)
+        if len(self._recent) == self._recent.maxlen:
+            self._counts.subtract(self._recent[0])
+        self._recent.append(modules)
+        self._counts.update(modules)
+        return frozenset(name for name in modules if self._counts[name] >= self._needed)
 
 
 _DEMAND = _Demand()
@@ -161,10 +152,6 @@ def _names_in(code, found: set) -> None:
 
 
 _CODE = type(_names_in.__code__)
-
-
-def score(request: dict, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:
-    return execute(prepare(request, limits), zygote, limits, progress, meanwhile)
 
 
 def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:

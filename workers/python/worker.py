@@ -12,6 +12,12 @@ import os
 import signal
 import sys
 
+import isolation
+import protocol
+import scoring
+import zygote as Z
+from limits import Limits
+
 # Modules answers and ground truths often use: the zygote imports one before
 # forking a child whose code names it, once answers keep naming it (see
 # scoring._Demand), so children find it loaded, and no child pays for what
@@ -40,7 +46,6 @@ def _python_dirs(own_dir: str) -> list[str]:
 def _prepare(message: dict, limits):
     """A score request checked and compiled ahead of its turn (a Plan), or the
     error that preparing it raised."""
-    import scoring
     if message.get("type") != "score":
         return None
     try:
@@ -50,7 +55,6 @@ def _prepare(message: dict, limits):
 
 
 def _handle(message: dict, prepared, zygote, limits, shared, meanwhile) -> dict:
-    import scoring
     request_id = message.get("id")
     kind = message.get("type")
     try:
@@ -93,12 +97,6 @@ def main() -> int:
     # and a forked child cannot use the parent's threads anyway.
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
-
-    from limits import Limits
-    import isolation
-    import protocol
-    import scoring
-    import zygote as Z
 
     limits = Limits(**(config.get("limits") or {}))
     # Read now, while this dir is in view: the mount namespace hides it.
