@@ -17,7 +17,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { BackendScorer, type BackendIsolation } from "../lib/scoring/backend";
-import { processStat } from "./proc-cpu";
+import { machineTicks, processStat } from "./proc-cpu";
 
 interface Task {
   ground_truth: string;
@@ -30,6 +30,8 @@ interface Timing {
   rewards: number[];
   /** Sandboxed only: why each test of a task failed. */
   reasons?: string[][];
+  /** The machine's ticks (all cores) while this side scored: busy, idle, stolen by the hypervisor. */
+  machine: { busy: number; idle: number; steal: number };
   /** CPU seconds, start-up included: the reference process; or Node, the workers (with their zygotes), the sandbox children. */
   cpu: number[];
 }
@@ -136,32 +138,45 @@ async function round(): Promise<{ ref: Timing; box: Timing; sliceRatios: number[
   let refMs = 0;
   let boxMs = 0;
   const sliceRatios: number[] = [];
+  const refMachine = { busy: 0, idle: 0, steal: 0 };
+  const boxMachine = { busy: 0, idle: 0, steal: 0 };
   for (let from = 0, k = 0; from < tasks.length; from += sliceSize, k++) {
     const to = Math.min(tasks.length, from + sliceSize);
-    const timed = async (who: Contender, into: number[]) => {
+    const timed = async (who: Contender, into: number[], machine: Timing["machine"]) => {
+      const m0 = machineTicks();
       const t0 = performance.now();
       into.push(...(await who.scoreSlice(from, to)));
-      return performance.now() - t0;
+      const ms = performance.now() - t0;
+      const m1 = machineTicks();
+      machine.busy += m1.busy - m0.busy;
+      machine.idle += m1.idle - m0.idle;
+      machine.steal += m1.steal - m0.steal;
+      lastIdle = (m1.idle - m0.idle) / Math.max(1, m1.busy - m0.busy + m1.idle - m0.idle);
+      return ms;
     };
     let r: number;
     let b: number;
+    let lastIdle = 0;
+    let boxIdle: number;
     if (k % 2 === 0) {
-      r = await timed(ref, refRewards);
-      b = await timed(box, boxRewards);
+      r = await timed(ref, refRewards, refMachine);
+      b = await timed(box, boxRewards, boxMachine);
+      boxIdle = lastIdle;
     } else {
-      b = await timed(box, boxRewards);
-      r = await timed(ref, refRewards);
+      b = await timed(box, boxRewards, boxMachine);
+      boxIdle = lastIdle;
+      r = await timed(ref, refRewards, refMachine);
     }
     refMs += r;
     boxMs += b;
     sliceRatios.push(b / r);
-    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.toFixed(0)} ms`);
+    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.toFixed(0)} ms (cores ${(100 * boxIdle).toFixed(0)}% idle)`);
   }
   const refEnd = await ref.close();
   const boxEnd = await box.close();
   return {
-    ref: { withStartMs: ref.startMs + refMs, scoringMs: refMs, rewards: refRewards, cpu: refEnd.cpu },
-    box: { withStartMs: box.startMs + boxMs, scoringMs: boxMs, rewards: boxRewards, cpu: boxEnd.cpu, reasons: boxEnd.reasons },
+    ref: { withStartMs: ref.startMs + refMs, scoringMs: refMs, rewards: refRewards, cpu: refEnd.cpu, machine: refMachine },
+    box: { withStartMs: box.startMs + boxMs, scoringMs: boxMs, rewards: boxRewards, cpu: boxEnd.cpu, reasons: boxEnd.reasons, machine: boxMachine },
     sliceRatios,
   };
 }
@@ -189,6 +204,11 @@ for (let index = 0; index < rounds; index++) {
       ` | ratio ${(b.withStartMs / r.withStartMs).toFixed(2)} with start-up, ${(b.scoringMs / r.scoringMs).toFixed(2)} without` +
       ` | per slice ${sorted[0]!.toFixed(2)}-${sorted[sorted.length - 1]!.toFixed(2)}`,
   );
+  const cores = (m: Timing["machine"]) => {
+    const all = m.busy + m.idle + m.steal || 1;
+    return `${((100 * m.busy) / all).toFixed(0)}% busy, ${((100 * m.idle) / all).toFixed(0)}% idle, ${((100 * m.steal) / all).toFixed(0)}% stolen`;
+  };
+  console.log(`  the machine's cores while scoring: reference ${cores(r.machine)} | sandboxed ${cores(b.machine)}`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -42,6 +42,14 @@ function stat(pid: string): { ppid: number; cpu: number } | null {
   }
 }
 
+/** The machine's CPU time so far, all cores together, in ticks: busy (user, system, interrupts), idle (idle, iowait) and steal (taken by the hypervisor). */
+export function machineTicks(): { busy: number; idle: number; steal: number } {
+  const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+  // cpu  user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
+  return { busy: user! + nice! + system! + irq! + softirq!, idle: idle! + iowait!, steal: steal! };
+}
+
 export function treeCpuSeconds(rootPid: number): number | null {
   let pids: string[];
   try {

@@ -74,6 +74,47 @@ describe("backend worker pool", () => {
     expect(hidden.reward).toBe(1);
   });
 
+  // A function that keeps its child busy for `ms` per call (the same in the ground truth and the answer).
+  const spin = (ms: number) => `import time\ndef f(x):\n    end = time.monotonic() + ${ms / 1000}\n    while time.monotonic() < end:\n        pass\n    return x * 2\n`;
+  const tenTests = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, `f(${i})`]));
+
+  it("answers queued behind a slow one are handed back and scored by an idle worker", async () => {
+    scorer = await BackendScorer.start({ workers: 2 });
+    const order: string[] = [];
+    // One test (nothing to split): 0.6 s in one child.
+    const slow = scorer.score({ groundTruth: spin(300), testCases: { a: "f(1)" }, answer: spin(300) }).then((r) => (order.push("slow"), r));
+    const fast = Array.from({ length: 30 }, (_, i) =>
+      scorer!.score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth }).then((r) => (order.push("fast"), r)),
+    );
+    const results = await Promise.all([slow, ...fast]);
+    expect(results.map((r) => r.reward)).toEqual(Array(31).fill(1));
+    // Without the hand-back, the fast answers the pool had sent to the slow one's worker would
+    // have waited for it; now none is scored after it.
+    expect(order.at(-1)).toBe("slow");
+    expect(scorer.released).toBeGreaterThan(0);
+  });
+
+  it("shares a slow answer's remaining tests with an idle worker, with the same results", async () => {
+    scorer = await BackendScorer.start({ workers: 2 });
+    // The ground truth doubles; the answer is wrong on odd inputs: half the tests fail, and
+    // which half must survive the split.
+    const answer = spin(40).replace("return x * 2", "return x * 2 if x % 2 == 0 else -1");
+    const shared = await scorer.score({ groundTruth: spin(40), testCases: tenTests, answer });
+    expect(scorer.splits).toBe(1);
+    expect(shared.tests.map((t) => t.name)).toEqual(Object.keys(tenTests));
+    expect(shared.tests.map((t) => t.passed)).toEqual([true, false, true, false, true, false, true, false, true, false]);
+    expect(shared.tests.map((t) => t.reason)).toEqual(Array(10).fill(0).map((_, i) => (i % 2 ? "mismatch" : "ok")));
+    expect(shared.tests[3]!.actual).toBe("-1");
+    expect(shared.reward).toBe(0.5);
+    // A lane of one worker has no one to share with: the same answer is scored whole.
+    await scorer.close();
+    scorer = await BackendScorer.start({ workers: 1 });
+    const whole = await scorer.score({ groundTruth: spin(40), testCases: tenTests, answer });
+    expect(scorer.splits).toBe(0);
+    expect(scorer.released).toBe(0);
+    expect(whole).toEqual(shared);
+  });
+
   it("reports what isolation the workers set up", async () => {
     scorer = await BackendScorer.start({ workers: 1 });
     const iso = scorer.isolation;

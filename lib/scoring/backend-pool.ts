@@ -1,13 +1,15 @@
 import type { HelloMessage, ScoreReply, ScoreRequest } from "./backend-protocol";
-import { SandboxWorker, WorkerLostError } from "./backend-worker";
+import { RequestReleasedError, SandboxWorker, WorkerLostError } from "./backend-worker";
 
 // Sandbox workers in lanes, each fed from its own queue. The main lane starts with the pool; other
 // lanes (workers with heavy modules such as numpy already imported) start a worker only when a
 // request needs one, up to the same size. A request goes to the least loaded worker of its lane;
 // each worker holds at most PIPELINE requests (the one it works on and those it will take next, so
-// it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py). A dead worker is replaced; the request it was working on is tried once
-// more, and a second loss is reported, never left hanging. Requests only waiting behind it go back
-// to the queue as they were.
+// it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py). A
+// worker whose current answer runs long hands back the requests waiting behind it (and gets no more
+// until that answer is done), so that an idle worker takes them. A dead worker is replaced; the
+// request it was working on is tried once more, and a second loss is reported, never left hanging.
+// Requests only waiting behind it go back to the queue as they were.
 
 /** Starts a worker for slot `slot` of its lane (0, 1, ...; a replacement gets its slot's number). */
 export type SpawnWorker = (slot: number) => Promise<SandboxWorker>;
@@ -46,6 +48,10 @@ export class WorkerPool {
   private closed = false;
   /** Workers started to replace dead ones. */
   restarts = 0;
+  /** Requests handed back by a worker busy with a slow answer, to go to another. */
+  released = 0;
+  /** Slow answers whose remaining tests were shared out to another worker. */
+  splits = 0;
   /** The first worker's start-up report (all workers run the same code on the same machine). */
   readonly hello: HelloMessage;
 
@@ -113,7 +119,7 @@ export class WorkerPool {
       let best: SandboxWorker | null = null;
       for (const slot of lane.slots) {
         const worker = slot.worker;
-        if (worker?.alive && worker.load < PIPELINE && (!best || worker.load < best.load)) best = worker;
+        if (worker?.alive && !worker.stalled && worker.load < PIPELINE && (!best || worker.load < best.load)) best = worker;
       }
       if (!best) break;
       this.dispatch(lane, best, lane.queue.shift()!);
@@ -142,21 +148,55 @@ export class WorkerPool {
   }
 
   private dispatch(lane: Lane, worker: SandboxWorker, job: Job): void {
+    // The tests the worker left for another (see onSplit below), and what became of them.
+    let share: { tests: number[]; reply: Promise<ScoreReply | Error> } | null = null;
+    // Another worker could take over work only in a lane of more than one. A part of a split
+    // request is not split again.
+    const others = lane.slots.filter((slot) => slot.worker?.alive).length > 1;
+    const stall = others ? (job.body.part ? "release" : "split") : undefined;
     worker.request(
-      job.body,
+      stall ? { ...job.body, stall } : job.body,
       job.timeoutMs,
       (reply) => {
-        job.resolve(reply);
+        if (share) {
+          const { tests } = share;
+          void share.reply.then((part) => job.resolve(mergeShare(reply, tests, part)));
+        } else {
+          job.resolve(reply);
+        }
         this.pump(lane);
       },
       (error, started) => {
+        if (error instanceof RequestReleasedError) {
+          this.released += 1;
+          lane.queue.unshift(job);
+          this.pump(lane);
+          return;
+        }
         if (error instanceof WorkerLostError && started) job.losses += 1;
         if (error instanceof WorkerLostError && job.losses < MAX_LOSSES && !this.closed) {
+          // Tried again whole: what a split sent elsewhere is then not waited for.
           lane.queue.unshift(job);
         } else {
           job.reject(error);
         }
         // A lost worker is replaced by watch(); queued work goes to the others meanwhile.
+        this.pump(lane);
+      },
+      (tests) => {
+        // A slow answer: its worker runs the first tests and left these for whoever is free
+        // first. They go ahead of the queue, as a request of their own.
+        this.splits += 1;
+        const reply = new Promise<ScoreReply | Error>((resolve) => {
+          lane.queue.unshift({
+            body: { ...job.body, tests: tests.map((i) => job.body.tests[i]!), part: true },
+            timeoutMs: job.timeoutMs,
+            losses: 0,
+            resolve,
+            reject: resolve,
+          });
+        });
+        share = { tests, reply };
         this.pump(lane);
       },
     );
@@ -193,4 +233,19 @@ export class WorkerPool {
     slot.starting = false;
     this.pump(lane);
   }
+}
+
+/** A split request's result: the tests it gave away filled in from `part` (or failed with its error). */
+function mergeShare(reply: ScoreReply, given: number[], part: ScoreReply | Error): ScoreReply {
+  const tests = [...reply.tests];
+  given.forEach((index, k) => {
+    tests[index] =
+      part instanceof Error
+        ? { passed: false, reason: part instanceof WorkerLostError ? `error: sandbox worker lost (${part.message})` : `error: ${part.message}` }
+        : (part.tests[k] ?? { passed: false, reason: "error: no result from sandbox" });
+  });
+  const passed = tests.filter((t) => t.passed).length;
+  const output = part instanceof Error ? reply.output : reply.output + part.output;
+  const children = reply.children + (part instanceof Error ? 0 : part.children);
+  return { ...reply, tests, reward: tests.length ? passed / tests.length : 0, output, children };
 }

@@ -37,6 +37,14 @@ export interface ScoreRequest {
   ground_truth: string;
   answer: string;
   tests: [string, string][];
+  /**
+   * What the worker may do once this request's child runs long (workers/python/worker.py, Door):
+   * hand back the requests queued behind it ("release"), and also leave the tests the child has not
+   * reached to another worker ("split"). Absent: neither (a lane of one worker gains nothing).
+   */
+  stall?: "release" | "split";
+  /** Set on the tests a split left: the same answer again, not one more to count (scoring._Demand). */
+  part?: boolean;
 }
 
 export interface WorkerTestResult {
@@ -61,7 +69,25 @@ export interface ErrorReply {
   message: string;
 }
 
-export type WorkerMessage = HelloMessage | ScoreReply | ErrorReply;
+/** A request the worker hands back unstarted: it waited behind a slow child (workers/python/worker.py, Door). */
+export interface ReleasedReply {
+  id: number;
+  type: "released";
+}
+
+/**
+ * Sent before the result of a slow request: these of its tests (indices into its list) were left
+ * for another worker to run; the result carries GIVEN_AWAY in their place (workers/python/scoring.py).
+ */
+export interface SplitMessage {
+  id: number;
+  type: "split";
+  tests: number[];
+}
+
+export const GIVEN_AWAY = "given away";
+
+export type WorkerMessage = HelloMessage | ScoreReply | ErrorReply | ReleasedReply | SplitMessage;
 
 export function encodeFrame(message: unknown): Buffer {
   const text = JSON.stringify(message);

@@ -22,6 +22,14 @@ export class WorkerLostError extends Error {
   }
 }
 
+/** The worker handed the request back unstarted (it waited behind a slow one): send it elsewhere. */
+export class RequestReleasedError extends Error {
+  constructor() {
+    super("the worker handed the request back");
+    this.name = "RequestReleasedError";
+  }
+}
+
 /** The worker answered the request with an error (a malformed request, not a failed answer). */
 export class WorkerRequestError extends Error {
   constructor(message: string) {
@@ -34,7 +42,8 @@ interface InFlight {
   id: number;
   timeoutMs: number;
   resolve(reply: ScoreReply): void;
-  reject(error: WorkerLostError | WorkerRequestError, started: boolean): void;
+  split(tests: number[]): void;
+  reject(error: WorkerLostError | WorkerRequestError | RequestReleasedError, started: boolean): void;
   timer: NodeJS.Timeout | null;
 }
 
@@ -59,6 +68,8 @@ export class SandboxWorker {
   private readonly exitListeners: ((reason: string) => void)[] = [];
   private helloWaiter: { resolve(hello: HelloMessage): void; reject(error: Error): void } | null = null;
   hello!: HelloMessage;
+  /** Handed requests back while on its current one (a slow answer): send it no more until that is done. */
+  stalled = false;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.on("data", (chunk: Buffer) => this.onData(chunk));
@@ -139,13 +150,15 @@ export class SandboxWorker {
    * Sends a request; more may follow before it is answered (the worker then finds the next one
    * waiting and never sits idle on a round trip). onLost(error, started) hears of a worker that
    * died or overran timeoutMs on its current request (it is killed then); `started` tells whether
-   * this request was the one being worked on.
+   * this request was the one being worked on. onSplit hears which tests of a slow request the
+   * worker left for another (before the reply, which lacks their results).
    */
   request(
     body: Omit<ScoreRequest, "id">,
     timeoutMs: number,
     onReply: (reply: ScoreReply) => void,
-    onError: (error: WorkerLostError | WorkerRequestError, started: boolean) => void,
+    onError: (error: WorkerLostError | WorkerRequestError | RequestReleasedError, started: boolean) => void,
+    onSplit: (tests: number[]) => void = () => {},
   ): void {
     if (this.exited) {
       onError(new WorkerLostError("worker is not running"), false);
@@ -153,7 +166,7 @@ export class SandboxWorker {
     }
     const id = this.nextId++;
     const frame = encodeFrame({ ...body, id });
-    this.inFlight.push({ id, timeoutMs, resolve: onReply, reject: onError, timer: null });
+    this.inFlight.push({ id, timeoutMs, resolve: onReply, reject: onError, split: onSplit, timer: null });
     if (this.inFlight.length === 1) this.startClock();
     this.child.stdin.write(frame);
   }
@@ -189,14 +202,29 @@ export class SandboxWorker {
       this.helloWaiter = null;
       return;
     }
+    if (message.type === "released") {
+      // Never the request it works on (the first); any of those sent after it.
+      const at = this.inFlight.findIndex((r) => r.id === message.id);
+      if (at > 0) {
+        const [released] = this.inFlight.splice(at, 1);
+        this.stalled = true;
+        released!.reject(new RequestReleasedError(), false);
+        return;
+      }
+    }
     const pending = this.inFlight[0];
-    if (!pending || message.id !== pending.id) {
+    if (pending && message.type === "split" && message.id === pending.id && Array.isArray(message.tests)) {
+      pending.split(message.tests);
+      return;
+    }
+    if (!pending || message.id !== pending.id || message.type === "released" || message.type === "split") {
       // Only the worker writes to this pipe (children never see it), so this is a bug, not an attack.
       this.stderrTail += `\nunexpected message ${JSON.stringify(message).slice(0, 200)}`;
       this.kill();
       return;
     }
     this.inFlight.shift();
+    this.stalled = false;
     if (pending.timer) clearTimeout(pending.timer);
     this.startClock();
     if (message.type === "error") pending.reject(new WorkerRequestError(message.message), true);

@@ -176,6 +176,16 @@ export class BackendScorer {
     return this.pool.restarts;
   }
 
+  /** Answers a worker handed back, unstarted, because the one it was on ran long. */
+  get released(): number {
+    return this.pool.released;
+  }
+
+  /** Slow answers whose remaining tests a worker shared out to another. */
+  get splits(): number {
+    return this.pool.splits;
+  }
+
   async score(input: BackendScoreInput): Promise<BackendScore> {
     if (typeof input.groundTruth !== "string" || typeof input.answer !== "string") {
       throw new TypeError("groundTruth and answer must be strings");

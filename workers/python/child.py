@@ -247,7 +247,10 @@ def _expected(progress: P.Progress, limits, truth, expressions, indices, own: in
     # The benchmark puts no limit on ground truth; the zygote's deadline
     # (not an alarm) bounds it, which saves two syscalls per test.
     expected = {}
-    for index in indices:
+    stopped = progress.stopped
+    for position, index in enumerate(indices):
+        if stopped(position):
+            break
         progress.begin(P.GROUND_TRUTH, index, limits.ground_truth_timeout)
         error = truth[1] or expressions[index][1]
         if error:
@@ -264,7 +267,10 @@ def _expected(progress: P.Progress, limits, truth, expressions, indices, own: in
 def _answers(progress: P.Progress, limits, answer, expressions, indices, expected: dict,
              own: int) -> None:
     cap = limits.repr_chars
-    for index in indices:
+    stopped = progress.stopped
+    for position, index in enumerate(indices):
+        if stopped(position):
+            break
         progress.begin(P.CALL, index, limits.call_timeout)
         error = answer[1] or expressions[index][1]
         if error:

@@ -392,16 +392,18 @@ def _setup_cgroups(iso: Isolation) -> None:
     plans = []
     if mounts.get("/sys/fs/cgroup/pids") == "cgroup" and mounts.get("/sys/fs/cgroup/memory") == "cgroup":
         plans.append(("v1", [
-            ("/sys/fs/cgroup/pids", own.get("pids", "/"), {"pids.max": limits.cgroup_pids}),
+            ("/sys/fs/cgroup/pids", own.get("pids", "/"), {"pids.max": limits.cgroup_pids + 1}),
             ("/sys/fs/cgroup/memory", own.get("memory", "/"), {"memory.limit_in_bytes": limits.cgroup_memory}),
         ]))
     elif mounts.get("/sys/fs/cgroup") == "cgroup2":
         plans.append(("v2", [
-            ("/sys/fs/cgroup", own.get("", "/"), {"pids.max": limits.cgroup_pids, "memory.max": limits.cgroup_memory}),
+            ("/sys/fs/cgroup", own.get("", "/"), {"pids.max": limits.cgroup_pids + 1, "memory.max": limits.cgroup_memory}),
         ]))
     if not plans:
         iso.cgroup = "none (no writable pids+memory controllers)"
         return
+    # The zygote joins these cgroups (sandbox.Confinement.join_cgroups) and
+    # every child is born in them: one more process for pids.max.
     version, entries = plans[0]
     made: list[str] = []
     fds: list[int] = []

@@ -21,6 +21,12 @@ import time
 SIZE = 1 << 20
 # committed bytes, call sequence number, phase, test index, start, limit
 _HEADER = struct.Struct("<qqqqdd")
+# Then, written by the worker and read by the child before each test: the
+# position in its test list at which the child stops (the rest was handed to
+# another worker, see scoring._Share).
+_STOP = struct.Struct("<q")
+_STOP_AT = _HEADER.size
+NO_STOP = 1 << 62
 _DATA = 64
 # kind, test index, passed; then length-prefixed UTF-8 strings
 _RECORD = struct.Struct("<ciB")
@@ -69,6 +75,11 @@ class Progress:
         self._committed = 0
         self._seq = 0
         _HEADER.pack_into(self._buf, 0, 0, 0, SETUP, -1, time.monotonic(), setup_limit)
+        _STOP.pack_into(self._buf, _STOP_AT, NO_STOP)
+
+    def stop_at(self, position: int) -> None:
+        """Asks the running child to stop before the test at `position`."""
+        _STOP.pack_into(self._buf, _STOP_AT, position)
 
     def current_call(self) -> tuple[int, int, float, float]:
         """(phase, test index, started, limit) of the child's current call."""
@@ -113,6 +124,10 @@ class Progress:
         self._seq += 1
         _HEADER.pack_into(self._buf, 0, self._committed, self._seq, phase, index,
                           time.monotonic(), limit)
+
+    def stopped(self, position: int) -> bool:
+        """Whether the worker asked us to stop before this test."""
+        return position >= _STOP.unpack_from(self._buf, _STOP_AT)[0]
 
     def room(self) -> int:
         """Bytes still free for records."""

@@ -63,7 +63,7 @@ _EXPRESSIONS = _CodeCache(4096)
 class Plan:
     """A request checked and compiled, ready to run (or already decided)."""
 
-    __slots__ = ("result", "truth", "code", "expressions", "n", "blob", "modules")
+    __slots__ = ("result", "truth", "code", "expressions", "n", "blob", "modules", "part")
 
     def __init__(self) -> None:
         self.result: dict | None = None
@@ -72,6 +72,7 @@ class Plan:
         self.n = 0
         self.blob = b""  # all the code, marshalled for the zygote
         self.modules: frozenset = frozenset()  # of LAZY_MODULES, those the code names
+        self.part = False  # the tests a split left (the same answer, counted once)
 
 
 def prepare(request: dict, limits) -> Plan:
@@ -89,6 +90,7 @@ def prepare(request: dict, limits) -> Plan:
         raise ValueError(f"more than {limits.max_tests} tests")
     plan = Plan()
     plan.n = len(tests)
+    plan.part = request.get("part") is True
     word = answers.banned_substring(answer)
     if word is not None:
         plan.result = _result([{"passed": False, "reason": f"banned: {word}"} for _ in tests], "", 0)
@@ -136,6 +138,10 @@ class _Demand:
             self._counts.subtract(self._recent[0])
         self._recent.append(modules)
         self._counts.update(modules)
+        return self.wanted(modules)
+
+    def wanted(self, modules: frozenset) -> frozenset:
+        """Those of `modules` in demand (counting nothing)."""
         return frozenset(name for name in modules if self._counts[name] >= self._needed)
 
 
@@ -154,11 +160,10 @@ def _names_in(code, found: set) -> None:
 _CODE = type(_names_in.__code__)
 
 
-def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) -> dict:
+def execute(plan: Plan, zygote, limits, progress: P.Progress, door=None) -> dict:
     """Runs a prepared request in sandbox children (forked by the zygote).
-    `meanwhile()` is called while each child runs (the worker reads and
-    prepares its next request then)."""
-    modules = _DEMAND.note(plan.modules)
+    `door` is the worker's input while each child runs (see zygote.run)."""
+    modules = _DEMAND.wanted(plan.modules) if plan.part else _DEMAND.note(plan.modules)
     if plan.result is not None:
         return plan.result
     n = plan.n
@@ -171,14 +176,18 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) ->
     output: list[str] = []
     children = 0
     pending = list(range(n))
+    share = _Share(door, progress) if door is not None else None
     while pending:
         if time.monotonic() >= hard_deadline:
             for i in pending:
                 results[i] = {"passed": False, "reason": "timeout"}
             break
         children += 1
-        run = _run_child(zygote, limits, progress, pending, hard_deadline, meanwhile,
-                         modules)
+        run = _run_child(zygote, limits, progress, pending, hard_deadline,
+                         share.door(pending) if share else None, modules)
+        if share:
+            for i in share.given:
+                results[i] = {"passed": False, "reason": GIVEN_AWAY}
         for i, result in run.results.items():
             if results[i] is None:
                 results[i] = result
@@ -202,6 +211,68 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress, meanwhile=None) ->
             break
         pending = [i for i in remaining if results[i] is None]
     return _result(results, "".join(output), children)
+
+
+# The reason a test handed to another worker carries here; the pool puts that
+# worker's result in its place.
+GIVEN_AWAY = "given away"
+
+
+class _Share:
+    """Splits a slow request once: when its child has run past the stall
+    threshold, the tests it has not reached go to the pool as a request of
+    their own (any idle worker takes them), and the child stops short of
+    them. The child runs every ground truth first and then the answer, so the
+    cut leaves both sides about the same number of calls still to make."""
+
+    def __init__(self, door, progress: P.Progress) -> None:
+        self._door = door
+        self._progress = progress
+        self._pending: list = []
+        self._offered = False
+        self.given: list = []
+
+    def door(self, pending: list) -> "_Share":
+        self._pending = pending
+        return self
+
+    # What zygote.run expects of a door.
+
+    def fileno(self) -> int:
+        return self._door.fileno()
+
+    def meanwhile(self) -> None:
+        self._door.meanwhile()
+
+    @property
+    def stall(self):
+        return self._door.stall
+
+    def release(self) -> bool:
+        if not self._offered and self._door.stall == "split":
+            self._offered = True
+            self._offer()
+        return self._door.release()
+
+    def _offer(self) -> None:
+        phase, index, _, _ = self._progress.current_call()
+        pending = self._pending
+        n = len(pending)
+        position = pending.index(index) if index in pending else 0
+        if phase in (P.SETUP, P.GROUND_TRUTH):
+            # Left here: ground truths position..cut-1 and answers 0..cut-1;
+            # there: both for cut..n-1.
+            cut = round((2 * n + position) / 4)
+        elif phase in (P.CALL, P.COMPARE):
+            cut = round((2 * n + position) / 3)
+        else:
+            return
+        cut = max(cut, position + 1)
+        if cut >= n:
+            return
+        self._progress.stop_at(cut)
+        self.given = pending[cut:]
+        self._door.give_away(self.given)
 
 
 def _cause(run) -> str:
@@ -239,9 +310,9 @@ class _Run:
 
 
 def _run_child(zygote, limits, progress: P.Progress, pending: list,
-               hard_deadline: float, meanwhile, modules: frozenset) -> _Run:
+               hard_deadline: float, door, modules: frozenset) -> _Run:
     cpu_seconds = math.ceil(hard_deadline - time.monotonic()) + 1
-    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, meanwhile, modules)
+    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, door, modules)
     run = _Run()
     run.killed = killed
     if os.WIFSIGNALED(status):

@@ -54,15 +54,68 @@ def _prepare(message: dict, limits):
         return err
 
 
-def _handle(message: dict, prepared, zygote, limits, shared, meanwhile) -> dict:
+class Door:
+    """The worker's input while a child runs. The pool sends requests ahead
+    so that the worker never waits on a round trip: the next one is read and
+    compiled meanwhile, so that the zygote, once done, waits for little more
+    than the results to be read. Behind a slow child those requests would
+    wait while other workers idle: `release` hands them back ("released")
+    for the pool to send elsewhere."""
+
+    def __init__(self, channel: protocol.Channel, limits) -> None:
+        self._channel = channel
+        self._limits = limits
+        self.ahead: list = []  # (message, prepared) read ahead of its turn
+        self.current = None  # the id of the request being worked on
+        # What the pool lets us do while its child runs long: None, "release"
+        # or "split" (lib/scoring/backend-protocol.ts, ScoreRequest.stall).
+        self.stall = None
+
+    def fileno(self) -> int:
+        return self._channel.fileno()
+
+    def meanwhile(self) -> None:
+        if not self.ahead:
+            message = self._channel.poll()
+            if message is not None:
+                self.ahead.append((message, _prepare(message, self._limits)))
+
+    def release(self) -> bool:
+        """Hands back every request waiting here; False once the input has
+        ended (nothing more can arrive)."""
+        waiting = [message for message, _ in self.ahead]
+        self.ahead.clear()
+        more = self._channel.drain()
+        waiting.extend(more or [])
+        for message in waiting:
+            self._channel.reply({"id": message.get("id"), "type": "released"})
+        self._channel.flush()
+        return more is not None
+
+    def give_away(self, tests: list) -> None:
+        """Tells the pool that these tests (indices into the current request's
+        list) are left for another worker (see scoring._Share)."""
+        self._channel.reply({"id": self.current, "type": "split", "tests": tests})
+
+    def next(self):
+        """(message, prepared or None), or raises ValueError for a bad frame;
+        message is None at the end of input."""
+        if self.ahead:
+            return self.ahead.pop(0)
+        return self._channel.read(), None
+
+
+def _handle(message: dict, prepared, zygote, limits, shared, door) -> dict:
     request_id = message.get("id")
     kind = message.get("type")
     try:
         if kind == "score":
+            door.current = request_id
+            door.stall = message.get("stall")
             if isinstance(prepared, Exception):
                 raise prepared
             plan = prepared if prepared is not None else scoring.prepare(message, limits)
-            reply = scoring.execute(plan, zygote, limits, shared, meanwhile)
+            reply = scoring.execute(plan, zygote, limits, shared, door)
             reply.update({"id": request_id, "type": "result"})
             return reply
         if kind == "ping":
@@ -123,21 +176,11 @@ def main() -> int:
         "preload_on_demand": sorted(scoring.LAZY_MODULES),
     })
     channel = protocol.Channel(0, 1)
-    # The next request, read and compiled while a child runs the current one,
-    # so that the zygote, once done, waits for little more than the results
-    # to be read before it gets its next job.
-    ahead: list = []
-
-    def meanwhile() -> None:
-        if not ahead:
-            message = channel.poll()
-            if message is not None:
-                ahead.append((message, _prepare(message, limits)))
-
+    door = Door(channel, limits)
     try:
         while True:
             try:
-                message, prepared = ahead.pop() if ahead else (channel.read(), None)
+                message, prepared = door.next()
             except ValueError as err:
                 channel.reply({"id": None, "type": "error", "message": f"bad frame: {err}"})
                 channel.flush()
@@ -145,7 +188,7 @@ def main() -> int:
             if message is None:
                 return 0
             try:
-                channel.reply(_handle(message, prepared, zygote, limits, shared, meanwhile))
+                channel.reply(_handle(message, prepared, zygote, limits, shared, door))
             except Z.ZygoteLost as err:
                 channel.flush()  # what was scored before stays scored
                 sys.stderr.write(f"worker: {err}\n")

@@ -23,11 +23,15 @@ from __future__ import annotations
 import marshal
 import mmap
 import os
+import select
 import sys
 
 import progress as P
 from zygote_main import NO_CHILD, READY_LENGTH, REPLY, REQUEST, read_exact
 
+# A child still running after this long (seconds) is slow: the worker then
+# hands the requests waiting behind it back to the pool (see Zygote.run).
+STALL_AFTER = 0.03
 # Room for one request's marshalled code and test list. Shared memory:
 # untouched pages cost nothing.
 JOB_SIZE = 64 << 20
@@ -92,11 +96,13 @@ class Zygote:
         self._fresh = True
 
     def run(self, pending: list, cpu_seconds: int, hard_deadline: float,
-            meanwhile=None, modules: frozenset = frozenset()) -> tuple[int, bool]:
+            door=None, modules: frozenset = frozenset()) -> tuple[int, bool]:
         """One child for the pending tests: (wait status, killed at a deadline).
-        `meanwhile()`, if given, runs while the child does (it must not touch
-        the job area: the zygote may not have read it yet). The zygote imports
-        those of `modules` it has not yet before it forks the child."""
+        `door`, if given, is the worker's input while the child runs (see
+        worker.Door): `door.meanwhile()` runs once the child is under way (it
+        must not touch the job area: the zygote may not have read it yet), and
+        `door.release()` whenever the child is slow and requests wait. The
+        zygote imports those of `modules` it has not yet before it forks."""
         new = sorted(modules.difference(self.loaded)) if modules else []
         self.loaded.update(new)
         tail = marshal.dumps((pending, new))
@@ -109,8 +115,10 @@ class Zygote:
             self._fresh = False
             os.write(self._requests, REQUEST.pack(code_len, at, len(tail), cpu_seconds,
                                                   hard_deadline))
-            if meanwhile is not None:
-                meanwhile()
+            if door is not None:
+                door.meanwhile()
+                if door.stall:
+                    self._await_reply(door)
             reply = read_exact(self._replies, REPLY.size)
         except BrokenPipeError:
             reply = None
@@ -120,6 +128,20 @@ class Zygote:
         if status == NO_CHILD:
             raise OSError("the zygote could not fork a sandbox child")
         return status, bool(killed)
+
+    def _await_reply(self, door) -> None:
+        # Requests queued here wait for this child; most children take a
+        # millisecond, but one that takes seconds would hold them while other
+        # workers sit idle. Past STALL_AFTER, what waits goes back to the pool,
+        # and so does whatever arrives until the child is done.
+        if select.select([self._replies], [], [], STALL_AFTER)[0]:
+            return
+        watching = door.release()
+        while True:
+            ready = select.select([self._replies, door] if watching else [self._replies], [], [])[0]
+            if self._replies in ready:
+                return
+            watching = door.release()
 
     def close(self) -> None:
         """Ends the zygote (it exits at end of input) and waits for it."""

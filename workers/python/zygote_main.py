@@ -114,6 +114,9 @@ def main(settings: dict) -> None:
         # them keeps the collector from touching (and copying) their pages.
         gc.collect()
         gc.freeze()
+        # Last: what the zygote allocated so far (numpy, for one) is not
+        # charged to the children's memory limit.
+        box.join_cgroups()
         how = "os.fork from a fresh interpreter holding only the sandbox's modules"
         _send(replies, {"fork": how + (" (pid 1 of its namespace)" if box.zygote_init else ""),
                         "preloaded": preloaded})
