@@ -1,7 +1,8 @@
 // Scores all 1000 official backend ground truths (each as the answer to its own task) twice:
 // with the project's sandboxed scorer (a pool of forking workers) and with the benchmark authors'
 // unsandboxed way (bench/backend_scoring_reference.py: one process, exec/eval in-process).
-// Prints both wall times with and without start-up, their ratio and the tasks each fails.
+// Prints both wall times with and without start-up, their ratio and the tasks each fails, and how
+// busy the machine's cores were while each side scored (idle cores are time the pool could use).
 //
 // The two take turns in slices of --slice tasks (which goes first alternates), both started once
 // per round: this VM's speed drifts by tens of percent from second to second, and scoring all
