@@ -143,6 +143,7 @@ async function round(): Promise<{ ref: Timing; box: Timing; sliceRatios: number[
   const boxMachine = { busy: 0, idle: 0, steal: 0 };
   for (let from = 0, k = 0; from < tasks.length; from += sliceSize, k++) {
     const to = Math.min(tasks.length, from + sliceSize);
+    // Wall ms, and the share of the machine's ticks that were idle meanwhile.
     const timed = async (who: Contender, into: number[], machine: Timing["machine"]) => {
       const m0 = machineTicks();
       const t0 = performance.now();
@@ -152,26 +153,21 @@ async function round(): Promise<{ ref: Timing; box: Timing; sliceRatios: number[
       machine.busy += m1.busy - m0.busy;
       machine.idle += m1.idle - m0.idle;
       machine.steal += m1.steal - m0.steal;
-      lastIdle = (m1.idle - m0.idle) / Math.max(1, m1.busy - m0.busy + m1.idle - m0.idle);
-      return ms;
+      return { ms, idle: (m1.idle - m0.idle) / Math.max(1, m1.busy - m0.busy + m1.idle - m0.idle) };
     };
     let r: number;
-    let b: number;
-    let lastIdle = 0;
-    let boxIdle: number;
+    let b: { ms: number; idle: number };
     if (k % 2 === 0) {
-      r = await timed(ref, refRewards, refMachine);
+      r = (await timed(ref, refRewards, refMachine)).ms;
       b = await timed(box, boxRewards, boxMachine);
-      boxIdle = lastIdle;
     } else {
       b = await timed(box, boxRewards, boxMachine);
-      boxIdle = lastIdle;
-      r = await timed(ref, refRewards, refMachine);
+      r = (await timed(ref, refRewards, refMachine)).ms;
     }
     refMs += r;
-    boxMs += b;
-    sliceRatios.push(b / r);
-    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.toFixed(0)} ms (cores ${(100 * boxIdle).toFixed(0)}% idle)`);
+    boxMs += b.ms;
+    sliceRatios.push(b.ms / r);
+    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.ms.toFixed(0)} ms (cores ${(100 * b.idle).toFixed(0)}% idle)`);
   }
   const refEnd = await ref.close();
   const boxEnd = await box.close();

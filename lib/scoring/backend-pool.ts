@@ -1,5 +1,5 @@
 import type { HelloMessage, ScoreReply, ScoreRequest } from "./backend-protocol";
-import { RequestReleasedError, SandboxWorker, WorkerLostError } from "./backend-worker";
+import { lostReason, RequestReleasedError, SandboxWorker, WorkerLostError } from "./backend-worker";
 
 // Sandbox workers in lanes, each fed from its own queue. The main lane starts with the pool; other
 // lanes (workers with heavy modules such as numpy already imported) start a worker only when a
@@ -241,7 +241,7 @@ function mergeShare(reply: ScoreReply, given: number[], part: ScoreReply | Error
   given.forEach((index, k) => {
     tests[index] =
       part instanceof Error
-        ? { passed: false, reason: part instanceof WorkerLostError ? `error: sandbox worker lost (${part.message})` : `error: ${part.message}` }
+        ? { passed: false, reason: part instanceof WorkerLostError ? lostReason(part) : `error: ${part.message}` }
         : (part.tests[k] ?? { passed: false, reason: "error: no result from sandbox" });
   });
   const passed = tests.filter((t) => t.passed).length;

@@ -77,15 +77,14 @@ export interface ReleasedReply {
 
 /**
  * Sent before the result of a slow request: these of its tests (indices into its list) were left
- * for another worker to run; the result carries GIVEN_AWAY in their place (workers/python/scoring.py).
+ * for another worker to run; the result carries the reason "given away" in their place
+ * (workers/python/scoring.py), which the pool replaces with the other worker's results.
  */
 export interface SplitMessage {
   id: number;
   type: "split";
   tests: number[];
 }
-
-export const GIVEN_AWAY = "given away";
 
 export type WorkerMessage = HelloMessage | ScoreReply | ErrorReply | ReleasedReply | SplitMessage;
 

@@ -22,6 +22,11 @@ export class WorkerLostError extends Error {
   }
 }
 
+/** The reason every test of an answer carries when the workers scoring it were lost. */
+export function lostReason(error: WorkerLostError): string {
+  return `error: sandbox worker lost (${error.message})`;
+}
+
 /** The worker handed the request back unstarted (it waited behind a slow one): send it elsewhere. */
 export class RequestReleasedError extends Error {
   constructor() {

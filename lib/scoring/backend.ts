@@ -4,7 +4,7 @@ import path from "node:path";
 import { projectRoot } from "../paths";
 import { MAIN_LANE, WorkerPool } from "./backend-pool";
 import type { HelloMessage, SandboxIsolationReport, ScoreReply } from "./backend-protocol";
-import { SandboxWorker, WorkerLostError } from "./backend-worker";
+import { lostReason, SandboxWorker, WorkerLostError } from "./backend-worker";
 
 // Scores ColBench backend answers against a task's hidden tests. The benchmark's rules (banned
 // strings, code fences, exec/eval per test, the 1 s limit, `==`) live in workers/python/, the one
@@ -208,7 +208,7 @@ export class BackendScorer {
       // Two workers died on this answer: it fails, the caller goes on.
       return {
         reward: 0,
-        tests: tests.map(([name, expression]) => ({ name, expression, passed: false, reason: `error: sandbox worker lost (${error.message})` })),
+        tests: tests.map(([name, expression]) => ({ name, expression, passed: false, reason: lostReason(error) })),
       };
     }
     const results = tests.map(([name, expression], i): BackendTestResult => {

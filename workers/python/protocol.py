@@ -139,18 +139,10 @@ class Channel:
         """Every request already here (never blocks), in order; None once the
         input has ended and nothing is left. Stops short of a broken frame,
         which read() then reports."""
-        self._fill(block=False)
         while not self._eof and select.select([self._in], [], [], 0)[0]:
             self._fill(block=False)
         messages = []
-        while self._frames:
-            try:
-                message = json.loads(self._frames[0].decode("utf-8"))
-            except ValueError:
-                break
-            if not isinstance(message, dict):
-                break
-            self._frames.pop(0)
+        while (message := self.poll()) is not None:
             messages.append(message)
         if not messages and self._eof:
             return None
