@@ -2,7 +2,7 @@ import type { CDPSession, Protocol } from "puppeteer-core";
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/png";
 import { mayChangeAfterParse } from "./css-subset";
-import { Responder, type ResponderOptions } from "./responder";
+import { Responder, type Reply, type ResponderOptions } from "./responder";
 
 // One worker page in its own browser context (concurrent full-page captures from pages of one
 // context hang in this Chromium), driven over a raw CDP session: Puppeteer's Page would enable
@@ -23,6 +23,11 @@ export interface SlotResult {
 
 export interface SlotOptions extends ResponderOptions {
   captureTimeoutMs: number;
+  /**
+   * Tests only: answer image requests this many milliseconds late, as a busy machine may deliver
+   * them, to show that a capture waits for every picture the page asked for.
+   */
+  delayImagesMs?: number;
 }
 
 const MAX_USES = 250;
@@ -76,6 +81,9 @@ export class Slot {
   private viewport = "";
   private onLoad: (() => void) | null = null;
   private onGone: ((error: Error) => void) | null = null;
+  /** Requests of the current page that the renderer has not finished loading (Network ids). */
+  private readonly loading = new Set<string>();
+  private onLoaded: (() => void) | null = null;
   private readonly responder: Responder;
 
   private constructor(
@@ -87,6 +95,15 @@ export class Slot {
   ) {
     this.responder = new Responder(options);
     cdp.on("Fetch.requestPaused", (event) => this.answer(event));
+    cdp.on("Network.requestWillBeSent", (event) => this.loading.add(event.requestId));
+    const finished = (event: { requestId: string }) => {
+      if (!this.loading.delete(event.requestId) || this.loading.size > 0) return;
+      const f = this.onLoaded;
+      this.onLoaded = null;
+      f?.();
+    };
+    cdp.on("Network.loadingFinished", finished);
+    cdp.on("Network.loadingFailed", finished);
     cdp.on("Page.lifecycleEvent", (event) => {
       if (event.name === "load" && event.frameId === this.mainFrameId) this.take("onLoad")?.();
     });
@@ -113,6 +130,8 @@ export class Slot {
         cdp.send("Page.enable"),
         cdp.send("Page.setLifecycleEventsEnabled", { enabled: true }),
         cdp.send("Inspector.enable"),
+        // Only to know when each request has finished loading (see settle); no bodies kept.
+        cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
         cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
         ...PAGE_POLICY.map(([method, params]) => cdp.send(method, params)),
       ]);
@@ -149,13 +168,15 @@ export class Slot {
       this.viewport = viewport;
     }
     this.responder.begin(html);
+    this.loading.clear();
 
     let status: RenderStatus = "ok";
-    const outcome = await this.load(html, deadlineMs).catch((error: unknown) => error as Error);
+    let outcome = await this.load(html, deadlineMs).catch((error: unknown) => error as Error);
     if (outcome instanceof Error) {
       this.spent = true;
       return this.fallback("failed", outcome);
     }
+    if (outcome === "loaded" && (await this.settle(started + deadlineMs)) === "deadline") outcome = "deadline";
     if (outcome === "deadline") {
       status = "timeout";
       this.spent = true;
@@ -219,13 +240,42 @@ export class Slot {
     }
   }
 
+  /**
+   * Waits until the renderer has every resource the page asked for, or the deadline. The load
+   * event does not wait for CSS background images: they are requested when the page is first
+   * styled, which may come after it, so a capture right after load could show the page without
+   * them whenever their bytes came late (seen on a loaded CI machine: ColBench target 60's header
+   * picture missing from one of two renders of the same page).
+   */
+  private async settle(deadline: number): Promise<"settled" | "deadline"> {
+    // Style and layout now: that is when background images are requested, and the request's
+    // event reaches us before the reply to this command.
+    await this.cdp.send("Page.getLayoutMetrics").catch(() => {});
+    if (this.loading.size === 0) return "settled";
+    let timer: NodeJS.Timeout | undefined;
+    return new Promise<"settled" | "deadline">((resolve) => {
+      this.onLoaded = () => resolve("settled");
+      timer = setTimeout(() => resolve("deadline"), Math.max(deadline - Date.now(), 0));
+    }).finally(() => {
+      clearTimeout(timer);
+      this.onLoaded = null;
+    });
+  }
+
   private answer(event: Protocol.Fetch.RequestPausedEvent): void {
     const reply = this.responder.reply({
       url: event.request.url,
       isNavigation: event.resourceType === "Document",
       isMainFrame: event.frameId === this.mainFrameId,
     });
-    const requestId = event.requestId;
+    if (this.options.delayImagesMs && event.resourceType === "Image") {
+      setTimeout(() => this.send(event.requestId, reply), this.options.delayImagesMs);
+      return;
+    }
+    this.send(event.requestId, reply);
+  }
+
+  private send(requestId: string, reply: Reply): void {
     const sent =
       reply.kind === "continue"
         ? this.cdp.send("Fetch.continueRequest", { requestId })
