@@ -20,8 +20,12 @@ export const DEFAULT_RENDER_SETTINGS: RenderSettings = {
   maxWidth: 4_096,
 };
 
-/** Bumped whenever the worker's answers to outside requests change (stylesheets, placeholder images). */
-export const RENDERER_REVISION = 1;
+/**
+ * Bumped whenever what a render shows may change: the worker's answers to outside requests
+ * (stylesheets, placeholder images), or when it captures (2: after every resource has loaded,
+ * so a render cached by revision 1 may lack a background picture).
+ */
+export const RENDERER_REVISION = 2;
 
 export type RenderStatus = "ok" | "timeout" | "failed";
 
