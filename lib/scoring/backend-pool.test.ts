@@ -115,6 +115,19 @@ describe("backend worker pool", () => {
     expect(whole).toEqual(shared);
   });
 
+  it("keeps the last answers of a batch in its own queue, for whichever worker is free first", async () => {
+    scorer = await BackendScorer.start({ workers: 2 });
+    const pending = Array.from({ length: 40 }, (_, i) => scorer!.score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth }));
+    // A long queue fills both pipelines, but not with all of it: 22 go out, 18 wait here (with the
+    // whole pipeline used, 32 and 8, one worker could be left idle while the other works through 16).
+    const { workers, queued } = scorer.load();
+    expect(workers).toEqual([11, 11]);
+    expect(queued).toBe(18);
+    const results = await Promise.all(pending);
+    expect(results.every((r) => r.reward === 1)).toBe(true);
+    expect(scorer.load()).toEqual({ workers: [0, 0], queued: 0 });
+  });
+
   it("reports what isolation the workers set up", async () => {
     scorer = await BackendScorer.start({ workers: 1 });
     const iso = scorer.isolation;

@@ -5,9 +5,10 @@ import { lostReason, RequestReleasedError, SandboxWorker, WorkerLostError } from
 // lanes (workers with heavy modules such as numpy already imported) start a worker only when a
 // request needs one, up to the same size. A request goes to the least loaded worker of its lane;
 // each worker holds at most PIPELINE requests (the one it works on and those it will take next, so
-// it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py). A
-// worker whose current answer runs long hands back the requests waiting behind it (and gets no more
-// until that answer is done), so that an idle worker takes them. A dead worker is replaced; the
+// it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py), fewer
+// as the queue runs out (pipelineDepth). A worker whose current answer runs long hands back the
+// requests waiting behind it (and gets no more until that answer is done), so that an idle worker
+// takes them. A dead worker is replaced; the
 // request it was working on is tried once more, and a second loss is reported, never left hanging.
 // Requests only waiting behind it go back to the queue as they were.
 
@@ -40,6 +41,8 @@ interface Lane {
 }
 
 const PIPELINE = 16;
+/** Never less than this: one to work on and the next already there (no round trip to wait on). */
+const MIN_PIPELINE = 2;
 const MAX_LOSSES = 2;
 const MAX_START_FAILURES = 3;
 
@@ -89,6 +92,12 @@ export class WorkerPool {
     return lanes.flatMap((l) => l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.pid !== undefined ? [slot.worker.pid] : [])));
   }
 
+  /** Requests each live worker of `lane` holds, and how many wait here for one (diagnostics, tests). */
+  load(lane = MAIN_LANE): { workers: number[]; queued: number } {
+    const l = this.lanes.get(lane);
+    return { workers: l?.slots.flatMap((slot) => (slot.worker?.alive ? [slot.worker.load] : [])) ?? [], queued: l?.queue.length ?? 0 };
+  }
+
   /** Live workers' zygotes (the processes that fork sandbox children), all lanes. */
   zygotePids(): number[] {
     return [...this.lanes.values()].flatMap((l) =>
@@ -116,10 +125,11 @@ export class WorkerPool {
 
   private pump(lane: Lane): void {
     while (lane.queue.length) {
+      const limit = pipelineDepth(lane);
       let best: SandboxWorker | null = null;
       for (const slot of lane.slots) {
         const worker = slot.worker;
-        if (worker?.alive && !worker.stalled && worker.load < PIPELINE && (!best || worker.load < best.load)) best = worker;
+        if (worker?.alive && !worker.stalled && worker.load < limit && (!best || worker.load < best.load)) best = worker;
       }
       if (!best) break;
       this.dispatch(lane, best, lane.queue.shift()!);
@@ -233,6 +243,18 @@ export class WorkerPool {
     slot.starting = false;
     this.pump(lane);
   }
+}
+
+/**
+ * How many requests a worker of `lane` may hold now. A long queue keeps them PIPELINE deep (the
+ * worker answers in batches); as the queue runs out, what is left stays here, where whichever
+ * worker is free first takes it, instead of deep in one worker's pipe while another idles (the
+ * end of every batch of answers otherwise left a core idle for up to PIPELINE answers).
+ */
+function pipelineDepth(lane: Lane): number {
+  const live = lane.slots.reduce((n, slot) => n + (slot.worker?.alive ? 1 : 0), 0);
+  if (live <= 1) return PIPELINE;
+  return Math.min(PIPELINE, Math.max(MIN_PIPELINE, Math.ceil(lane.queue.length / live) + 1));
 }
 
 /** A split request's result: the tests it gave away filled in from `part` (or failed with its error). */

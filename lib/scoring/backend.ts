@@ -171,6 +171,11 @@ export class BackendScorer {
     return this.pool.zygotePids();
   }
 
+  /** Requests each main-lane worker holds, and how many wait for one (diagnostics, tests). */
+  load(): { workers: number[]; queued: number } {
+    return this.pool.load();
+  }
+
   /** Workers started to replace ones that died. */
   get restarts(): number {
     return this.pool.restarts;

@@ -12,6 +12,7 @@ child mostly just runs.
 from __future__ import annotations
 
 import io
+import marshal
 import os
 import reprlib
 # The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
@@ -24,6 +25,7 @@ import progress as P
 _exit = os._exit
 _mkdir = os.mkdir
 _getpid = os.getpid
+_loads = marshal.loads
 _setitimer = signal.setitimer
 _ITIMER_REAL = signal.ITIMER_REAL
 
@@ -223,7 +225,7 @@ def run(box, progress: P.Progress, limits, code: tuple, indices: list, cpu_secon
     the worker: each (code object, None) or (None, error type name);
     `indices` are the tests to run."""
     try:
-        truth, answer, expressions = code
+        truth, answer, expressions = _loads(code)
         box.enter_child(cpu_seconds)
         _mkdir("ground_truth", 0o700)
         _mkdir("answer", 0o700)

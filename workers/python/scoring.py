@@ -43,8 +43,8 @@ def _compile(text: str, label: str, mode: str):
     """(code, None) or (None, error type name).
 
     Compiling here, in the worker, instead of in each child saves the child
-    ~1 ms of copy-on-write faults; the zygote unmarshals the result before
-    it forks. compile() never runs the code; what it can
+    ~1 ms of copy-on-write faults; each child unmarshals the result (see
+    zygote_main.py). compile() never runs the code; what it can
     do with hostile input is fail or take long, and the size cap bounds that.
     """
     if len(text) > MAX_SOURCE:

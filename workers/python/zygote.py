@@ -88,7 +88,7 @@ class Zygote:
 
     def load(self, blob: bytes) -> None:
         """The code of one request, for all the children that score it; the
-        zygote unmarshals it with the next run."""
+        zygote copies it out with the next run, and each child unmarshals it."""
         if len(blob) > JOB_SIZE // 2:
             raise ValueError(f"compiled code of {len(blob)} bytes exceeds {JOB_SIZE // 2}")
         self._jobs[:len(blob)] = blob

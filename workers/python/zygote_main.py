@@ -2,8 +2,8 @@
 
 A fresh interpreter the worker execs (see zygote.py), holding only the
 modules children need and whatever the worker asks it to import ahead. Its
-loop: read a job header, unmarshal the job's code from shared memory, fork a
-child, wait for it (killing it at its deadlines), kill and reap whatever it
+loop: read a job header, copy the job's marshalled code out of shared memory,
+fork a child (which unmarshals it), wait for it (killing it at its deadlines), kill and reap whatever it
 left, report the wait status.
 
 Every page the zygote writes after a fork costs it a fault, and every object
@@ -100,8 +100,8 @@ def main(settings: dict) -> None:
         jobs = mmap.mmap(settings["jobs"], settings["job_size"])
         for fd in (settings["progress"], settings["jobs"]):
             os.close(fd)
-        # Children do not inherit the job area: the zygote unmarshals their
-        # code before it forks, and they have no business reading what other
+        # Children do not inherit the job area: the zygote copies their code
+        # out before it forks, and they have no business reading what other
         # requests left there.
         if hasattr(mmap, "MADV_DONTFORK"):
             jobs.madvise(mmap.MADV_DONTFORK)
@@ -139,14 +139,18 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
     # progress first: no deadline can fall due within `first_wait` of its fork.
     read, write, waitpid, pidfd_open, close, fork = (
         os.read, os.write, os.waitpid, os.pidfd_open, os.close, os.fork)
-    wait_readable, loads, unpack, pack, reset = (
-        select.select, marshal.loads, REQUEST.unpack, REPLY.pack, progress.reset)
+    # poll, not select: select() puts three 16 KiB tables on the C stack, and
+    # the zygote would write (and so fault) those stack pages after every fork.
+    poller = select.poll()
+    register, unregister, wait_readable = poller.register, poller.unregister, poller.poll
+    loads, unpack, pack, reset = marshal.loads, REQUEST.unpack, REPLY.pack, progress.reset
     make_scratch, remove_scratch, sweep = box.make_scratch, box.remove_scratch, box.sweep
     run_child, fresh_sink = child.run, child.fresh_sink
     setup_timeout = limits.setup_timeout
     first_wait = max(0.0, min(_POLL, limits.grace + min(
         limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
         limits.compare_timeout)))
+    first_wait_ms = int(first_wait * 1000)
     view = memoryview(jobs)
     code = None
     size = REQUEST.size
@@ -160,8 +164,12 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
         code_len, at, length, cpu_seconds, hard_deadline = unpack(head)
         try:
             if code_len:
+                # Bytes, unmarshalled by each child: a tree of code objects
+                # made here would be freed here again after the child (names
+                # interned and dropped from the interpreter's table), ~30
+                # pages written after every fork; the child makes ~13 more.
                 code = None
-                code = loads(view[:code_len])
+                code = view[:code_len].tobytes()
             pending, names = loads(view[at:at + length])
             if names:
                 modules.load(names)
@@ -178,9 +186,11 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
                 run_child(box, progress, limits, code, pending, cpu_seconds)
             try:
                 pidfd = pidfd_open(pid)
+                register(pidfd)
                 try:
-                    wait_readable((pidfd,), (), (), first_wait)
+                    wait_readable(first_wait_ms)
                 finally:
+                    unregister(pidfd)
                     close(pidfd)
                 done, status = waitpid(pid, WNOHANG)
                 if not done:
