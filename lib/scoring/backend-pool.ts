@@ -8,9 +8,9 @@ import { lostReason, RequestReleasedError, SandboxWorker, WorkerLostError } from
 // it never waits on a round trip to us; it answers a busy queue in batches, see protocol.py), fewer
 // as the queue runs out (pipelineDepth). A worker whose current answer runs long hands back the
 // requests waiting behind it (and gets no more until that answer is done), so that an idle worker
-// takes them. A dead worker is replaced; the
-// request it was working on is tried once more, and a second loss is reported, never left hanging.
-// Requests only waiting behind it go back to the queue as they were.
+// takes them. A dead worker is replaced; the request it was working on is tried once more, and a
+// second loss is reported, never left hanging. Requests only waiting behind it go back to the
+// queue as they were.
 
 /** Starts a worker for slot `slot` of its lane (0, 1, ...; a replacement gets its slot's number). */
 export type SpawnWorker = (slot: number) => Promise<SandboxWorker>;

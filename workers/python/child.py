@@ -219,11 +219,11 @@ def _enter_dir(path: str) -> None:
         tempfile.tempdir = path
 
 
-def run(box, progress: P.Progress, limits, code: tuple, indices: list, cpu_seconds: int):
+def run(box, progress: P.Progress, limits, code: bytes, indices: list, cpu_seconds: int):
     """Entry point in the forked child; never returns. `box` is the zygote's
     sandbox.Confinement; `code` is (truth, answer, expressions) as compiled by
-    the worker: each (code object, None) or (None, error type name);
-    `indices` are the tests to run."""
+    the worker and marshalled: each (code object, None) or (None, error type
+    name); `indices` are the tests to run."""
     try:
         truth, answer, expressions = _loads(code)
         box.enter_child(cpu_seconds)

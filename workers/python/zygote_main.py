@@ -3,8 +3,8 @@
 A fresh interpreter the worker execs (see zygote.py), holding only the
 modules children need and whatever the worker asks it to import ahead. Its
 loop: read a job header, copy the job's marshalled code out of shared memory,
-fork a child (which unmarshals it), wait for it (killing it at its deadlines), kill and reap whatever it
-left, report the wait status.
+fork a child (which unmarshals it), wait for it (killing it at its deadlines),
+kill and reap whatever it left, report the wait status.
 
 Every page the zygote writes after a fork costs it a fault, and every object
 it holds costs each fork its page tables, so it allocates little, imports

@@ -97,10 +97,7 @@ export class Slot {
     cdp.on("Fetch.requestPaused", (event) => this.answer(event));
     cdp.on("Network.requestWillBeSent", (event) => this.loading.add(event.requestId));
     const finished = (event: { requestId: string }) => {
-      if (!this.loading.delete(event.requestId) || this.loading.size > 0) return;
-      const f = this.onLoaded;
-      this.onLoaded = null;
-      f?.();
+      if (this.loading.delete(event.requestId) && this.loading.size === 0) this.loaded();
     };
     cdp.on("Network.loadingFinished", finished);
     cdp.on("Network.loadingFailed", finished);
@@ -114,6 +111,8 @@ export class Slot {
       this.spent = true;
       this.gone = true;
       this.take("onGone")?.(new Error(why));
+      // Nothing more will load: the capture that follows fails at once.
+      this.loaded();
     };
     cdp.on("Inspector.targetCrashed", gone("the page crashed"));
     cdp.on("Inspector.detached", gone("the page went away"));
@@ -238,6 +237,12 @@ export class Slot {
       this.take("onLoad");
       for (const t of timers) clearTimeout(t);
     }
+  }
+
+  private loaded(): void {
+    const f = this.onLoaded;
+    this.onLoaded = null;
+    f?.();
   }
 
   /**
