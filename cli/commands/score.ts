@@ -29,6 +29,7 @@ export async function scoreBackendFile(
   const scorer = await startScorer();
   let scores: BackendScore[];
   try {
+    scorer.warmFor(lines.map((line) => line.input));
     scores = await scoreInOrder(lines, (line) => scorer.score(line.input), {
       out: options.out,
       io,

@@ -74,6 +74,21 @@ describe("backend worker pool", () => {
     expect(hidden.reward).toBe(1);
   });
 
+  it.skipIf(!numpy)("warmFor starts the numpy worker before its first answer arrives, once", async () => {
+    scorer = await BackendScorer.start({ workers: 1 });
+    const truth = "def f(xs):\n    return sum(xs) / len(xs)\n";
+    const numpyAnswer = "import numpy as np\ndef f(xs):\n    return float(np.mean(xs))\n";
+    scorer.warmFor([{ groundTruth: truth, answer: truth }]);
+    scorer.warmFor([{ groundTruth: truth, answer: numpyAnswer }, { groundTruth: truth, answer: numpyAnswer }]);
+    const deadline = Date.now() + 20_000;
+    while (scorer.workerPids().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pids = scorer.workerPids();
+    expect(pids).toHaveLength(2);
+    const named = await scorer.score({ groundTruth: truth, testCases: { a: "f([1, 2, 3])" }, answer: numpyAnswer });
+    expect(named.reward).toBe(1);
+    expect(scorer.workerPids()).toEqual(pids);
+  });
+
   // A function that keeps its child busy for `ms` per call (the same in the ground truth and the answer).
   const spin = (ms: number) => `import time\ndef f(x):\n    end = time.monotonic() + ${ms / 1000}\n    while time.monotonic() < end:\n        pass\n    return x * 2\n`;
   const tenTests = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, `f(${i})`]));

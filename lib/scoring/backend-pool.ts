@@ -105,6 +105,17 @@ export class WorkerPool {
     );
   }
 
+  /**
+   * Starts a worker for `lane` now, without waiting for it, unless the lane has one (or is
+   * starting one): for a caller that knows requests for that lane are coming, so that the first
+   * of them does not wait for a start-up (and the cores do not idle meanwhile).
+   */
+  warm(lane: string): void {
+    const target = this.lanes.get(lane);
+    if (!target || this.closed || target.slots.length) return;
+    this.addSlot(target);
+  }
+
   /** Resolves with the worker's reply; rejects with WorkerLostError after two lost workers. */
   run(body: Omit<ScoreRequest, "id">, timeoutMs: number, lane = MAIN_LANE): Promise<ScoreReply> {
     if (this.closed) return Promise.reject(new Error("the backend scorer is closed"));
@@ -139,9 +150,7 @@ export class WorkerPool {
     const backlog = lane.queue.length > PIPELINE * lane.slots.length;
     if (lane !== main && backlog && lane.slots.length < this.size && !lane.slots.some((slot) => slot.starting)) {
       // More waiting than this lane's workers will take soon: one more (they start one at a time).
-      const slot: Slot = { worker: null, starting: false, failures: 0, lastError: "" };
-      lane.slots.push(slot);
-      void this.replace(lane, slot, false);
+      this.addSlot(lane);
       return;
     }
     if (lane.slots.length && lane.slots.every((slot) => !slot.worker && slot.failures >= MAX_START_FAILURES)) {
@@ -155,6 +164,12 @@ export class WorkerPool {
       const reason = lane.slots.map((slot) => slot.lastError).find(Boolean) ?? "unknown error";
       for (const job of lane.queue.splice(0)) job.reject(new Error(`no sandbox worker can start: ${reason}`));
     }
+  }
+
+  private addSlot(lane: Lane): void {
+    const slot: Slot = { worker: null, starting: false, failures: 0, lastError: "" };
+    lane.slots.push(slot);
+    void this.replace(lane, slot, false);
   }
 
   private dispatch(lane: Lane, worker: SandboxWorker, job: Job): void {
