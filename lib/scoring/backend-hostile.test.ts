@@ -14,6 +14,9 @@ let outside: string;
 beforeAll(async () => {
   scorer = await BackendScorer.start({ workers: 2 });
   outside = mkdtempSync(path.join(os.tmpdir(), "colbench-hostile-"));
+  // So that a CI log says which of the checks below had their mechanism to test.
+  const iso = scorer.isolation;
+  console.info(`sandbox isolation here: ${iso.network}; ${iso.filesystem}; ${iso.pid}; ${iso.user}; cgroup ${iso.cgroup}`);
 });
 afterAll(async () => {
   await scorer?.close();
