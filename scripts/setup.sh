@@ -14,11 +14,19 @@ if [ "$node_major" -lt "$need_node_major" ]; then
 fi
 
 # System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
-# Python 3 (the backend scoring sandbox).
+# Python 3 (the backend scoring sandbox) with numpy (three official backend tasks use it; without it
+# they score 0, as they would in the benchmark's own scorer on such a machine).
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if ! command -v python3 >/dev/null 2>&1; then
+  missing+=(python3 python3-numpy)
+elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/null 2>&1 &&
+  ! python3 -c "import numpy" >/dev/null 2>&1; then
+  # Only for Debian's own python3: its numpy package is of no use to another interpreter (pyenv,
+  # a virtualenv, macOS's), which has its own way to install it.
+  missing+=(python3-numpy)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""
@@ -32,6 +40,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     for pkg in "${missing[@]}"; do
       case "$pkg" in
         chromium) brew install --cask chromium ;;
+        python3-numpy) brew install numpy ;;
         *) brew install "$pkg" ;;
       esac
     done
