@@ -199,6 +199,8 @@ export class BackendScorer {
    */
   warmFor(inputs: Iterable<Pick<BackendScoreInput, "answer" | "groundTruth">>): void {
     for (const input of inputs) {
+      // A malformed input is score()'s to refuse, with its own error.
+      if (typeof input.answer !== "string" || typeof input.groundTruth !== "string") continue;
       const lane = this.laneOf(input);
       if (lane !== MAIN_LANE) this.pool.warm(lane);
     }
