@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { getDatabase } from "@/lib/db";
-import { taskCounts } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
-  const db = await getDatabase();
-  const counts = await taskCounts(db.prisma);
+  const { kind } = await getDatabase();
+  const counts = await (await getStore()).tasks.counts();
   const cards = [
     { href: "/tasks?benchmark=backend", label: "Backend programming tasks", value: counts.backend },
     { href: "/tasks?benchmark=frontend", label: "Frontend design tasks", value: counts.frontend },
@@ -29,7 +29,7 @@ export default async function Home() {
         ))}
       </div>
       <p className="mt-6 text-xs text-stone-500">
-        Database: {db.kind} · {counts.splits.map((s) => `${s.benchmark}/${s.split}: ${s.count}`).join(" · ") || "empty"}
+        Database: {kind} · {counts.splits.map((s) => `${s.benchmark}/${s.split}: ${s.count}`).join(" · ") || "empty"}
       </p>
     </>
   );

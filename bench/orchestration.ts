@@ -10,10 +10,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { storeFor } from "../lib/store";
 import { openDatabase } from "../lib/db/open";
 import { importTasks } from "../lib/store/import-tasks";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
-import { parseServerSpec } from "../lib/models/spec";
+import { parseServerSpec } from "../lib/colbench/server-spec";
 import { createRun } from "../lib/runs/create";
 import { executeRun } from "../lib/runs/runner";
 import { modelServices } from "../lib/runs/services";
@@ -88,9 +89,9 @@ try {
 
   // The studio: the same episodes as a run, every turn stored in PGlite, every answer scored.
   const scorer = await openBackendScorer();
-  const run = await createRun(db.prisma, { benchmark: "backend", selector: "all", limit, bestOf, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency, name: "bench" });
+  const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "all", limit, bestOf, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency, name: "bench" });
   const cpu0 = cpuMs();
-  const stats = await executeRun(db.prisma, run.id, modelServices(scorer));
+  const stats = await executeRun(storeFor(db.prisma), run.id, modelServices(scorer));
   const studioCpu = cpuMs() - cpu0;
   await scorer.close();
 

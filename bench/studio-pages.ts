@@ -8,10 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../lib/db/open";
-import { importTasks } from "../lib/store/import-tasks";
+import { storeFor } from "../lib/store";
+import { processOwner } from "../lib/runs/owner";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { createRun } from "../lib/runs/create";
-import { appendTurn, ensureEpisodes, finishEpisode, markRunning } from "../lib/store/episodes";
 import { startStudio } from "../e2e/studio";
 
 const episodes = Number(process.argv[2] ?? 1000);
@@ -26,19 +26,20 @@ if (!fs.existsSync(official)) console.log(`note: ${official} is absent; using th
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-pages-"));
 const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
-await importTasks(db.prisma, { file: taskFile, benchmark: "backend", name: "bench" });
-const taskCount = await db.prisma.task.count();
+const store = storeFor(db.prisma);
+await store.tasks.import({ file: taskFile, benchmark: "backend", name: "bench" });
+const taskCount = (await store.tasks.counts()).backend;
 const spec = { baseUrl: "http://127.0.0.1:9/v1", model: "bench" };
 
 async function fill(name: string, n: number): Promise<number> {
   const bestOf = Math.ceil(n / taskCount);
-  const run = await createRun(db.prisma, { benchmark: "backend", selector: "all", limit: Math.ceil(n / bestOf), bestOf, agent: spec, simulator: spec, name });
-  await ensureEpisodes(db.prisma, run.id, run.config.taskIds, bestOf);
-  const rows = await db.prisma.episode.findMany({ where: { runId: run.id }, select: { id: true }, orderBy: { id: "asc" } });
+  const run = await createRun(store, { benchmark: "backend", selector: "all", limit: Math.ceil(n / bestOf), bestOf, agent: spec, simulator: spec, name });
+  await store.episodes.ensure(run.id, run.config.taskIds, bestOf);
+  const rows = await store.episodes.unfinished(run.id);
   for (const [i, { id }] of rows.entries()) {
-    await markRunning(db.prisma, id);
+    await store.episodes.claim(id, processOwner(), 60_000);
     for (let t = 0; t < 6; t++) {
-      await appendTurn(db.prisma, id, {
+      await store.episodes.appendTurn(id, {
         index: t,
         role: t % 2 === 0 ? "simulator" : "agent",
         content: t === 5 ? "I WANT TO ANSWER:\ndef f(x):\n    return x\n" : `turn ${t}: ${"words ".repeat(40)}`,
@@ -47,7 +48,7 @@ async function fill(name: string, n: number): Promise<number> {
       });
     }
     const reward = (i % 10) / 9;
-    await finishEpisode(db.prisma, id, { answer: "def f(x):\n    return x\n", reward, details: { tests: [] } });
+    await store.episodes.finish(id, { answer: "def f(x):\n    return x\n", reward, details: { tests: [] } });
   }
   return run.id;
 }
@@ -55,8 +56,8 @@ async function fill(name: string, n: number): Promise<number> {
 const started = performance.now();
 const big = await fill("bench-large", episodes);
 const small = await fill("bench-small", 10);
-const bigEpisode = (await db.prisma.episode.findFirstOrThrow({ where: { runId: big }, orderBy: { id: "desc" } })).id;
-const smallEpisode = (await db.prisma.episode.findFirstOrThrow({ where: { runId: small }, orderBy: { id: "desc" } })).id;
+const bigEpisode = (await store.runs.episodes(big, { pageSize: 1, page: episodes })).items[0]!.id;
+const smallEpisode = (await store.runs.episodes(small, { pageSize: 1, page: 10 })).items[0]!.id;
 console.log(`made ${episodes} + 10 episodes (6 turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 await db.close();
 

@@ -1,7 +1,8 @@
 import { openDatabase, type Database } from "../lib/db/open";
+import { storeFor, type Store } from "../lib/store";
 
 /** Opens the studio database for one CLI command and closes it however the command ends. */
-export async function withDatabase<T>(command: string, use: (db: Database) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(command: string, use: (store: Store, db: Database) => Promise<T>): Promise<T> {
   const db = await openDatabase({ command: `colbench ${command}` });
   const close = () => db.close().catch(() => {});
   // A Ctrl-C mid-import must still close PGlite, or its next start runs crash recovery.
@@ -9,10 +10,17 @@ export async function withDatabase<T>(command: string, use: (db: Database) => Pr
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   try {
-    return await use(db);
+    return await use(await openStore(db), db);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await close();
   }
+}
+
+/** The store of an opened database; on embedded PGlite, whose one owner is this process, claims left by earlier processes lapse. */
+export async function openStore(db: Database): Promise<Store> {
+  const store = storeFor(db.prisma);
+  if (db.kind === "pglite") await store.episodes.lapseAllClaims();
+  return store;
 }

@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { compareRuns } from "@/lib/store/leaderboard";
-import { listRuns } from "@/lib/store/runs";
+import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { CompareTable } from "@/components/CompareTable";
 import { percent } from "@/components/format";
@@ -11,11 +9,11 @@ export const metadata: Metadata = { title: "Compare runs" };
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
-  const prisma = await getPrisma();
-  const runs = (await listRuns(prisma)).filter((r) => r.done > 0);
+  const store = await getStore();
+  const runs = (await store.runs.list()).filter((r) => r.done > 0);
   const a = Number(query.a) || undefined;
   const b = Number(query.b) || undefined;
-  const result = a && b ? await compareRuns(prisma, a, b) : null;
+  const result = a && b ? await store.runs.compare(a, b) : null;
   const select = (name: "a" | "b", value?: number) => (
     <label className="flex items-center gap-2">
       Run {name.toUpperCase()}

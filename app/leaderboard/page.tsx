@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { leaderboard, type LeaderboardRow } from "@/lib/store/leaderboard";
+import { getStore } from "@/lib/store";
+import type { LeaderboardRow } from "@/lib/store/leaderboard";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
@@ -69,7 +69,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const baseline = Number((await searchParams).baseline) || undefined;
-  const rows = await leaderboard(await getPrisma(), baseline);
+  const rows = await (await getStore()).runs.leaderboard(baseline);
   const backend = rows.filter((r) => r.run.benchmark === "backend");
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
   return (

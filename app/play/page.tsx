@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
+import { getStore } from "@/lib/store";
 import { openPlaySessions } from "@/lib/play/sessions";
 import { PageHeader } from "@/components/PageHeader";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Play" };
 
 export default async function PlayPage() {
-  const sessions = await openPlaySessions(await getPrisma());
+  const sessions = await openPlaySessions(await getStore());
   return (
     <>
       <PageHeader title="Play">

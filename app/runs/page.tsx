@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { listRuns } from "@/lib/store/runs";
+import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
@@ -13,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  const runs = await listRuns(await getPrisma());
+  const runs = await (await getStore()).runs.list();
   return (
     <>
       <LiveRefresh />

@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { listTasks } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 import { parseTaskSearch, searchHref } from "@/lib/store/task-search";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
@@ -13,7 +12,7 @@ export const metadata: Metadata = { title: "Tasks" };
 
 export default async function TasksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = parseTaskSearch(await searchParams);
-  const page = await listTasks(await getPrisma(), query);
+  const page = await (await getStore()).tasks.list(query);
   return (
     <>
       <PageHeader title="Tasks">

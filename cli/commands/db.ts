@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { withDatabase } from "../database";
-import { seedSamplesIfEmpty } from "../../lib/store/seed";
 import { action } from "../errors";
 
 export function register(program: Command): void {
@@ -9,7 +8,7 @@ export function register(program: Command): void {
     .description("apply pending migrations (the studio also does this at start)")
     .action(
       action(async () => {
-        await withDatabase("db migrate", async (database) => {
+        await withDatabase("db migrate", async (_store, database) => {
           const applied = database.applied;
           console.log(
             applied.length
@@ -23,8 +22,8 @@ export function register(program: Command): void {
     .description("load the project's sample tasks into an empty database (the studio does this at first start)")
     .action(
       action(async () => {
-        await withDatabase("db seed", async (database) => {
-          const seeded = await seedSamplesIfEmpty(database.prisma);
+        await withDatabase("db seed", async (store) => {
+          const seeded = await store.tasks.seedSamplesIfEmpty();
           console.log(seeded.length ? `seeded ${seeded.reduce((n, s) => n + s.inserted, 0)} sample tasks` : "the database already has tasks; nothing seeded");
         });
       }),

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import { Command } from "commander";
-import { importAdvantages } from "../../lib/store/advantages";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -12,7 +11,7 @@ export function register(program: Command): void {
     .action(
       action(async (file: string) => {
         if (!fs.existsSync(file)) fail(`${file}: no such file`);
-        const result = await withDatabase("import-advantages", (db) => importAdvantages(db.prisma, file, (message) => process.stderr.write(`${message}\n`)));
+        const result = await withDatabase("import-advantages", (store) => store.trajectories.importAdvantages(file, (message) => process.stderr.write(`${message}\n`)));
         console.log(JSON.stringify({ updated: result.updated, bad: result.problems.length }));
         if (result.problems.length) process.exitCode = 1;
       }),

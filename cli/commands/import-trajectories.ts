@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { importTrajectories } from "../../lib/store/trajectories";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -15,8 +14,8 @@ export function register(program: Command): void {
     .action(
       action(async (file: string, opts: { name?: string; benchmark?: Benchmark }) => {
         if (!fs.existsSync(file)) fail(`${file}: no such file`);
-        const result = await withDatabase("import-trajectories", (db) =>
-          importTrajectories(db.prisma, file, { ...opts, onProblem: (message) => process.stderr.write(`${message}\n`) }),
+        const result = await withDatabase("import-trajectories", (store) =>
+          store.trajectories.import(file, { ...opts, onProblem: (message) => process.stderr.write(`${message}\n`) }),
         );
         console.log(JSON.stringify({ run: result.runName, episodes: result.episodes, tasks_created: result.tasksCreated, bad: result.problems.length }));
         if (result.problems.length) process.exitCode = 1;

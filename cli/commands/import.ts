@@ -2,7 +2,6 @@ import fs from "node:fs";
 import { Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { importTasks } from "../../lib/store/import-tasks";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -32,8 +31,8 @@ export function register(program: Command): void {
         );
         const interactive = process.stderr.isTTY;
         if (interactive) bar.start(total, 0, { inserted: 0 });
-        const summary = await withDatabase("import", (db) =>
-          importTasks(db.prisma, {
+        const summary = await withDatabase("import", (store) =>
+          store.tasks.import({
             file,
             benchmark: opts.benchmark,
             split: opts.split,

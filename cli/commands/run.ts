@@ -1,15 +1,13 @@
 import fs from "node:fs";
-import { EventEmitter } from "node:events";
 import { Command, Option } from "commander";
 import { MultiBar, Presets } from "cli-progress";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { parseServerSpec } from "../../lib/models/spec";
+import { parseServerSpec } from "../../lib/colbench/server-spec";
+import { openEventBus } from "../../lib/events";
 import { createRun } from "../../lib/runs/create";
-import { executeRun, loadRunConfig, type RunEvents, type RunStats } from "../../lib/runs/runner";
-import { modelServices } from "../../lib/runs/services";
-import { openScorer } from "../../lib/runs/scorers";
-import { exportOfficial } from "../../lib/store/trajectories";
-import type { Database } from "../../lib/db/open";
+import { playRun } from "../../lib/runs/play-run";
+import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
+import type { Store } from "../../lib/store";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -19,19 +17,17 @@ const int = (name: string) => (value: string) => {
   return n;
 };
 
-async function findRun(db: Database, nameOrId: string) {
-  const run = /^\d+$/.test(nameOrId)
-    ? await db.prisma.run.findUnique({ where: { id: Number(nameOrId) } })
-    : await db.prisma.run.findUnique({ where: { name: nameOrId } });
+async function findRun(store: Store, nameOrId: string) {
+  const run = await store.runs.find(nameOrId);
   if (!run) fail(`no run named "${nameOrId}" (see the Runs page, or \`colbench runs\`)`);
   return run;
 }
 
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
-async function play(db: Database, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
-  const config = await loadRunConfig(db.prisma, runId);
-  const scorer = await openScorer(config);
-  const events = new EventEmitter<RunEvents>();
+async function play(store: Store, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
+  const config = await loadRunConfig(store, runId);
+  // On a shared PostgreSQL server, a studio open on the same database shows this run's turns live.
+  const bus = await openEventBus();
   const started = performance.now();
   const bars = new MultiBar(
     {
@@ -44,13 +40,15 @@ async function play(db: Database, runId: number, opts: { concurrency?: number; o
     Presets.shades_classic,
   );
   const bar = bars.create(config.taskIds.length * config.bestOf, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
-  events.on("episode", (event) => {
-    if (event.status === "failed") bars.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type === "episode" && event.runId === runId && event.status === "failed") {
+      bars.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
+    }
   });
   try {
-    const stats = await executeRun(db.prisma, runId, { ...scorer.services, ...modelServices(scorer) }, {
+    const stats = await playRun(store, runId, {
+      bus,
       concurrency: opts.concurrency,
-      events,
       onProgress: (p) =>
         bar.update(p.done, {
           running: p.running,
@@ -60,18 +58,19 @@ async function play(db: Database, runId: number, opts: { concurrency?: number; o
         }),
     });
     bars.stop();
-    if (opts.out) await writeOfficial(db, runId, opts.out);
+    if (opts.out) await writeOfficial(store, runId, opts.out);
     return stats;
   } finally {
     bars.stop();
-    await scorer.close();
+    unsubscribe();
+    await bus.close();
   }
 }
 
-async function writeOfficial(db: Database, runId: number, out: string): Promise<number> {
+async function writeOfficial(store: Store, runId: number, out: string): Promise<number> {
   const stream: NodeJS.WritableStream = out === "-" ? process.stdout : fs.createWriteStream(out);
   let n = 0;
-  for await (const trajectory of exportOfficial(db.prisma, runId)) {
+  for await (const trajectory of store.trajectories.exportOfficial(runId)) {
     if (!stream.write(JSON.stringify(trajectory) + "\n")) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
     n++;
   }
@@ -79,8 +78,8 @@ async function writeOfficial(db: Database, runId: number, out: string): Promise<
   return n;
 }
 
-async function summary(db: Database, runId: number, name: string, stats: RunStats) {
-  const episodes = await db.prisma.episode.findMany({ where: { runId, status: "done" }, select: { taskId: true, reward: true } });
+async function summary(store: Store, runId: number, name: string, stats: RunStats) {
+  const episodes = await store.runs.doneRewards(runId);
   const best = new Map<number, number>();
   for (const e of episodes) best.set(e.taskId, Math.max(best.get(e.taskId) ?? 0, e.reward ?? 0));
   const rewards = episodes.map((e) => e.reward ?? 0);
@@ -127,8 +126,8 @@ export function register(program: Command): void {
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
-        await withDatabase("run", async (db) => {
-          const run = await createRun(db.prisma, {
+        await withDatabase("run", async (store) => {
+          const run = await createRun(store, {
             benchmark: opts.benchmark,
             selector: opts.tasks,
             limit: opts.limit,
@@ -145,8 +144,8 @@ export function register(program: Command): void {
             clipPath: opts.clip,
           });
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
-          const stats = await play(db, run.id, { out: opts.out });
-          await summary(db, run.id, run.name, stats);
+          const stats = await play(store, run.id, { out: opts.out });
+          await summary(store, run.id, run.name, stats);
         });
       }),
     );
@@ -159,10 +158,10 @@ export function register(program: Command): void {
     .option("--out <file>", "write the official trajectory JSONL here when done")
     .action(
       action(async (name: string, opts: { concurrency?: number; out?: string }) => {
-        await withDatabase("resume", async (db) => {
-          const run = await findRun(db, name);
-          const stats = await play(db, run.id, opts);
-          await summary(db, run.id, run.name, stats);
+        await withDatabase("resume", async (store) => {
+          const run = await findRun(store, name);
+          const stats = await play(store, run.id, opts);
+          await summary(store, run.id, run.name, stats);
         });
       }),
     );
@@ -175,9 +174,9 @@ export function register(program: Command): void {
     .option("--out <file>", "output file (default: standard output)", "-")
     .action(
       action(async (name: string, opts: { out: string }) => {
-        await withDatabase("export", async (db) => {
-          const run = await findRun(db, name);
-          const n = await writeOfficial(db, run.id, opts.out);
+        await withDatabase("export", async (store) => {
+          const run = await findRun(store, name);
+          const n = await writeOfficial(store, run.id, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} trajectories to ${opts.out}\n`);
         });
       }),

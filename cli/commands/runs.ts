@@ -1,5 +1,4 @@
 import { Command } from "commander";
-import { runCounts } from "../../lib/store/episodes";
 import { withDatabase } from "../database";
 import { action } from "../errors";
 
@@ -10,10 +9,10 @@ export function register(program: Command): void {
     .option("--json", "one JSON object per run")
     .action(
       action(async (opts: { json?: boolean }) => {
-        await withDatabase("runs", async (db) => {
-          const runs = await db.prisma.run.findMany({ orderBy: { id: "asc" } });
+        await withDatabase("runs", async (store) => {
+          const runs = (await store.runs.list()).reverse();
           for (const run of runs) {
-            const counts = await runCounts(db.prisma, run.id);
+            const counts = await store.runs.counts(run.id);
             const row = { id: run.id, name: run.name, benchmark: run.benchmark, status: run.status, ...counts };
             console.log(
               opts.json

@@ -3,10 +3,12 @@ import { Command } from "commander";
 import { openDatabase } from "../../lib/db/open";
 import { setDatabase } from "../../lib/db/index";
 import { updateLock } from "../../lib/db/lock";
-import { seedSamplesIfEmpty } from "../../lib/store/seed";
+import { openEventBus, setEventBus } from "../../lib/events";
+import { Seats, setSeats } from "../../lib/play/seats";
 import { RunManager } from "../../lib/runs/manager";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
+import { openStore } from "../database";
 import { action, fail } from "../errors";
 
 export function register(program: Command): void {
@@ -25,9 +27,15 @@ export function register(program: Command): void {
         process.chdir(projectRoot);
         // This process owns the embedded database; the Next.js handlers below share it in-process.
         const db = await openDatabase({ command: "colbench serve" });
-        const seeded = await seedSamplesIfEmpty(db.prisma);
+        const store = await openStore(db);
+        const seeded = await store.tasks.seedSamplesIfEmpty();
         setDatabase(db);
-        const runs = new RunManager(db.prisma);
+        // Live views hear of turns stored by any process on the same database through this bus.
+        const bus = await openEventBus(db.kind === "postgresql" ? process.env.DATABASE_URL : "");
+        setEventBus(bus);
+        const seats = new Seats(bus);
+        setSeats(seats);
+        const runs = new RunManager(store, bus, seats.take);
         setRunManager(runs);
 
         const { default: next } = await import("next");
@@ -46,6 +54,7 @@ export function register(program: Command): void {
           // Runs stop between turns; `colbench resume` or the Resume button continues them.
           await runs.close().catch(() => {});
           await app.close().catch(() => {});
+          await bus.close().catch(() => {});
           await db.close();
           process.exit(0);
         };

@@ -1,6 +1,5 @@
 import { Command, Option } from "commander";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { listTasks } from "../../lib/store/tasks";
 import { withDatabase } from "../database";
 import { action } from "../errors";
 
@@ -22,8 +21,8 @@ export function register(program: Command): void {
     .option("--json", "print one JSON object per task instead of a table")
     .action(
       action(async (opts: { benchmark?: Benchmark; split?: string; query?: string; page: number; pageSize: number; json?: boolean }) => {
-        const page = await withDatabase("tasks list", (db) =>
-          listTasks(db.prisma, { benchmark: opts.benchmark, split: opts.split, q: opts.query, page: opts.page, pageSize: opts.pageSize }),
+        const page = await withDatabase("tasks list", (store) =>
+          store.tasks.list({ benchmark: opts.benchmark, split: opts.split, q: opts.query, page: opts.page, pageSize: opts.pageSize }),
         );
         if (opts.json) {
           for (const task of page.items) console.log(JSON.stringify(task));

@@ -2,7 +2,7 @@ import { fillPrompt } from "../colbench/prompts";
 import { formatDialogue } from "../colbench/protocol";
 import type { Agent, AgentMove, AgentTurnInput, Simulator, SimulatorMove, SimulatorTurnInput } from "../colbench/roles";
 import { ModelServerError, type OpenAICompatibleClient } from "./openai-client";
-import { formatServerSpec } from "./spec";
+import { formatServerSpec } from "../colbench/server-spec";
 import type { ChatMessage, ContentPart } from "./types";
 
 export interface AgentSampling {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scripted-model-server";
 import { ModelServerError, OpenAICompatibleClient } from "./openai-client";
-import { parseServerSpec } from "./spec";
+import { parseServerSpec } from "../colbench/server-spec";
 import { HumanAgent, HumanSimulator } from "./human";
 import { runEpisode, type TurnRecord } from "../colbench/episode";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
-import { apiKeyFor, formatServerSpec, type ServerSpec } from "./spec";
+import { apiKeyFor, formatServerSpec, type ServerSpec } from "../colbench/server-spec";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
 
 export class ModelServerError extends Error {

@@ -1,43 +1,62 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/open";
 import { projectRoot } from "../paths";
 import { importTasks } from "../store/import-tasks";
-import { loadTurns } from "../store/episodes";
-import { RunManager, type AwaitedMove } from "../runs/manager";
-import { isMoveRefused } from "../runs/move-refused";
+import { storeFor, type Store } from "../store";
+import { MemoryBus } from "../events/memory-bus";
+import type { RunEvent } from "../events";
+import { RunManager } from "../runs/manager";
+import { isMoveRefused } from "./move-refused";
+import { Seats, type AwaitedMove } from "./seats";
 import { createPlay } from "./create";
 import { openPlaySessions } from "./sessions";
 
 // People in both seats of a backend episode, their moves submitted as the studio's API does:
-// real PGlite, the real Python scorer, the run manager that `colbench serve` holds.
+// real PGlite, the real Python scorer, the run manager and seats that `colbench serve` holds.
 
 let db: Database;
+let store: Store;
 let manager: RunManager;
+let seats: Seats;
+const bus = new MemoryBus();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-play-"));
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
   await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
-  manager = new RunManager(db.prisma);
+  store = storeFor(db.prisma);
+  seats = new Seats(bus);
+  manager = new RunManager(store, bus, seats.take);
 }, 60_000);
 
 afterAll(async () => {
   await manager?.close();
+  await bus.close();
   await db?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Resolves with the first event on the bus that `match` accepts. */
+const heard = <T extends RunEvent>(match: (event: RunEvent) => event is T): Promise<T> =>
+  new Promise((resolve) => {
+    const off = bus.subscribe((event) => {
+      if (match(event)) {
+        off();
+        resolve(event);
+      }
+    });
+  });
+
 const awaited = async (role: "agent" | "simulator", runId: number): Promise<AwaitedMove> => {
-  const now = manager.awaiting(runId);
+  const now = seats.awaiting(runId);
   if (now?.role === role) return now;
-  for (;;) {
-    const [move] = (await once(manager.events, "awaiting")) as [AwaitedMove];
-    if (move.runId === runId && move.role === role) return move;
-  }
+  await heard((e): e is Extract<RunEvent, { type: "awaiting" }> => e.type === "awaiting" && e.runId === runId && e.role === role);
+  const move = seats.awaiting(runId);
+  if (move?.role !== role) throw new Error(`the bus said the ${role} is awaited, the seats say ${move?.role}`);
+  return move;
 };
 
 const refusal = (fn: () => void): string => {
@@ -53,18 +72,18 @@ const refusal = (fn: () => void): string => {
 describe("an episode played by two people", () => {
   it("takes moves only in turn, survives a stop, and is scored and marked human-simulated", async () => {
     const task = await db.prisma.task.findFirstOrThrow({ where: { benchmark: "backend" }, orderBy: { id: "asc" } });
-    const play = await createPlay(db.prisma, manager, { benchmark: "backend", taskId: task.id, seat: "both" });
-    expect((await openPlaySessions(db.prisma)).map((s) => [s.episodeId, s.humanAgent, s.humanSimulator])).toContainEqual([play.episodeId, true, true]);
+    const play = await createPlay(store, manager, { benchmark: "backend", taskId: task.id, seat: "both" });
+    expect((await openPlaySessions(store)).map((s) => [s.episodeId, s.humanAgent, s.humanSimulator])).toContainEqual([play.episodeId, true, true]);
 
     const first = await awaited("agent", play.runId);
     expect(first.episodeId).toBe(play.episodeId);
     // The agent is shown the task's description only.
     expect(first.input).toMatchObject({ task: { problemDescription: task.problemDescription }, turn: 0 });
     expect(JSON.stringify(first.input)).not.toContain(task.groundTruth);
-    expect(refusal(() => manager.submitMove(play.runId, play.episodeId, "simulator", "too early"))).toContain("not the simulator's move");
-    expect(refusal(() => manager.submitMove(play.runId, play.episodeId + 1000, "agent", "wrong episode"))).toContain("not the one playing now");
+    expect(refusal(() => seats.submitMove(play.runId, play.episodeId, "simulator", "too early"))).toContain("not the simulator's move");
+    expect(refusal(() => seats.submitMove(play.runId, play.episodeId + 1000, "agent", "wrong episode"))).toContain("not the one playing now");
 
-    manager.submitMove(play.runId, play.episodeId, "agent", "Does a parcel that weighs nothing cost anything?");
+    seats.submitMove(play.runId, play.episodeId, "agent", "Does a parcel that weighs nothing cost anything?");
     const reply = await awaited("simulator", play.runId);
     if (reply.role !== "simulator") throw new Error("expected the simulator's move");
     expect(reply.input.task.groundTruth).toBe(task.groundTruth);
@@ -74,20 +93,20 @@ describe("an episode played by two people", () => {
     expect((await db.prisma.run.findUniqueOrThrow({ where: { id: play.runId } })).status).toBe("paused");
     manager.start(play.runId);
     await awaited("simulator", play.runId);
-    manager.submitMove(play.runId, play.episodeId, "simulator", "No, it is free.");
+    seats.submitMove(play.runId, play.episodeId, "simulator", "No, it is free.");
     await awaited("agent", play.runId);
-    const done = once(manager.events, "episode");
-    manager.submitMove(play.runId, play.episodeId, "agent", `I WANT TO ANSWER:\n${task.groundTruth}`);
-    const [event] = (await done) as [{ status: string; reward: number }];
+    const done = heard((e): e is Extract<RunEvent, { type: "episode" }> => e.type === "episode" && e.runId === play.runId && e.status !== "running");
+    seats.submitMove(play.runId, play.episodeId, "agent", `I WANT TO ANSWER:\n${task.groundTruth}`);
+    const event = await done;
     expect(event).toMatchObject({ status: "done", reward: 1 });
 
     const episode = await db.prisma.episode.findUniqueOrThrow({ where: { id: play.episodeId } });
     expect(episode).toMatchObject({ status: "done", reward: 1, humanSimulated: true });
-    expect((await loadTurns(db.prisma, play.episodeId)).map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent"]);
+    expect((await store.episodes.turns(play.episodeId)).map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent"]);
   }, 60_000);
 
   it("refuses a model server address it cannot parse, and a task of the other benchmark", async () => {
-    await expect(createPlay(db.prisma, manager, { benchmark: "backend", seat: "agent", opponent: "not a url" })).rejects.toThrow("opponent (simulator): expected URL#MODEL");
-    await expect(createPlay(db.prisma, manager, { benchmark: "frontend", taskId: 1, seat: "both" })).rejects.toThrow("task 1 is a backend task");
+    await expect(createPlay(store, manager, { benchmark: "backend", seat: "agent", opponent: "not a url" })).rejects.toThrow("opponent (simulator): expected URL#MODEL");
+    await expect(createPlay(store, manager, { benchmark: "frontend", taskId: 1, seat: "both" })).rejects.toThrow("task 1 is a backend task");
   });
 });

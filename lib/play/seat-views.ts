@@ -1,6 +1,6 @@
-import type { PrismaClient } from "../db/generated/client";
-import { isHuman, runConfigSchema } from "../runs/config";
-import { loadTurns } from "../store/episodes";
+import { isHuman, runConfigSchema } from "../colbench/run-config";
+import type { Store } from "../store";
+import type { SeatEpisode } from "../store/play";
 import { turnFor, type SeatTurn } from "./views";
 
 interface SeatBase {
@@ -25,38 +25,19 @@ export interface SimulatorSeatView extends SeatBase {
   testCases: Array<{ name: string; expression: string }> | null;
 }
 
-async function load(prisma: PrismaClient, episodeId: number) {
-  if (!Number.isSafeInteger(episodeId)) return null;
-  return prisma.episode.findUnique({
-    where: { id: episodeId },
-    select: {
-      id: true,
-      runId: true,
-      taskId: true,
-      status: true,
-      reward: true,
-      run: { select: { config: true } },
-      // Only what every seat may see; the simulator's view adds the hidden fields below.
-      task: { select: { benchmark: true, problemDescription: true } },
-    },
-  });
-}
-
 function seats(config: unknown): { agent: boolean; simulator: boolean } {
   const parsed = runConfigSchema.safeParse(config);
   return parsed.success ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator) } : { agent: false, simulator: false };
 }
 
-type Loaded = NonNullable<Awaited<ReturnType<typeof load>>>;
-
-function viewOf(episode: Loaded, seat: "agent" | "simulator", turns: SeatTurn[]): SeatBase {
-  const human = seats(episode.run?.config);
+function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTurn[]): SeatBase {
+  const human = seats(episode.runConfig);
   return {
     episodeId: episode.id,
     runId: episode.runId,
     taskId: episode.taskId,
-    benchmark: episode.task.benchmark,
-    problemDescription: episode.task.problemDescription,
+    benchmark: episode.benchmark,
+    problemDescription: episode.problemDescription,
     status: episode.status,
     reward: episode.reward,
     turns,
@@ -66,20 +47,20 @@ function viewOf(episode: Loaded, seat: "agent" | "simulator", turns: SeatTurn[])
 }
 
 /** The agent seat's view: the task's description and the dialogue, nothing hidden. */
-export async function agentSeatView(prisma: PrismaClient, episodeId: number): Promise<AgentSeatView | null> {
-  const episode = await load(prisma, episodeId);
+export async function agentSeatView(store: Store, episodeId: number): Promise<AgentSeatView | null> {
+  const episode = await store.episodes.forSeat(episodeId);
   if (!episode) return null;
-  return viewOf(episode, "agent", (await loadTurns(prisma, episode.id)).map((t) => turnFor("agent", t)));
+  return viewOf(episode, "agent", (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t)));
 }
 
 /** The collaborator's (simulated human's) view: the dialogue and the hidden information. */
-export async function simulatorSeatView(prisma: PrismaClient, episodeId: number): Promise<SimulatorSeatView | null> {
-  const episode = await load(prisma, episodeId);
+export async function simulatorSeatView(store: Store, episodeId: number): Promise<SimulatorSeatView | null> {
+  const episode = await store.episodes.forSeat(episodeId);
   if (!episode) return null;
-  const hidden = await prisma.task.findUniqueOrThrow({ where: { id: episode.taskId }, select: { groundTruth: true, testCases: true } });
+  const hidden = await store.tasks.hidden(episode.taskId);
   return {
-    ...viewOf(episode, "simulator", (await loadTurns(prisma, episode.id)).map((t) => turnFor("simulator", t))),
+    ...viewOf(episode, "simulator", (await store.episodes.turns(episode.id)).map((t) => turnFor("simulator", t))),
     groundTruth: hidden.groundTruth,
-    testCases: (hidden.testCases as SimulatorSeatView["testCases"]) ?? null,
+    testCases: hidden.testCases,
   };
 }

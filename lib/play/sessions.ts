@@ -1,5 +1,5 @@
-import type { PrismaClient } from "../db/generated/client";
-import { isHuman, runConfigSchema } from "../runs/config";
+import { isHuman, runConfigSchema } from "../colbench/run-config";
+import type { Store } from "../store";
 
 export interface PlaySessionRow {
   runId: number;
@@ -15,27 +15,20 @@ export interface PlaySessionRow {
 }
 
 /** Episodes with a person in a seat that have not ended, newest first: where someone can join or go on. */
-export async function openPlaySessions(prisma: PrismaClient, limit = 20): Promise<PlaySessionRow[]> {
-  const runs = await prisma.run.findMany({
-    where: { status: { in: ["pending", "running", "paused"] }, name: { startsWith: "play-" } },
-    orderBy: { id: "desc" },
-    take: limit,
-    include: { episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 } },
-  });
+export async function openPlaySessions(store: Store, limit = 20): Promise<PlaySessionRow[]> {
   const rows: PlaySessionRow[] = [];
-  for (const run of runs) {
+  for (const run of await store.runs.openPlays(limit)) {
     const config = runConfigSchema.safeParse(run.config);
-    const episode = run.episodes[0];
-    if (!config.success || !episode) continue;
+    if (!config.success || !run.episode) continue;
     rows.push({
-      runId: run.id,
-      episodeId: episode.id,
-      taskId: episode.taskId,
+      runId: run.runId,
+      episodeId: run.episode.id,
+      taskId: run.episode.taskId,
       benchmark: run.benchmark,
-      status: episode.status,
+      status: run.episode.status,
       humanAgent: isHuman(config.data.agent),
       humanSimulator: isHuman(config.data.simulator),
-      turns: episode._count.turns,
+      turns: run.episode.turns,
       createdAt: run.createdAt,
     });
   }

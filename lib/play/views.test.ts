@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TurnRecord } from "../colbench/episode";
-import type { AwaitedMove } from "../runs/manager";
+import type { AwaitedMove } from "./seats";
 import { awaitingFor, parseSeat, turnFor } from "./views";
 
 const simulatorTurn: TurnRecord = {

@@ -1,5 +1,5 @@
 import type { TurnRecord } from "../colbench/episode";
-import type { AwaitedMove } from "../runs/manager";
+import type { AwaitedMove } from "./seats";
 
 // What each seat of a played episode is sent. The agent's seat must never receive hidden
 // information (ground truth, tests, the target page or its render), so its view is built from

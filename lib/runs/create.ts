@@ -1,9 +1,8 @@
-import type { PrismaClient } from "../db/generated/client";
 import { loadPrompts } from "../colbench/prompts";
 import type { Benchmark } from "../colbench/tasks";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
-import { resolveTaskSelector } from "../store/task-selector";
-import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "./config";
+import type { Store } from "../store";
+import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -22,8 +21,8 @@ export interface NewRun {
   clipPath?: string;
 }
 
-export async function createRun(prisma: PrismaClient, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
-  const taskIds = await resolveTaskSelector(prisma, spec.benchmark, spec.selector, spec.limit);
+export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
+  const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit);
   if (taskIds.length === 0) {
     throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
   }
@@ -44,8 +43,6 @@ export async function createRun(prisma: PrismaClient, spec: NewRun): Promise<{ i
     clipPath: spec.clipPath,
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
-  const existing = await prisma.run.findUnique({ where: { name } });
-  if (existing) throw new Error(`a run named "${name}" exists already: continue it with \`colbench resume ${name}\` or pick another --name`);
-  const run = await prisma.run.create({ data: { name, benchmark: spec.benchmark, config } });
+  const run = await store.runs.insert({ name, benchmark: spec.benchmark, config });
   return { id: run.id, name, config };
 }

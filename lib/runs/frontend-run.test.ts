@@ -2,11 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeFor } from "../store";
 import { openDatabase, type Database } from "../db/open";
 import { importTasks } from "../store/import-tasks";
 import { exportOfficial, importTrajectories } from "../store/trajectories";
 import { projectRoot, sharedColbenchDir } from "../paths";
-import { parseServerSpec } from "../models/spec";
+import { parseServerSpec } from "../colbench/server-spec";
 import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scripted-model-server";
 import { createRun } from "./create";
 import { executeRun } from "./runner";
@@ -46,8 +47,8 @@ afterAll(async () => {
 describe(`a ${limit}-task frontend run`, () => {
   it("renders every proposal for the simulator, scores the final page, and round-trips the official JSONL", { timeout: 300_000 }, async () => {
     const spec = (model: string) => parseServerSpec(`${server.url}#${model}`);
-    const run = await createRun(db.prisma, { benchmark: "frontend", selector: "all", limit, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency: 2, name: "pages" });
-    const stats = await executeRun(db.prisma, run.id, { ...scorer.services, ...modelServices(scorer) });
+    const run = await createRun(storeFor(db.prisma), { benchmark: "frontend", selector: "all", limit, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency: 2, name: "pages" });
+    const stats = await executeRun(storeFor(db.prisma), run.id, { ...scorer.services, ...modelServices(scorer) });
     expect(stats.counts).toMatchObject({ total: limit, done: limit, failed: 0 });
 
     const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { turns: { orderBy: { index: "asc" } }, task: true } });

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeFor } from "../store";
 import { openDatabase, type Database } from "../db/open";
 import { importTasks } from "../store/import-tasks";
 import { exportOfficial, importTrajectories } from "../store/trajectories";
 import { projectRoot, sharedColbenchDir } from "../paths";
-import { parseServerSpec } from "../models/spec";
+import { parseServerSpec } from "../colbench/server-spec";
 import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scripted-model-server";
 import { createRun } from "./create";
 import { executeRun } from "./runner";
@@ -54,7 +55,7 @@ describe("a backend run against a scripted model server", () => {
   const limit = fs.existsSync(officialBackend) ? 50 : 14;
 
   it(`plays, stores and scores ${limit} episodes`, async () => {
-    const run = await createRun(db.prisma, {
+    const run = await createRun(storeFor(db.prisma), {
       benchmark: "backend",
       selector: "all",
       limit,
@@ -64,7 +65,7 @@ describe("a backend run against a scripted model server", () => {
       name: "fifty",
     });
     runId = run.id;
-    const stats = await executeRun(db.prisma, run.id, services());
+    const stats = await executeRun(storeFor(db.prisma), run.id, services());
     expect(stats.counts).toMatchObject({ total: limit, done: limit, failed: 0 });
     // Two questions, two replies, the answer: 6 turns with the opening description.
     expect(stats.turns).toBe(limit * 6);
@@ -101,7 +102,7 @@ describe("a backend run against a scripted model server", () => {
   });
 
   it("is a no-op to run a finished run again", async () => {
-    const stats = await executeRun(db.prisma, runId, services());
+    const stats = await executeRun(storeFor(db.prisma), runId, services());
     expect(stats.episodes).toBe(0);
     expect(stats.counts.done).toBe(limit);
   });
@@ -111,21 +112,21 @@ describe("prompts", () => {
   it("records the prompt text a run used, from a user's file or the defaults", async () => {
     const file = path.join(dir, "my-agent-prompt.txt");
     fs.writeFileSync(file, "Ask one question, then answer with I WANT TO ANSWER:");
-    const run = await createRun(db.prisma, { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { agent: file }, name: "custom-prompt" });
+    const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { agent: file }, name: "custom-prompt" });
     expect(run.config.prompts.agent).toBe("Ask one question, then answer with I WANT TO ANSWER:");
     expect(run.config.promptSources).toEqual({ agent: file, simulator: "default" });
     expect(run.config.prompts.simulator).toContain("{hidden_information}");
     await expect(
-      createRun(db.prisma, { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { simulator: "/no/such/file" }, name: "missing-prompt" }),
+      createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { simulator: "/no/such/file" }, name: "missing-prompt" }),
     ).rejects.toThrow("/no/such/file: no such prompt file (--simulator-prompt)");
-    await expect(createRun(db.prisma, { benchmark: "backend", selector: "ids=999999", agent: spec("echo"), simulator: spec("simulator") })).rejects.toThrow(/selects no backend task/);
+    await expect(createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=999999", agent: spec("echo"), simulator: spec("simulator") })).rejects.toThrow(/selects no backend task/);
   });
 });
 
 describe("agents and servers that misbehave", () => {
   const small = async (name: string, agent: string, simulator = "simulator", bestOf = 1) => {
-    const run = await createRun(db.prisma, { benchmark: "backend", selector: "all", limit: 3, bestOf, agent: spec(agent), simulator: spec(simulator), concurrency: 3, name });
-    return { run, stats: await executeRun(db.prisma, run.id, services()) };
+    const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "all", limit: 3, bestOf, agent: spec(agent), simulator: spec(simulator), concurrency: 3, name });
+    return { run, stats: await executeRun(storeFor(db.prisma), run.id, services()) };
   };
 
   it("ends an agent that never answers after 10 turns, taking its last message as the answer", async () => {

@@ -1,19 +1,11 @@
 import { EventEmitter } from "node:events";
-import type { PrismaClient } from "../db/generated/client";
-import { runEpisode, type EpisodeEvents, type EpisodeOutcome, type PageRenderer, type TurnRecord } from "../colbench/episode";
+import { runEpisode, type EpisodeEvents, type EpisodeOutcome, type PageRenderer } from "../colbench/episode";
 import type { Agent, HiddenTask, Simulator } from "../colbench/roles";
-import {
-  appendTurn,
-  ensureEpisodes,
-  failEpisode,
-  finishEpisode,
-  loadTurns,
-  markRunning,
-  runCounts,
-  unfinishedEpisodes,
-  type RunCounts,
-} from "../store/episodes";
-import { isHuman, runConfigSchema, type RunConfig } from "./config";
+import { runConfigSchema, isHuman, type RunConfig } from "../colbench/run-config";
+import type { RunCountsSnapshot, RunEvent } from "../events";
+import type { Store } from "../store";
+import type { PendingEpisode, RunCounts } from "../store/episodes";
+import { CLAIM_LEASE_MS, processOwner } from "./owner";
 
 export interface EpisodeScore {
   reward: number;
@@ -26,11 +18,8 @@ export interface RunServices {
   makeSimulator(config: RunConfig): Simulator;
   score(task: HiddenTask, outcome: EpisodeOutcome): Promise<EpisodeScore>;
   renderer?: PageRenderer;
-}
-
-export interface RunEvents {
-  turn: [{ episodeId: number; turn: TurnRecord }];
-  episode: [{ episodeId: number; taskId: number; sample: number; status: "running" | "done" | "failed"; reward?: number; error?: string }];
+  /** Told as an episode starts, before its first move (people in seats learn which episode they play). */
+  episodeStarted?(episodeId: number): void;
 }
 
 export interface RunStats {
@@ -48,43 +37,60 @@ export interface RunStats {
 
 export interface ExecuteOptions {
   concurrency?: number;
-  events?: EventEmitter<RunEvents>;
-  onProgress?: (progress: { done: number; failed: number; running: number; total: number; turns: number; tokens: number }) => void;
+  /** Where the run's turn and episode events go (an event bus's publish). */
+  publish?: (event: RunEvent) => void;
+  onProgress?: (progress: RunCountsSnapshot) => void;
   signal?: AbortSignal;
+  /** The claimant written on episodes this call plays (default: this process). */
+  owner?: string;
+  leaseMs?: number;
 }
 
-export async function loadRunConfig(prisma: PrismaClient, runId: number): Promise<RunConfig> {
-  const run = await prisma.run.findUniqueOrThrow({ where: { id: runId } });
+export async function loadRunConfig(store: Store, runId: number): Promise<RunConfig> {
+  const run = await store.runs.find(runId);
+  if (!run) throw new Error(`no run ${runId}`);
   return runConfigSchema.parse(run.config);
 }
 
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
 /**
  * Plays every unfinished episode of a run to the end and scores it. Safe to call again after a
- * crash at any point: finished episodes are left alone, interrupted ones continue from their last
- * stored turn, and the (run, task, sample) key makes a duplicate episode impossible.
+ * crash at any point, and from several processes at once: each episode is claimed before it is
+ * played (one claimer wins), finished episodes are left alone, interrupted ones continue from their
+ * last stored turn, and one another process holds are waited for, and taken over if its claim
+ * lapses (that process died).
  */
-export async function executeRun(prisma: PrismaClient, runId: number, services: RunServices, options: ExecuteOptions = {}): Promise<RunStats> {
+export async function executeRun(store: Store, runId: number, services: RunServices, options: ExecuteOptions = {}): Promise<RunStats> {
   const started = performance.now();
-  const config = await loadRunConfig(prisma, runId);
-  await ensureEpisodes(prisma, runId, config.taskIds, config.bestOf, isHuman(config.simulator));
-  const queue = await unfinishedEpisodes(prisma, runId);
-  const before = await runCounts(prisma, runId);
-  await prisma.run.update({ where: { id: runId }, data: { status: "running" } });
+  const owner = options.owner ?? processOwner();
+  const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
+  const config = await loadRunConfig(store, runId);
+  await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
+  const unfinished = await store.episodes.unfinished(runId);
+  const before = await store.runs.counts(runId);
+  await store.runs.setStatus(runId, "running");
+  const publish = options.publish ?? (() => {});
 
   const agent = services.makeAgent(config);
   const simulator = services.makeSimulator(config);
   const stats: RunStats = { counts: before, episodes: 0, turns: 0, tokens: 0, wallMs: 0, episodeMs: 0, waitMs: 0, scoreMs: 0 };
-  const progress = { done: before.done, failed: 0, running: 0, total: before.total, turns: 0, tokens: 0 };
+  const progress: RunCountsSnapshot = { done: before.done, failed: 0, running: 0, total: before.total, turns: 0, tokens: 0 };
   const report = () => options.onProgress?.({ ...progress });
   report();
 
-  const playOne = async (episode: (typeof queue)[number]) => {
+  const playOne = async (episode: PendingEpisode) => {
     const episodeStart = performance.now();
     progress.running++;
     report();
-    options.events?.emit("episode", { episodeId: episode.id, taskId: episode.taskId, sample: episode.sample, status: "running" });
+    const about = { runId, episodeId: episode.id, taskId: episode.taskId, sample: episode.sample };
+    publish({ type: "episode", ...about, status: "running" });
     try {
-      await markRunning(prisma, episode.id);
+      services.episodeStarted?.(episode.id);
       const events = new EventEmitter<EpisodeEvents>();
       events.on("turn", (turn) => {
         progress.turns++;
@@ -92,7 +98,7 @@ export async function executeRun(prisma: PrismaClient, runId: number, services: 
         const tokens = (turn.usage?.promptTokens ?? 0) + (turn.usage?.completionTokens ?? 0);
         progress.tokens += tokens;
         stats.tokens += tokens;
-        options.events?.emit("turn", { episodeId: episode.id, turn });
+        publish({ type: "turn", runId, episodeId: episode.id, index: turn.index, role: turn.role });
         report();
       });
       const outcome = await runEpisode({
@@ -100,8 +106,9 @@ export async function executeRun(prisma: PrismaClient, runId: number, services: 
         agent,
         simulator,
         renderer: services.renderer,
-        persist: (turn) => appendTurn(prisma, episode.id, turn),
-        resumeFrom: episode.status === "pending" ? [] : await loadTurns(prisma, episode.id),
+        persist: (turn) => store.episodes.appendTurn(episode.id, turn),
+        // Read after the claim: a process that held it before may have stored turns since the queue was made.
+        resumeFrom: await store.episodes.turns(episode.id),
         maxAgentTurns: config.maxAgentTurns,
         events,
         signal: options.signal,
@@ -110,15 +117,15 @@ export async function executeRun(prisma: PrismaClient, runId: number, services: 
       const scoreStart = performance.now();
       const score = await services.score(episode.task, outcome);
       stats.scoreMs += performance.now() - scoreStart;
-      await finishEpisode(prisma, episode.id, { answer: outcome.answer, reward: score.reward, details: score.details });
+      await store.episodes.finish(episode.id, { answer: outcome.answer, reward: score.reward, details: score.details });
       progress.done++;
-      options.events?.emit("episode", { episodeId: episode.id, taskId: episode.taskId, sample: episode.sample, status: "done", reward: score.reward });
+      publish({ type: "episode", ...about, status: "done", reward: score.reward });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       const message = (error as Error).message;
-      await failEpisode(prisma, episode.id, message);
+      await store.episodes.fail(episode.id, message);
       progress.failed++;
-      options.events?.emit("episode", { episodeId: episode.id, taskId: episode.taskId, sample: episode.sample, status: "failed", error: message });
+      publish({ type: "episode", ...about, status: "failed", error: message });
     } finally {
       progress.running--;
       stats.episodes++;
@@ -127,20 +134,48 @@ export async function executeRun(prisma: PrismaClient, runId: number, services: 
     }
   };
 
-  let next = 0;
-  const workers = Array.from({ length: Math.min(options.concurrency ?? config.concurrency, Math.max(queue.length, 1)) }, async () => {
-    while (next < queue.length) {
-      options.signal?.throwIfAborted();
-      await playOne(queue[next++]!);
-    }
-  });
-  await Promise.all(workers);
+  // Episodes another process was playing when this call looked: waited for, taken over if its claim lapses.
+  let held: PendingEpisode[] = [];
+  const work = async (queue: PendingEpisode[]) => {
+    let next = 0;
+    const workers = Array.from({ length: Math.min(options.concurrency ?? config.concurrency, Math.max(queue.length, 1)) }, async () => {
+      while (next < queue.length) {
+        options.signal?.throwIfAborted();
+        const episode = queue[next++]!;
+        if (await store.episodes.claim(episode.id, owner, leaseMs)) await playOne(episode);
+        else held.push(episode);
+      }
+    });
+    await Promise.all(workers);
+  };
 
-  stats.counts = await runCounts(prisma, runId);
+  const heartbeat = setInterval(() => void store.episodes.renewClaims(owner, leaseMs).catch(() => {}), leaseMs / 3);
+  heartbeat.unref();
+  try {
+    await work(unfinished);
+    while (held.length) {
+      options.signal?.throwIfAborted();
+      const now = Date.now();
+      const claims = await store.episodes.claims(held.map((e) => e.id));
+      const running = claims.filter((c) => c.status === "running");
+      const lapsed = new Set(running.filter((c) => !c.leaseUntil || c.leaseUntil.getTime() <= now).map((c) => c.id));
+      const waiting = running.filter((c) => !lapsed.has(c.id));
+      const retry = held.filter((e) => lapsed.has(e.id));
+      held = held.filter((e) => waiting.some((c) => c.id === e.id));
+      if (retry.length) {
+        await work(retry);
+        continue;
+      }
+      if (!held.length) break;
+      const soonest = Math.min(...waiting.map((c) => c.leaseUntil!.getTime()));
+      await sleep(Math.min(Math.max(soonest - now + 50, 200), 5000), options.signal);
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+
+  stats.counts = await store.runs.counts(runId);
   stats.wallMs = performance.now() - started;
-  await prisma.run.update({
-    where: { id: runId },
-    data: { status: stats.counts.done === stats.counts.total ? "done" : "failed" },
-  });
+  await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
   return stats;
 }

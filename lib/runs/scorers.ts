@@ -1,4 +1,4 @@
-import type { RunConfig } from "./config";
+import type { RunConfig } from "../colbench/run-config";
 import { BackendScorer } from "../scoring/backend";
 import type { RunServices } from "./runner";
 import type { AnswerScorer } from "./services";

@@ -2,8 +2,8 @@ import type { EpisodeOutcome } from "../colbench/episode";
 import type { HiddenTask } from "../colbench/roles";
 import { ModelAgent, ModelCodeSimulator, ModelDesignSimulator } from "../models/model-roles";
 import { OpenAICompatibleClient, type ClientOptions } from "../models/openai-client";
-import { isHuman, type Player, type RunConfig } from "./config";
-import type { ServerSpec } from "../models/spec";
+import { isHuman, type Player, type RunConfig } from "../colbench/run-config";
+import type { ServerSpec } from "../colbench/server-spec";
 import type { EpisodeScore, RunServices } from "./runner";
 
 /** Scores a finished episode's answer; backend and frontend scorers both fit behind it. */

@@ -1,4 +1,4 @@
-import type { PrismaClient, Prisma } from "../db/generated/client";
+import type { PrismaClient, Prisma, Turn } from "../db/generated/client";
 import type { HiddenTask } from "../colbench/roles";
 import type { TurnRecord } from "../colbench/episode";
 import type { TestCase } from "../colbench/tasks";
@@ -54,9 +54,19 @@ export async function unfinishedEpisodes(prisma: PrismaClient, runId: number): P
   }));
 }
 
+/** One stored turn; live views read it when told that it exists. */
+export async function loadTurn(prisma: PrismaClient, episodeId: number, index: number): Promise<TurnRecord | null> {
+  const row = await prisma.turn.findUnique({ where: { episodeId_index: { episodeId, index } } });
+  return row ? turnOf(row) : null;
+}
+
 export async function loadTurns(prisma: PrismaClient, episodeId: number): Promise<TurnRecord[]> {
   const rows = await prisma.turn.findMany({ where: { episodeId }, orderBy: { index: "asc" } });
-  return rows.map((row) => ({
+  return rows.map(turnOf);
+}
+
+function turnOf(row: Turn): TurnRecord {
+  return {
     index: row.index,
     role: row.role,
     content: row.content,
@@ -67,7 +77,7 @@ export async function loadTurns(prisma: PrismaClient, episodeId: number): Promis
     tokenLogprobs: (row.tokenLogprobs as TurnRecord["tokenLogprobs"]) ?? null,
     usage: (row.usage as TurnRecord["usage"]) ?? null,
     advantage: row.advantage,
-  }));
+  };
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? undefined : (value as Prisma.InputJsonValue));
@@ -86,8 +96,48 @@ export async function appendTurn(prisma: PrismaClient, episodeId: number, turn: 
             ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb)`;
 }
 
-export async function markRunning(prisma: PrismaClient, episodeId: number): Promise<void> {
-  await prisma.$executeRaw`UPDATE "Episode" SET "status" = 'running'::"EpisodeStatus", "startedAt" = (now() AT TIME ZONE 'UTC') WHERE "id" = ${episodeId}`;
+/**
+ * Takes an episode to play, in one statement: it succeeds for one claimer only. An episode is free
+ * when it is pending or failed, or running under a claim that lapsed (its process died) or is the
+ * caller's own. Returns whether the caller now holds it.
+ */
+export async function claimEpisode(prisma: PrismaClient, episodeId: number, owner: string, leaseMs: number): Promise<boolean> {
+  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
+    UPDATE "Episode"
+       SET "status" = 'running'::"EpisodeStatus", "claimedBy" = ${owner},
+           "leaseUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs / 1000}),
+           "startedAt" = COALESCE("startedAt", (now() AT TIME ZONE 'UTC'))
+     WHERE "id" = ${episodeId}
+       AND ("status" IN ('pending', 'failed')
+            OR ("status" = 'running' AND ("claimedBy" IS NULL OR "claimedBy" = ${owner} OR "leaseUntil" < (now() AT TIME ZONE 'UTC'))))
+    RETURNING "id"`;
+  return rows.length === 1;
+}
+
+/** Keeps the caller's claims alive; a process renews them well inside the lease while it plays. */
+export async function renewClaims(prisma: PrismaClient, owner: string, leaseMs: number): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs / 1000})
+     WHERE "claimedBy" = ${owner} AND "status" = 'running'`;
+}
+
+/**
+ * Embedded PGlite has one owner process, so a claim found there when it opens was left by a process
+ * that has ended: every such claim lapses now. (Never call this on a shared PostgreSQL server.)
+ */
+export async function lapseAllClaims(prisma: PrismaClient): Promise<number> {
+  return prisma.$executeRaw`UPDATE "Episode" SET "leaseUntil" = NULL WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL`;
+}
+
+export interface EpisodeClaim {
+  id: number;
+  status: "pending" | "running" | "done" | "failed";
+  claimedBy: string | null;
+  leaseUntil: Date | null;
+}
+
+export async function episodeClaims(prisma: PrismaClient, episodeIds: number[]): Promise<EpisodeClaim[]> {
+  return prisma.episode.findMany({ where: { id: { in: episodeIds } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
 }
 
 export async function finishEpisode(
@@ -97,14 +147,14 @@ export async function finishEpisode(
 ): Promise<void> {
   await prisma.$executeRaw`
     UPDATE "Episode" SET "status" = 'done'::"EpisodeStatus", "answer" = ${result.answer}, "reward" = ${result.reward},
-           "details" = ${jsonText(result.details)}::jsonb, "endedAt" = (now() AT TIME ZONE 'UTC')
+           "details" = ${jsonText(result.details)}::jsonb, "endedAt" = (now() AT TIME ZONE 'UTC'), "leaseUntil" = NULL
     WHERE "id" = ${episodeId}`;
 }
 
 export async function failEpisode(prisma: PrismaClient, episodeId: number, error: string): Promise<void> {
   await prisma.episode.update({
     where: { id: episodeId },
-    data: { status: "failed", details: { error }, endedAt: new Date() },
+    data: { status: "failed", details: { error }, endedAt: new Date(), leaseUntil: null },
   });
 }
 
@@ -124,4 +174,26 @@ export async function runCounts(prisma: PrismaClient, runId: number): Promise<Ru
     counts.total += group._count._all;
   }
   return counts;
+}
+
+export interface EpisodeRef {
+  id: number;
+  runId: number | null;
+  status: "pending" | "running" | "done" | "failed";
+  reward: number | null;
+}
+
+/** The few fields a route needs to find an episode's run and state, without its dialogue. */
+export async function episodeRef(prisma: PrismaClient, episodeId: number): Promise<EpisodeRef | null> {
+  if (!Number.isSafeInteger(episodeId)) return null;
+  return prisma.episode.findUnique({ where: { id: episodeId }, select: { id: true, runId: true, status: true, reward: true } });
+}
+
+export async function firstEpisodeId(prisma: PrismaClient, runId: number): Promise<number | null> {
+  return (await prisma.episode.findFirst({ where: { runId }, orderBy: { id: "asc" }, select: { id: true } }))?.id ?? null;
+}
+
+/** Rewards of a run's finished episodes, task by task (for summaries and best-of-k). */
+export async function doneRewards(prisma: PrismaClient, runId: number): Promise<Array<{ taskId: number; reward: number | null }>> {
+  return prisma.episode.findMany({ where: { runId, status: "done" }, select: { taskId: true, reward: true } });
 }

@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { playerName, runConfigSchema } from "../runs/config";
+import { playerName, runConfigSchema, type RunConfig } from "../colbench/run-config";
 import type { TurnRecord } from "../colbench/episode";
 import { loadTurns } from "./episodes";
 
@@ -23,6 +23,38 @@ function models(config: unknown): { agent: string | null; simulator: string | nu
   const parsed = runConfigSchema.safeParse(config);
   if (!parsed.success) return { agent: null, simulator: null };
   return { agent: playerName(parsed.data.agent), simulator: playerName(parsed.data.simulator) };
+}
+
+export interface RunRow {
+  id: number;
+  name: string;
+  benchmark: "backend" | "frontend";
+  status: "pending" | "running" | "paused" | "done" | "failed";
+  config: unknown;
+}
+
+export type RunStatus = RunRow["status"];
+
+const runRow = { id: true, name: true, benchmark: true, status: true, config: true } as const;
+
+/** A run by id, or by name when the text is not a number. */
+export async function findRun(prisma: PrismaClient, nameOrId: string | number): Promise<RunRow | null> {
+  if (typeof nameOrId === "number" || /^\d+$/.test(nameOrId)) {
+    const id = Number(nameOrId);
+    return Number.isSafeInteger(id) ? prisma.run.findUnique({ where: { id }, select: runRow }) : null;
+  }
+  return prisma.run.findUnique({ where: { name: nameOrId }, select: runRow });
+}
+
+/** Stores a new run; a name already taken is an error that says how to go on instead. */
+export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: "backend" | "frontend"; config: RunConfig }): Promise<{ id: number }> {
+  const existing = await prisma.run.findUnique({ where: { name: run.name }, select: { id: true } });
+  if (existing) throw new Error(`a run named "${run.name}" exists already: continue it with \`colbench resume ${run.name}\` or pick another --name`);
+  return prisma.run.create({ data: { name: run.name, benchmark: run.benchmark, config: run.config }, select: { id: true } });
+}
+
+export async function setRunStatus(prisma: PrismaClient, runId: number, status: RunStatus): Promise<void> {
+  await prisma.run.update({ where: { id: runId }, data: { status } });
 }
 
 export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {

@@ -1,12 +1,12 @@
 import { getDatabase } from "@/lib/db";
-import { taskCounts } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
 export async function GET() {
   try {
     const db = await getDatabase();
-    const counts = await taskCounts(db.prisma);
+    const counts = await (await getStore()).tasks.counts();
     return Response.json({
       ok: true,
       database: { kind: db.kind, location: db.location },

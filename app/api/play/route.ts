@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getPrisma } from "@/lib/db";
+import { getStore } from "@/lib/store";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
 import { createPlay } from "@/lib/play/create";
 import { getRunManager } from "@/lib/runs/active";
@@ -20,7 +20,7 @@ export async function POST(request: Request) {
     return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
   }
   try {
-    const session = await createPlay(await getPrisma(), getRunManager(), parsed.data);
+    const session = await createPlay(await getStore(), getRunManager(), parsed.data);
     return Response.json(
       { ...session, agentUrl: `/play/${session.episodeId}/agent`, simulatorUrl: `/play/${session.episodeId}/collaborator` },
       { status: 201 },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getRunManager } from "@/lib/runs/active";
-import { parseServerSpec } from "@/lib/models/spec";
+import { parseServerSpec } from "@/lib/colbench/server-spec";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,4 @@
-import { getPrisma } from "@/lib/db";
-import { listTasks } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 import { parseTaskSearch } from "@/lib/store/task-search";
 
 export const dynamic = "force-dynamic";
@@ -7,5 +6,5 @@ export const dynamic = "force-dynamic";
 /** Paginated task summaries (no hidden information): ?benchmark=&split=&q=&page=&pageSize= */
 export async function GET(request: Request) {
   const query = parseTaskSearch(new URL(request.url).searchParams);
-  return Response.json(await listTasks(await getPrisma(), query));
+  return Response.json(await (await getStore()).tasks.list(query));
 }

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { getEpisode } from "@/lib/store/runs";
+import { getStore } from "@/lib/store";
 import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
@@ -21,7 +20,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function EpisodePage({ params }: Params) {
   const id = Number.parseInt((await params).id, 10);
-  const episode = Number.isSafeInteger(id) ? await getEpisode(await getPrisma(), id) : null;
+  const episode = Number.isSafeInteger(id) ? await (await getStore()).episodes.get(id) : null;
   if (!episode) notFound();
   const previous = episode.previousId ? `/episodes/${episode.previousId}` : null;
   const next = episode.nextId ? `/episodes/${episode.nextId}` : null;

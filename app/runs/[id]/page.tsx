@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getPrisma } from "@/lib/db";
-import { listEpisodes, listRuns, SCORE_BANDS } from "@/lib/store/runs";
+import { getStore } from "@/lib/store";
+import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
@@ -19,12 +19,12 @@ export default async function RunPage({
 }) {
   const id = Number.parseInt((await params).id, 10);
   const query = await searchParams;
-  const prisma = await getPrisma();
-  const run = Number.isSafeInteger(id) ? (await listRuns(prisma)).find((r) => r.id === id) : undefined;
+  const store = await getStore();
+  const run = Number.isSafeInteger(id) ? (await store.runs.list()).find((r) => r.id === id) : undefined;
   if (!run) notFound();
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
-  const page = await listEpisodes(prisma, run.id, { page: Number(query.page) || 1, status, score });
+  const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
     const merged = { status, score, page: page.page, ...patch };

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
-import { getTask } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { HiddenInformation } from "@/components/HiddenInformation";
 
@@ -13,7 +12,7 @@ type Params = { params: Promise<{ id: string }> };
 async function load(params: Params["params"]) {
   const id = Number.parseInt((await params).id, 10);
   if (!Number.isSafeInteger(id)) notFound();
-  const task = await getTask(await getPrisma(), id);
+  const task = await (await getStore()).tasks.get(id);
   if (!task) notFound();
   return task;
 }

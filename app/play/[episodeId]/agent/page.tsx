@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
+import { getStore } from "@/lib/store";
 import { agentSeatView } from "@/lib/play/seat-views";
 import { AgentSeat } from "@/components/play/AgentSeat";
 import { SeatPage } from "@/components/play/SeatPage";
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Playing the agent" };
 // This page and everything it loads carry only what an agent may know: no ground truth, no
 // tests, no target page (e2e/play.spec.ts checks every response body).
 export default async function AgentSeatPage({ params }: { params: Promise<{ episodeId: string }> }) {
-  const view = await agentSeatView(await getPrisma(), Number.parseInt((await params).episodeId, 10));
+  const view = await agentSeatView(await getStore(), Number.parseInt((await params).episodeId, 10));
   if (!view) notFound();
   return (
     <SeatPage title="You are the agent" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat}>

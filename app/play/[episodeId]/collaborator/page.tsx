@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
-import { getPrisma } from "@/lib/db";
+import { getStore } from "@/lib/store";
 import { simulatorSeatView } from "@/lib/play/seat-views";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Playing the collaborator" };
 
 export default async function CollaboratorSeatPage({ params }: { params: Promise<{ episodeId: string }> }) {
-  const view = await simulatorSeatView(await getPrisma(), Number.parseInt((await params).episodeId, 10));
+  const view = await simulatorSeatView(await getStore(), Number.parseInt((await params).episodeId, 10));
   if (!view) notFound();
   const invite = view.personOpposite ? (
     <span className="text-sm text-stone-600">

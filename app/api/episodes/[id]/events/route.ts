@@ -1,63 +1,66 @@
-import { getPrisma } from "@/lib/db";
+import { getEventBus, type RunEvent } from "@/lib/events";
 import { eventStream } from "@/lib/http/event-stream";
+import { getSeats } from "@/lib/play/seats";
 import { awaitingFor, parseSeat, turnFor } from "@/lib/play/views";
 import { getRunManager } from "@/lib/runs/active";
-import type { AwaitedMove, ManagerEvents } from "@/lib/runs/manager";
-import { loadTurns } from "@/lib/store/episodes";
+import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
 /**
  * One episode, live: a snapshot of its turns, then each new turn, whose move is awaited and the
- * outcome, pushed by the run manager. `?seat=agent` gets the agent's view only (no hidden information).
+ * outcome, as the event bus reports them from whichever process plays it. Events carry ids; the
+ * turn itself is read from the database. `?seat=agent` gets the agent's view only (no hidden information).
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const episodeId = Number.parseInt((await params).id, 10);
   const seat = parseSeat(new URL(request.url).searchParams.get("seat"));
-  const prisma = await getPrisma();
-  const episode = Number.isSafeInteger(episodeId)
-    ? await prisma.episode.findUnique({ where: { id: episodeId }, select: { id: true, runId: true, status: true, reward: true } })
-    : null;
+  const store = await getStore();
+  const episode = await store.episodes.ref(episodeId);
   if (!episode) return Response.json({ error: `no episode ${episodeId}` }, { status: 404 });
+  const bus = getEventBus();
+  const seats = getSeats();
   const manager = getRunManager();
   // Imported episodes belong to no run and never play.
   const runId = episode.runId ?? -1;
+  const playing = async () => {
+    const progress = manager.progress(runId);
+    if (progress) return progress.state === "running" || progress.state === "stopping";
+    return (await store.runs.find(runId))?.status === "running";
+  };
 
   return eventStream(request, async (send) => {
-    const onTurn = (e: ManagerEvents["turn"][0]) => {
-      if (e.episodeId === episodeId) send("turn", turnFor(seat, e.turn));
-    };
-    const onAwaiting = (move: AwaitedMove) => {
-      if (move.episodeId === episodeId) send("awaiting", awaitingFor(seat, move));
-    };
-    const onEpisode = (e: ManagerEvents["episode"][0]) => {
-      if (e.episodeId !== episodeId) return;
-      // The score's details list the tests; a seat learns only the reward.
-      send("status", { status: e.status, reward: e.reward ?? null, error: seat === "agent" ? undefined : e.error });
-    };
-    const onProgress = (p: ManagerEvents["progress"][0]) => {
-      if (p.runId === runId && p.state !== "running" && p.state !== "stopping") send("playing", { playing: false, state: p.state });
+    // Turns are read in the order they were announced, so a view never shows turn 5 before turn 4.
+    let reads = Promise.resolve();
+    const onEvent = (event: RunEvent) => {
+      if (event.runId !== runId) return;
+      if (event.type === "turn" && event.episodeId === episodeId) {
+        reads = reads.then(async () => {
+          const turn = await store.episodes.turn(episodeId, event.index).catch(() => null);
+          if (turn) send("turn", turnFor(seat, turn));
+        });
+      } else if (event.type === "awaiting" && event.episodeId === episodeId) {
+        const move = seats.awaiting(runId);
+        if (move && move.episodeId === episodeId) reads = reads.then(() => send("awaiting", awaitingFor(seat, move)));
+      } else if (event.type === "episode" && event.episodeId === episodeId) {
+        // The score's details list the tests; a seat learns only the reward.
+        const status = { status: event.status, reward: event.reward ?? null, error: seat === "agent" ? undefined : event.error };
+        reads = reads.then(() => send("status", status));
+      } else if (event.type === "progress" && event.state !== "running" && event.state !== "stopping") {
+        reads = reads.then(() => send("playing", { playing: false, state: event.state }));
+      }
     };
     // Subscribe before reading the snapshot so no turn falls between the two; the client keys turns by index.
-    manager.events.on("turn", onTurn);
-    manager.events.on("awaiting", onAwaiting);
-    manager.events.on("episode", onEpisode);
-    manager.events.on("progress", onProgress);
-    const turns = await loadTurns(prisma, episodeId);
-    const current = await prisma.episode.findUnique({ where: { id: episodeId }, select: { status: true, reward: true } });
-    const awaited = manager.awaiting(runId);
+    const unsubscribe = bus.subscribe(onEvent);
+    const [turns, current, isPlaying] = await Promise.all([store.episodes.turns(episodeId), store.episodes.ref(episodeId), playing()]);
+    const awaited = seats.awaiting(runId);
     send("snapshot", {
       turns: turns.map((t) => turnFor(seat, t)),
       status: current?.status ?? episode.status,
       reward: current?.reward ?? null,
-      playing: manager.isActive(runId),
+      playing: isPlaying,
       awaiting: awaited && awaited.episodeId === episodeId ? awaitingFor(seat, awaited) : null,
     });
-    return () => {
-      manager.events.off("turn", onTurn);
-      manager.events.off("awaiting", onAwaiting);
-      manager.events.off("episode", onEpisode);
-      manager.events.off("progress", onProgress);
-    };
+    return unsubscribe;
   });
 }

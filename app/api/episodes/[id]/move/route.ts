@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { getPrisma } from "@/lib/db";
-import { getRunManager } from "@/lib/runs/active";
-import { isMoveRefused } from "@/lib/runs/move-refused";
+import { getSeats } from "@/lib/play/seats";
+import { isMoveRefused } from "@/lib/play/move-refused";
+import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +17,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!parsed.success) {
     return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
   }
-  const prisma = await getPrisma();
-  const episode = Number.isSafeInteger(episodeId) ? await prisma.episode.findUnique({ where: { id: episodeId }, select: { runId: true } }) : null;
+  const episode = await (await getStore()).episodes.ref(episodeId);
   if (!episode) return Response.json({ error: `no episode ${episodeId}` }, { status: 404 });
   if (episode.runId === null) return Response.json({ error: `episode ${episodeId} was imported and is not played here` }, { status: 409 });
   try {
-    getRunManager().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);
+    getSeats().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);
   } catch (error) {
     if (isMoveRefused(error)) return Response.json({ error: error.message }, { status: 409 });
     throw error;

@@ -1,5 +1,5 @@
-import { getPrisma } from "@/lib/db";
-import { listEpisodes, SCORE_BANDS } from "@/lib/store/runs";
+import { getStore } from "@/lib/store";
+import { SCORE_BANDS } from "@/lib/store/runs";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const score = SCORE_BANDS.find((s) => s === query.get("score"));
   if (query.get("status") && !status) return Response.json({ error: `status: one of ${STATUSES.join(", ")}` }, { status: 400 });
   if (query.get("score") && !score) return Response.json({ error: `score: one of ${SCORE_BANDS.join(", ")}` }, { status: 400 });
-  const page = await listEpisodes(await getPrisma(), runId, {
+  const page = await (await getStore()).runs.episodes(runId, {
     page: Number(query.get("page")) || 1,
     pageSize: Number(query.get("pageSize")) || 50,
     status,

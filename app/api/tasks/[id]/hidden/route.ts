@@ -1,12 +1,11 @@
-import { getPrisma } from "@/lib/db";
-import { getTask } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
 /** Ground truth and tests: for reviewers and simulator-role clients, never for agent-role pages. */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = Number.parseInt((await params).id, 10);
-  const task = Number.isSafeInteger(id) ? await getTask(await getPrisma(), id) : null;
+  const task = Number.isSafeInteger(id) ? await (await getStore()).tasks.get(id) : null;
   if (!task) return Response.json({ error: "no such task" }, { status: 404 });
   return Response.json(
     { groundTruth: task.groundTruth, hiddenInformation: task.hiddenInformation, testCases: task.testCases },

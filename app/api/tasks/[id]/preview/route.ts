@@ -1,5 +1,4 @@
-import { getPrisma } from "@/lib/db";
-import { getTask } from "@/lib/store/tasks";
+import { getStore } from "@/lib/store";
 import { PREVIEW_CSP, rewriteForOfflinePreview } from "@/lib/colbench/offline-html";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +6,7 @@ export const dynamic = "force-dynamic";
 /** The target page of a frontend task, for a sandboxed iframe (renders come with the render pool). */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = Number.parseInt((await params).id, 10);
-  const task = Number.isSafeInteger(id) ? await getTask(await getPrisma(), id) : null;
+  const task = Number.isSafeInteger(id) ? await (await getStore()).tasks.get(id) : null;
   if (!task || task.benchmark !== "frontend") return new Response("no such frontend task", { status: 404 });
   return new Response(rewriteForOfflinePreview(task.groundTruth), {
     headers: {

@@ -1,7 +1,13 @@
 import { z } from "zod";
-import { serverSpecSchema } from "../models/spec";
-import { BENCHMARKS } from "../colbench/tasks";
-import { EMBEDDER_NAMES } from "../scoring/embedders";
+import { serverSpecSchema } from "./server-spec";
+import { BENCHMARKS } from "./tasks";
+
+// A run's stored configuration. It lives here, below both the store and the runner, so that
+// listing runs never loads the runner, the scorers or the CLIP code.
+
+/** The image embedders a frontend score may be computed (and recorded) with. */
+export const EMBEDDER_NAMES = ["clip-vit-b32", "default"] as const;
+export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
 
 /** A side of the dialogue: a model server, or a person at the studio (moves arrive from a browser). */
 export const humanPlayerSchema = z.object({ human: z.literal(true) });

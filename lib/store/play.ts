@@ -1,0 +1,91 @@
+import type { PrismaClient } from "../db/generated/client";
+import type { Benchmark } from "../colbench/tasks";
+
+// Queries behind the Play pages: what a seat's page loads, and the sessions people can join.
+
+export interface SeatEpisode {
+  id: number;
+  runId: number | null;
+  taskId: number;
+  status: string;
+  reward: number | null;
+  runConfig: unknown;
+  benchmark: Benchmark;
+  problemDescription: string;
+}
+
+/** An episode with only what every seat may see; the collaborator's page adds `hiddenOfTask`. */
+export async function seatEpisode(prisma: PrismaClient, episodeId: number): Promise<SeatEpisode | null> {
+  if (!Number.isSafeInteger(episodeId)) return null;
+  const row = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: {
+      id: true,
+      runId: true,
+      taskId: true,
+      status: true,
+      reward: true,
+      run: { select: { config: true } },
+      task: { select: { benchmark: true, problemDescription: true } },
+    },
+  });
+  if (!row) return null;
+  return {
+    id: row.id,
+    runId: row.runId,
+    taskId: row.taskId,
+    status: row.status,
+    reward: row.reward,
+    runConfig: row.run?.config ?? null,
+    benchmark: row.task.benchmark,
+    problemDescription: row.task.problemDescription,
+  };
+}
+
+/** The hidden side of a task: the reference answer and, for backend tasks, its tests. */
+export async function hiddenOfTask(prisma: PrismaClient, taskId: number): Promise<{ groundTruth: string; testCases: Array<{ name: string; expression: string }> | null }> {
+  const hidden = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { groundTruth: true, testCases: true } });
+  return { groundTruth: hidden.groundTruth, testCases: (hidden.testCases as Array<{ name: string; expression: string }> | null) ?? null };
+}
+
+export interface OpenPlayRun {
+  runId: number;
+  benchmark: Benchmark;
+  config: unknown;
+  createdAt: Date;
+  episode: { id: number; taskId: number; status: string; turns: number } | null;
+}
+
+/** Runs made from Play that have not ended, newest first, each with its one episode. */
+export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise<OpenPlayRun[]> {
+  const runs = await prisma.run.findMany({
+    where: { status: { in: ["pending", "running", "paused"] }, name: { startsWith: "play-" } },
+    orderBy: { id: "desc" },
+    take: limit,
+    include: { episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 } },
+  });
+  return runs.map((run) => {
+    const episode = run.episodes[0];
+    return {
+      runId: run.id,
+      benchmark: run.benchmark,
+      config: run.config,
+      createdAt: run.createdAt,
+      episode: episode ? { id: episode.id, taskId: episode.taskId, status: episode.status, turns: episode._count.turns } : null,
+    };
+  });
+}
+
+/** The given task if it is of this benchmark, else a random one of it. */
+export async function pickTask(prisma: PrismaClient, benchmark: Benchmark, taskId?: number): Promise<number> {
+  if (taskId !== undefined) {
+    const task = await prisma.task.findUnique({ where: { id: taskId }, select: { benchmark: true } });
+    if (!task) throw new Error(`taskId: no task ${taskId}`);
+    if (task.benchmark !== benchmark) throw new Error(`taskId: task ${taskId} is a ${task.benchmark} task, not ${benchmark}`);
+    return taskId;
+  }
+  const count = await prisma.task.count({ where: { benchmark } });
+  if (count === 0) throw new Error(`there are no ${benchmark} tasks: import some with \`colbench import\``);
+  const [task] = await prisma.task.findMany({ where: { benchmark }, orderBy: { id: "asc" }, skip: Math.floor(Math.random() * count), take: 1, select: { id: true } });
+  return task!.id;
+}
