@@ -109,7 +109,7 @@ export async function claimEpisode(prisma: PrismaClient, episodeId: number, owne
            "startedAt" = COALESCE("startedAt", (now() AT TIME ZONE 'UTC'))
      WHERE "id" = ${episodeId}
        AND ("status" IN ('pending', 'failed')
-            OR ("status" = 'running' AND ("claimedBy" IS NULL OR "claimedBy" = ${owner} OR "leaseUntil" < (now() AT TIME ZONE 'UTC'))))
+            OR ("status" = 'running' AND ("claimedBy" IS NULL OR "leaseUntil" IS NULL OR "claimedBy" = ${owner} OR "leaseUntil" < (now() AT TIME ZONE 'UTC'))))
     RETURNING "id"`;
   return rows.length === 1;
 }

@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../db/open";
+import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import { projectRoot } from "../paths";
+import { storeFor, type Store } from ".";
+
+// Two processes working one run must never both play an episode: claimEpisode is one UPDATE, and
+// of two claimers at once PostgreSQL lets exactly one match.
+
+const samples = path.join(projectRoot, "samples", "backend.jsonl");
+const EPISODES = 200;
+let server: PostgresServer;
+let a: Database;
+let b: Database;
+let runId: number;
+let episodeIds: number[];
+
+async function makeRun(store: Store, name: string): Promise<{ runId: number; episodeIds: number[] }> {
+  await store.tasks.import({ file: samples, benchmark: "backend", name: "samples" });
+  const taskIds = (await store.tasks.list({ benchmark: "backend", pageSize: 200 })).items.map((t) => t.id);
+  const bestOf = Math.ceil(EPISODES / taskIds.length);
+  const config = { benchmark: "backend", selector: "all", taskIds, bestOf } as never;
+  const run = await store.runs.insert({ name, benchmark: "backend", config });
+  await store.episodes.ensure(run.id, taskIds, bestOf);
+  const ids = (await store.episodes.unfinished(run.id)).map((e) => e.id).slice(0, EPISODES);
+  return { runId: run.id, episodeIds: ids };
+}
+
+describe("claimEpisode on a real PostgreSQL server, two clients", () => {
+  beforeAll(async () => {
+    server = await startPostgres();
+    const url = await server.createDatabase(`claims_${process.pid}`);
+    a = await openDatabase({ url });
+    // A second pool of connections, as a second process would have.
+    b = await openDatabase({ url, migrate: false });
+    ({ runId, episodeIds } = await makeRun(storeFor(a.prisma), "claims"));
+  }, 120_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await server?.stop();
+  });
+
+  it(`gives each of ${EPISODES} episodes to exactly one of two concurrent claimers`, async () => {
+    expect(episodeIds).toHaveLength(EPISODES);
+    const claimers = [
+      { owner: "machine-a:1", store: storeFor(a.prisma) },
+      { owner: "machine-b:2", store: storeFor(b.prisma) },
+    ];
+    // Both go through the same ids at the same time, with several claims in flight each.
+    const won = await Promise.all(
+      claimers.map(async ({ owner, store }) => {
+        const mine: number[] = [];
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (next < episodeIds.length) {
+              const id = episodeIds[next++]!;
+              if (await store.episodes.claim(id, owner, 60_000)) mine.push(id);
+            }
+          }),
+        );
+        return mine;
+      }),
+    );
+    const [first, second] = won as [number[], number[]];
+    expect(first.length + second.length).toBe(EPISODES);
+    expect(new Set([...first, ...second]).size).toBe(EPISODES);
+    expect(first.filter((id) => second.includes(id))).toEqual([]);
+    // The database agrees with what each claimer was told.
+    const claims = await storeFor(a.prisma).episodes.claims(episodeIds);
+    const owners = new Map(claims.map((c) => [c.id, c.claimedBy]));
+    expect(first.every((id) => owners.get(id) === "machine-a:1")).toBe(true);
+    expect(second.every((id) => owners.get(id) === "machine-b:2")).toBe(true);
+    expect(claims.every((c) => c.status === "running")).toBe(true);
+    // Neither can take the other's episodes while the claims hold; each may re-claim its own.
+    const store = storeFor(b.prisma);
+    expect(await store.episodes.claim(first[0]!, "machine-b:2", 60_000)).toBe(false);
+    expect(await store.episodes.claim(second[0]!, "machine-b:2", 60_000)).toBe(true);
+  });
+
+  it("lets another process take an episode over once its claim lapses, and never a finished one", async () => {
+    const store = storeFor(a.prisma);
+    const [lapsing, finished] = (await store.episodes.unfinished(runId)).slice(-2).map((e) => e.id) as [number, number];
+    // Made by a claim whose lease ran out (its process died without renewing it).
+    expect(await store.episodes.claim(lapsing, "dead:1", 1)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await storeFor(b.prisma).episodes.claim(lapsing, "alive:2", 60_000)).toBe(true);
+    expect(await store.episodes.claim(lapsing, "dead:1", 60_000)).toBe(false);
+    // Renewing keeps a claim: the same short lease, renewed to a long one, is not taken.
+    expect(await store.episodes.claim(finished, "player:3", 1)).toBe(true);
+    expect(await store.episodes.renewClaims("player:3", 60_000)).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await storeFor(b.prisma).episodes.claim(finished, "thief:4", 60_000)).toBe(false);
+    await store.episodes.finish(finished, { answer: "x", reward: 1, details: null });
+    expect(await store.episodes.claim(finished, "player:3", 60_000)).toBe(false);
+  });
+});
+
+describe("claims on embedded PGlite", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-claims-"));
+  let db: Database;
+  afterAll(async () => {
+    await db?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lapse all at once when the one owner opens it again (claims left by a process that has ended)", async () => {
+    db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
+    const store = storeFor(db.prisma);
+    const made = await makeRun(store, "pglite-claims");
+    const [id] = made.episodeIds as [number];
+    expect(await store.episodes.claim(id, "ended:1", 60_000)).toBe(true);
+    expect(await store.episodes.claim(id, "next:2", 60_000)).toBe(false);
+    expect(await store.episodes.lapseAllClaims()).toBe(1);
+    expect(await store.episodes.claim(id, "next:2", 60_000)).toBe(true);
+  }, 60_000);
+});
