@@ -166,3 +166,28 @@ describe("agents and servers that misbehave", () => {
     expect(perTask.map((g) => g._count._all)).toEqual([2, 2, 2]);
   });
 });
+
+describe("two players of one run", () => {
+  it("play each episode once between them, and one waits for the other's episodes instead of playing them again", async () => {
+    const store = storeFor(db.prisma);
+    const run = await createRun(store, { benchmark: "backend", selector: "all", limit: 12, agent: spec("slow:30"), simulator: spec("simulator"), concurrency: 3, name: "two-players" });
+    const turnsHeard: string[] = [];
+    const publish = (event: { type: string; episodeId?: number; index?: number }) => {
+      if (event.type === "turn") turnsHeard.push(`${event.episodeId}:${event.index}`);
+    };
+    const [a, b] = await Promise.all([
+      executeRun(store, run.id, services(), { owner: "player-a", publish }),
+      executeRun(store, run.id, services(), { owner: "player-b", publish }),
+    ]);
+    expect(a.episodes + b.episodes).toBe(12);
+    expect(a.episodes).toBeGreaterThan(0);
+    expect(b.episodes).toBeGreaterThan(0);
+    expect(a.counts).toMatchObject({ total: 12, done: 12, failed: 0 });
+    expect(b.counts).toMatchObject({ total: 12, done: 12, failed: 0 });
+    // No turn was played twice: each (episode, index) was announced once.
+    expect(new Set(turnsHeard).size).toBe(turnsHeard.length);
+    expect(turnsHeard).toHaveLength(12 * 6);
+    const claimedBy = await db.prisma.episode.groupBy({ by: ["claimedBy"], where: { runId: run.id }, _count: { _all: true } });
+    expect(claimedBy.map((g) => g.claimedBy).sort()).toEqual(["player-a", "player-b"]);
+  });
+});
