@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent } from "@/components/format";
-
+import { DataTable } from "@/components/DataTable";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 
 export const dynamic = "force-dynamic";
@@ -32,44 +32,36 @@ export default async function RunsPage() {
           .
         </EmptyState>
       ) : (
-        <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="runs-table">
-          <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
-            <tr>
-              <th className="px-3 py-2">Run</th>
-              <th className="px-3 py-2">Benchmark</th>
-              <th className="px-3 py-2">Agent / simulator</th>
-              <th className="px-3 py-2 text-right">Episodes</th>
-              <th className="px-3 py-2 text-right">Mean reward</th>
-              <th className="px-3 py-2 text-right">Success</th>
-              <th className="px-3 py-2">Status</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {runs.map((run) => (
-              <tr key={run.id} className="hover:bg-stone-50">
-                <td className="px-3 py-2">
-                  <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
-                    {run.name}
-                  </Link>
-                </td>
-                <td className="px-3 py-2">
-                  <BenchmarkBadge benchmark={run.benchmark} />
-                </td>
-                <td className="px-3 py-2 font-mono text-xs text-stone-600">
-                  {run.agent ?? "imported"}
-                  {run.simulator ? ` / ${run.simulator}` : ""}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">
+        <DataTable
+          testId="runs-table"
+          rows={runs}
+          rowKey={(run) => run.id}
+          columns={[
+            {
+              header: "Run",
+              cell: (run) => (
+                <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
+                  {run.name}
+                </Link>
+              ),
+            },
+            { header: "Benchmark", cell: (run) => <BenchmarkBadge benchmark={run.benchmark} /> },
+            { header: "Agent / simulator", className: "font-mono text-xs text-stone-600", cell: (run) => `${run.agent ?? "imported"}${run.simulator ? ` / ${run.simulator}` : ""}` },
+            {
+              header: "Episodes",
+              numeric: true,
+              cell: (run) => (
+                <>
                   {run.done}/{run.total}
                   {run.failed ? <span className="text-red-700"> ({run.failed} failed)</span> : null}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{run.meanReward === null ? "–" : run.meanReward.toFixed(3)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{run.benchmark === "backend" ? percent(run.successRate) : "–"}</td>
-                <td className="px-3 py-2 text-stone-600">{run.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { header: "Mean reward", numeric: true, cell: (run) => (run.meanReward === null ? "–" : run.meanReward.toFixed(3)) },
+            { header: "Success", numeric: true, cell: (run) => (run.benchmark === "backend" ? percent(run.successRate) : "–") },
+            { header: "Status", className: "text-stone-600", cell: (run) => run.status },
+          ]}
+        />
       )}
     </>
   );

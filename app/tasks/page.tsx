@@ -5,6 +5,7 @@ import { parseTaskSearch, searchHref } from "@/lib/store/task-search";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
+import { Pager } from "@/components/Pager";
 import { TaskFilters } from "@/components/TaskFilters";
 
 export const dynamic = "force-dynamic";
@@ -48,23 +49,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
               </li>
             ))}
           </ul>
-          <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-            <span className="text-stone-600">
-              Page {page.page} of {page.pages}
-            </span>
-            <span className="flex gap-2">
-              {page.page > 1 ? (
-                <Link className="rounded-md border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100" href={searchHref(query, { page: page.page - 1 })} rel="prev">
-                  Previous
-                </Link>
-              ) : null}
-              {page.page < page.pages ? (
-                <Link className="rounded-md border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100" href={searchHref(query, { page: page.page + 1 })} rel="next">
-                  Next
-                </Link>
-              ) : null}
-            </span>
-          </nav>
+          <Pager page={page.page} pages={page.pages} href={(n) => searchHref(query, { page: n })} />
         </>
       )}
     </>

@@ -1,8 +1,17 @@
 import type { z } from "zod";
-import type { FieldProblem } from "./tasks";
 
 // Every JSONL reader reports problems the same way: `(json)` for a line that does not parse,
 // `(line)` for one that is not an object, else the zod path of each bad field.
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** `FILE:LINE: field: problem`, the form every importer error takes. */
+export function formatProblem(file: string, line: number, problem: FieldProblem): string {
+  return `${file}:${line}: ${problem.field}: ${problem.message}`;
+}
 
 export type DecodedLine = { ok: true; record: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 

@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { decodeObjectLine, zodProblems } from "./jsonl";
+import { decodeObjectLine, zodProblems, type FieldProblem } from "./jsonl";
+
+// Line problems are defined with the JSONL reader; task parsing reports them.
+export { formatProblem, type FieldProblem } from "./jsonl";
 
 // The two official ColBench task formats, as published with the SWEET-RL paper.
 
@@ -39,11 +42,6 @@ export interface TaskInput {
   groundTruth: string;
   hiddenInformation: string | null;
   testCases: TestCase[] | null;
-}
-
-export interface FieldProblem {
-  field: string;
-  message: string;
 }
 
 export type ParseResult = { ok: true; task: TaskInput } | { ok: false; problems: FieldProblem[] };
@@ -110,9 +108,4 @@ export function toOfficialRecord(task: TaskInput): BackendTaskRecord | FrontendT
   };
   if (task.hiddenInformation !== null) record.hidden_information = task.hiddenInformation;
   return record;
-}
-
-/** `FILE:LINE: field: problem`, the form every importer error takes. */
-export function formatProblem(file: string, line: number, problem: FieldProblem): string {
-  return `${file}:${line}: ${problem.field}: ${problem.message}`;
 }

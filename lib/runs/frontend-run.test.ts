@@ -12,7 +12,8 @@ import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scr
 import { createRun } from "./create";
 import { executeRun } from "./runner";
 import { modelServices } from "./services";
-import { openScorer, type OpenScorer } from "./scorers";
+import { openScorer } from "./scorers";
+import type { OpenScorer } from "./scorer";
 
 // A frontend run end to end: proposals rendered in Chromium and shown to the simulator as images,
 // the final page scored by similarity to the target, then the official JSONL round trip.

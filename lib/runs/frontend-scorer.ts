@@ -1,7 +1,7 @@
 import { createEmbedder, type EmbedderName } from "../scoring/embedders";
 import { FrontendScorer } from "../scoring/frontend";
 import { RenderPool } from "../scoring/render";
-import type { OpenScorer } from "./scorers";
+import type { OpenScorer } from "./scorer";
 
 /**
  * Frontend: one Chromium render pool serves both the episodes (the simulator looks at every

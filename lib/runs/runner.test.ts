@@ -12,7 +12,8 @@ import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scr
 import { createRun } from "./create";
 import { executeRun } from "./runner";
 import { modelServices } from "./services";
-import { openBackendScorer, type OpenScorer } from "./scorers";
+import { openBackendScorer } from "./scorers";
+import type { OpenScorer } from "./scorer";
 
 // Runs against a scripted OpenAI-compatible server over real HTTP, stored in PGlite, scored by the
 // Python sandbox: the same path `colbench run` takes.

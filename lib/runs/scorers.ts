@@ -1,12 +1,6 @@
 import type { RunConfig } from "../colbench/run-config";
 import { BackendScorer } from "../scoring/backend";
-import type { RunServices } from "./runner";
-import type { AnswerScorer } from "./services";
-
-export interface OpenScorer extends AnswerScorer {
-  /** Services the scorer brings along (the frontend's page renderer). */
-  services: Pick<RunServices, "renderer">;
-}
+import type { OpenScorer } from "./scorer";
 
 /** Backend: the episode's answer against the task's hidden tests, in the Python sandbox. */
 export async function openBackendScorer(): Promise<OpenScorer> {

@@ -1,16 +1,9 @@
-import type { EpisodeOutcome } from "../colbench/episode";
-import type { HiddenTask } from "../colbench/roles";
 import { ModelAgent, ModelCodeSimulator, ModelDesignSimulator } from "../models/model-roles";
 import { OpenAICompatibleClient, type ClientOptions } from "../models/openai-client";
 import { isHuman, type Player, type RunConfig } from "../colbench/run-config";
 import type { ServerSpec } from "../colbench/server-spec";
-import type { EpisodeScore, RunServices } from "./runner";
-
-/** Scores a finished episode's answer; backend and frontend scorers both fit behind it. */
-export interface AnswerScorer {
-  score(task: HiddenTask, outcome: EpisodeOutcome): Promise<EpisodeScore>;
-  close(): Promise<void>;
-}
+import type { RunServices } from "./runner";
+import type { AnswerScorer } from "./scorer";
 
 function serverOf(player: Player, side: string): ServerSpec {
   if (isHuman(player)) throw new Error(`the ${side} is played by a person: play this run in the studio (\`colbench serve\`, then Play)`);

@@ -5,6 +5,9 @@ import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
+import { DataTable } from "@/components/DataTable";
+import { FilterPills } from "@/components/FilterPills";
+import { Pager } from "@/components/Pager";
 
 export const dynamic = "force-dynamic";
 
@@ -59,61 +62,50 @@ export default async function RunPage({
         ))}
       </dl>
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
-        <nav aria-label="Filter by status" className="flex gap-2">
-          {[undefined, ...STATUSES].map((s) => (
-            <Link key={s ?? "all"} href={href({ status: s, page: 1 })} aria-current={s === status ? "page" : undefined} className={`rounded-md px-3 py-1 ${s === status ? "bg-teal-700 text-white" : "bg-white text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100"}`}>
-              {s ?? "all"}
-            </Link>
-          ))}
-        </nav>
-        <nav aria-label="Filter by score" className="flex items-center gap-2">
-          <span className="text-stone-500">score</span>
-          {[undefined, ...SCORE_BANDS].map((s) => (
-            <Link key={s ?? "any"} href={href({ score: s, page: 1 })} aria-current={s === score ? "page" : undefined} className={`rounded-md px-3 py-1 ${s === score ? "bg-teal-700 text-white" : "bg-white text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100"}`}>
-              {s === undefined ? "any" : s === "full" ? "1.0" : s === "zero" ? "0" : "between"}
-            </Link>
-          ))}
-        </nav>
+        <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />
+        <FilterPills
+          label="Filter by score"
+          caption="score"
+          pills={[undefined, ...SCORE_BANDS].map((s) => ({
+            label: s === undefined ? "any" : s === "full" ? "1.0" : s === "zero" ? "0" : "between",
+            href: href({ score: s, page: 1 }),
+            current: s === score,
+          }))}
+        />
       </div>
-      <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="episodes-table">
-        <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
-          <tr>
-            <th className="px-3 py-2">Episode</th>
-            <th className="px-3 py-2">Task</th>
-            <th className="px-3 py-2 text-right">Sample</th>
-            <th className="px-3 py-2 text-right">Turns</th>
-            <th className="px-3 py-2 text-right">Reward</th>
-            <th className="px-3 py-2">Status</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-stone-100">
-          {page.items.map((e) => (
-            <tr key={e.id} className="hover:bg-stone-50">
-              <td className="px-3 py-1.5">
-                <Link href={`/episodes/${e.id}`} className="font-mono text-teal-800 hover:underline">
-                  #{e.id}
-                </Link>
-              </td>
-              <td className="max-w-md truncate px-3 py-1.5 text-stone-700" title={e.problemDescription}>
+      <DataTable
+        testId="episodes-table"
+        dense
+        rows={page.items}
+        rowKey={(e) => e.id}
+        columns={[
+          {
+            header: "Episode",
+            cell: (e) => (
+              <Link href={`/episodes/${e.id}`} className="font-mono text-teal-800 hover:underline">
+                #{e.id}
+              </Link>
+            ),
+          },
+          {
+            header: "Task",
+            className: "max-w-md truncate text-stone-700",
+            title: (e) => e.problemDescription,
+            cell: (e) => (
+              <>
                 <span className="font-mono text-xs text-stone-400">#{e.taskId}</span> {e.problemDescription}
-              </td>
-              <td className="px-3 py-1.5 text-right tabular-nums">{e.sample}</td>
-              <td className="px-3 py-1.5 text-right tabular-nums">{e.turns}</td>
-              <td className="px-3 py-1.5 text-right tabular-nums">{reward(e.reward)}</td>
-              <td className="px-3 py-1.5 text-stone-600">{e.status}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">
-        <span className="text-stone-600">
-          Page {page.page} of {page.pages} ({page.total} episodes)
-        </span>
-        <span className="flex gap-2">
-          {page.page > 1 ? <Link className="rounded-md border border-stone-300 bg-white px-3 py-1.5" href={href({ page: page.page - 1 })}>Previous</Link> : null}
-          {page.page < page.pages ? <Link className="rounded-md border border-stone-300 bg-white px-3 py-1.5" href={href({ page: page.page + 1 })}>Next</Link> : null}
-        </span>
-      </nav>
+              </>
+            ),
+          },
+          { header: "Sample", numeric: true, cell: (e) => e.sample },
+          { header: "Turns", numeric: true, cell: (e) => e.turns },
+          { header: "Reward", numeric: true, cell: (e) => reward(e.reward) },
+          { header: "Status", className: "text-stone-600", cell: (e) => e.status },
+        ]}
+      />
+      <Pager page={page.page} pages={page.pages} href={(n) => href({ page: n })}>
+        {` (${page.total} episodes)`}
+      </Pager>
     </>
   );
 }
