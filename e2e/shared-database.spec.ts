@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { startStudio, type RunningStudio } from "./studio";
 
+// (Its own studio on its own port: the other specs share the one global-setup starts on PGlite.)
 // One PostgreSQL server, two processes: a studio, and `colbench run` in a terminal. The turns the
 // terminal's run stores reach the studio's open episode page as they happen (LISTEN/NOTIFY).
 
@@ -49,13 +50,13 @@ test("a turn stored by `colbench run` in another process shows up live on the st
   await expect.poll(() => /run "from-a-terminal" \(id (\d+)\)/.exec(log)?.[1], { timeout: 30_000, message: log }).toBeTruthy();
   const runId = /run "from-a-terminal" \(id (\d+)\)/.exec(log)![1];
   const running = async () => {
-    const response = await page.request.get(`/api/runs/${runId}/episodes?status=running`);
+    const response = await page.request.get(`${studio.url}/api/runs/${runId}/episodes?status=running`);
     return ((await response.json()) as { items: Array<{ id: number }> }).items[0]?.id;
   };
   await expect.poll(running, { timeout: 30_000 }).toBeTruthy();
   const episodeId = await running();
 
-  await page.goto(`/episodes/${episodeId}`);
+  await page.goto(`${studio.url}/episodes/${episodeId}`);
   const episode = page.getByTestId("live-episode");
   await expect(episode).toHaveAttribute("data-status", "running");
   const turns = episode.getByTestId("turn");
@@ -69,6 +70,6 @@ test("a turn stored by `colbench run` in another process shows up live on the st
 
   expect(await ended, log).toBe(0);
   // The studio's run page shows the finished run from the same database.
-  await page.goto(`/runs/${runId}`);
+  await page.goto(`${studio.url}/runs/${runId}`);
   await expect(page.getByTestId("episodes-table").getByRole("cell", { name: "done", exact: true })).toHaveCount(2);
 });
