@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sharedColbenchDir } from "../lib/paths";
-import { BackendScorer } from "../lib/scoring/backend";
+import { BackendScorer } from "../lib/scoring/backend/scorer";
 import { processStat, type ProcessStat } from "./proc-cpu";
 
 const { values } = parseArgs({

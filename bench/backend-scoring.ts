@@ -17,7 +17,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
-import { BackendScorer, type BackendIsolation } from "../lib/scoring/backend";
+import { BackendScorer, type BackendIsolation } from "../lib/scoring/backend/scorer";
 import { machineTicks, processStat } from "./proc-cpu";
 
 interface Task {

@@ -17,13 +17,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
-import { mulberry32 } from "../lib/scoring/compare";
-import { createEmbedder, type EmbedderName } from "../lib/scoring/embedders";
-import { PAGE_VARIANTS, type PageVariant } from "../lib/scoring/embedders/testing/page-variants";
-import { defaultEmbedding } from "../lib/scoring/embedders/default";
-import { decodePng, type RgbaImage } from "../lib/scoring/png";
-import { RenderPool } from "../lib/scoring/render";
-import { cosine } from "../lib/scoring/similarity";
+import { mulberry32 } from "../lib/scoring/metrics/compare";
+import { createEmbedder } from "../lib/scoring/frontend/embedders";
+import type { EmbedderName } from "../lib/colbench/run-config";
+import { PAGE_VARIANTS, type PageVariant } from "../lib/scoring/testing/page-variants";
+import { defaultEmbedding } from "../lib/scoring/frontend/embedders/default";
+import { decodePng, type RgbaImage } from "../lib/scoring/frontend/png";
+import { RenderPool } from "../lib/scoring/frontend/render";
+import { cosine } from "../lib/scoring/frontend/similarity";
 
 function args() {
   const argv = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// Render throughput: the project's pool (lib/scoring/render.ts, cache off) against a naive loop
+// Render throughput: the project's pool (lib/scoring/frontend/render.ts, cache off) against a naive loop
 // (one Puppeteer page: setContent, full-page screenshot) over the first N ColBench target pages,
 // both answering outside requests the same way offline and showing pages the same way
 // (PAGE_POLICY: settled animations, Chrome's default fonts). The two run in alternating chunks so a
@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import puppeteer, { type Page } from "puppeteer-core";
 import { sharedColbenchDir } from "../lib/paths";
-import { decodePng } from "../lib/scoring/png";
-import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/render";
+import { decodePng } from "../lib/scoring/frontend/png";
+import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/frontend/render";
 import { BASE_CHROMIUM_FLAGS } from "../workers/render/browser";
 import { Responder } from "../workers/render/responder";
 import { PAGE_POLICY } from "../workers/render/slot";

@@ -1,4 +1,4 @@
-import type { BackendTestResult as TestResult } from "@/lib/scoring/backend";
+import type { BackendTestResult as TestResult } from "@/lib/scoring/backend/scorer";
 
 /** The final answer and how it scored: per-test results (backend) or both renders (frontend). */
 export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backend" | "frontend"; answer: string | null; details: unknown }) {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { formatProblem } from "../../lib/colbench/tasks";
-import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, parseScoredLine, winRate } from "../../lib/scoring/compare";
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, parseScoredLine, winRate } from "../../lib/scoring/metrics/compare";
 import { action } from "../errors";
 
 // `colbench compare-runs A.jsonl B.jsonl`: how often run A beats run B, task by task.

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
-import { RenderPool } from "../../lib/scoring/render";
+import { RenderPool } from "../../lib/scoring/frontend/render";
 import { action } from "../errors";
 
 // `colbench render IN.html --out OUT.png`: one page through the render pool, offline, as the

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FrontendAnswer } from "../../lib/scoring/frontend-input";
+import type { FrontendAnswer } from "../../lib/scoring/frontend/input";
 import { scoreFrontendFile, type FrontendScoring } from "./score-frontend";
 
 function sink(): PassThrough & { text: () => string } {

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { Command, Option } from "commander";
-import { createEmbedder, EMBEDDER_NAMES, type EmbedderName } from "../../lib/scoring/embedders";
-import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend";
-import { parseFrontendScoreLine } from "../../lib/scoring/frontend-input";
+import { createEmbedder } from "../../lib/scoring/frontend/embedders";
+import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
+import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend/scorer";
+import { parseFrontendScoreLine } from "../../lib/scoring/frontend/input";
 import { action } from "../errors";
 import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../score-lines";
 

@@ -1,7 +1,7 @@
 import { Command } from "commander";
-import { BackendScorer, type BackendScore } from "../../lib/scoring/backend";
-import { parseBackendScoreLine } from "../../lib/scoring/backend-input";
-import { summarizeRewards } from "../../lib/scoring/metrics";
+import { BackendScorer, type BackendScore } from "../../lib/scoring/backend/scorer";
+import { parseBackendScoreLine } from "../../lib/scoring/backend/input";
+import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
 import { action } from "../errors";
 import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../score-lines";
 import { registerScoreFrontend } from "./score-frontend";

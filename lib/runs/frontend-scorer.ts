@@ -1,6 +1,7 @@
-import { createEmbedder, type EmbedderName } from "../scoring/embedders";
-import { FrontendScorer } from "../scoring/frontend";
-import { RenderPool } from "../scoring/render";
+import type { EmbedderName } from "../colbench/run-config";
+import { createEmbedder } from "../scoring/frontend/embedders";
+import { FrontendScorer } from "../scoring/frontend/scorer";
+import { RenderPool } from "../scoring/frontend/render";
 import type { OpenScorer } from "./scorer";
 
 /**

@@ -1,5 +1,5 @@
 import type { RunConfig } from "../colbench/run-config";
-import { BackendScorer } from "../scoring/backend";
+import { BackendScorer } from "../scoring/backend/scorer";
 import type { OpenScorer } from "./scorer";
 
 /** Backend: the episode's answer against the task's hidden tests, in the Python sandbox. */

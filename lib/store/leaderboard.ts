@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../db/generated/client";
-import { meanWithInterval, type Estimate } from "../scoring/intervals";
-import { winRate, type WinRate } from "../scoring/compare";
+import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
+import { winRate, type WinRate } from "../scoring/metrics/compare";
 import { listRuns, type RunSummary } from "./runs";
 
 export interface LeaderboardRow {

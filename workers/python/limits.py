@@ -64,5 +64,17 @@ class Limits:
                 raise ValueError(f"unknown limit {key!r}")
             setattr(self, key, type(_DEFAULTS[key])(value))
 
+    def per_test_budget(self) -> float:
+        """Seconds one test may take, harness included: the worst case of the
+        ground truth's call, the answer's, comparing and printing both, and the
+        grace after each. The only place this sum is made: the Node side reads it
+        from the worker's hello to bound a whole request."""
+        return (self.ground_truth_timeout + self.call_timeout + self.compare_timeout
+                + 2 * self.repr_timeout + 3 * self.grace)
+
+    def request_budget(self, tests: int) -> float:
+        """Seconds a request of `tests` tests may take before the rest time out."""
+        return self.setup_timeout + tests * self.per_test_budget()
+
     def as_dict(self) -> dict:
         return {key: getattr(self, key) for key in _DEFAULTS}

@@ -170,9 +170,7 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress, door=None) -> dict
     if n:
         zygote.load(plan.blob)
     results: list = [None] * n
-    per_test = (limits.ground_truth_timeout + limits.call_timeout + limits.compare_timeout
-                + 2 * limits.repr_timeout + 3 * limits.grace)
-    hard_deadline = time.monotonic() + limits.setup_timeout + n * per_test
+    hard_deadline = time.monotonic() + limits.request_budget(n)
     output: list[str] = []
     children = 0
     pending = list(range(n))

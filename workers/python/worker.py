@@ -1,6 +1,6 @@
 """ColBench backend scoring worker (see README.md beside this file).
 
-Started by lib/scoring/backend-worker.ts as `python3 -S -E worker.py [CONFIG_JSON]`
+Started by lib/scoring/backend/worker.ts as `python3 -S -E worker.py [CONFIG_JSON]`
 where CONFIG_JSON may carry {"limits": {...}, "preload": [...]}. Speaks
 protocol.py framing on stdin/stdout; stderr is for diagnostics only.
 """
@@ -68,7 +68,7 @@ class Door:
         self.ahead: list = []  # (message, prepared) read ahead of its turn
         self.current = None  # the id of the request being worked on
         # What the pool lets us do while its child runs long: None, "release"
-        # or "split" (lib/scoring/backend-protocol.ts, ScoreRequest.stall).
+        # or "split" (lib/scoring/backend/protocol.ts, ScoreRequest.stall).
         self.stall = None
 
     def fileno(self) -> int:
@@ -171,7 +171,8 @@ def main() -> int:
         "python": sys.version.split()[0],
         "executable": sys.executable,
         "isolation": iso.describe(),
-        "limits": limits.as_dict(),
+        # The derived budget goes with them, so the Node side never recomputes it.
+        "limits": {**limits.as_dict(), "per_test_budget": limits.per_test_budget()},
         "preloaded": zygote.preloaded,
         "preload_on_demand": sorted(scoring.LAZY_MODULES),
     })

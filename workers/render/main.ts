@@ -1,8 +1,8 @@
 // The render worker process: owns Chromium and answers render jobs from its parent over the
-// IPC channel (started by lib/scoring/render.ts with `node --import tsx`). Options come as JSON
+// IPC channel (started by lib/scoring/frontend/render.ts with `node --import tsx`). Options come as JSON
 // in the first argument. It exits when told to close or when its parent goes away.
 
-import type { FromWorker, RenderJob, ToWorker, WorkerOptions } from "../../lib/scoring/render-protocol";
+import type { FromWorker, RenderJob, ToWorker, WorkerOptions } from "../../lib/scoring/frontend/render-protocol";
 import { ChromiumPool } from "./pool";
 
 function send(message: FromWorker): void {

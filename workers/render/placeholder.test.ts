@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePng } from "../../lib/scoring/png";
+import { decodePng } from "../../lib/scoring/frontend/png";
 import { placeholderPng } from "./placeholder";
 
 describe("placeholderPng", () => {

@@ -1,6 +1,6 @@
 import type { CDPSession } from "puppeteer-core";
-import type { RenderSettings } from "../../lib/scoring/render-protocol";
-import { FALLBACK_SIZE, fallbackPng } from "../../lib/scoring/png";
+import type { RenderSettings } from "../../lib/scoring/frontend/render-protocol";
+import { FALLBACK_SIZE, fallbackPng } from "../../lib/scoring/frontend/png";
 import { launchChromium, type LaunchedBrowser } from "./browser";
 import { Slot, type SlotOptions, type SlotResult } from "./slot";
 

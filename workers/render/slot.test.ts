@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodePng } from "../../lib/scoring/png";
-import { DEFAULT_RENDER_SETTINGS } from "../../lib/scoring/render-protocol";
-import { defaultChromium } from "../../lib/scoring/render";
+import { decodePng } from "../../lib/scoring/frontend/png";
+import { DEFAULT_RENDER_SETTINGS } from "../../lib/scoring/frontend/render-protocol";
+import { defaultChromium } from "../../lib/scoring/frontend/render";
 import { ChromiumPool } from "./pool";
 
 // The load event does not wait for CSS background images, so a capture must: pictures answered

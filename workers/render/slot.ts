@@ -1,6 +1,6 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
-import type { RenderSettings, RenderStatus } from "../../lib/scoring/render-protocol";
-import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/png";
+import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
+import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 

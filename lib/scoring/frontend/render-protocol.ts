@@ -1,4 +1,4 @@
-// Messages between lib/scoring/render.ts (the client, inside the studio or CLI) and
+// Messages between lib/scoring/frontend/render.ts (the client, inside the studio or CLI) and
 // workers/render/main.ts (a separate Node process that owns Chromium). Untrusted HTML only ever
 // crosses this boundary as a string; it is parsed and run on the worker's side.
 

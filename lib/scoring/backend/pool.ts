@@ -1,5 +1,5 @@
-import type { HelloMessage, ScoreReply, ScoreRequest } from "./backend-protocol";
-import { lostReason, RequestReleasedError, SandboxWorker, WorkerLostError } from "./backend-worker";
+import type { HelloMessage, ScoreReply, ScoreRequest } from "./protocol";
+import { lostReason, RequestReleasedError, SandboxWorker, WorkerLostError } from "./worker";
 
 // Sandbox workers in lanes, each fed from its own queue. The main lane starts with the pool; other
 // lanes (workers with heavy modules such as numpy already imported) start a worker only when a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backendTaskKey, parseBackendScoreLine } from "./backend-input";
+import { backendTaskKey, parseBackendScoreLine } from "./input";
 
 describe("score input lines", () => {
   const task = { problem_description: "p", ground_truth: "def f(): return 1", test_cases: { t1: "f()" } };

@@ -1,8 +1,8 @@
-import { decodeTaskLine } from "../colbench/jsonl";
+import { decodeTaskLine } from "../../colbench/jsonl";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { FieldProblem } from "../colbench/tasks";
-import type { BackendScoreInput } from "./backend";
+import type { FieldProblem } from "../../colbench/tasks";
+import type { BackendScoreInput } from "./scorer";
 
 // One line to score: an official trajectory {task: {ground_truth, test_cases, ...},
 // dialogue_history?, answer} or a bare {ground_truth, test_cases, answer}. Other fields pass through.

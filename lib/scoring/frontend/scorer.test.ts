@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EMBEDDER_ID, DefaultEmbedder } from "./embedders/default";
-import { FrontendScorer } from "./frontend";
+import { FrontendScorer } from "./scorer";
 import { defaultChromium } from "./render";
 
 const chromium = defaultChromium();

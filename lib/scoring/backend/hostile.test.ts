@@ -3,7 +3,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BackendScorer } from "./backend";
+import { BackendScorer } from "./scorer";
 
 // Answers that attack the sandbox. Each must score 0, leave nothing behind, and leave the pool
 // able to score the next answer. Where a protection depends on a mechanism this machine refuses

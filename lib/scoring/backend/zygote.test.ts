@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BackendScorer } from "./backend";
+import { BackendScorer } from "./scorer";
 
 // The zygote that forks sandbox children: a fresh interpreter holding only the sandbox's own
 // modules, and what children can see of it. Scores must not depend on which modules it imported

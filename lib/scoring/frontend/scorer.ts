@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ImageEmbedder } from "./embedders/types";
-import type { FrontendAnswer } from "./frontend-input";
+import type { FrontendAnswer } from "./input";
 import { fallbackPng } from "./png";
 import { RenderPool, type RenderPoolOptions, type RenderResult } from "./render";
 import type { RenderStatus } from "./render-protocol";

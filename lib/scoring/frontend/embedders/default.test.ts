@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultChromium, RenderPool } from "../render";
 import { cosine } from "../similarity";
 import { DefaultEmbedder, defaultEmbedding } from "./default";
-import { breakLayout, reword } from "./testing/page-variants";
+import { breakLayout, reword } from "../../testing/page-variants";
 
 // The weight-free embedder must rank as a person would: the same design reworded above the same
 // content with its layout undone (testing/page-variants.ts), above an unrelated design.
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const FRONTEND = path.resolve(REPO, "../shared/colbench/frontend_test.jsonl");
 const chromium = defaultChromium();
 

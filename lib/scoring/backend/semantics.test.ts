@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BackendScorer, type BackendScore } from "./backend";
+import { BackendScorer, type BackendScore } from "./scorer";
 
 // The benchmark's scoring rules, end to end through the Python sandbox.
 

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot } from "../paths";
-import { MAIN_LANE, WorkerPool } from "./backend-pool";
-import type { HelloMessage, SandboxIsolationReport, ScoreReply } from "./backend-protocol";
-import { lostReason, SandboxWorker, WorkerLostError } from "./backend-worker";
+import { projectRoot } from "../../paths";
+import { MAIN_LANE, WorkerPool } from "./pool";
+import type { HelloMessage, SandboxIsolationReport, ScoreReply } from "./protocol";
+import { lostReason, SandboxWorker, WorkerLostError } from "./worker";
 
 // Scores ColBench backend answers against a task's hidden tests. The benchmark's rules (banned
 // strings, code fences, exec/eval per test, the 1 s limit, `==`) live in workers/python/, the one
@@ -253,8 +253,10 @@ export class BackendScorer {
 
   private requestTimeoutMs(tests: number): number {
     // The worker enforces every limit itself; this only catches a worker that stopped answering.
-    const l = this.limits;
-    const perTest = (l.ground_truth_timeout ?? 5) + (l.call_timeout ?? 1) + (l.compare_timeout ?? 1) + 2 * (l.repr_timeout ?? 0.25) + 3 * (l.grace ?? 1);
-    return Math.ceil(((l.setup_timeout ?? 2) + tests * perTest) * 1000) + 10_000;
+    // Its hello reports the limits in force and the per-test budget it computes from them
+    // (workers/python/limits.py), so the two sides cannot drift apart.
+    const { setup_timeout: setup, per_test_budget: perTest } = this.limits;
+    if (setup === undefined || perTest === undefined) throw new Error("the sandbox worker's hello lacks setup_timeout or per_test_budget");
+    return Math.ceil((setup + tests * perTest) * 1000) + 10_000;
   }
 }

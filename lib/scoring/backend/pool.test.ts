@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { BackendScorer } from "./backend";
+import { BackendScorer } from "./scorer";
 
 // The pool outlives its workers: a worker killed mid-answer is replaced and the answer is tried
 // once more; a second loss fails that answer (it never hangs), and the pool goes on.

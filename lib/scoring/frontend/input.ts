@@ -1,9 +1,9 @@
-import { decodeTaskLine } from "../colbench/jsonl";
+import { decodeTaskLine } from "../../colbench/jsonl";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { FieldProblem } from "../colbench/tasks";
+import type { FieldProblem } from "../../colbench/tasks";
 
 // One line to score: a trajectory {task: {ground_truth, problem_description, ...},
 // dialogue_history?, answer} or a bare {ground_truth, answer}. The answer is the agent's final

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { encodeFrame, FrameDecoder, type HelloMessage, type ScoreReply, type ScoreRequest, type WorkerMessage } from "./backend-protocol";
+import { encodeFrame, FrameDecoder, type HelloMessage, type ScoreReply, type ScoreRequest, type WorkerMessage } from "./protocol";
 
 // One Python sandbox worker process (workers/python/worker.py). It works on one request at a
 // time, in the order sent; answer code never runs here, nor in the worker: it forks a sandboxed

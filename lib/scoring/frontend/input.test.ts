@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { classifyAnswer, frontendTaskKey, parseFrontendScoreLine } from "./frontend-input";
+import { classifyAnswer, frontendTaskKey, parseFrontendScoreLine } from "./input";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "colbench-frontend-input-"));
 writeFileSync(path.join(dir, "final.png"), "x");

@@ -1,11 +1,9 @@
+import type { EmbedderName } from "../../../colbench/run-config";
 import { ClipEmbedder } from "./clip";
 import { DefaultEmbedder } from "./default";
 import type { ImageEmbedder } from "./types";
 
 export type { ImageEmbedder } from "./types";
-
-export const EMBEDDER_NAMES = ["clip-vit-b32", "default"] as const;
-export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
 
 export interface EmbedderOptions {
   /** A Hugging Face openai/clip-vit-base-patch32 folder; default $COLBENCH_CLIP. */

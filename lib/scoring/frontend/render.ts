@@ -4,9 +4,9 @@ import os from "node:os";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { dataDir, projectRoot } from "../paths";
+import { projectRoot } from "../../paths";
 import { FALLBACK_SIZE, fallbackPng } from "./png";
-import { RenderCache, renderId } from "./render-cache";
+import { defaultRenderDir, RenderCache, renderId } from "./render-cache";
 import {
   DEFAULT_RENDER_SETTINGS,
   type FromWorker,
@@ -100,7 +100,7 @@ export class RenderPool {
   private constructor(private readonly options: RenderPoolOptions) {
     this.settings = { ...DEFAULT_RENDER_SETTINGS, ...options.settings };
     const cache = options.cache ?? true;
-    this.cache = cache === false ? null : new RenderCache(typeof cache === "string" ? cache : path.join(dataDir(), "renders"));
+    this.cache = cache === false ? null : new RenderCache(typeof cache === "string" ? cache : defaultRenderDir());
   }
 
   static async start(options: RenderPoolOptions = {}): Promise<RenderPool> {

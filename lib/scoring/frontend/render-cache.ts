@@ -1,12 +1,23 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { dataDir } from "../../paths";
 import type { RenderSettings, RenderStatus } from "./render-protocol";
 import { RENDERER_REVISION } from "./render-protocol";
 
 // Renders are content-addressed: the id is the sha256 of the HTML and the JSON of everything
 // else that decides the pixels, so the same page is rendered once per machine and settings.
 // Layout: <dir>/ab/abcdef….png beside <dir>/ab/abcdef….json.
+
+/** Where renders live unless a caller names another folder: <data dir>/renders. */
+export function defaultRenderDir(): string {
+  return path.join(dataDir(), "renders");
+}
+
+/** A render id is a sha256 in hex; anything else never reaches the file system. */
+export function isRenderId(id: string): boolean {
+  return /^[0-9a-f]{64}$/.test(id);
+}
 
 export interface RenderKey {
   settings: RenderSettings;
@@ -41,6 +52,7 @@ export class RenderCache {
   constructor(readonly dir: string) {}
 
   pngPath(id: string): string {
+    if (!isRenderId(id)) throw new Error(`not a render id: ${JSON.stringify(id.slice(0, 80))}`);
     return path.join(this.dir, id.slice(0, 2), `${id}.png`);
   }
 

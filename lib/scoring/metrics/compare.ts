@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { FieldProblem } from "../colbench/tasks";
-import { frontendTaskKey } from "./frontend-input";
+import type { FieldProblem } from "../../colbench/tasks";
+import { frontendTaskKey } from "../frontend/input";
 
 // Win rate of one run over another, task by task: the run with the higher reward on a task wins
 // it, equal rewards split it 0.5/0.5. Tasks are matched by identity (sha256 of the ground

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeFrame, FrameDecoder, MAX_FRAME } from "./backend-protocol";
+import { encodeFrame, FrameDecoder, MAX_FRAME } from "./protocol";
 
 describe("sandbox framing", () => {
   it("reassembles frames however the stream splits or merges them", () => {

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedColbenchDir } from "../paths";
-import { BackendScorer } from "./backend";
+import { sharedColbenchDir } from "../../paths";
+import { BackendScorer } from "./scorer";
 
 // All 1000 official backend tasks, each ground truth scored as the answer to its own task.
 // Known: 997 pass every test ignoring the banned-string rule and 996 with it. Task 456's answer
