@@ -26,6 +26,12 @@ export const POOL_CHROMIUM_FLAGS = [
   ...BASE_CHROMIUM_FLAGS,
   // window.open() and target=_blank fail instead of opening tabs a page could multiply.
   "--block-new-web-contents",
+  // Whatever interception lets through goes to a proxy that is not there, loopback included
+  // (the second wall; the first is the worker's own network namespace, lib/scoring/frontend/render-isolation.ts).
+  "--proxy-server=http://127.0.0.1:9",
+  "--proxy-bypass-list=<-loopback>",
+  // WebRTC may not pick any local address either.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 export interface LaunchedBrowser {

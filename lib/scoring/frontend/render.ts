@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { createRequire } from "node:module";
@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { projectRoot } from "../../paths";
 import { FALLBACK_SIZE, fallbackPng } from "./png";
 import { defaultRenderDir, RenderCache, renderId } from "./render-cache";
+import { renderIsolation, type RenderIsolation } from "./render-isolation";
 import {
   DEFAULT_RENDER_SETTINGS,
   type FromWorker,
@@ -94,6 +95,8 @@ export class RenderPool {
   private stderrTail = "";
   /** Chromium's version string, e.g. "Chrome/156.0.8078.79". */
   browserVersion = "";
+  /** How the worker is kept off the network (reported like the Python sandbox's isolation). */
+  readonly isolation: RenderIsolation = renderIsolation();
   readonly settings: RenderSettings;
   private readonly cache: RenderCache | null;
 
@@ -223,8 +226,9 @@ export class RenderPool {
     };
     const entry = this.options.workerPath ?? path.join(projectRoot, "workers", "render", "main.ts");
     const tsx = pathToFileURL(createRequire(path.join(projectRoot, "package.json")).resolve("tsx")).href;
-    const worker = fork(entry, [JSON.stringify(workerOptions)], {
-      execArgv: ["--import", tsx],
+    // The worker (and so Chromium) starts inside its own network namespace where the machine allows it.
+    const [command, ...prefix] = [...this.isolation.wrap, process.execPath];
+    const worker = spawn(command!, [...prefix, "--import", tsx, entry, JSON.stringify(workerOptions)], {
       serialization: "advanced", // PNGs travel as bytes, not JSON arrays
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
