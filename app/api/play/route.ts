@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBody } from "@/lib/http/guard";
 import { getStore } from "@/lib/store";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
 import { createPlay } from "@/lib/play/create";
@@ -15,7 +16,9 @@ const newPlaySchema = z.object({
 
 /** Starts an episode with a person in one seat (or both); answers with each seat's page. */
 export async function POST(request: Request) {
-  const parsed = newPlaySchema.safeParse(await request.json().catch(() => null));
+  const body = await jsonBody(request);
+  if (!body.ok) return body.response;
+  const parsed = newPlaySchema.safeParse(body.value);
   if (!parsed.success) {
     return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonBody } from "@/lib/http/guard";
 import { getRunManager } from "@/lib/runs/active";
 import { parseServerSpec } from "@/lib/colbench/server-spec";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
@@ -18,7 +19,9 @@ const newRunSchema = z.object({
 
 /** Starts a run in the studio's process; the same as `colbench run`. */
 export async function POST(request: Request) {
-  const parsed = newRunSchema.safeParse(await request.json().catch(() => null));
+  const json = await jsonBody(request);
+  if (!json.ok) return json.response;
+  const parsed = newRunSchema.safeParse(json.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return Response.json({ error: `${issue?.path.join(".") || "body"}: ${issue?.message}` }, { status: 400 });
