@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
  * may be up to 1 MiB of JSON, lib/http/guard.ts); the benchmark then cuts a simulator's reply to
  * 400 (backend) or 1000 (frontend) characters like a model's.
  */
-export const MAX_MOVE_CHARS = 200_000;
+const MAX_MOVE_CHARS = 200_000;
 
 const moveSchema = z.object({
   role: z.enum(["agent", "simulator"]),
