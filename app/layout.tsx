@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { NavBar } from "@/components/NavBar";
+import { currentViewer } from "@/app/_lib/viewer";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,14 +9,15 @@ export const metadata: Metadata = {
   description: "Run, play, replay and label ColBench collaborative agent episodes.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const viewer = await currentViewer();
   return (
     <html lang="en">
       <body className="min-h-screen">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:bg-white focus:p-2">
           Skip to content
         </a>
-        <NavBar />
+        <NavBar viewer={viewer} />
         <main id="main" className="mx-auto max-w-6xl px-6 py-8">
           {children}
         </main>

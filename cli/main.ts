@@ -10,6 +10,7 @@ import * as score from "./commands/score";
 import * as render from "./commands/render";
 import * as compareRuns from "./commands/compare-runs";
 import * as importAdvantages from "./commands/import-advantages";
+import * as users from "./commands/users";
 
 const program = new Command()
   .name("colbench")
@@ -17,7 +18,7 @@ const program = new Command()
   .showHelpAfterError()
   .enablePositionalOptions();
 
-for (const command of [serve, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns]) command.register(program);
+for (const command of [serve, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, users]) command.register(program);
 
 await program.parseAsync(process.argv);
 // Commands are done when their action resolves (`serve` never resolves); libraries such as the

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { openDatabase } from "../../lib/db/open";
 import { setDatabase } from "../../lib/db/index";
 import { updateLock } from "../../lib/db/lock";
+import { gated } from "../../lib/access/http";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
 import { RunManager } from "../../lib/runs/manager";
@@ -42,7 +43,9 @@ export function register(program: Command): void {
         const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
         await app.prepare();
         const handle = app.getRequestHandler();
-        const server = http.createServer((req, res) => void handle(req, res));
+        // Local mode: listening on loopback with no user defined, the person at the machine is admin.
+        const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
+        const server = http.createServer(gated(store, { loopback }, (req, res) => handle(req, res)));
 
         let stopping = false;
         const stop = async (signal: string) => {

@@ -3,6 +3,7 @@ import { parseServerSpec } from "../colbench/server-spec";
 import type { Player } from "../colbench/run-config";
 import type { RunManager } from "../runs/manager";
 import type { Store } from "../store";
+import { seatLink } from "../access/users";
 
 /** Who a person plays, and who plays the other side. */
 export interface NewPlay {
@@ -19,6 +20,9 @@ export interface PlaySession {
   runId: number;
   episodeId: number;
   taskId: number;
+  /** Each seat's link; a person's seat carries a key that opens that seat only, for someone without an account. */
+  agentUrl: string;
+  simulatorUrl: string;
 }
 
 /** Makes a one-episode run with a person on one side (or both) and starts it in the studio. */
@@ -39,6 +43,9 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   // Made here (the runner would make it too) so the seats' links exist before the first move.
   await store.episodes.ensure(runId, [taskId], 1, simulator === human);
   const episodeId = (await store.episodes.first(runId))!;
+  const link = (seat: "agent" | "simulator", person: boolean) =>
+    person ? seatLink(store, episodeId, seat) : Promise.resolve(`/play/${episodeId}/${seat === "agent" ? "agent" : "collaborator"}`);
+  const [agentUrl, simulatorUrl] = await Promise.all([link("agent", agent === human), link("simulator", simulator === human)]);
   manager.start(runId);
-  return { runId, episodeId, taskId };
+  return { runId, episodeId, taskId, agentUrl, simulatorUrl };
 }

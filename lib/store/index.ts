@@ -1,5 +1,18 @@
 import type { PrismaClient } from "../db/generated/client";
 import { getPrisma } from "../db";
+import {
+  countUsers,
+  deleteSession,
+  insertSeatToken,
+  insertSession,
+  insertUser,
+  listUsers,
+  seatByToken,
+  sessionUser,
+  setUserDisabled,
+  setUserToken,
+  userByToken,
+} from "./access";
 import { importAdvantages } from "./advantages";
 import {
   appendTurn,
@@ -74,6 +87,23 @@ export function storeFor(prisma: PrismaClient) {
       turns: bind(loadTurns),
       finish: bind(finishEpisode),
       fail: bind(failEpisode),
+    },
+    users: {
+      insert: bind(insertUser),
+      list: bind(listUsers),
+      count: bind(countUsers),
+      setToken: bind(setUserToken),
+      setDisabled: bind(setUserDisabled),
+      byToken: bind(userByToken),
+    },
+    sessions: {
+      insert: bind(insertSession),
+      user: bind(sessionUser),
+      delete: bind(deleteSession),
+    },
+    seats: {
+      insertToken: bind(insertSeatToken),
+      byToken: bind(seatByToken),
     },
     trajectories: {
       exportOfficial: bind(exportOfficial),

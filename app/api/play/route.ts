@@ -25,7 +25,7 @@ export async function POST(request: Request) {
   try {
     const session = await createPlay(await getStore(), getRunManager(), parsed.data);
     return Response.json(
-      { ...session, agentUrl: `/play/${session.episodeId}/agent`, simulatorUrl: `/play/${session.episodeId}/collaborator` },
+      session,
       { status: 201 },
     );
   } catch (error) {

@@ -4,6 +4,8 @@ import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { HiddenInformation } from "@/components/HiddenInformation";
+import { currentViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -23,6 +25,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function TaskPage({ params }: Params) {
   const task = await load(params);
+  const hidden = seesHidden(await currentViewer());
   // Only what an agent may see is in this page; the hidden parts arrive on an explicit request.
   return (
     <article>
@@ -45,7 +48,13 @@ export default async function TaskPage({ params }: Params) {
           {task.problemDescription}
         </p>
       </section>
-      <HiddenInformation taskId={task.id} benchmark={task.benchmark} />
+      {hidden ? (
+        <HiddenInformation taskId={task.id} benchmark={task.benchmark} />
+      ) : (
+        <p className="mt-4 text-sm text-stone-500" data-testid="hidden-withheld">
+          The reference answer, tests and target page are shown to researchers and admins only.
+        </p>
+      )}
     </article>
   );
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
+import { seatLink } from "@/lib/access/users";
 import { simulatorSeatView } from "@/lib/play/seat-views";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
@@ -10,13 +11,16 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Playing the collaborator" };
 
 export default async function CollaboratorSeatPage({ params }: { params: Promise<{ episodeId: string }> }) {
-  const view = await simulatorSeatView(await getStore(), Number.parseInt((await params).episodeId, 10));
+  const store = await getStore();
+  const view = await simulatorSeatView(store, Number.parseInt((await params).episodeId, 10));
   if (!view) notFound();
-  const invite = view.personOpposite ? (
+  // A fresh key for the agent's seat: it opens that seat only, for someone without an account.
+  const agentLink = view.personOpposite ? await seatLink(store, view.episodeId, "agent") : null;
+  const invite = agentLink ? (
     <span className="text-sm text-stone-600">
       The agent is a person: send them{" "}
-      <Link className="font-mono text-teal-700 underline" href={`/play/${view.episodeId}/agent`} data-testid="agent-seat-link">
-        /play/{view.episodeId}/agent
+      <Link className="font-mono text-teal-700 underline" href={agentLink} data-testid="agent-seat-link">
+        the agent seat&apos;s link
       </Link>
     </span>
   ) : null;

@@ -4,6 +4,8 @@ import { getSeats } from "@/lib/play/seats";
 import { awaitingFor, parseSeat, turnFor } from "@/lib/play/views";
 import { getRunManager } from "@/lib/runs/active";
 import { getStore } from "@/lib/store";
+import { requestViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +16,13 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const episodeId = Number.parseInt((await params).id, 10);
-  const seat = parseSeat(new URL(request.url).searchParams.get("seat"));
+  const viewer = requestViewer(request);
+  const asked = parseSeat(new URL(request.url).searchParams.get("seat"));
+  // Only those who may see hidden information get the reviewer's view (prompts hold it); others get the seat they hold.
+  const seat = asked === "viewer" && !seesHidden(viewer) ? "agent" : asked;
+  if (seat === "simulator" && !seesHidden(viewer) && !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId && s.seat === "simulator"))) {
+    return Response.json({ error: "the collaborator's view is for that seat, researchers and admins" }, { status: 403 });
+  }
   const store = await getStore();
   const episode = await store.episodes.ref(episodeId);
   if (!episode) return Response.json({ error: `no episode ${episodeId}` }, { status: 404 });

@@ -3,6 +3,7 @@ import { jsonBody } from "@/lib/http/guard";
 import { getSeats } from "@/lib/play/seats";
 import { isMoveRefused } from "@/lib/play/move-refused";
 import { getStore } from "@/lib/store";
+import { requestViewer } from "@/app/_lib/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +31,12 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const episode = await (await getStore()).episodes.ref(episodeId);
   if (!episode) return Response.json({ error: `no episode ${episodeId}` }, { status: 404 });
   if (episode.runId === null) return Response.json({ error: `episode ${episodeId} was imported and is not played here` }, { status: 409 });
+  // A seat link moves for its own seat only.
+  const viewer = requestViewer(request);
+  const seat = parsed.data.role;
+  if (viewer.kind === "seats" && !viewer.seats.some((s) => s.episodeId === episodeId && s.seat === seat)) {
+    return Response.json({ error: `this link is not for the ${seat === "agent" ? "agent" : "collaborator"}'s seat` }, { status: 403 });
+  }
   try {
     getSeats().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);
   } catch (error) {

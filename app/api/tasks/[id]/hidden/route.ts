@@ -1,9 +1,13 @@
+import { requestViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
 /** Ground truth and tests: for reviewers and simulator-role clients, never for agent-role pages. */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  // The gate keeps annotators and seat links away already; this route says so itself too.
+  if (!seesHidden(requestViewer(request))) return Response.json({ error: "hidden information is for researchers and admins" }, { status: 403 });
   const id = Number.parseInt((await params).id, 10);
   const task = Number.isSafeInteger(id) ? await (await getStore()).tasks.get(id) : null;
   if (!task) return Response.json({ error: "no such task" }, { status: 404 });

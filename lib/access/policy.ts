@@ -1,0 +1,62 @@
+import type { SeatName, Viewer } from "./viewer";
+
+// Which paths each kind of viewer may open. One table, checked by the gate before any page or
+// route runs; routes that serve hidden information check again with `seesHidden`.
+
+export type Decision = "allow" | "signin" | "deny";
+
+/** Open to anyone: the framework's assets, vendored files, health, sign-in, generated placeholders. */
+const PUBLIC = [/^\/_next\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder\//];
+
+/** What an annotator may open: lists and scores, never a ground truth, test, target or replay. */
+const ANNOTATOR = [
+  /^\/$/,
+  /^\/tasks$/,
+  /^\/tasks\/\d+$/,
+  /^\/runs$/,
+  /^\/runs\/\d+$/,
+  /^\/leaderboard$/,
+  /^\/compare$/,
+  /^\/annotate$/,
+  /^\/api\/tasks$/,
+  /^\/api\/events$/,
+  /^\/api\/runs\/\d+\/(episodes|events)$/,
+  /^\/api\/renders\/[^/]+$/,
+  /^\/api\/signout$/,
+];
+
+const ADMIN_ONLY = [/^\/admin(\/|$)/, /^\/api\/users(\/|$)/];
+
+/** What a seat link opens: its own seat's page, events and moves, and renders (content-addressed). */
+function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {
+  if (/^\/api\/renders\/[^/]+$/.test(path) && method === "GET") return true;
+  const holds = (episodeId: number, seat: SeatName) => seats.some((s) => s.episodeId === episodeId && s.seat === seat);
+  let m = /^\/play\/(\d+)\/(agent|collaborator)$/.exec(path);
+  if (m && method === "GET") return holds(Number(m[1]), m[2] === "agent" ? "agent" : "simulator");
+  m = /^\/api\/episodes\/(\d+)\/events$/.exec(path);
+  if (m && method === "GET") {
+    const seat = query.get("seat");
+    return (seat === "agent" || seat === "simulator") && holds(Number(m[1]), seat);
+  }
+  // Which role the move is for is in its body: the route checks it against the viewer's seats.
+  m = /^\/api\/episodes\/(\d+)\/move$/.exec(path);
+  if (m && method === "POST") return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
+  return false;
+}
+
+export function decide(viewer: Viewer, method: string, path: string, query: URLSearchParams): Decision {
+  if (PUBLIC.some((p) => p.test(path))) return "allow";
+  switch (viewer.kind) {
+    case "local":
+      return "allow";
+    case "user":
+      if (viewer.role === "admin") return "allow";
+      if (ADMIN_ONLY.some((p) => p.test(path))) return "deny";
+      if (viewer.role === "researcher") return "allow";
+      return ANNOTATOR.some((p) => p.test(path)) ? "allow" : "deny";
+    case "seats":
+      return seatAllows(viewer.seats, method.toUpperCase(), path, query) ? "allow" : "deny";
+    case "anonymous":
+      return "signin";
+  }
+}

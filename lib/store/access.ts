@@ -1,0 +1,72 @@
+import type { PrismaClient } from "../db/generated/client";
+
+// People, their sessions, and seat links. Every secret arrives here already hashed.
+
+export type Role = "admin" | "researcher" | "annotator";
+
+export interface UserRow {
+  id: number;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+const userRow = { id: true, name: true, role: true, disabled: true, createdAt: true } as const;
+
+export async function insertUser(prisma: PrismaClient, user: { name: string; role: Role; tokenHash: string }): Promise<UserRow> {
+  const existing = await prisma.user.findUnique({ where: { name: user.name }, select: { id: true } });
+  if (existing) throw new Error(`name: a user named "${user.name}" exists already`);
+  return prisma.user.create({ data: user, select: userRow });
+}
+
+export async function listUsers(prisma: PrismaClient): Promise<UserRow[]> {
+  return prisma.user.findMany({ orderBy: { id: "asc" }, select: userRow });
+}
+
+export async function countUsers(prisma: PrismaClient): Promise<number> {
+  return prisma.user.count();
+}
+
+/** A new access token replaces the old one (a lost link is replaced, not recovered). */
+export async function setUserToken(prisma: PrismaClient, name: string, tokenHash: string): Promise<UserRow | null> {
+  const found = await prisma.user.findUnique({ where: { name }, select: { id: true } });
+  if (!found) return null;
+  return prisma.user.update({ where: { id: found.id }, data: { tokenHash }, select: userRow });
+}
+
+/** Disabling a user also ends their sessions. */
+export async function setUserDisabled(prisma: PrismaClient, userId: number, disabled: boolean): Promise<void> {
+  await prisma.$transaction([
+    prisma.user.update({ where: { id: userId }, data: { disabled } }),
+    ...(disabled ? [prisma.session.deleteMany({ where: { userId } })] : []),
+  ]);
+}
+
+export async function userByToken(prisma: PrismaClient, tokenHash: string): Promise<UserRow | null> {
+  const user = await prisma.user.findUnique({ where: { tokenHash }, select: userRow });
+  return user && !user.disabled ? user : null;
+}
+
+export async function insertSession(prisma: PrismaClient, session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void> {
+  await prisma.session.create({ data: session });
+}
+
+/** The user a session belongs to, while it has not expired and the user is not disabled. */
+export async function sessionUser(prisma: PrismaClient, tokenHash: string): Promise<UserRow | null> {
+  const session = await prisma.session.findUnique({ where: { tokenHash }, select: { expiresAt: true, user: { select: userRow } } });
+  if (!session || session.expiresAt.getTime() <= Date.now() || session.user.disabled) return null;
+  return session.user;
+}
+
+export async function deleteSession(prisma: PrismaClient, tokenHash: string): Promise<void> {
+  await prisma.session.deleteMany({ where: { tokenHash } });
+}
+
+export async function insertSeatToken(prisma: PrismaClient, token: { episodeId: number; seat: "agent" | "simulator"; tokenHash: string }): Promise<void> {
+  await prisma.seatToken.create({ data: token });
+}
+
+export async function seatByToken(prisma: PrismaClient, tokenHash: string): Promise<{ episodeId: number; seat: "agent" | "simulator" } | null> {
+  return prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true } });
+}
