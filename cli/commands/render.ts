@@ -34,6 +34,8 @@ export function register(program: Command): void {
       action(async (file: string, opts: RenderCommandOptions) => {
         const html = readFileSync(file, "utf8");
         const pool = await RenderPool.start({ cache: opts.cache });
+        // Said where a person running it sees it: whether the page could have reached the network.
+        process.stderr.write(`renderer isolation: ${pool.isolation.describe}\n`);
         try {
           const settings = { ...(opts.width ? { width: opts.width } : {}), ...(opts.viewportHeight ? { viewportHeight: opts.viewportHeight } : {}) };
           const r = await pool.render(html, { settings, ...(opts.deadline ? { deadlineMs: opts.deadline } : {}) });
