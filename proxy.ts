@@ -4,7 +4,10 @@ import { refuseMutation } from "@/lib/http/guard";
 // Runs before every API route: cross-site and non-JSON requests that would change something are
 // refused here, once, instead of in each route.
 export function proxy(request: NextRequest) {
-  const refusal = refuseMutation({ method: request.method, origin: request.nextUrl.origin, headers: request.headers });
+  // The origin the browser used: its Host header (Next's own URL may name the host differently).
+  const host = request.headers.get("host");
+  const origin = host ? `${request.nextUrl.protocol}//${host}` : request.nextUrl.origin;
+  const refusal = refuseMutation({ method: request.method, origin, headers: request.headers });
   if (refusal) return NextResponse.json({ error: refusal.error }, { status: refusal.status });
   return NextResponse.next();
 }

@@ -245,6 +245,9 @@ test("requests an attacker's page or script would send are refused", async () =>
     const { status, body } = await get(url, cookies.boss);
     hold(status >= 400 && !body.includes("colbench-studio"), `traversal ${url}: ${status}`);
   }
+  // The studio's own pages still get through (the checks do not simply refuse everything).
+  const own = await fetch(`${studio.url}/api/users`, { method: "POST", headers: { cookie: cookies.boss!, origin: studio.url, "sec-fetch-site": "same-origin", "content-type": "application/json" }, body: JSON.stringify({ name: "own-page", role: "annotator" }) });
+  expect(own.status).toBe(201);
   console.log(`attacks: ${tried} tried, ${held} held`);
   expect(held).toBe(tried);
 });
