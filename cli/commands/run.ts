@@ -8,6 +8,8 @@ import { createRun } from "../../lib/runs/create";
 import { playRun } from "../../lib/runs/play-run";
 import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import type { Store } from "../../lib/store";
+import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
+import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -68,10 +70,14 @@ async function play(store: Store, runId: number, opts: { concurrency?: number; o
 }
 
 async function writeOfficial(store: Store, runId: number, out: string): Promise<number> {
+  return writeLines(store.trajectories.exportOfficial(runId), out);
+}
+
+async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<number> {
   const stream: NodeJS.WritableStream = out === "-" ? process.stdout : fs.createWriteStream(out);
   let n = 0;
-  for await (const trajectory of store.trajectories.exportOfficial(runId)) {
-    if (!stream.write(JSON.stringify(trajectory) + "\n")) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
+  for await (const line of lines) {
+    if (!stream.write(JSON.stringify(line) + "\n")) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
     n++;
   }
   if (stream !== process.stdout) await new Promise<void>((resolve, reject) => (stream as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
@@ -168,16 +174,22 @@ export function register(program: Command): void {
 
   program
     .command("export")
-    .description("write a run's finished episodes as trajectory JSONL")
+    .description("write a run as JSONL: its trajectories (official, official-best-of-k), or SWEET-RL training pairs (openrlhf-critic, openrlhf-policy, trl-dpo)")
     .argument("<run>", "the run's name or id")
-    .addOption(new Option("--format <format>", "output format").choices(["official"]).default("official"))
+    .addOption(new Option("--format <format>", "output format").choices(["official", "official-best-of-k", ...TRAINING_FORMATS]).default("official"))
     .option("--out <file>", "output file (default: standard output)", "-")
+    .option("--with-prompt", "openrlhf-policy: {prompt, chosen, rejected} instead of full texts")
+    .addOption(new Option("--template <name>", "the chat template the texts are written in").choices(TEMPLATE_NAMES).default("llama3"))
     .action(
-      action(async (name: string, opts: { out: string }) => {
+      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template: TemplateName }) => {
         await withDatabase("export", async (store) => {
           const run = await findRun(store, name);
-          const n = await writeOfficial(store, run.id, opts.out);
-          if (opts.out !== "-") process.stderr.write(`wrote ${n} trajectories to ${opts.out}\n`);
+          const lines =
+            opts.format === "official" || opts.format === "official-best-of-k"
+              ? store.trajectories.exportOfficial(run.id, { layout: opts.format === "official" ? "task" : "best-of-k" })
+              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
+          const n = await writeLines(lines, opts.out);
+          if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
         });
       }),
     );

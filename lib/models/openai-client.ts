@@ -108,6 +108,28 @@ export class OpenAICompatibleClient {
   }
 
   /**
+   * N samples of the next assistant message with their token log-probs (one request, `n`), as
+   * SWEET-RL's candidates are drawn: whatever the server's sampling settings, each comes back with
+   * the log-probs the sampling policy gave its own tokens.
+   */
+  async sample(request: Omit<ChatRequest, "logprobs">, n: number): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
+    const body: Record<string, unknown> = { model: this.spec.model, messages: request.messages, stream: false, n, logprobs: true };
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+    const { json } = await this.post("/chat/completions", body, chatSchema);
+    return json.choices.map((choice) => ({ text: choice.message.content, logprobs: (choice.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob })) }));
+  }
+
+  /** Every prompt token with its log-prob (the first has none), through the completions endpoint's echo. */
+  async promptLogprobs(prompt: string): Promise<Array<{ token: string; logprob: number | null }>> {
+    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0 }, completionSchema);
+    const lp = json.choices[0]!.logprobs;
+    // One generated token follows the prompt's; the usage count tells them apart.
+    const count = Math.min(json.usage?.prompt_tokens ?? lp.tokens.length - 1, lp.tokens.length);
+    return lp.tokens.slice(0, count).map((token, i) => ({ token, logprob: lp.token_logprobs[i] ?? null }));
+  }
+
+  /**
    * Log-probabilities of the tokens of `prefix + continuation` as the model scores them, via the
    * completions endpoint with echo (as vLLM offers it). The first token has none and is dropped.
    */

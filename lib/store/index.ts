@@ -36,6 +36,19 @@ import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, openPlayRuns, pickTask, seatEpisode } from "./play";
 import { findRun, getEpisode, insertRun, listEpisodes, listRuns, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
+import {
+  agentStates,
+  candidatesById,
+  candidatesOfTurn,
+  episodeSides,
+  insertCandidates,
+  pairsOf,
+  rankedCandidates,
+  replacePairs,
+  runSamples,
+  scoreCandidate,
+  unrankedCandidates,
+} from "./sweet";
 import { resolveTaskSelector } from "./task-selector";
 import { getTask, listTasks, taskCounts } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
@@ -87,6 +100,19 @@ export function storeFor(prisma: PrismaClient) {
       turns: bind(loadTurns),
       finish: bind(finishEpisode),
       fail: bind(failEpisode),
+    },
+    sweet: {
+      samples: bind(runSamples),
+      episodeSides: bind(episodeSides),
+      replacePairs: bind(replacePairs),
+      pairs: bind(pairsOf),
+      states: bind(agentStates),
+      insertCandidates: bind(insertCandidates),
+      unranked: bind(unrankedCandidates),
+      score: bind(scoreCandidate),
+      ranked: bind(rankedCandidates),
+      ofTurn: bind(candidatesOfTurn),
+      byId: bind(candidatesById),
     },
     users: {
       insert: bind(insertUser),

@@ -5,19 +5,19 @@ import { parseTrajectoryLine, toOfficialTrajectory, type OfficialTrajectory } fr
 import { formatProblem, taskContentHash, type Benchmark, type TestCase } from "../colbench/tasks";
 import { appendTurn, loadTurns } from "./episodes";
 
-/** A run's finished episodes in the benchmark's trajectory format, in task then sample order. */
-export async function* exportOfficial(prisma: PrismaClient, runId: number): AsyncGenerator<OfficialTrajectory> {
-  let cursor = 0;
-  for (;;) {
-    const page = await prisma.episode.findMany({
-      where: { runId, status: "done", id: { gt: cursor } },
-      orderBy: { id: "asc" },
-      take: 200,
-      include: { task: true },
-    });
-    if (page.length === 0) return;
-    // Episodes are made task by task, sample by sample, so id order is that order.
-    for (const episode of page) {
+/**
+ * A run's finished episodes in the benchmark's trajectory format: task by task with each task's
+ * samples together, or in the benchmark's best-of-k layout (k blocks of the task list: sample j of
+ * task i on line tasks*j + i).
+ */
+export async function* exportOfficial(prisma: PrismaClient, runId: number, options: { layout?: "task" | "best-of-k" } = {}): AsyncGenerator<OfficialTrajectory> {
+  const order = options.layout === "best-of-k" ? [{ sample: "asc" as const }, { taskId: "asc" as const }] : [{ taskId: "asc" as const }, { sample: "asc" as const }];
+  const ids = (await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: order, select: { id: true } })).map((e) => e.id);
+  for (let i = 0; i < ids.length; i += 200) {
+    const chunk = ids.slice(i, i + 200);
+    const rows = new Map((await prisma.episode.findMany({ where: { id: { in: chunk } }, include: { task: true } })).map((e) => [e.id, e]));
+    for (const id of chunk) {
+      const episode = rows.get(id)!;
       const turns = await loadTurns(prisma, episode.id);
       const task = episode.task;
       yield toOfficialTrajectory(
@@ -33,7 +33,6 @@ export async function* exportOfficial(prisma: PrismaClient, runId: number): Asyn
         episode.reward,
       );
     }
-    cursor = page[page.length - 1]!.id;
   }
 }
 

@@ -1,0 +1,125 @@
+import { Command, Option } from "commander";
+import { SingleBar, Presets } from "cli-progress";
+import { parseServerSpec } from "../../lib/colbench/server-spec";
+import { OpenAICompatibleClient } from "../../lib/models/openai-client";
+import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
+import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress } from "../../lib/sweet/pipeline";
+import type { Store } from "../../lib/store";
+import { withDatabase } from "../database";
+import { action, fail } from "../errors";
+
+// SWEET-RL's steps as commands over a run in the database. Each prints a JSON summary as its last
+// line and can be run again: it finishes what a crash left and adds nothing after a success.
+
+const positive = (name: string) => (value: string) => {
+  const n = Number.parseInt(value, 10);
+  if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim()) throw new Error(`${name}: expected a positive whole number, got "${value}"`);
+  return n;
+};
+
+async function runOf(store: Store, nameOrId: string) {
+  const run = await store.runs.find(nameOrId);
+  if (!run) fail(`no run named "${nameOrId}" (see \`colbench runs\`)`);
+  return run;
+}
+
+/** A progress bar on stderr, quiet when stderr is not a terminal. */
+function progressBar(label: string): { update: Progress; stop(): void } {
+  const bar = new SingleBar({ format: `${label} {bar} {value}/{total}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  let started = false;
+  return {
+    update: (done, total) => {
+      if (!process.stderr.isTTY) return;
+      if (!started) bar.start(total, done);
+      started = true;
+      bar.update(done);
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+const templateOption = () => new Option("--template <name>", "the policy and critic's chat template").choices(TEMPLATE_NAMES).default("llama3");
+
+export function register(program: Command): void {
+  program
+    .command("pairs")
+    .description("SWEET-RL step 1: trajectory preference pairs from a best-of-k run (backend: the best sample that passed against worse ones; frontend: samples 0.1 apart)")
+    .argument("<run>", "the run's name or id")
+    .option("--with-ground-truth", "the critic's training text starts with the task's final answer (training-time information)")
+    .action(
+      action(async (name: string, opts: { withGroundTruth?: boolean }) => {
+        const summary = await withDatabase("pairs", async (store) => {
+          const run = await runOf(store, name);
+          return { run: run.name, ...(await makeTrajectoryPairs(store, run.id, { groundTruth: Boolean(opts.withGroundTruth) })) };
+        });
+        console.log(JSON.stringify(summary));
+      }),
+    );
+
+  program
+    .command("candidates")
+    .description("SWEET-RL step 2: sample N candidate turns from the policy for every agent turn, with their log-probs")
+    .argument("<run>", "the run's name or id")
+    .requiredOption("--policy <url#model>", "the policy's OpenAI-compatible server (chat with n and logprobs; completions with echo)")
+    .option("--n <n>", "candidates per turn", positive("--n"), 16)
+    .option("--fraction <f>", "only the first fraction of the run's episodes", Number.parseFloat, 1)
+    .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
+    .addOption(templateOption())
+    .action(
+      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template: TemplateName }) => {
+        if (!(opts.fraction > 0 && opts.fraction <= 1)) fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
+        const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), { concurrency: opts.concurrency });
+        const bar = progressBar("candidates");
+        const summary = await withDatabase("candidates", async (store) => {
+          const run = await runOf(store, name);
+          try {
+            return { run: run.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template: opts.template, onProgress: bar.update })) };
+          } finally {
+            bar.stop();
+          }
+        });
+        console.log(JSON.stringify(summary));
+      }),
+    );
+
+  program
+    .command("rank")
+    .description("SWEET-RL step 3: the critic scores every candidate; advantage = critic score - policy log-prob")
+    .argument("<run>", "the run's name or id")
+    .requiredOption("--critic <url#model>", "the critic's OpenAI-compatible server (completions with echo)")
+    .option("--no-ground-truth", "leave the task's final answer out of the critic's prompt")
+    .option("--sum", "sum the log-probs instead of averaging them (the policy's sum is subtracted then)")
+    .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
+    .addOption(templateOption())
+    .action(
+      action(async (name: string, opts: { critic: string; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName }) => {
+        const critic = new OpenAICompatibleClient(parseServerSpec(opts.critic, "--critic"), { concurrency: opts.concurrency });
+        const bar = progressBar("ranking");
+        const summary = await withDatabase("rank", async (store) => {
+          const run = await runOf(store, name);
+          try {
+            return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: opts.template, onProgress: bar.update })) };
+          } finally {
+            bar.stop();
+          }
+        });
+        console.log(JSON.stringify(summary));
+      }),
+    );
+
+  program
+    .command("turn-pairs")
+    .description("SWEET-RL step 4: turn-level pairs, one candidate from the upper half against one from the lower half of each turn's ranking")
+    .argument("<run>", "the run's name or id")
+    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement)", positive("--pairs-per-state"), 4)
+    .option("--seed <s>", "the drawing's seed", (v) => Number.parseInt(v, 10), 42)
+    .action(
+      action(async (name: string, opts: { pairsPerState: number; seed: number }) => {
+        const summary = await withDatabase("turn-pairs", async (store) => {
+          const run = await runOf(store, name);
+          return { run: run.name, ...(await makeTurnPairs(store, run.id, opts)) };
+        });
+        console.log(JSON.stringify(summary));
+      }),
+    );
+}

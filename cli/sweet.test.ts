@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../lib/db/open";
+import { projectRoot } from "../lib/paths";
+import { chatTemplate, promptText } from "../lib/sweet/chat-template";
+import { criticPrompt, groundTruthPrefix } from "../lib/sweet/critic";
+import { pseudoLogprob, startScriptedServer, tokenize, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+
+// The whole SWEET-RL loop through the real `colbench` binary against the scripted model server:
+// a best-of-3 run, trajectory pairs, candidates, ranking, turn pairs, the training files. The
+// server's log-probs are a known function of the text, so advantages are recomputed here by hand.
+
+const bin = path.join(projectRoot, "cli", "bin.mjs");
+const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-sweet-"));
+const N = 4;
+let server: ScriptedServer;
+
+function colbench(args: string[], killAfterMs?: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c) => (stdout += c));
+  child.stderr!.on("data", (c) => (stderr += c));
+  if (killAfterMs !== undefined) setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
+}
+
+async function ok(args: string[]): Promise<Record<string, unknown>> {
+  const result = await colbench(args);
+  expect(result.status, `colbench ${args.join(" ")}\n${result.stderr}`).toBe(0);
+  return JSON.parse(result.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+}
+
+async function withDb<T>(use: (db: Database) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ pgliteDir: path.join(dataDir, "db"), url: "" });
+  try {
+    return await use(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** The formula, by hand: the server's log-probs over the critic prompt's span after the last <|eot_id|>, less the trailing 4-token header. */
+function expectedCriticMean(prompt: string): number {
+  const tokens = tokenize(prompt);
+  const logprobs = tokens.map((t, i) => (i === 0 ? null : pseudoLogprob(t, tokens[i - 1]!)));
+  const body = tokens.slice(0, tokens.length - 4);
+  const last = body.lastIndexOf("<|eot_id|>");
+  const span = logprobs.slice(last + 1, body.length) as number[];
+  return span.reduce((a, b) => a + b, 0) / span.length;
+}
+
+function expectedPolicyMean(text: string): number {
+  const tokens = tokenize(text);
+  const lps = tokens.map((t, i) => pseudoLogprob(t, tokens[i - 1] ?? ""));
+  return lps.reduce((a, b) => a + b, 0) / lps.length;
+}
+
+beforeAll(async () => {
+  const tasks = fs.readFileSync(taskFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
+  server = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })), slowMs: 30 });
+  expect((await colbench(["import", taskFile, "--benchmark", "backend"])).status).toBe(0);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
+  const model = (name: string) => `${server.url}#${name}`;
+
+  it("plays a best-of-3 run and makes trajectory pairs by the backend rule", { timeout: 120_000 }, async () => {
+    await ok(["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--best-of", "3", "--name", "loop", "--agent", model("ask-then-answer"), "--simulator", model("simulator")]);
+    // The scripted agent always answers right; give samples other rewards so the rule has something
+    // to choose between (task 1: 1, 0.5, 1; task 2: 0, 0, 0; task 3: 0.2, 1, 1).
+    await withDb(async (db) => {
+      const rewards: Record<string, number> = { "1:0": 1, "1:1": 0.5, "1:2": 1, "2:0": 0, "2:1": 0, "2:2": 0, "3:0": 0.2, "3:1": 1, "3:2": 1 };
+      const episodes = await db.prisma.episode.findMany({ where: { run: { name: "loop" } } });
+      for (const e of episodes) await db.prisma.episode.update({ where: { id: e.id }, data: { reward: rewards[`${e.taskId}:${e.sample}`] } });
+    });
+    const pairs = await ok(["pairs", "loop", "--with-ground-truth"]);
+    expect(pairs).toMatchObject({ pairs: 2, tasks: 2 });
+    // Again: the same pairs, nothing added.
+    expect(await ok(["pairs", "loop", "--with-ground-truth"])).toMatchObject({ pairs: 2 });
+    await withDb(async (db) => {
+      const rows = await db.prisma.pair.findMany({ where: { kind: "trajectory" }, include: {} });
+      expect(rows).toHaveLength(2);
+      const sample = async (id: number) => (await db.prisma.episode.findUniqueOrThrow({ where: { id } })).sample;
+      expect(await Promise.all(rows.map(async (p) => [await sample(p.chosenId), await sample(p.rejectedId)]))).toEqual([[0, 1], [1, 0]]);
+    });
+    const critic = (await colbench(["export", "loop", "--format", "openrlhf-critic"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { chosen: string; rejected: string });
+    expect(critic).toHaveLength(2);
+    const task1 = JSON.parse(fs.readFileSync(taskFile, "utf8").split("\n")[0]!) as { ground_truth: string };
+    expect(critic[0]!.chosen.startsWith(groundTruthPrefix(task1.ground_truth))).toBe(true);
+    expect(critic[0]!.chosen).toContain("<|start_header_id|>assistant<|end_header_id|>");
+  });
+
+  it("samples candidates, survives kill -9 mid-way, and adds nothing when run again", { timeout: 180_000 }, async () => {
+    // Killed while sampling (the slow policy answers after 30 ms), then run again to the end.
+    const killed = await colbench(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N), "--concurrency", "2"], 1_500);
+    expect(killed.status).toBeNull();
+    const first = await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)]);
+    await withDb(async (db) => {
+      const turns = await db.prisma.turn.count({ where: { role: "agent", episode: { run: { name: "loop" } } } });
+      expect(first.states).toBe(turns);
+      const perTurn = await db.prisma.candidate.groupBy({ by: ["turnId"], _count: { _all: true } });
+      expect(perTurn).toHaveLength(turns);
+      expect(perTurn.every((g) => g._count._all === N + 1)).toBe(true);
+    });
+    expect(await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)])).toMatchObject({ sampled: 0, candidates: 0 });
+  });
+
+  it("ranks by the critic: advantage = the span's mean log-prob minus the policy's, as computed by hand", { timeout: 180_000 }, async () => {
+    const killed = await colbench(["rank", "loop", "--critic", model("slow:30"), "--concurrency", "1"], 1_500);
+    expect(killed.status).toBeNull();
+    await ok(["rank", "loop", "--critic", model("ask-then-answer")]);
+    expect(await ok(["rank", "loop", "--critic", model("ask-then-answer")])).toMatchObject({ ranked: 0 });
+    const llama = chatTemplate("llama3");
+    await withDb(async (db) => {
+      const candidates = await db.prisma.candidate.findMany({ include: { turn: { include: { episode: { include: { task: true } } } } } });
+      expect(candidates.length).toBeGreaterThan(0);
+      expect(candidates.every((c) => c.advantage !== null)).toBe(true);
+      for (const c of candidates) {
+        const prompt = criticPrompt(llama, c.turn.episode.task.groundTruth, promptText(llama, c.turn.prompt), c.text);
+        expect(c.criticScore).toBeCloseTo(expectedCriticMean(prompt), 9);
+        if (c.index > 0) expect(c.policyMean).toBeCloseTo(expectedPolicyMean(c.text), 9);
+        expect(c.advantage).toBeCloseTo(c.criticScore! - c.policyMean, 9);
+      }
+      // The turn's own output is candidate 0: its advantage is the turn's, which the replay charts.
+      const own = candidates.find((c) => c.index === 0)!;
+      expect((await db.prisma.turn.findUniqueOrThrow({ where: { id: own.turnId } })).advantage).toBeCloseTo(own.advantage!, 9);
+    });
+  });
+
+  it("draws turn pairs reproducibly and writes the policy's and TRL's files", { timeout: 60_000 }, async () => {
+    const made = await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"]);
+    expect(made.pairs).toBe((made.states as number) * 4);
+    const once = (await colbench(["export", "loop", "--format", "openrlhf-policy"])).stdout;
+    expect(await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"])).toMatchObject({ pairs: made.pairs });
+    expect((await colbench(["export", "loop", "--format", "openrlhf-policy"])).stdout).toBe(once);
+    const lines = once.trim().split("\n").map((l) => JSON.parse(l) as { chosen: string; rejected: string });
+    expect(lines).toHaveLength(made.pairs as number);
+    expect(lines.every((l) => l.chosen.endsWith("<|eot_id|>") && l.chosen.startsWith("<|begin_of_text|>"))).toBe(true);
+    const withPrompt = JSON.parse((await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!);
+    expect(Object.keys(withPrompt)).toEqual(["prompt", "chosen", "rejected"]);
+    const trl = JSON.parse((await colbench(["export", "loop", "--format", "trl-dpo"])).stdout.split("\n")[0]!);
+    expect(trl.chosen[0].role).toBe("assistant");
+    expect(trl.prompt[0].role).toBe("system");
+    // The official best-of-k layout: k blocks of the task list.
+    const blocks = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { task: { problem_description: string } });
+    expect(blocks).toHaveLength(9);
+    expect(blocks[3]!.task.problem_description).toBe(blocks[0]!.task.problem_description);
+    expect(blocks[1]!.task.problem_description).not.toBe(blocks[0]!.task.problem_description);
+  });
+});

@@ -1,0 +1,191 @@
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import type { Benchmark } from "../colbench/tasks";
+
+// SWEET-RL's data: the samples pairs are made from, agent turns as states, their candidates and
+// critic scores, and the pairs. Steps are resumable: candidates are keyed (turn, index), scores
+// are written once, and a pair set is replaced whole.
+
+export interface RunSample {
+  episodeId: number;
+  taskId: number;
+  sample: number;
+  reward: number;
+}
+
+/** A run's finished episodes with their rewards. */
+export async function runSamples(prisma: PrismaClient, runId: number): Promise<RunSample[]> {
+  const rows = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true, sample: true, reward: true } });
+  return rows.map((r) => ({ episodeId: r.id, taskId: r.taskId, sample: r.sample, reward: r.reward ?? Number.NaN }));
+}
+
+export interface EpisodeSide {
+  episodeId: number;
+  benchmark: Benchmark;
+  groundTruth: string;
+  /** The last agent turn's prompt as stored (chat messages, or text from an imported file) and raw output. */
+  input: unknown;
+  output: string;
+}
+
+/** What a trajectory pair's side is made of, per episode. */
+export async function episodeSides(prisma: PrismaClient, episodeIds: number[]): Promise<Map<number, EpisodeSide>> {
+  const rows = await prisma.episode.findMany({
+    where: { id: { in: episodeIds } },
+    select: {
+      id: true,
+      task: { select: { benchmark: true, groundTruth: true } },
+      turns: { where: { role: "agent" }, orderBy: { index: "desc" }, take: 1, select: { prompt: true, rawOutput: true, content: true } },
+    },
+  });
+  return new Map(
+    rows.map((r) => {
+      const last = r.turns[0];
+      return [r.id, { episodeId: r.id, benchmark: r.task.benchmark, groundTruth: r.task.groundTruth, input: last?.prompt ?? "", output: last?.rawOutput ?? last?.content ?? "" }];
+    }),
+  );
+}
+
+export interface PairRow {
+  ordinal: number;
+  chosenId: number;
+  rejectedId: number;
+  params: unknown;
+}
+
+/** Replaces a run's pairs of one kind and source with a new set, in one transaction (running a step again adds nothing). */
+export async function replacePairs(
+  prisma: PrismaClient,
+  runId: number,
+  kind: "trajectory" | "turn",
+  source: "rule" | "critic" | "human",
+  pairs: Array<{ chosenId: number; rejectedId: number }>,
+  params: Record<string, unknown>,
+): Promise<number> {
+  const data: Prisma.PairCreateManyInput[] = pairs.map((p, ordinal) => ({ runId, kind, source, ordinal, chosenId: p.chosenId, rejectedId: p.rejectedId, params: params as Prisma.InputJsonValue }));
+  await prisma.$transaction(async (tx) => {
+    await tx.pair.deleteMany({ where: { runId, kind, source } });
+    for (let i = 0; i < data.length; i += 1000) await tx.pair.createMany({ data: data.slice(i, i + 1000) });
+  });
+  return data.length;
+}
+
+export async function pairsOf(prisma: PrismaClient, runId: number, kind: "trajectory" | "turn"): Promise<PairRow[]> {
+  return prisma.pair.findMany({ where: { runId, kind }, orderBy: [{ source: "asc" }, { ordinal: "asc" }], select: { ordinal: true, chosenId: true, rejectedId: true, params: true } });
+}
+
+export interface AgentState {
+  turnId: number;
+  episodeId: number;
+  index: number;
+  prompt: unknown;
+  output: string;
+  reward: number | null;
+  groundTruth: string;
+  /** Candidates stored so far (index 0, the turn's own output, included). */
+  candidates: number;
+}
+
+/**
+ * Every agent turn of the run's finished episodes: SWEET-RL's states. `fraction` keeps the first
+ * part of the episodes (in id order), as the published sampler's data fraction does.
+ */
+export async function agentStates(prisma: PrismaClient, runId: number, fraction = 1): Promise<AgentState[]> {
+  const episodes = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: { id: "asc" }, select: { id: true } });
+  const kept = episodes.slice(0, Math.floor(episodes.length * fraction)).map((e) => e.id);
+  const turns = await prisma.turn.findMany({
+    where: { episodeId: { in: kept }, role: "agent" },
+    orderBy: [{ episodeId: "asc" }, { index: "asc" }],
+    select: {
+      id: true,
+      episodeId: true,
+      index: true,
+      prompt: true,
+      rawOutput: true,
+      content: true,
+      episode: { select: { reward: true, task: { select: { groundTruth: true } } } },
+      _count: { select: { candidates: true } },
+    },
+  });
+  return turns.map((t) => ({
+    turnId: t.id,
+    episodeId: t.episodeId,
+    index: t.index,
+    prompt: t.prompt,
+    output: t.rawOutput ?? t.content,
+    reward: t.episode.reward,
+    groundTruth: t.episode.task.groundTruth,
+    candidates: t._count.candidates,
+  }));
+}
+
+export interface NewCandidate {
+  index: number;
+  text: string;
+  policyModel: string;
+  policyMean: number;
+  policySum: number;
+}
+
+/** Stores a turn's candidates; ones already there (same turn and index) are kept as they are. */
+export async function insertCandidates(prisma: PrismaClient, turnId: number, candidates: NewCandidate[]): Promise<number> {
+  return (await prisma.candidate.createMany({ data: candidates.map((c) => ({ ...c, turnId })), skipDuplicates: true })).count;
+}
+
+export interface CandidateToRank {
+  id: number;
+  turnId: number;
+  index: number;
+  text: string;
+  policyMean: number;
+  policySum: number;
+  prompt: unknown;
+  groundTruth: string;
+}
+
+/** Candidates of a run that no critic has scored yet. */
+export async function unrankedCandidates(prisma: PrismaClient, runId: number): Promise<CandidateToRank[]> {
+  const rows = await prisma.candidate.findMany({
+    where: { criticScore: null, turn: { episode: { runId } } },
+    orderBy: [{ turnId: "asc" }, { index: "asc" }],
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, policySum: true, turn: { select: { prompt: true, episode: { select: { task: { select: { groundTruth: true } } } } } } },
+  });
+  return rows.map((r) => ({ id: r.id, turnId: r.turnId, index: r.index, text: r.text, policyMean: r.policyMean, policySum: r.policySum, prompt: r.turn.prompt, groundTruth: r.turn.episode.task.groundTruth }));
+}
+
+/** A critic's score and the advantage; for index 0 (the turn's own output) the turn's advantage too. */
+export async function scoreCandidate(prisma: PrismaClient, candidate: { id: number; turnId: number; index: number }, criticModel: string, criticScore: number, advantage: number): Promise<void> {
+  const finite = Number.isFinite(advantage) ? advantage : null;
+  await prisma.candidate.update({ where: { id: candidate.id }, data: { criticModel, criticScore: Number.isFinite(criticScore) ? criticScore : null, advantage: finite } });
+  if (candidate.index === 0) await prisma.turn.update({ where: { id: candidate.turnId }, data: { advantage: finite } });
+}
+
+export interface RankedCandidate {
+  id: number;
+  turnId: number;
+  index: number;
+  text: string;
+  policyMean: number;
+  criticScore: number | null;
+  advantage: number | null;
+}
+
+/** A run's scored candidates, turn by turn. */
+export async function rankedCandidates(prisma: PrismaClient, runId: number): Promise<RankedCandidate[]> {
+  return prisma.candidate.findMany({
+    where: { turn: { episode: { runId } }, advantage: { not: null } },
+    orderBy: [{ turnId: "asc" }, { index: "asc" }],
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true },
+  });
+}
+
+/** One turn's candidates, best advantage first (the replay shows them). */
+export async function candidatesOfTurn(prisma: PrismaClient, turnId: number): Promise<RankedCandidate[]> {
+  const rows = await prisma.candidate.findMany({ where: { turnId }, select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true } });
+  return rows.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity));
+}
+
+/** Candidates by id with their turn's prompt, for writing turn pairs. */
+export async function candidatesById(prisma: PrismaClient, ids: number[]): Promise<Map<number, { text: string; prompt: unknown }>> {
+  const rows = await prisma.candidate.findMany({ where: { id: { in: ids } }, select: { id: true, text: true, turn: { select: { prompt: true } } } });
+  return new Map(rows.map((r) => [r.id, { text: r.text, prompt: r.turn.prompt }]));
+}

@@ -1,0 +1,151 @@
+import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { ChatMessage } from "../models/types";
+import type { Store } from "../store";
+import { chatTemplate, promptText, type TemplateName } from "./chat-template";
+import { advantage, criticPrompt, criticScore } from "./critic";
+import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
+import { trajectoryPairs } from "./trajectory-pairs";
+import { drawTurnPairs } from "./turn-pairs";
+
+// The SWEET-RL steps over a run in the store. Each can be run again: it skips what is done
+// (candidates, scores) or replaces its output whole (pairs), so a rerun after a crash completes
+// the work and a rerun after success adds nothing.
+
+export type Progress = (done: number, total: number) => void;
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/**
+ * Trajectory pairs of a run by the benchmark's rule, stored (replacing earlier ones). Whether the
+ * critic's training text carries the final answer is kept with them for the export.
+ */
+export async function makeTrajectoryPairs(store: Store, runId: number, options: { groundTruth?: boolean } = {}): Promise<{ pairs: number; tasks: number }> {
+  const run = await store.runs.find(runId);
+  if (!run) throw new Error(`no run ${runId}`);
+  const samples = await store.sweet.samples(runId);
+  const pairs = trajectoryPairs(run.benchmark, samples.map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId })));
+  const params = { rule: `${run.benchmark}-best-of-k`, groundTruth: options.groundTruth ?? false };
+  const stored = await store.sweet.replacePairs(runId, "trajectory", "rule", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
+  return { pairs: stored, tasks: new Set(pairs.map((p) => p.task)).size };
+}
+
+function messagesOf(prompt: unknown, turnId: number): ChatMessage[] {
+  if (!Array.isArray(prompt)) throw new Error(`turn ${turnId}: its prompt was stored as text (an imported file); sampling candidates needs the chat messages a run stores`);
+  return prompt as ChatMessage[];
+}
+
+/**
+ * N candidates per agent turn from the policy at temperature 1.0 (max 1024 tokens), each with the
+ * mean and sum of its own token log-probs; the turn's own output is candidate 0, scored by the
+ * policy through the completions endpoint. Turns that have their candidates already are skipped.
+ */
+export async function sampleCandidates(
+  store: Store,
+  runId: number,
+  policy: OpenAICompatibleClient,
+  options: { n?: number; fraction?: number; template?: TemplateName; temperature?: number; maxTokens?: number; onProgress?: Progress } = {},
+): Promise<{ states: number; sampled: number; candidates: number }> {
+  const n = options.n ?? 16;
+  const template = chatTemplate(options.template ?? "llama3");
+  const states = await store.sweet.states(runId, options.fraction ?? 1);
+  const todo = states.filter((s) => s.candidates < n + 1);
+  let done = states.length - todo.length;
+  let added = 0;
+  options.onProgress?.(done, states.length);
+  await Promise.all(
+    todo.map(async (state) => {
+      const messages = messagesOf(state.prompt, state.turnId);
+      const [own, samples] = await Promise.all([
+        policy.textLogprobs(promptText(template, messages), state.output),
+        policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, n),
+      ]);
+      const ownLogprobs = own.tokens.slice(own.continuationStart).map((t) => t.logprob);
+      const rows = [
+        { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: mean(ownLogprobs), policySum: sum(ownLogprobs) },
+        ...samples.map((s, i) => {
+          const lps = s.logprobs.map((t) => t.logprob);
+          return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
+        }),
+      ];
+      added += await store.sweet.insertCandidates(state.turnId, rows);
+      options.onProgress?.(++done, states.length);
+    }),
+  );
+  return { states: states.length, sampled: todo.length, candidates: added };
+}
+
+/**
+ * The critic scores every candidate not yet scored: its prompt log-probs over the span after the
+ * last end-of-turn token (mean, or sum), minus the policy's own; with the task's final answer in
+ * front unless `groundTruth` is false.
+ */
+export async function rankCandidates(
+  store: Store,
+  runId: number,
+  critic: OpenAICompatibleClient,
+  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress } = {},
+): Promise<{ ranked: number }> {
+  const template = chatTemplate(options.template ?? "llama3");
+  const todo = await store.sweet.unranked(runId);
+  let done = 0;
+  options.onProgress?.(0, todo.length);
+  await Promise.all(
+    todo.map(async (c) => {
+      const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
+      const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
+      await store.sweet.score(c, critic.spec.model, score, advantage(score, options.sum ? c.policySum : c.policyMean));
+      options.onProgress?.(++done, todo.length);
+    }),
+  );
+  return { ranked: todo.length };
+}
+
+/** Turn pairs drawn from the ranked candidates (replacing earlier ones). */
+export async function makeTurnPairs(store: Store, runId: number, options: { pairsPerState?: number; seed?: number } = {}): Promise<{ states: number; pairs: number }> {
+  const ranked = await store.sweet.ranked(runId);
+  const byTurn = new Map<number, Array<{ id: number; advantage: number }>>();
+  for (const c of ranked) {
+    const list = byTurn.get(c.turnId) ?? [];
+    list.push({ id: c.id, advantage: c.advantage! });
+    byTurn.set(c.turnId, list);
+  }
+  const params = { pairsPerState: options.pairsPerState ?? 4, seed: options.seed ?? 42 };
+  const pairs = drawTurnPairs([...byTurn].map(([state, candidates]) => ({ state, candidates })), params);
+  const stored = await store.sweet.replacePairs(runId, "turn", "critic", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
+  return { states: byTurn.size, pairs: stored };
+}
+
+export type TrainingFormat = "openrlhf-critic" | "openrlhf-policy" | "trl-dpo";
+export const TRAINING_FORMATS: readonly TrainingFormat[] = ["openrlhf-critic", "openrlhf-policy", "trl-dpo"];
+
+/** The lines of a training file, from the pairs the steps above stored. */
+export async function* trainingLines(
+  store: Store,
+  runId: number,
+  format: TrainingFormat,
+  options: { groundTruth?: boolean; template?: TemplateName; withPrompt?: boolean } = {},
+): AsyncGenerator<Record<string, unknown>> {
+  const template = chatTemplate(options.template ?? "llama3");
+  if (format === "openrlhf-critic") {
+    const pairs = await store.sweet.pairs(runId, "trajectory");
+    // As the pairs were made (`colbench pairs --with-ground-truth`), unless the export says otherwise.
+    const withTruth = options.groundTruth ?? Boolean((pairs[0]?.params as { groundTruth?: boolean } | null)?.groundTruth);
+    const sides = await store.sweet.episodeSides([...new Set(pairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
+    for (const p of pairs) {
+      const chosen = sides.get(p.chosenId)!;
+      const rejected = sides.get(p.rejectedId)!;
+      const side = (s: typeof chosen) => ({ input: promptText(template, s.input), output: s.output });
+      yield criticPairLine(chosen.benchmark, withTruth ? chosen.groundTruth : null, side(chosen), side(rejected));
+    }
+    return;
+  }
+  const pairs = await store.sweet.pairs(runId, "turn");
+  const candidates = await store.sweet.byId([...new Set(pairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
+  for (const p of pairs) {
+    const chosen = candidates.get(p.chosenId)!;
+    const rejected = candidates.get(p.rejectedId)!;
+    if (format === "trl-dpo") yield trlDpoLine(messagesOf(chosen.prompt, p.chosenId).map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) })), chosen.text, rejected.text);
+    else yield policyPairLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false);
+  }
+}
