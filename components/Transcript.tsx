@@ -1,4 +1,6 @@
 import type { SeatTurn } from "@/lib/play/views";
+import type { RankedCandidate } from "@/lib/store/sweet";
+import { Candidates } from "@/components/replay/Candidates";
 
 export interface SpeakerNames {
   agent: string;
@@ -8,7 +10,18 @@ export interface SpeakerNames {
 const DEFAULT_NAMES: SpeakerNames = { agent: "agent", simulator: "simulated human" };
 
 /** The dialogue turn by turn: who spoke, what counted, and behind toggles what was raw and what was sent. */
-export function Transcript({ turns, names = DEFAULT_NAMES, selected }: { turns: SeatTurn[]; names?: SpeakerNames; selected?: number }) {
+export function Transcript({
+  turns,
+  names = DEFAULT_NAMES,
+  selected,
+  candidates,
+}: {
+  turns: SeatTurn[];
+  names?: SpeakerNames;
+  selected?: number;
+  /** SWEET-RL candidates by turn index, best advantage first. */
+  candidates?: Record<number, RankedCandidate[]>;
+}) {
   return (
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn) => (
@@ -39,6 +52,7 @@ export function Transcript({ turns, names = DEFAULT_NAMES, selected }: { turns: 
               <pre className="mt-1 whitespace-pre-wrap break-words rounded bg-stone-100 p-2 text-xs">{turn.rawOutput}</pre>
             </details>
           ) : null}
+          {candidates?.[turn.index]?.length ? <Candidates candidates={candidates[turn.index]!} /> : null}
           {turn.prompt ? (
             <details className="mt-2 text-sm">
               <summary className="cursor-pointer text-stone-500">Prompt as sent</summary>

@@ -44,6 +44,9 @@ export default async function globalSetup() {
   fs.writeFileSync(advantages, [[1, 0.12], [3, -0.04], [5, 0.31]].map(([turn, advantage]) => JSON.stringify({ episode: 1, turn, advantage })).join("\n"));
   await colbench(dataDir, ["import-advantages", advantages]);
   await colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "weak-backend", "--agent", `${models.url}#never-answer`, "--simulator", `${models.url}#simulator`]);
+  // SWEET-RL on the weak run: candidates for its agent turns, ranked by a critic (the replay shows them).
+  await colbench(dataDir, ["candidates", "weak-backend", "--policy", `${models.url}#ask-then-answer`, "--n", "3"]);
+  await colbench(dataDir, ["rank", "weak-backend", "--critic", `${models.url}#ask-then-answer`]);
   await colbench(dataDir, ["run", "--benchmark", "frontend", "--limit", "1", "--name", "e2e-frontend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
   const studio = await startStudio(E2E_PORT, dataDir);
   return async () => {

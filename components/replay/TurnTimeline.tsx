@@ -5,6 +5,7 @@ import { codeOfTurn } from "@/lib/colbench/turn-code";
 import type { SeatTurn } from "@/lib/play/views";
 import { CodeDiff } from "@/components/code";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
+import type { RankedCandidate } from "@/lib/store/sweet";
 
 interface Proposal {
   index: number;
@@ -16,7 +17,17 @@ interface Proposal {
  * Replay of a finished episode: the dialogue beside the agent's code (or page) at the selected
  * turn, diffed against its previous proposal. "[" and "]" (or ↑/↓) step through the agent's turns.
  */
-export function TurnTimeline({ turns, benchmark, names }: { turns: SeatTurn[]; benchmark: "backend" | "frontend"; names?: SpeakerNames }) {
+export function TurnTimeline({
+  turns,
+  benchmark,
+  names,
+  candidates,
+}: {
+  turns: SeatTurn[];
+  benchmark: "backend" | "frontend";
+  names?: SpeakerNames;
+  candidates?: Record<number, RankedCandidate[]>;
+}) {
   const proposals = useMemo<Proposal[]>(
     () =>
       turns.flatMap((turn) => {
@@ -49,7 +60,7 @@ export function TurnTimeline({ turns, benchmark, names }: { turns: SeatTurn[]; b
   const language = benchmark === "backend" ? "python" : "html";
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Transcript turns={turns} names={names} selected={current?.index} />
+      <Transcript turns={turns} names={names} selected={current?.index} candidates={candidates} />
       <aside className="lg:sticky lg:top-4 lg:self-start" aria-label="The agent's answer turn by turn" data-testid="turn-code">
         {current ? (
           <>

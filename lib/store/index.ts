@@ -39,6 +39,7 @@ import { seedSamplesIfEmpty } from "./seed";
 import {
   agentStates,
   candidatesById,
+  candidatesOfEpisode,
   candidatesOfTurn,
   episodeSides,
   insertCandidates,
@@ -113,6 +114,7 @@ export function storeFor(prisma: PrismaClient) {
       ranked: bind(rankedCandidates),
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
+      ofEpisode: bind(candidatesOfEpisode),
     },
     users: {
       insert: bind(insertUser),

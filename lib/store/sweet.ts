@@ -189,3 +189,15 @@ export async function candidatesById(prisma: PrismaClient, ids: number[]): Promi
   const rows = await prisma.candidate.findMany({ where: { id: { in: ids } }, select: { id: true, text: true, turn: { select: { prompt: true } } } });
   return new Map(rows.map((r) => [r.id, { text: r.text, prompt: r.turn.prompt }]));
 }
+
+/** An episode's candidates by agent turn index, best advantage first (unscored last). */
+export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: number): Promise<Record<number, RankedCandidate[]>> {
+  const rows = await prisma.candidate.findMany({
+    where: { turn: { episodeId } },
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true, turn: { select: { index: true } } },
+  });
+  const byTurn: Record<number, RankedCandidate[]> = {};
+  for (const { turn, ...c } of rows) (byTurn[turn.index] ??= []).push(c);
+  for (const list of Object.values(byTurn)) list.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity) || a.index - b.index);
+  return byTurn;
+}

@@ -20,8 +20,10 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function EpisodePage({ params }: Params) {
   const id = Number.parseInt((await params).id, 10);
-  const episode = Number.isSafeInteger(id) ? await (await getStore()).episodes.get(id) : null;
+  const store = await getStore();
+  const episode = Number.isSafeInteger(id) ? await store.episodes.get(id) : null;
   if (!episode) notFound();
+  const candidates = await store.sweet.ofEpisode(episode.id);
   const previous = episode.previousId ? `/episodes/${episode.previousId}` : null;
   const next = episode.nextId ? `/episodes/${episode.nextId}` : null;
   const ended = episode.status === "done" || episode.status === "failed";
@@ -56,7 +58,7 @@ export default async function EpisodePage({ params }: Params) {
       {ended ? (
         <>
           {advantages.length ? <AdvantageChart points={advantages} /> : null}
-          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} />
+          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
         </>
       ) : (
