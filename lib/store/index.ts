@@ -47,7 +47,7 @@ import {
   rankedCandidates,
   replacePairs,
   runSamples,
-  scoreCandidate,
+  scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
 import { resolveTaskSelector } from "./task-selector";
@@ -110,7 +110,7 @@ export function storeFor(prisma: PrismaClient) {
       states: bind(agentStates),
       insertCandidates: bind(insertCandidates),
       unranked: bind(unrankedCandidates),
-      score: bind(scoreCandidate),
+      score: bind(scoreCandidates),
       ranked: bind(rankedCandidates),
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),

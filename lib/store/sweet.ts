@@ -152,11 +152,36 @@ export async function unrankedCandidates(prisma: PrismaClient, runId: number): P
   return rows.map((r) => ({ id: r.id, turnId: r.turnId, index: r.index, text: r.text, policyMean: r.policyMean, policySum: r.policySum, prompt: r.turn.prompt, groundTruth: r.turn.episode.task.groundTruth }));
 }
 
-/** A critic's score and the advantage; for index 0 (the turn's own output) the turn's advantage too. */
-export async function scoreCandidate(prisma: PrismaClient, candidate: { id: number; turnId: number; index: number }, criticModel: string, criticScore: number, advantage: number): Promise<void> {
-  const finite = Number.isFinite(advantage) ? advantage : null;
-  await prisma.candidate.update({ where: { id: candidate.id }, data: { criticModel, criticScore: Number.isFinite(criticScore) ? criticScore : null, advantage: finite } });
-  if (candidate.index === 0) await prisma.turn.update({ where: { id: candidate.turnId }, data: { advantage: finite } });
+export interface CandidateScore {
+  id: number;
+  turnId: number;
+  index: number;
+  criticScore: number;
+  advantage: number;
+}
+
+/**
+ * Critic scores and advantages, many in two statements (one per table): per row a Prisma update
+ * costs about a millisecond of planning, more than the ranking's own work per candidate. For
+ * index 0 (the turn's own output) the turn's advantage is set too.
+ */
+export async function scoreCandidates(prisma: PrismaClient, criticModel: string, scores: CandidateScore[]): Promise<void> {
+  if (!scores.length) return;
+  const finite = (x: number) => (Number.isFinite(x) ? x : null);
+  const ids = scores.map((s) => s.id);
+  const critic = scores.map((s) => finite(s.criticScore));
+  const advantages = scores.map((s) => finite(s.advantage));
+  const own = scores.filter((s) => s.index === 0);
+  await prisma.$transaction([
+    prisma.$executeRaw`
+      UPDATE "Candidate" AS c SET "criticModel" = ${criticModel}, "criticScore" = v.score, "advantage" = v.adv
+        FROM unnest(${ids}::int[], ${critic}::float8[], ${advantages}::float8[]) AS v(id, score, adv)
+       WHERE c."id" = v.id`,
+    prisma.$executeRaw`
+      UPDATE "Turn" AS t SET "advantage" = v.adv
+        FROM unnest(${own.map((s) => s.turnId)}::int[], ${own.map((s) => finite(s.advantage))}::float8[]) AS v(id, adv)
+       WHERE t."id" = v.id`,
+  ]);
 }
 
 export interface RankedCandidate {

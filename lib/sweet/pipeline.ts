@@ -1,6 +1,7 @@
 import type { OpenAICompatibleClient } from "../models/openai-client";
 import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
+import type { CandidateScore } from "../store/sweet";
 import { chatTemplate, promptText, type TemplateName } from "./chat-template";
 import { advantage, criticPrompt, criticScore } from "./critic";
 import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
@@ -90,14 +91,25 @@ export async function rankCandidates(
   const todo = await store.sweet.unranked(runId);
   let done = 0;
   options.onProgress?.(0, todo.length);
+  // Scores are written in batches, one at a time; a crash loses at most the unwritten ones, which a rerun scores again.
+  let batch: CandidateScore[] = [];
+  let writing = Promise.resolve();
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    writing = writing.then(() => store.sweet.score(critic.spec.model, rows));
+    return writing;
+  };
   await Promise.all(
     todo.map(async (c) => {
       const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
       const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
-      await store.sweet.score(c, critic.spec.model, score, advantage(score, options.sum ? c.policySum : c.policyMean));
+      batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
+      if (batch.length >= 256) await flush();
       options.onProgress?.(++done, todo.length);
     }),
   );
+  await flush();
   return { ranked: todo.length };
 }
 
