@@ -4,7 +4,7 @@
 //   cos(P, P) = 1 > cos(P, reword(P)) > cos(P, breakLayout(P)) > cos(P, an unrelated target)
 //
 // counted with two choices of unrelated target (the next one, and a seeded random one of the
-// range), and for each further variant of testing/page-variants.ts whether it lands where a
+// range), and for each further variant of lib/scoring/testing/page-variants.ts whether it lands where a
 // person would put it: below the reworded page and above the unrelated one. A variant counts only
 // where it visibly changes the render (at least 0.5% of the pixels differ by more than 24 in a
 // channel, or the size differs). Also: how long one embedding takes (PNG decoding apart).

@@ -6,6 +6,7 @@ import { updateLock } from "../../lib/db/lock";
 import { gated } from "../../lib/access/http";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
+import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
 import { RunManager } from "../../lib/runs/manager";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
@@ -38,6 +39,8 @@ export function register(program: Command): void {
         setSeats(seats);
         const runs = new RunManager(store, bus, seats.take);
         setRunManager(runs);
+        const pipeline = new PipelineJobs(store, bus);
+        setPipelineJobs(pipeline);
 
         const { default: next } = await import("next");
         const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
@@ -56,6 +59,7 @@ export function register(program: Command): void {
           server.closeAllConnections();
           // Runs stop between turns; `colbench resume` or the Resume button continues them.
           await runs.close().catch(() => {});
+          await pipeline.close().catch(() => {});
           await app.close().catch(() => {});
           await bus.close().catch(() => {});
           await db.close();

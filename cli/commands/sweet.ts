@@ -73,7 +73,7 @@ export function register(program: Command): void {
         const summary = await withDatabase("candidates", async (store) => {
           const run = await runOf(store, name);
           try {
-            return { run: run.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template: opts.template, onProgress: bar.update })) };
+            return { run: run.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template: opts.template, concurrency: opts.concurrency, onProgress: bar.update })) };
           } finally {
             bar.stop();
           }
@@ -98,7 +98,7 @@ export function register(program: Command): void {
         const summary = await withDatabase("rank", async (store) => {
           const run = await runOf(store, name);
           try {
-            return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: opts.template, onProgress: bar.update })) };
+            return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: opts.template, concurrency: opts.concurrency, onProgress: bar.update })) };
           } finally {
             bar.stop();
           }

@@ -1,7 +1,7 @@
 import { MemoryBus } from "./memory-bus";
 import type { EventBus } from "./types";
 
-export type { EventBus, RunCountsSnapshot, RunEvent, RunProgress, RunState } from "./types";
+export type { EventBus, PipelineStep, RunCountsSnapshot, RunEvent, RunProgress, RunState } from "./types";
 
 /**
  * The bus for a database: PostgreSQL's LISTEN/NOTIFY when the studio shares a server (every

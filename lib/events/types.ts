@@ -19,7 +19,11 @@ export type RunEvent =
   | { type: "episode"; runId: number; episodeId: number; taskId: number; sample: number; status: EpisodeState; reward?: number; error?: string }
   | ({ type: "progress"; runId: number; state: RunState; error?: string } & RunCountsSnapshot)
   /** A person's move is awaited; the process playing the run knows what they are shown. */
-  | { type: "awaiting"; runId: number; episodeId: number; role: "agent" | "simulator" };
+  | { type: "awaiting"; runId: number; episodeId: number; role: "agent" | "simulator" }
+  /** A SWEET-RL step working on a run's data. */
+  | { type: "pipeline"; runId: number; step: PipelineStep; state: "running" | "finished" | "stopped" | "crashed"; done: number; total: number; summary?: Record<string, number>; error?: string };
+
+export type PipelineStep = "pairs" | "candidates" | "rank" | "turn-pairs";
 
 export type RunProgress = Extract<RunEvent, { type: "progress" }>;
 

@@ -14,6 +14,18 @@ import { drawTurnPairs } from "./turn-pairs";
 
 export type Progress = (done: number, total: number) => void;
 
+/** Works through `items` with at most `concurrency` at once; after an abort no new item starts. */
+async function eachConcurrently<T>(items: T[], concurrency: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      signal?.throwIfAborted();
+      await work(items[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+}
+
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
@@ -45,7 +57,7 @@ export async function sampleCandidates(
   store: Store,
   runId: number,
   policy: OpenAICompatibleClient,
-  options: { n?: number; fraction?: number; template?: TemplateName; temperature?: number; maxTokens?: number; onProgress?: Progress } = {},
+  options: { n?: number; fraction?: number; template?: TemplateName; temperature?: number; maxTokens?: number; onProgress?: Progress; signal?: AbortSignal; concurrency?: number } = {},
 ): Promise<{ states: number; sampled: number; candidates: number }> {
   const n = options.n ?? 16;
   const template = chatTemplate(options.template ?? "llama3");
@@ -54,25 +66,23 @@ export async function sampleCandidates(
   let done = states.length - todo.length;
   let added = 0;
   options.onProgress?.(done, states.length);
-  await Promise.all(
-    todo.map(async (state) => {
-      const messages = messagesOf(state.prompt, state.turnId);
-      const [own, samples] = await Promise.all([
-        policy.textLogprobs(promptText(template, messages), state.output),
-        policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, n),
-      ]);
-      const ownLogprobs = own.tokens.slice(own.continuationStart).map((t) => t.logprob);
-      const rows = [
-        { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: mean(ownLogprobs), policySum: sum(ownLogprobs) },
-        ...samples.map((s, i) => {
-          const lps = s.logprobs.map((t) => t.logprob);
-          return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
-        }),
-      ];
-      added += await store.sweet.insertCandidates(state.turnId, rows);
-      options.onProgress?.(++done, states.length);
-    }),
-  );
+  await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
+    const messages = messagesOf(state.prompt, state.turnId);
+    const [own, samples] = await Promise.all([
+      policy.textLogprobs(promptText(template, messages), state.output),
+      policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, n),
+    ]);
+    const ownLogprobs = own.tokens.slice(own.continuationStart).map((t) => t.logprob);
+    const rows = [
+      { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: mean(ownLogprobs), policySum: sum(ownLogprobs) },
+      ...samples.map((s, i) => {
+        const lps = s.logprobs.map((t) => t.logprob);
+        return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
+      }),
+    ];
+    added += await store.sweet.insertCandidates(state.turnId, rows);
+    options.onProgress?.(++done, states.length);
+  });
   return { states: states.length, sampled: todo.length, candidates: added };
 }
 
@@ -85,7 +95,7 @@ export async function rankCandidates(
   store: Store,
   runId: number,
   critic: OpenAICompatibleClient,
-  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress } = {},
+  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress; signal?: AbortSignal; concurrency?: number } = {},
 ): Promise<{ ranked: number }> {
   const template = chatTemplate(options.template ?? "llama3");
   const todo = await store.sweet.unranked(runId);
@@ -100,16 +110,13 @@ export async function rankCandidates(
     writing = writing.then(() => store.sweet.score(critic.spec.model, rows));
     return writing;
   };
-  await Promise.all(
-    todo.map(async (c) => {
-      const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
-      const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
-      batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
-      if (batch.length >= 256) await flush();
-      options.onProgress?.(++done, todo.length);
-    }),
-  );
-  await flush();
+  await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (c) => {
+    const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
+    const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
+    batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
+    if (batch.length >= 256) await flush();
+    options.onProgress?.(++done, todo.length);
+  }).finally(flush);
   return { ranked: todo.length };
 }
 

@@ -5,6 +5,9 @@ import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
+import { PipelinePanel } from "@/components/PipelinePanel";
+import { currentViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { DataTable } from "@/components/DataTable";
 import { FilterPills } from "@/components/FilterPills";
 import { Pager } from "@/components/Pager";
@@ -48,6 +51,7 @@ export default async function RunPage({
         <span className="text-sm text-stone-500">{run.status}</span>
       </header>
       <RunLive runId={run.id} status={run.status} />
+      {seesHidden(await currentViewer()) ? <PipelinePanel runId={run.id} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4">
         {[
           ["Episodes done", `${run.done}/${run.total}`],

@@ -8,7 +8,7 @@ import { DefaultEmbedder, defaultEmbedding } from "./default";
 import { breakLayout, reword } from "../../testing/page-variants";
 
 // The weight-free embedder must rank as a person would: the same design reworded above the same
-// content with its layout undone (testing/page-variants.ts), above an unrelated design.
+// content with its layout undone (lib/scoring/testing/page-variants.ts), above an unrelated design.
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const FRONTEND = path.resolve(REPO, "../shared/colbench/frontend_test.jsonl");

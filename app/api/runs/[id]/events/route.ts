@@ -1,6 +1,7 @@
 import { getEventBus, type RunEvent, type RunProgress } from "@/lib/events";
 import { eventStream } from "@/lib/http/event-stream";
 import { getRunManager } from "@/lib/runs/active";
+import { getPipelineJobs } from "@/lib/sweet/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -22,6 +23,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         send("episode", event);
         return;
       }
+      if (event.type === "pipeline") {
+        send("pipeline", event);
+        return;
+      }
       if (event.type !== "progress") return;
       pending = event;
       if (event.state !== "running") {
@@ -37,6 +42,8 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     });
     const last = manager.progress(runId);
     send("progress", last ? progressOf(last) : { runId, state: "idle" });
+    const step = getPipelineJobs().status(runId);
+    if (step) send("pipeline", step);
     return () => {
       unsubscribe();
       if (timer) clearTimeout(timer);

@@ -1,0 +1,35 @@
+import { getStore } from "@/lib/store";
+import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "@/lib/sweet/pipeline";
+
+export const dynamic = "force-dynamic";
+
+const FORMATS = ["official", "official-best-of-k", ...TRAINING_FORMATS];
+
+/** A run as a JSONL download: its trajectories, or its SWEET-RL training pairs (as `colbench export`). */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const runId = Number.parseInt((await params).id, 10);
+  const query = new URL(request.url).searchParams;
+  const format = query.get("format") ?? "official";
+  if (!FORMATS.includes(format)) return Response.json({ error: `format: one of ${FORMATS.join(", ")}` }, { status: 400 });
+  const store = await getStore();
+  const run = await store.runs.find(runId);
+  if (!run) return Response.json({ error: `no run ${runId}` }, { status: 404 });
+  const lines =
+    format === "official" || format === "official-best-of-k"
+      ? store.trajectories.exportOfficial(runId, { layout: format === "official" ? "task" : "best-of-k" })
+      : trainingLines(store, runId, format as TrainingFormat, { withPrompt: query.get("withPrompt") === "1" });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      try {
+        for await (const line of lines) controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+        controller.close();
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+  return new Response(body, {
+    headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": `attachment; filename="${run.name.replace(/[^\w.-]+/g, "_")}.${format}.jsonl"` },
+  });
+}

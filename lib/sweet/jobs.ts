@@ -1,0 +1,110 @@
+import type { EventBus, PipelineStep, RunEvent } from "../events";
+import { parseServerSpec } from "../colbench/server-spec";
+import { OpenAICompatibleClient } from "../models/openai-client";
+import type { Store } from "../store";
+import type { TemplateName } from "./chat-template";
+import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
+
+export interface StepRequest {
+  step: PipelineStep;
+  /** candidates: the policy's URL#MODEL; rank: the critic's. */
+  server?: string;
+  n?: number;
+  groundTruth?: boolean;
+  sum?: boolean;
+  pairsPerState?: number;
+  seed?: number;
+  template?: TemplateName;
+}
+
+type PipelineEvent = Extract<RunEvent, { type: "pipeline" }>;
+
+/**
+ * SWEET-RL steps started from the studio: one at a time per run, in the server process, telling
+ * the bus how far they are. Stopping lets requests in flight finish; starting the step again
+ * continues where it stopped (the steps skip what is done).
+ */
+export class PipelineJobs {
+  private readonly active = new Map<number, { step: PipelineStep; controller: AbortController; finished: Promise<void> }>();
+  private readonly last = new Map<number, PipelineEvent>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {
+    this.unsubscribe = bus.subscribe((event) => {
+      if (event.type === "pipeline") this.last.set(event.runId, event);
+    });
+  }
+
+  /** Checks the request (a bad server address is refused before anything starts), then starts it. */
+  start(runId: number, request: StepRequest): void {
+    if (this.active.has(runId)) throw new Error(`a ${this.active.get(runId)!.step} step is already working on this run`);
+    const needsServer = request.step === "candidates" || request.step === "rank";
+    const client = needsServer ? new OpenAICompatibleClient(parseServerSpec(request.server ?? "", request.step === "candidates" ? "policy" : "critic")) : null;
+    const controller = new AbortController();
+    const { step } = request;
+    let total = 0;
+    let done = 0;
+    let sent = 0;
+    const tell = (state: PipelineEvent["state"], extra: Partial<PipelineEvent> = {}) => this.bus.publish({ type: "pipeline", runId, step, state, done, total, ...extra });
+    const onProgress = (d: number, t: number) => {
+      done = d;
+      total = t;
+      // At most four a second: every candidate is a tick.
+      if (Date.now() - sent >= 250 || d === t) {
+        sent = Date.now();
+        tell("running");
+      }
+    };
+    const work = async (): Promise<Record<string, number>> => {
+      switch (step) {
+        case "pairs":
+          return makeTrajectoryPairs(this.store, runId, { groundTruth: request.groundTruth });
+        case "candidates":
+          return sampleCandidates(this.store, runId, client!, { n: request.n, template: request.template, onProgress, signal: controller.signal });
+        case "rank":
+          return rankCandidates(this.store, runId, client!, { groundTruth: request.groundTruth, sum: request.sum, template: request.template, onProgress, signal: controller.signal });
+        case "turn-pairs":
+          return makeTurnPairs(this.store, runId, { pairsPerState: request.pairsPerState, seed: request.seed });
+      }
+    };
+    tell("running");
+    const finished = work()
+      .then((summary) => tell("finished", { summary }))
+      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: error.message }))
+      .finally(() => this.active.delete(runId));
+    this.active.set(runId, { step, controller, finished });
+  }
+
+  async stop(runId: number): Promise<void> {
+    const job = this.active.get(runId);
+    if (!job) return;
+    job.controller.abort();
+    await job.finished;
+  }
+
+  /** The latest news of a run's step, from this process or another. */
+  status(runId: number): PipelineEvent | null {
+    return this.last.get(runId) ?? null;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.active.keys()].map((id) => this.stop(id)));
+    this.unsubscribe();
+  }
+}
+
+const slot = Symbol.for("colbench.pipelineJobs");
+type Holder = { [slot]?: PipelineJobs };
+
+export function setPipelineJobs(jobs: PipelineJobs): void {
+  (globalThis as Holder)[slot] = jobs;
+}
+
+export function getPipelineJobs(): PipelineJobs {
+  const jobs = (globalThis as Holder)[slot];
+  if (!jobs) throw new Error("no pipeline jobs in this process: start the studio with `npx colbench serve`");
+  return jobs;
+}
