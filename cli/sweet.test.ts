@@ -152,9 +152,17 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     expect(trl.chosen[0].role).toBe("assistant");
     expect(trl.prompt[0].role).toBe("system");
     // The official best-of-k layout: k blocks of the task list.
-    const blocks = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { task: { problem_description: string } });
+    const file = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout;
+    const blocks = file.trim().split("\n").map((l) => JSON.parse(l) as { task: { problem_description: string } });
     expect(blocks).toHaveLength(9);
     expect(blocks[3]!.task.problem_description).toBe(blocks[0]!.task.problem_description);
     expect(blocks[1]!.task.problem_description).not.toBe(blocks[0]!.task.problem_description);
+    // Loaded back from that file, the same samples make the same pairs as the run did.
+    const layoutFile = path.join(dataDir, "loop-best-of-3.jsonl");
+    fs.writeFileSync(layoutFile, file);
+    await ok(["import-trajectories", layoutFile, "--name", "loop-file"]);
+    expect(await ok(["pairs", "loop-file", "--with-ground-truth"])).toMatchObject({ pairs: 2, tasks: 2 });
+    const critic = (run: string) => colbench(["export", run, "--format", "openrlhf-critic"]).then((r) => r.stdout);
+    expect(await critic("loop-file")).toBe(await critic("loop"));
   });
 });
