@@ -53,6 +53,9 @@ fi
 # npm dependencies, reinstalled only when the lock file changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies"
+  # onnxruntime-node's CPU binaries ship inside its package; its post-install would only try to fetch
+  # CUDA ones from outside the registry, which fails offline.
+  export ONNXRUNTIME_NODE_INSTALL=skip
   # The registry mirror reachable here lacks other platforms' optional binaries (@next/swc-darwin-*,
   # @tailwindcss/oxide-win32-*), so the lock file cannot list them and `npm ci` may call it out of
   # sync; `npm install` from the same lock file then installs the same versions.
