@@ -13,6 +13,13 @@ import * as importAdvantages from "./commands/import-advantages";
 import * as users from "./commands/users";
 import * as sweet from "./commands/sweet";
 
+// A reader that closes the pipe early (`colbench export RUN | head`) has read all it wants: end
+// quietly, as a command killed by SIGPIPE would, instead of a stack trace from the next write.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
 const program = new Command()
   .name("colbench")
   .description("ColBench Studio: run, score, replay and label ColBench episodes")

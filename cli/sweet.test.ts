@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -164,5 +164,17 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     expect(await ok(["pairs", "loop-file", "--with-ground-truth"])).toMatchObject({ pairs: 2, tasks: 2 });
     const critic = (run: string) => colbench(["export", run, "--format", "openrlhf-critic"]).then((r) => r.stdout);
     expect(await critic("loop-file")).toBe(await critic("loop"));
+  });
+
+  it("ends an export quietly when its reader closes the pipe early (`| head`)", () => {
+    // `true` exits before colbench writes a line, so the export's writes meet a closed pipe.
+    const result = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" export loop --format official | true; echo "status=\${PIPESTATUS[0]}" >&2`], {
+      cwd: projectRoot,
+      env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.stderr).not.toMatch(/EPIPE|Error/);
+    expect(result.stderr).toContain("status=0");
   });
 });
