@@ -43,6 +43,8 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     clipPath: spec.clipPath,
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
-  const run = await store.runs.insert({ name, benchmark: spec.benchmark, config });
+  // A person in a seat makes a played session, never a benchmark run to rank.
+  const kind = isHuman(spec.agent) || isHuman(spec.simulator) ? "played" : "benchmark";
+  const run = await store.runs.insert({ name, benchmark: spec.benchmark, kind, config });
   return { id: run.id, name, config };
 }

@@ -140,6 +140,11 @@ export async function episodeClaims(prisma: PrismaClient, episodeIds: number[]):
   return prisma.episode.findMany({ where: { id: { in: episodeIds } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
 }
 
+/** Every claim on a run's episodes, to tell whether some process plays it now. */
+export async function runClaims(prisma: PrismaClient, runId: number): Promise<EpisodeClaim[]> {
+  return prisma.episode.findMany({ where: { runId, claimedBy: { not: null } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
+}
+
 export async function finishEpisode(
   prisma: PrismaClient,
   episodeId: number,

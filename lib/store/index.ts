@@ -28,13 +28,14 @@ import {
   loadTurn,
   loadTurns,
   renewClaims,
+  runClaims,
   runCounts,
   unfinishedEpisodes,
 } from "./episodes";
 import { importTasks } from "./import-tasks";
 import { compareRuns, leaderboard } from "./leaderboard";
-import { hiddenOfTask, openPlayRuns, pickTask, seatEpisode } from "./play";
-import { findRun, getEpisode, insertRun, listEpisodes, listRuns, setRunStatus } from "./runs";
+import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
+import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
 import {
   agentStates,
@@ -75,7 +76,10 @@ export function storeFor(prisma: PrismaClient) {
     },
     runs: {
       list: bind(listRuns),
+      summary: bind(runSummary),
       find: bind(findRun),
+      setArchived: bind(setRunArchived),
+      delete: bind(deleteRun),
       insert: bind(insertRun),
       setStatus: bind(setRunStatus),
       counts: bind(runCounts),
@@ -84,6 +88,7 @@ export function storeFor(prisma: PrismaClient) {
       leaderboard: bind(leaderboard),
       compare: bind(compareRuns),
       openPlays: bind(openPlayRuns),
+      sessions: bind(listSessions),
     },
     episodes: {
       ensure: bind(ensureEpisodes),
@@ -92,6 +97,7 @@ export function storeFor(prisma: PrismaClient) {
       renewClaims: bind(renewClaims),
       lapseAllClaims: bind(lapseAllClaims),
       claims: bind(episodeClaims),
+      claimsOfRun: bind(runClaims),
       ref: bind(episodeRef),
       first: bind(firstEpisodeId),
       get: bind(getEpisode),

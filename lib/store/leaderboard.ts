@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../db/generated/client";
 import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
-import { listRuns, type RunSummary } from "./runs";
+import { listRuns, runSummary, type RunFilter, type RunSummary } from "./runs";
 
 export interface LeaderboardRow {
   run: RunSummary;
@@ -24,9 +24,9 @@ async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number,
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Every run with finished episodes, best first; intervals are over tasks. */
-export async function leaderboard(prisma: PrismaClient, baselineRunId?: number): Promise<LeaderboardRow[]> {
-  const runs = (await listRuns(prisma)).filter((run) => run.done > 0);
+/** Every run the filter shows that has finished episodes, best first; intervals are over tasks. */
+export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, filter: RunFilter = {}): Promise<LeaderboardRow[]> {
+  const runs = (await listRuns(prisma, filter)).filter((run) => run.done > 0);
   const rewards = new Map<number, Map<number, number[]>>();
   for (const run of runs) rewards.set(run.id, await perTask(prisma, run.id));
   const pairs = (runId: number) => [...(rewards.get(runId) ?? new Map<number, number[]>()).entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
@@ -63,9 +63,8 @@ export interface RunComparison {
 
 /** Two runs of one benchmark side by side, task by task. */
 export async function compareRuns(prisma: PrismaClient, aId: number, bId: number): Promise<RunComparison | string> {
-  const runs = await listRuns(prisma);
-  const a = runs.find((r) => r.id === aId);
-  const b = runs.find((r) => r.id === bId);
+  // Two runs named on purpose are compared whatever their kind or archive state.
+  const [a, b] = await Promise.all([runSummary(prisma, aId), runSummary(prisma, bId)]);
   if (!a || !b) return `no run ${!a ? aId : bId}`;
   if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
   const [ra, rb] = await Promise.all([perTask(prisma, a.id), perTask(prisma, b.id)]);
