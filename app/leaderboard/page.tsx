@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -68,8 +69,10 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
 }
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const baseline = Number((await searchParams).baseline) || undefined;
-  const rows = await (await getStore()).runs.leaderboard(baseline);
+  const query = await searchParams;
+  const baseline = Number(query.baseline) || undefined;
+  const includePlayed = query.played === "1";
+  const rows = await (await getStore()).runs.leaderboard(baseline, { includePlayed });
   const backend = rows.filter((r) => r.run.benchmark === "backend");
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
   return (
@@ -82,10 +85,16 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         </Link>
         .
       </PageHeader>
+      <div className="mb-3">
+        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/leaderboard", query, { played: !includePlayed })} />
+      </div>
       {rows.length === 0 ? (
         <EmptyState title="No scored runs yet">
-          Finished runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}
-          <code className="font-mono">npx colbench run</code>.
+          Finished benchmark runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}
+          <Link href="/runs/new" className="text-teal-700 underline">
+            New run
+          </Link>
+          .
         </EmptyState>
       ) : (
         <>
@@ -100,6 +109,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               <div className="mb-2 flex items-end justify-between">
                 <h2 className="text-lg font-semibold text-stone-900">Frontend design</h2>
                 <form method="get" className="flex items-center gap-2 text-sm">
+                  {includePlayed ? <input type="hidden" name="played" value="1" /> : null}
                   <label htmlFor="baseline" className="text-stone-600">
                     Baseline run
                   </label>
@@ -112,7 +122,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
                     ))}
                   </select>
                   <button type="submit" className="rounded-md bg-teal-700 px-3 py-1 text-white">
-                    Compare
+                    Set baseline
                   </button>
                 </form>
               </div>

@@ -10,6 +10,7 @@ import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import type { Store } from "../../lib/store";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
+import { describeFailure } from "../../lib/colbench/failure";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -25,45 +26,70 @@ async function findRun(store: Store, nameOrId: string) {
   return run;
 }
 
+interface ProgressDisplay {
+  update(p: { done: number; running: number; failed: number; turns: number; tokens: number }): void;
+  log(line: string): void;
+  stop(): void;
+}
+
+/**
+ * A bar on a terminal; elsewhere (a pipe, a log file, CI) a plain line at most every 5 s and one at
+ * the end, with the same figures against the run's real total.
+ */
+function progressDisplay(total: number, started: number): ProgressDisplay {
+  const rate = (turns: number) => (turns / Math.max((performance.now() - started) / 1000, 0.001)).toFixed(1);
+  if (process.stderr.isTTY) {
+    const bars = new MultiBar(
+      { format: "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens", stream: process.stderr, hideCursor: true },
+      Presets.shades_classic,
+    );
+    const bar = bars.create(total, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
+    return {
+      update: (p) => bar.update(p.done, { running: p.running, failed: p.failed, turnRate: rate(p.turns), tokens: p.tokens }),
+      log: (line) => bars.log(line),
+      stop: () => bars.stop(),
+    };
+  }
+  let last: Parameters<ProgressDisplay["update"]>[0] | null = null;
+  let printedAt = 0;
+  let stopped = false;
+  const print = () => {
+    if (!last) return;
+    printedAt = performance.now();
+    process.stderr.write(`${last.done}/${total} episodes | running ${last.running} | failed ${last.failed} | ${rate(last.turns)} turns/s | ${last.tokens} tokens\n`);
+  };
+  return {
+    update: (p) => {
+      last = p;
+      if (performance.now() - printedAt >= 5000) print();
+    },
+    log: (line) => process.stderr.write(line),
+    stop: () => {
+      if (!stopped) print();
+      stopped = true;
+    },
+  };
+}
+
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
 async function play(store: Store, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
   const config = await loadRunConfig(store, runId);
   // On a shared PostgreSQL server, a studio open on the same database shows this run's turns live.
   const bus = await openEventBus();
   const started = performance.now();
-  const bars = new MultiBar(
-    {
-      format: "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens",
-      stream: process.stderr,
-      hideCursor: true,
-      noTTYOutput: false,
-      notTTYSchedule: 5000,
-    },
-    Presets.shades_classic,
-  );
-  const bar = bars.create(config.taskIds.length * config.bestOf, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
+  const display = progressDisplay(config.taskIds.length * config.bestOf, started);
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === "episode" && event.runId === runId && event.status === "failed") {
-      bars.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
+      display.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
     }
   });
   try {
-    const stats = await playRun(store, runId, {
-      bus,
-      concurrency: opts.concurrency,
-      onProgress: (p) =>
-        bar.update(p.done, {
-          running: p.running,
-          failed: p.failed,
-          turnRate: (p.turns / Math.max((performance.now() - started) / 1000, 0.001)).toFixed(1),
-          tokens: p.tokens,
-        }),
-    });
-    bars.stop();
+    const stats = await playRun(store, runId, { bus, concurrency: opts.concurrency, onProgress: display.update });
+    display.stop();
     if (opts.out) await writeOfficial(store, runId, opts.out);
     return stats;
   } finally {
-    bars.stop();
+    display.stop();
     unsubscribe();
     await bus.close();
   }
@@ -84,6 +110,11 @@ async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<n
   return n;
 }
 
+/** Each failed episode of a run with the reason it failed, as the summary and the export give them. */
+async function failureLines(store: Store, runId: number) {
+  return (await store.episodes.failuresOfRun(runId)).map((f) => ({ episode: f.episodeId, task: f.taskId, sample: f.sample, reason: describeFailure(f.failure) }));
+}
+
 async function summary(store: Store, runId: number, name: string, stats: RunStats) {
   const episodes = await store.runs.doneRewards(runId);
   const best = new Map<number, number>();
@@ -100,6 +131,7 @@ async function summary(store: Store, runId: number, name: string, stats: RunStat
     best_of_k: mean([...best.values()]),
     turns: stats.turns,
     tokens: stats.tokens,
+    ...(stats.counts.failed ? { failures: await failureLines(store, runId) } : {}),
   };
   console.log(JSON.stringify(result));
   if (stats.counts.done < stats.counts.total) process.exitCode = 1;
@@ -190,6 +222,11 @@ export function register(program: Command): void {
               : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
           const n = await writeLines(lines, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
+          // The trajectory files hold finished episodes only; say which were left out, and why.
+          if (opts.format === "official" || opts.format === "official-best-of-k") {
+            const failures = await failureLines(store, run.id);
+            if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+          }
         });
       }),
     );

@@ -2,6 +2,7 @@ import type { PrismaClient, Prisma, Turn } from "../db/generated/client";
 import type { HiddenTask } from "../colbench/roles";
 import type { TurnRecord } from "../colbench/episode";
 import type { TestCase } from "../colbench/tasks";
+import { describeFailure, failureOf, type EpisodeFailure } from "../colbench/failure";
 
 // Storage of runs, episodes and turns. Every write is small and immediate: a turn is in the
 // database before the episode takes its next step.
@@ -121,6 +122,12 @@ export async function renewClaims(prisma: PrismaClient, owner: string, leaseMs: 
      WHERE "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
+/** Lets go of the caller's claims on a run's episodes (it stopped): anyone may take them at once. */
+export async function releaseClaims(prisma: PrismaClient, runId: number, owner: string): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+}
+
 /**
  * Embedded PGlite has one owner process, so a claim found there when it opens was left by a process
  * that has ended: every such claim lapses now. (Never call this on a shared PostgreSQL server.)
@@ -156,11 +163,23 @@ export async function finishEpisode(
     WHERE "id" = ${episodeId}`;
 }
 
-export async function failEpisode(prisma: PrismaClient, episodeId: number, error: string): Promise<void> {
+export async function failEpisode(prisma: PrismaClient, episodeId: number, failure: EpisodeFailure): Promise<void> {
   await prisma.episode.update({
     where: { id: episodeId },
-    data: { status: "failed", details: { error }, endedAt: new Date(), leaseUntil: null },
+    data: { status: "failed", details: { error: describeFailure(failure), failure: failure as unknown as Prisma.InputJsonValue }, endedAt: new Date(), leaseUntil: null },
   });
+}
+
+/** Why an episode failed, or null if it did not. */
+export async function episodeFailure(prisma: PrismaClient, episodeId: number): Promise<EpisodeFailure | null> {
+  const row = await prisma.episode.findUnique({ where: { id: episodeId }, select: { status: true, details: true } });
+  return row?.status === "failed" ? failureOf(row.details) : null;
+}
+
+/** A run's failed episodes with their reasons, task by task. */
+export async function runFailures(prisma: PrismaClient, runId: number): Promise<Array<{ episodeId: number; taskId: number; sample: number; failure: EpisodeFailure }>> {
+  const rows = await prisma.episode.findMany({ where: { runId, status: "failed" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true, sample: true, details: true } });
+  return rows.map((r) => ({ episodeId: r.id, taskId: r.taskId, sample: r.sample, failure: failureOf(r.details) ?? { message: "no reason was recorded" } }));
 }
 
 export interface RunCounts {

@@ -22,6 +22,14 @@ async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number,
   return byTask;
 }
 
+/** A run's lowest-sample finished episode of each task. */
+async function firstEpisodes(prisma: PrismaClient, runId: number): Promise<Map<number, number>> {
+  const rows = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true } });
+  const first = new Map<number, number>();
+  for (const row of rows) if (!first.has(row.taskId)) first.set(row.taskId, row.id);
+  return first;
+}
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Every run the filter shows that has finished episodes, best first; intervals are over tasks. */
@@ -51,6 +59,9 @@ export interface TaskComparison {
   /** Mean reward over the run's finished samples of the task; null where it has none. */
   a: number | null;
   b: number | null;
+  /** Each run's first episode of the task (its replay), if it has one. */
+  aEpisode: number | null;
+  bEpisode: number | null;
 }
 
 export interface RunComparison {
@@ -73,7 +84,15 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
     (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map((t) => [t.id, t.problemDescription]),
   );
   const meanOf = (xs: number[] | undefined) => (xs?.length ? mean(xs) : null);
-  const tasks = ids.map((taskId) => ({ taskId, problemDescription: descriptions.get(taskId) ?? "", a: meanOf(ra.get(taskId)), b: meanOf(rb.get(taskId)) }));
+  const [ea, eb] = await Promise.all([firstEpisodes(prisma, a.id), firstEpisodes(prisma, b.id)]);
+  const tasks = ids.map((taskId) => ({
+    taskId,
+    problemDescription: descriptions.get(taskId) ?? "",
+    a: meanOf(ra.get(taskId)),
+    b: meanOf(rb.get(taskId)),
+    aEpisode: ea.get(taskId) ?? null,
+    bEpisode: eb.get(taskId) ?? null,
+  }));
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
   return { a, b, tasks, versus: shared ? winRate(pairsOf(ra), pairsOf(rb)) : null };

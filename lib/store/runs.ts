@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { playerName, runConfigSchema, type RunConfig } from "../colbench/run-config";
 import type { TurnRecord } from "../colbench/episode";
+import { describeFailure, failureOf } from "../colbench/failure";
 import { loadTurns } from "./episodes";
 
 export type RunKind = "benchmark" | "played";
@@ -176,6 +177,8 @@ export interface EpisodeRow {
   reward: number | null;
   turns: number;
   problemDescription: string;
+  /** Why it failed, for failed episodes. */
+  failure: string | null;
 }
 
 /** Score bands for filtering a run's episodes: every test passed (or similarity 1), some, none. */
@@ -194,27 +197,30 @@ export async function listEpisodes(
   options: { page?: number; pageSize?: number; status?: "pending" | "running" | "done" | "failed"; score?: ScoreBand } = {},
 ): Promise<{ items: EpisodeRow[]; total: number; page: number; pages: number }> {
   const pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 200);
-  const page = Math.max(options.page ?? 1, 1);
   const where: Prisma.EpisodeWhereInput = {
     runId,
     ...(options.status ? { status: options.status } : {}),
     ...(options.score ? { reward: BAND_WHERE[options.score] } : {}),
   };
-  const [total, rows] = await Promise.all([
-    prisma.episode.count({ where }),
-    prisma.episode.findMany({
-      where,
-      orderBy: { id: "asc" },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-      select: { id: true, taskId: true, sample: true, status: true, reward: true, _count: { select: { turns: true } }, task: { select: { problemDescription: true } } },
-    }),
-  ]);
+  const total = await prisma.episode.count({ where });
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end (an old link, a typed URL) shows the last one.
+  const page = Math.min(Math.max(options.page ?? 1, 1), pages);
+  const rows = await prisma.episode.findMany({
+    where,
+    orderBy: { id: "asc" },
+    skip: (page - 1) * pageSize,
+    take: pageSize,
+    select: { id: true, taskId: true, sample: true, status: true, reward: true, details: true, _count: { select: { turns: true } }, task: { select: { problemDescription: true } } },
+  });
   return {
-    items: rows.map((r) => ({ id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r._count.turns, problemDescription: r.task.problemDescription })),
+    items: rows.map((r) => {
+      const failure = r.status === "failed" ? failureOf(r.details) : null;
+      return { id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r._count.turns, problemDescription: r.task.problemDescription, failure: failure ? describeFailure(failure) : null };
+    }),
     total,
     page,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
+    pages,
   };
 }
 

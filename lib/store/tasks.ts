@@ -46,10 +46,12 @@ function where(query: TaskQuery): Prisma.TaskWhereInput {
 
 export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Promise<TaskPage> {
   const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize ?? 25)), MAX_PAGE_SIZE);
-  const page = Math.max(1, Math.floor(query.page ?? 1));
   const filter = where(query);
-  const [total, rows] = await Promise.all([
-    prisma.task.count({ where: filter }),
+  const total = await prisma.task.count({ where: filter });
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end (an old link, a typed URL) shows the last one.
+  const page = Math.min(Math.max(1, Math.floor(query.page ?? 1)), pages);
+  const [rows] = await Promise.all([
     prisma.task.findMany({
       where: filter,
       orderBy: { id: "asc" },
@@ -74,7 +76,7 @@ export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Pr
     total,
     page,
     pageSize,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
+    pages,
   };
 }
 
