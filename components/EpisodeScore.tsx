@@ -2,7 +2,16 @@ import type { BackendTestResult as TestResult } from "@/lib/scoring/backend/scor
 
 /** The final answer and how it scored: per-test results (backend) or both renders (frontend). */
 export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backend" | "frontend"; answer: string | null; details: unknown }) {
-  const d = (details ?? {}) as { tests?: TestResult[]; error?: string; answerRender?: string; targetRender?: string; reward?: number; embedder?: string };
+  const d = (details ?? {}) as {
+    tests?: TestResult[];
+    error?: string;
+    answerRender?: string;
+    targetRender?: string;
+    answerStatus?: string;
+    targetStatus?: string;
+    reward?: number;
+    embedder?: string;
+  };
   return (
     <section className="mt-8" aria-labelledby="score-heading">
       <h2 id="score-heading" className="mb-2 text-lg font-semibold text-stone-900">
@@ -32,12 +41,21 @@ export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backe
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
           {[
-            ["Agent's final page", d.answerRender],
-            ["Target page", d.targetRender],
-          ].map(([label, id]) => (
+            ["Agent's final page", d.answerRender, d.answerStatus],
+            ["Target page", d.targetRender, d.targetStatus],
+          ].map(([label, id, status]) => (
             <figure key={label} className="rounded-lg border border-stone-200 bg-white p-2">
               <figcaption className="mb-1 text-xs text-stone-500">{label}</figcaption>
-              {id && /^[0-9a-f]{64}$/.test(id) ? (
+              {status && status !== "ok" && status !== "image" ? (
+                // What the scorer embedded in place of a page that did not render (or never came).
+                <div data-testid="failed-render">
+                  <div className="aspect-square w-40 bg-black" role="img" aria-label={`${label}: scored as a black image`} />
+                  <p className="mt-1 text-xs text-red-700">
+                    {status === "none" ? "No page was given" : status === "timeout" ? "The page did not finish rendering in time" : "The page could not be rendered"}: it was scored as a black 224×224
+                    image.
+                  </p>
+                </div>
+              ) : id && /^[0-9a-f]{64}$/.test(id) ? (
                 // eslint-disable-next-line @next/next/no-img-element
                 <img src={`/api/renders/${id}`} alt={label} className="w-full" loading="lazy" />
               ) : (

@@ -4,6 +4,7 @@ import { openDatabase } from "../../lib/db/open";
 import { setDatabase } from "../../lib/db/index";
 import { updateLock } from "../../lib/db/lock";
 import { gated } from "../../lib/access/http";
+import { missingRecordPath } from "../../lib/http/missing";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
 import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
@@ -48,7 +49,14 @@ export function register(program: Command): void {
         const handle = app.getRequestHandler();
         // Local mode: listening on loopback with no user defined, the person at the machine is admin.
         const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
-        const server = http.createServer(gated(store, { loopback }, (req, res) => handle(req, res)));
+        const server = http.createServer(
+          gated(store, { loopback }, async (req, res) => {
+            // A detail page of a record that does not exist goes to the server-rendered not-found page.
+            const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);
+            if (missing) req.url = missing;
+            return handle(req, res);
+          }),
+        );
 
         let stopping = false;
         const stop = async (signal: string) => {

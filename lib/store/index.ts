@@ -55,7 +55,7 @@ import {
   unrankedCandidates,
 } from "./sweet";
 import { resolveTaskSelector } from "./task-selector";
-import { getTask, listTasks, taskCounts } from "./tasks";
+import { getTask, listTasks, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -70,6 +70,7 @@ export function storeFor(prisma: PrismaClient) {
     tasks: {
       list: bind(listTasks),
       get: bind(getTask),
+      exists: bind(taskExists),
       counts: bind(taskCounts),
       import: bind(importTasks),
       seedSamplesIfEmpty: bind(seedSamplesIfEmpty),

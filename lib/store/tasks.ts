@@ -80,6 +80,10 @@ export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Pr
   };
 }
 
+export async function taskExists(prisma: PrismaClient, id: number): Promise<boolean> {
+  return Number.isSafeInteger(id) && (await prisma.task.count({ where: { id } })) === 1;
+}
+
 export async function getTask(prisma: PrismaClient, id: number): Promise<StoredTask | null> {
   const row = await prisma.task.findUnique({ where: { id } });
   if (!row) return null;
