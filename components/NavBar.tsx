@@ -10,6 +10,7 @@ const SECTIONS: Section[] = [
   { href: "/runs", label: "Runs" },
   { href: "/play", label: "Play", hidden: annotator },
   { href: "/sessions", label: "Sessions", hidden: annotator },
+  { href: "/search", label: "Search", hidden: annotator },
   { href: "/annotate", label: "Annotate" },
   { href: "/leaderboard", label: "Leaderboard" },
   { href: "/admin/users", label: "Users", hidden: (viewer) => !(viewer.kind === "local" || (viewer.kind === "user" && viewer.role === "admin")) },

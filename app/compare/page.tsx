@@ -4,6 +4,8 @@ import { PageHeader } from "@/components/PageHeader";
 import { CompareTable } from "@/components/CompareTable";
 import { percent } from "@/components/format";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
+import { RunCharts } from "@/components/RunCharts";
+import { runDashboard } from "@/lib/runs/dashboard";
 import { currentViewer } from "@/app/_lib/viewer";
 import { seesHidden } from "@/lib/access/viewer";
 
@@ -52,6 +54,18 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
               : "The two runs have no finished task in common."}
           </p>
+          <div className="mb-4 grid gap-4 lg:grid-cols-2">
+            {(await Promise.all([result.a, result.b].map(async (run) => ({ run, dashboard: runDashboard(await store.runs.episodeStats(run.id)) })))).map(({ run, dashboard }, i) => (
+              <div key={run.id}>
+                {dashboard.k > 1 ? (
+                  <p className="mb-1 text-sm text-stone-700" data-testid={`compare-best-of-k-${i ? "b" : "a"}`}>
+                    {run.name}: best-of-{dashboard.k} {run.benchmark === "backend" ? `success ${percent(dashboard.bestOfK.success)}` : `similarity ${dashboard.bestOfK.reward.toFixed(3)}`}
+                  </p>
+                ) : null}
+                <RunCharts dashboard={dashboard} benchmark={run.benchmark} title={`${i ? "B" : "A"}: ${run.name}`} />
+              </div>
+            ))}
+          </div>
           <CompareTable tasks={result.tasks} aName={result.a.name} bName={result.b.name} replays={seesHidden(await currentViewer())} />
         </>
       ) : null}

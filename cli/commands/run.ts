@@ -11,8 +11,16 @@ import type { Store } from "../../lib/store";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
+import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
+
+/** "0.15/0.60": dollars per million prompt and completion tokens. */
+const prices = (name: string) => (value: string) => {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(value);
+  if (!m) throw new Error(`${name}: expected PROMPT/COMPLETION dollars per million tokens, e.g. 0.15/0.60, got "${value}"`);
+  return { prompt: Number(m[1]), completion: Number(m[2]) };
+};
 
 const int = (name: string) => (value: string) => {
   const n = Number.parseInt(value, 10);
@@ -117,18 +125,16 @@ async function failureLines(store: Store, runId: number) {
 
 async function summary(store: Store, runId: number, name: string, stats: RunStats) {
   const episodes = await store.runs.doneRewards(runId);
-  const best = new Map<number, number>();
-  for (const e of episodes) best.set(e.taskId, Math.max(best.get(e.taskId) ?? 0, e.reward ?? 0));
-  const rewards = episodes.map((e) => e.reward ?? 0);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const rewards = summarizeRewards(episodes.map((e) => ({ task: String(e.taskId), reward: e.reward ?? 0 })));
   const result = {
     run: name,
     episodes: stats.counts.total,
     done: stats.counts.done,
     failed: stats.counts.failed,
-    average_reward: mean(rewards),
-    success_rate: mean(rewards.map((r) => (r === 1 ? 1 : 0))),
-    best_of_k: mean([...best.values()]),
+    average_reward: rewards.average_correctness,
+    success_rate: rewards.success_rate,
+    best_of_k: rewards.best_of_k,
+    best_of_k_success: rewards.best_of_k_success,
     turns: stats.turns,
     tokens: stats.tokens,
     ...(stats.counts.failed ? { failures: await failureLines(store, runId) } : {}),
@@ -157,10 +163,13 @@ export function register(program: Command): void {
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
     .addOption(new Option("--embedder <name>", "frontend: image embedder for similarity").choices(["default", "clip-vit-b32"]).default("default"))
     .option("--clip <path>", "frontend: openai/clip-vit-base-patch32 checkpoint folder (for --embedder clip-vit-b32)")
+    .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
+    .option("--simulator-price <p/c>", "the simulator model's dollars per million prompt/completion tokens", prices("--simulator-price"))
     .action(
       action(async (opts: {
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder: "default" | "clip-vit-b32"; clip?: string;
+        agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -180,6 +189,7 @@ export function register(program: Command): void {
             name: opts.name,
             embedder: opts.embedder,
             clipPath: opts.clip,
+            prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
           });
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
           const stats = await play(store, run.id, { out: opts.out });

@@ -24,6 +24,9 @@ export function playerName(player: Player): string {
   return isHuman(player) ? "human" : player.model;
 }
 
+/** Dollars per million tokens of one side's model, for the run page's cost estimate. */
+export const sidePricesSchema = z.object({ prompt: z.number().min(0), completion: z.number().min(0) });
+
 /** Everything needed to reproduce or resume a run; stored as the Run's config. */
 export const runConfigSchema = z.object({
   benchmark: z.enum(BENCHMARKS),
@@ -43,6 +46,7 @@ export const runConfigSchema = z.object({
   concurrency: z.number().int().min(1),
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
+  prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),
   clipPath: z.string().optional(),
 });
 

@@ -40,6 +40,8 @@ import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
 import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
+import { runEpisodeStats } from "./run-stats";
+import { searchTurns } from "./search";
 import {
   agentStates,
   candidatesById,
@@ -81,6 +83,7 @@ export function storeFor(prisma: PrismaClient) {
     runs: {
       list: bind(listRuns),
       summary: bind(runSummary),
+      episodeStats: bind(runEpisodeStats),
       find: bind(findRun),
       setArchived: bind(setRunArchived),
       delete: bind(deleteRun),
@@ -106,6 +109,7 @@ export function storeFor(prisma: PrismaClient) {
       ref: bind(episodeRef),
       first: bind(firstEpisodeId),
       get: bind(getEpisode),
+      search: bind(searchTurns),
       forSeat: bind(seatEpisode),
       appendTurn: bind(appendTurn),
       turn: bind(loadTurn),

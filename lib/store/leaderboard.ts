@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../db/generated/client";
 import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
+import { bestOfTask } from "../scoring/metrics/metrics";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
 import { listRuns, runSummary, type RunFilter, type RunSummary } from "./runs";
 
@@ -13,10 +14,15 @@ export interface LeaderboardRow {
   success: Estimate;
   /** Frontend: win rate against the chosen baseline run. */
   versusBaseline?: WinRate;
+  /** Samples per task (the most any task has); best-of-k below when above 1. */
+  k: number;
+  /** Over tasks, each task's best sample: its reward, and whether it passed every test. */
+  bestOfK?: { reward: Estimate; success: Estimate };
 }
 
+/** Each task's finished rewards, in sample order. */
 async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number, number[]>> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "done", reward: { not: null } }, select: { taskId: true, reward: true } });
+  const rows = await prisma.episode.findMany({ where: { runId, status: "done", reward: { not: null } }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { taskId: true, reward: true } });
   const byTask = new Map<number, number[]>();
   for (const row of rows) byTask.set(row.taskId, [...(byTask.get(row.taskId) ?? []), row.reward!]);
   return byTask;
@@ -41,12 +47,18 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, 
   const baseline = runs.find((run) => run.id === baselineRunId);
   const rows = runs.map((run): LeaderboardRow => {
     const tasks = [...rewards.get(run.id)!.values()];
+    const k = Math.max(0, ...tasks.map((rs) => rs.length));
     const row: LeaderboardRow = {
       run,
       tasks: tasks.length,
       reward: meanWithInterval(tasks.map(mean)),
       success: meanWithInterval(tasks.map((rs) => mean(rs.map((r) => (r === 1 ? 1 : 0))))),
+      k,
     };
+    if (k > 1) {
+      const best = tasks.map((rs) => bestOfTask(rs));
+      row.bestOfK = { reward: meanWithInterval(best), success: meanWithInterval(best.map((r) => (r === 1 ? 1 : 0))) };
+    }
     if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
     return row;
   });

@@ -13,6 +13,9 @@ import { FilterPills } from "@/components/FilterPills";
 import { Pager } from "@/components/Pager";
 import { EmptyState } from "@/components/EmptyState";
 import { RunActions } from "@/components/RunActions";
+import { RunCharts } from "@/components/RunCharts";
+import { runDashboard } from "@/lib/runs/dashboard";
+import { runConfigSchema } from "@/lib/colbench/run-config";
 
 export const dynamic = "force-dynamic";
 
@@ -31,6 +34,9 @@ export default async function RunPage({
   const run = await store.runs.summary(id);
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
+  const [row, stats] = await Promise.all([store.runs.find(run.id), store.runs.episodeStats(run.id)]);
+  const prices = runConfigSchema.safeParse(row?.config).data?.prices;
+  const dashboard = runDashboard(stats, { prices, running: run.status === "running" });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
@@ -66,12 +72,15 @@ export default async function RunPage({
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} />
       {manages ? <PipelinePanel runId={run.id} /> : null}
-      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4">
+      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {[
           ["Episodes done", `${run.done}/${run.total}`],
           ["Failed", String(run.failed)],
           ["Mean reward", reward(run.meanReward)],
           [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
+          ...(dashboard.k > 1
+            ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward)]]
+            : []),
         ].map(([label, value]) => (
           <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
             <dt className="text-xs text-stone-500">{label}</dt>
@@ -79,6 +88,7 @@ export default async function RunPage({
           </div>
         ))}
       </dl>
+      {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
         <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />
         <FilterPills
