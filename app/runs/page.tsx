@@ -24,9 +24,14 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
       <LiveRefresh />
       <div className="flex items-start justify-between">
         <PageHeader title="Runs">Each run plays its tasks against an agent and a simulator, k episodes per task.</PageHeader>
-        <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
-          New run
-        </Link>
+        <span className="flex gap-2">
+          <Link href="/import" className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
+            Import a file
+          </Link>
+          <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+            New run
+          </Link>
+        </span>
       </div>
       <div className="mb-3 flex gap-2">
         <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/runs", query, { played: !includePlayed })} />

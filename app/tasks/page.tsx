@@ -19,6 +19,9 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const none = counts !== null && counts.backend + counts.frontend === 0;
   return (
     <>
+      <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
+        Import a file
+      </Link>
       <PageHeader title="Tasks">
         Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
       </PageHeader>
