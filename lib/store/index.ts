@@ -51,6 +51,7 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
+import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { resolveTaskSelector } from "./task-selector";
 import { getTask, listTasks, taskCounts } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
@@ -117,6 +118,11 @@ export function storeFor(prisma: PrismaClient) {
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
+    },
+    system: {
+      counts: bind(databaseCounts),
+      migrations: bind(recordedMigrations),
+      runServers: bind(runServers),
     },
     users: {
       insert: bind(insertUser),
