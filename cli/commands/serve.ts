@@ -77,8 +77,11 @@ export function register(program: Command): void {
           const where = opts.host === "0.0.0.0" ? "localhost" : opts.host;
           const seededCount = seeded.reduce((n, s) => n + s.inserted, 0);
           const owner = db.role === "client" ? db.owner() : undefined;
+          // Started by `npm run studio`: say how long it took from there to serving.
+          const startedAt = Number(process.env.COLBENCH_STARTED_AT);
+          const took = Number.isFinite(startedAt) && startedAt > 0 ? `, ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s` : "";
           console.log(
-            `ColBench Studio on http://${where}:${opts.port}  (database: ${db.kind} ${db.location}` +
+            `ColBench Studio on http://${where}:${opts.port}${took}  (database: ${db.kind} ${db.location}` +
               (owner ? `, through the socket of process ${owner.pid} (${owner.command})` : "") +
               (db.applied.length ? `, migrated: ${db.applied.join(", ")}` : "") +
               (seededCount ? `, seeded ${seededCount} sample tasks` : "") +

@@ -8,7 +8,9 @@ import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
 import { acquireOwnership, forgetUnreachableOwner, liveOwner, readLock, type LockInfo } from "./lock";
 import type { PgliteServer } from "./pglite-server";
-import { dataDir } from "../paths";
+import { lockPathOf, pgliteDirFromEnv, redact } from "./location";
+
+export { lockPathOf, pgliteDirFromEnv, redact } from "./location";
 
 export type DatabaseKind = "pglite" | "postgresql";
 
@@ -58,24 +60,6 @@ export interface OpenOptions {
    * address, so long-lived clients (a studio opened after a `colbench run`) keep working.
    */
   takeOver?: boolean;
-}
-
-export function pgliteDirFromEnv(): string {
-  return path.join(dataDir(), "db");
-}
-
-export function lockPathOf(dir: string): string {
-  return `${dir}.lock`;
-}
-
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgresql://(unparsable url)";
-  }
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {

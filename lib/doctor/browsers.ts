@@ -15,7 +15,7 @@ function versionOf(binary: string): string | undefined {
 /** The browser that renders frontend answers and targets, and how its renderer is kept off the network. */
 export function checkChromium(binary = defaultChromium()): Part {
   const from = process.env.COLBENCH_CHROMIUM ? "COLBENCH_CHROMIUM" : "default";
-  if (!fs.existsSync(binary)) {
+  if (!fs.existsSync(/*turbopackIgnore: true*/ binary)) {
     return part({ id: "chromium", name: "Chromium", status: "missing", required: true, summary: `${binary} not found (${from === "default" ? "the default path" : "from COLBENCH_CHROMIUM"}): frontend pages cannot be rendered or scored`, fix: CHROMIUM_FIX, details: { path: binary, from } });
   }
   const version = versionOf(binary);
@@ -37,7 +37,7 @@ export function checkChromium(binary = defaultChromium()): Part {
 
 /** Firefox ESR: a second renderer some comparisons use; nothing in the studio needs it. */
 export function checkFirefox(binary = process.env.COLBENCH_FIREFOX || "/usr/bin/firefox-esr"): Part {
-  if (!fs.existsSync(binary)) {
+  if (!fs.existsSync(/*turbopackIgnore: true*/ binary)) {
     return part({ id: "firefox", name: "Firefox", status: "missing", required: false, summary: `${binary} not found (optional: Firefox rendering)`, fix: "apt-get install -y firefox-esr (Debian), or set COLBENCH_FIREFOX to a Firefox binary", details: { path: binary } });
   }
   const version = versionOf(binary);

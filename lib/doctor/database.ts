@@ -1,6 +1,7 @@
 import fs from "node:fs";
-import { migrationNames } from "../db/migrate";
-import { pgliteDirFromEnv, redact, type Database } from "../db/open";
+import { migrationNames } from "../db/migration-files";
+import { pgliteDirFromEnv, redact } from "../db/location";
+import type { Database } from "../db/open";
 import { liveOwner } from "../db/lock";
 import { storeFor } from "../store";
 import { part, type Part } from "./types";
