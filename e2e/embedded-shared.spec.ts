@@ -120,9 +120,10 @@ test("import, run and export from terminals while the studio serves the embedded
   // The studio's run page, opened while the terminal plays: progress arrives over the bus, no reload.
   await page.goto(`${studio.url}/runs/${runId}`);
   const live = page.getByTestId("run-live");
-  await expect(live).toContainText("Running", { timeout: 20_000 });
+  await expect(live).toContainText("/5 done", { timeout: 20_000 });
   const done = async () => Number(/(\d+)\/5 done/.exec((await live.textContent()) ?? "")?.[1] ?? -1);
   const first = await done();
+  expect(first).toBeGreaterThanOrEqual(0);
   expect(first).toBeLessThan(5);
   await page.screenshot({ path: `${shots}/embedded-shared-live.png`, fullPage: true });
   await expect.poll(done, { timeout: 60_000 }).toBeGreaterThan(first);
@@ -136,6 +137,14 @@ test("import, run and export from terminals while the studio serves the embedded
   await succeeds(["export", "from-a-terminal", "--out", out]);
   const lines = fs.readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { reward: number });
   expect(lines.map((l) => l.reward)).toEqual([1, 1, 1, 1, 1]);
+
+  // The System page tells the admin who owns the database and what else this machine has.
+  await page.goto(`${studio.url}/admin/system`);
+  const parts = page.getByTestId("system-parts");
+  await expect(parts.getByRole("row", { name: /Database/ })).toContainText(`owner: process ${studio.process.pid} (colbench serve)`, { timeout: 30_000 });
+  await expect(parts.getByRole("row", { name: /Chromium/ })).toContainText("ok");
+  await expect(page.getByTestId("system-verdict")).toHaveText("Everything the studio needs is here.");
+  await page.screenshot({ path: `${shots}/system-page.png`, fullPage: true });
 
   watch.stop();
   // The studio held the folder's files open the whole time; no terminal command ever opened one.
