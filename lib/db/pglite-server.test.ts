@@ -2,6 +2,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import PgBoss from "pg-boss";
 import { serialize } from "pg-protocol";
 import { PgliteServer } from "./pglite-server";
 import { SessionGate, gatedPglite } from "./session-gate";
@@ -158,6 +159,26 @@ describe("the PGlite socket server", () => {
     expect(count.rows[0].n).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     await expect(idle.query("SELECT 1")).rejects.toThrow();
+  });
+
+  it("is a PostgreSQL server to other libraries: pg-boss creates its schema and works 20 jobs through it", async () => {
+    const boss = new PgBoss({ connectionString: url, max: 4 });
+    const errors: string[] = [];
+    boss.on("error", (error) => errors.push(error.message));
+    await boss.start();
+    try {
+      await boss.createQueue("jobs");
+      const worked: number[] = [];
+      await boss.work<{ i: number }>("jobs", { batchSize: 5, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const job of jobs) worked.push(job.data.i);
+      });
+      for (let i = 0; i < 20; i++) await boss.send("jobs", { i });
+      await expect.poll(() => worked.length, { timeout: 30_000 }).toBe(20);
+      expect(worked.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+      expect(errors).toEqual([]);
+    } finally {
+      await boss.stop({ graceful: true, wait: true });
+    }
   });
 
   it("serves many clients at once without mixing their answers", async () => {
