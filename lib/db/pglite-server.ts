@@ -234,7 +234,6 @@ export class PgliteServer {
   private readonly password: Buffer;
   private readonly clients = new Set<Client>();
   private readonly ownerListeners = new Map<string, Set<OwnerListener>>();
-  private sessionChannels = new Set<string>();
   private listensDirty = false;
   private server: net.Server | null = null;
   private port = 0;
@@ -324,10 +323,9 @@ export class PgliteServer {
     const wanted = new Set<string>();
     for (const client of this.clients) for (const channel of client.channels) wanted.add(channel);
     for (const [channel, listeners] of this.ownerListeners) if (listeners.size) wanted.add(channel);
-    const missing = [...wanted];
-    if (!missing.length) return;
-    await this.exec(simpleQuery(missing.map((channel) => `LISTEN ${quoteIdent(channel)}`).join("; ")));
-    this.sessionChannels = wanted;
+    if (!wanted.size) return;
+    // LISTEN is idempotent: listening again on a channel the session already has costs nothing.
+    await this.exec(simpleQuery([...wanted].map((channel) => `LISTEN ${quoteIdent(channel)}`).join("; ")));
   }
 
   /** A client left: finish what it left open in the session, then forget it. */
