@@ -245,6 +245,8 @@ async function openAsClient(dir: string, url: string, options: OpenOptions): Pro
       served = await serveFolder(dir, url, ownership.update, ownership.release, true);
       ownership.update({ state: "serving" });
       clearInterval(watch);
+      const was = ownership.previous;
+      process.stderr.write(`colbench: took over the database folder ${dir} from process ${was?.pid} (${was?.command}), which ended; serving it at the same address\n`);
     })()
       .catch((error) => process.stderr.write(`colbench: could not take over the database folder ${dir}: ${(error as Error).message}\n`))
       .finally(() => (checking = false));
