@@ -8,6 +8,7 @@ import { createRun } from "../../lib/runs/create";
 import { playRun } from "../../lib/runs/play-run";
 import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import type { Store } from "../../lib/store";
+import type { Database } from "../../lib/db/open";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
@@ -80,10 +81,11 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
 }
 
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
-async function play(store: Store, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
+async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
   const config = await loadRunConfig(store, runId);
-  // On a shared PostgreSQL server, a studio open on the same database shows this run's turns live.
-  const bus = await openEventBus();
+  // A studio open on the same database (a PostgreSQL server, or the embedded one through its
+  // owner's socket) shows this run's turns live.
+  const bus = await openEventBus(db.events);
   const started = performance.now();
   const display = progressDisplay(config.taskIds.length * config.bestOf, started);
   const unsubscribe = bus.subscribe((event) => {
@@ -173,7 +175,7 @@ export function register(program: Command): void {
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
-        await withDatabase("run", async (store) => {
+        await withDatabase("run", async (store, db) => {
           const run = await createRun(store, {
             benchmark: opts.benchmark,
             selector: opts.tasks,
@@ -192,7 +194,7 @@ export function register(program: Command): void {
             prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
           });
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
-          const stats = await play(store, run.id, { out: opts.out });
+          const stats = await play(store, db, run.id, { out: opts.out });
           await summary(store, run.id, run.name, stats);
         });
       }),
@@ -206,9 +208,9 @@ export function register(program: Command): void {
     .option("--out <file>", "write the official trajectory JSONL here when done")
     .action(
       action(async (name: string, opts: { concurrency?: number; out?: string }) => {
-        await withDatabase("resume", async (store) => {
+        await withDatabase("resume", async (store, db) => {
           const run = await findRun(store, name);
-          const stats = await play(store, run.id, opts);
+          const stats = await play(store, db, run.id, opts);
           await summary(store, run.id, run.name, stats);
         });
       }),

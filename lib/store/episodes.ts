@@ -128,12 +128,20 @@ export async function releaseClaims(prisma: PrismaClient, runId: number, owner: 
     UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
+/** The processes holding claims now (names as `processOwner()` writes them: host:pid:nonce). */
+export async function claimHolders(prisma: PrismaClient): Promise<string[]> {
+  const rows = await prisma.$queryRaw<Array<{ claimedBy: string }>>`
+    SELECT DISTINCT "claimedBy" FROM "Episode" WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL AND "claimedBy" IS NOT NULL`;
+  return rows.map((row) => row.claimedBy);
+}
+
 /**
- * Embedded PGlite has one owner process, so a claim found there when it opens was left by a process
- * that has ended: every such claim lapses now. (Never call this on a shared PostgreSQL server.)
+ * Lets the claims of the named holders lapse now rather than when their lease runs out. Embedded
+ * PGlite is reached only from its own machine, so a holder whose pid has ended there is known dead.
  */
-export async function lapseAllClaims(prisma: PrismaClient): Promise<number> {
-  return prisma.$executeRaw`UPDATE "Episode" SET "leaseUntil" = NULL WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL`;
+export async function lapseClaimsOf(prisma: PrismaClient, holders: string[]): Promise<number> {
+  if (!holders.length) return 0;
+  return prisma.$executeRaw`UPDATE "Episode" SET "leaseUntil" = NULL WHERE "status" = 'running' AND "claimedBy" = ANY(${holders}::text[])`;
 }
 
 export interface EpisodeClaim {

@@ -25,7 +25,8 @@ import {
   failEpisode,
   finishEpisode,
   firstEpisodeId,
-  lapseAllClaims,
+  claimHolders,
+  lapseClaimsOf,
   loadTurn,
   loadTurns,
   releaseClaims,
@@ -56,6 +57,7 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
+import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { resolveTaskSelector } from "./task-selector";
 import { getTask, listTasks, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
@@ -103,7 +105,8 @@ export function storeFor(prisma: PrismaClient) {
       claim: bind(claimEpisode),
       renewClaims: bind(renewClaims),
       releaseClaims: bind(releaseClaims),
-      lapseAllClaims: bind(lapseAllClaims),
+      claimHolders: bind(claimHolders),
+      lapseClaimsOf: bind(lapseClaimsOf),
       claims: bind(episodeClaims),
       claimsOfRun: bind(runClaims),
       ref: bind(episodeRef),
@@ -132,6 +135,11 @@ export function storeFor(prisma: PrismaClient) {
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
+    },
+    system: {
+      counts: bind(databaseCounts),
+      migrations: bind(recordedMigrations),
+      runServers: bind(runServers),
     },
     users: {
       insert: bind(insertUser),
