@@ -1,9 +1,10 @@
-// Does the studio stay fast on a 1000-episode run? Builds two runs in one fresh data folder, a
-// large one (1000 episodes of 6 turns, the shape of a full ColBench backend run) and its peer with
-// 10 episodes, starts the built studio on it and times the pages and APIs a person opens, on both.
-// A ratio near 1 means the page does not grow with the run.
+// Does the studio stay fast on a large run? Builds two runs in one fresh data folder, a large one
+// (10,000 episodes of 10 turns: 100,000 turns, ten full ColBench backend runs' worth) and its peer
+// with 10 episodes, starts the built studio on it and times the pages, APIs and searches a person
+// opens, on both. A ratio near 1 means the page does not grow with the run. Turns say sentences of
+// the official task descriptions (where ../shared/colbench is present), so searches meet real words.
 //
-//   npm run build && npx tsx bench/studio-pages.ts [episodes=1000] [repeats=15]
+//   npm run build && npx tsx bench/studio-pages.ts [episodes=10000] [repeats=20] [turns=10]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,8 +15,9 @@ import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { createRun } from "../lib/runs/create";
 import { startStudio } from "../e2e/studio";
 
-const episodes = Number(process.argv[2] ?? 1000);
-const repeats = Number(process.argv[3] ?? 15);
+const episodes = Number(process.argv[2] ?? 10_000);
+const repeats = Number(process.argv[3] ?? 20);
+const turnsPerEpisode = Number(process.argv[4] ?? 10);
 if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
   console.error("bench/studio-pages: build the studio first (npm run build)");
   process.exit(2);
@@ -29,6 +31,16 @@ const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
 const store = storeFor(db.prisma);
 await store.tasks.import({ file: taskFile, benchmark: "backend", name: "bench" });
 const taskCount = (await store.tasks.counts()).backend;
+// Sentences people and models really write about these tasks.
+const sentences = fs
+  .readFileSync(taskFile, "utf8")
+  .trim()
+  .split("\n")
+  .flatMap((line) => (JSON.parse(line) as { problem_description: string }).problem_description.split(/(?<=[.?!])\s+/))
+  .filter((s) => s.length > 20);
+let seed = 7;
+const pick = () => sentences[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % sentences.length]!;
+const RARE = "the zebra crossing budget counts twice";
 const spec = { baseUrl: "http://127.0.0.1:9/v1", model: "bench" };
 
 async function fill(name: string, n: number): Promise<number> {
@@ -38,11 +50,12 @@ async function fill(name: string, n: number): Promise<number> {
   const rows = await store.episodes.unfinished(run.id);
   for (const [i, { id }] of rows.entries()) {
     await store.episodes.claim(id, processOwner(), 60_000);
-    for (let t = 0; t < 6; t++) {
+    for (let t = 0; t < turnsPerEpisode; t++) {
+      const last = t === turnsPerEpisode - 1;
       await store.episodes.appendTurn(id, {
         index: t,
         role: t % 2 === 0 ? "simulator" : "agent",
-        content: t === 5 ? "I WANT TO ANSWER:\ndef f(x):\n    return x\n" : `turn ${t}: ${"words ".repeat(40)}`,
+        content: last ? "I WANT TO ANSWER:\ndef f(x):\n    return x\n" : i === 7 && t === 3 ? `${pick()} Does ${RARE}?` : `${pick()} ${pick()}`,
         prompt: t % 2 === 1 ? [{ role: "user", content: "prompt ".repeat(300) }] : undefined,
         usage: { promptTokens: 300, completionTokens: 40 },
       });
@@ -58,11 +71,12 @@ const big = await fill("bench-large", episodes);
 const small = await fill("bench-small", 10);
 const bigEpisode = (await store.runs.episodes(big, { pageSize: 1, page: episodes })).items[0]!.id;
 const smallEpisode = (await store.runs.episodes(small, { pageSize: 1, page: 10 })).items[0]!.id;
-console.log(`made ${episodes} + 10 episodes (6 turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`made ${episodes} + 10 episodes (${turnsPerEpisode} turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 await db.close();
 
 const studio = await startStudio(3290 + Math.floor(Math.random() * 100), dir);
-async function time(url: string): Promise<number> {
+/** Median and 95th percentile of `repeats` requests, after two that warm Next's route caches. */
+async function time(url: string): Promise<{ median: number; p95: number }> {
   const samples: number[] = [];
   for (let i = 0; i < repeats + 2; i++) {
     const t0 = performance.now();
@@ -72,7 +86,7 @@ async function time(url: string): Promise<number> {
     if (i >= 2) samples.push(performance.now() - t0); // the first two warm Next's route caches
   }
   samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  return { median: samples[Math.floor(samples.length / 2)]!, p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]! };
 }
 
 try {
@@ -85,14 +99,22 @@ try {
     ["runs list", () => `/runs`],
     ["leaderboard", () => `/leaderboard`],
     ["compare (run with itself)", (r) => `/compare?a=${r}&b=${r}`],
+    ["search, a rare phrase", (r) => `/search?q=${encodeURIComponent(`"${RARE}"`)}&run=${r}`],
+    ["search, a common word", (r) => `/search?q=function&run=${r}`],
+    ["search, two words", (r) => `/search?q=${encodeURIComponent("discount members")}&run=${r}`],
+    ["search, words and a reward range", (r) => `/search?q=list&minReward=0.5&run=${r}`],
   ];
-  console.log(`median of ${repeats} requests each; large = ${episodes} episodes, peer = 10 episodes in the same studio`);
-  console.log("page                              large ms   peer ms   ratio");
+  console.log(`${repeats} requests each; large = ${episodes} episodes (${episodes * turnsPerEpisode} turns), peer = 10 episodes in the same studio`);
+  console.log("page                              large median / p95 ms    peer median / p95 ms   p95 ratio");
   for (const [label, url] of pages) {
     const a = await time(url(big, bigEpisode));
     const b = await time(url(small, smallEpisode));
-    console.log(`${label.padEnd(32)} ${a.toFixed(1).padStart(9)} ${b.toFixed(1).padStart(9)} ${(a / b).toFixed(2).padStart(7)}`);
+    const cell = (t: { median: number; p95: number }) => `${t.median.toFixed(1).padStart(8)} / ${t.p95.toFixed(1).padStart(7)}`;
+    console.log(`${label.padEnd(32)} ${cell(a)}       ${cell(b)}   ${(a.p95 / b.p95).toFixed(2).padStart(7)}`);
   }
+  // Search without a run filter reaches every turn of both runs.
+  const everywhere = await time(`/search?q=${encodeURIComponent("discount members")}`);
+  console.log(`search of all ${episodes * turnsPerEpisode + 10 * turnsPerEpisode} turns, two words: median ${everywhere.median.toFixed(1)} ms, p95 ${everywhere.p95.toFixed(1)} ms`);
   console.log("(runs list and leaderboard cover every run at once, so their two columns are the same page)");
 } finally {
   await studio.stop();

@@ -67,7 +67,7 @@ describe("colbench run and runs, through pipes", () => {
     expect(JSON.parse(exported.stderr.trim())).toEqual({ left_out: 1, failures: summary.failures });
   });
 
-  it("lists benchmark runs, archives, restores and deletes them", { timeout: 60_000 }, async () => {
+  it("lists benchmark runs, archives, restores and deletes them", { timeout: 180_000 }, async () => {
     const names = async (...args: string[]) => (await colbench(["runs", "list", "--json", ...args])).stdout.trim().split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { name: string }).name);
     expect(await names()).toEqual(["piped", "unreachable"]);
     expect(last((await colbench(["runs", "archive", "piped"])).stdout)).toEqual({ run: "piped", archived: true });
