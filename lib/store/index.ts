@@ -7,6 +7,7 @@ import {
   insertSession,
   insertUser,
   listUsers,
+  localUserId,
   seatByToken,
   sessionUser,
   setUserDisabled,
@@ -32,6 +33,21 @@ import {
   unfinishedEpisodes,
 } from "./episodes";
 import { importTasks } from "./import-tasks";
+import {
+  claimGold,
+  claimSlot,
+  isQueueMember,
+  openAssignments,
+  queueLabels,
+  queueProgress,
+  queueSlots,
+  renewLeases,
+  runVotes,
+  skipItem,
+  storeLabel,
+  undoLastLabel,
+} from "./labels";
+import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, openPlayRuns, pickTask, seatEpisode } from "./play";
 import { findRun, getEpisode, insertRun, listEpisodes, listRuns, setRunStatus } from "./runs";
@@ -123,6 +139,7 @@ export function storeFor(prisma: PrismaClient) {
       setToken: bind(setUserToken),
       setDisabled: bind(setUserDisabled),
       byToken: bind(userByToken),
+      localId: bind(localUserId),
     },
     sessions: {
       insert: bind(insertSession),
@@ -132,6 +149,30 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+    },
+    queues: {
+      insert: bind(insertQueue),
+      list: bind(listQueues),
+      find: bind(findQueue),
+      addMembers: bind(addQueueMembers),
+      isMember: bind(isQueueMember),
+      doneEpisodes: bind(doneEpisodes),
+      episodeRefs: bind(episodeRefs),
+      candidateRefs: bind(candidateRefs),
+      item: bind(itemContent),
+      slots: bind(queueSlots),
+    },
+    labels: {
+      claimSlot: bind(claimSlot),
+      claimGold: bind(claimGold),
+      open: bind(openAssignments),
+      store: bind(storeLabel),
+      undo: bind(undoLastLabel),
+      skip: bind(skipItem),
+      renew: bind(renewLeases),
+      progress: bind(queueProgress),
+      ofQueue: bind(queueLabels),
+      runVotes: bind(runVotes),
     },
     trajectories: {
       exportOfficial: bind(exportOfficial),
