@@ -6,6 +6,8 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { HumanPreference } from "@/components/label/HumanPreference";
+import { humanRatings } from "@/lib/label/leaderboard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -70,6 +72,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const baseline = Number((await searchParams).baseline) || undefined;
   const rows = await (await getStore()).runs.leaderboard(baseline);
+  const human = await humanRatings(await getStore());
   const backend = rows.filter((r) => r.run.benchmark === "backend");
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
   return (
@@ -121,6 +124,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           ) : null}
         </>
       )}
+      <HumanPreference ratings={human} />
     </>
   );
 }

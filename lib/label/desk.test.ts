@@ -169,7 +169,7 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const open = await createQueue(store, { name: "open", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, showsHidden: true, members: ["annotator0"] });
     const text = async (queueId: number) => {
       const d = await desk(viewers[0]!, queueId);
-      const pairs = [];
+      const pairs: Array<Awaited<ReturnType<typeof nextPair>>> = [];
       for (let i = 0; i < 5; i++) pairs.push(await nextPair(store, d, pairs.map((p) => p!.itemId)));
       return JSON.stringify(pairs);
     };

@@ -31,7 +31,7 @@ export async function makeRunPair(store: Store, options: { tasks: number; prefix
   await store.tasks.import({ file, benchmark: "backend", name: `${prefix}-tasks` });
   fs.rmSync(dir, { recursive: true, force: true });
   const taskIds = (await store.tasks.resolveSelector("backend", "all")).filter(Boolean);
-  const mine = [];
+  const mine: number[] = [];
   for (const id of taskIds) {
     const task = await store.tasks.get(id);
     if (task?.source === `${prefix}-tasks`) mine.push(id);
