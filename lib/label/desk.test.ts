@@ -210,6 +210,40 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(raw).toMatchObject({ queue: "export", kind: "trajectory", annotator: expect.stringMatching(/^annotator/), a: { run: runs.a.id }, b: { run: runs.b.id } });
   });
 
+  it("makes turn pairs from critic-ranked candidates and from drawn turn pairs: the dialogue so far, both candidates, where they part", async () => {
+    const states = await store.sweet.states(runs.a.id);
+    expect(states.length).toBeGreaterThan(0);
+    const scores = [];
+    for (const state of states.slice(0, 4)) {
+      const texts = [state.output, "Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"];
+      await store.sweet.insertCandidates(state.turnId, texts.map((text, index) => ({ index, text, policyModel: "p", policyMean: -1, policySum: -3 })));
+      for (const c of await store.sweet.ofTurn(state.turnId)) scores.push({ id: c.id, turnId: state.turnId, index: c.index, criticScore: -c.index, advantage: 1 - c.index });
+    }
+    await store.sweet.score("critic", scores);
+    const queue = await createQueue(store, { name: "turns", source: { from: "candidates", run: runs.a.name }, overlap: 1, members: ["annotator1"] });
+    expect(queue).toMatchObject({ kind: "turn", items: 4 });
+    const d = await desk(viewers[1]!, queue.id);
+    const pair = (await nextPair(store, d, []))!;
+    expect(pair.kind).toBe("turn");
+    expect(pair.left).toBeUndefined();
+    const turn = pair.turn!;
+    // The context is the dialogue before the agent's turn; the best (index 0) and worst (index 2) candidates are the sides.
+    expect(turn.context.map((t) => t.index)).toEqual(Array.from({ length: turn.index }, (_, i) => i));
+    expect(new Set([turn.left, turn.right]).has("Shall I return x plus one?")).toBe(true);
+    expect(turn.left.slice(0, turn.span.prefix)).toBe(turn.right.slice(0, turn.span.prefix));
+    const labels = await label(store, d, { itemId: pair.itemId, side: "left", ms: 5, holding: [] });
+    expect(labels.ok).toBe(true);
+    const [stored] = await store.labels.ofQueue(queue.id);
+    // The critic preferred candidate 0; the report counts agreement with it.
+    expect(stored!.item.sourceChoice).toMatch(/^[ab]$/);
+    expect(agreementReport([stored!]).source.labelled).toBe(1);
+    const row = (await store.queues.find(queue.id))!;
+    expect((await humanTrainingLines(store, row, "openrlhf-policy")).summary).toMatchObject({ pairs: 1 });
+    // A run's drawn turn pairs make a queue too.
+    await store.sweet.replacePairs(runs.a.id, "turn", "critic", [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }], {});
+    expect(await createQueue(store, { name: "drawn", source: { from: "pairs", run: runs.a.name, kind: "turn" }, overlap: 2 })).toMatchObject({ kind: "turn", items: 1, slots: 2 });
+  });
+
   it("names the field of bad settings, and labels go with a deleted run", async () => {
     await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: "nope" }, overlap: 1 })).rejects.toThrow(/^source\.b: no run named "nope"/);
     await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 0 })).rejects.toThrow(/^overlap: /);

@@ -39,10 +39,13 @@ async function viewOf(store: Store, desk: Desk, assigned: Assigned): Promise<Pai
  * reload or a restart), else a gold pair at the queue's rate, else a free slot. Null: nothing left.
  */
 export async function nextPair(store: Store, desk: Desk, holding: number[]): Promise<PairView | null> {
-  const open = await store.labels.open(desk.queue.id, desk.userId, LEASE_MS);
-  let assigned: Assigned | null = open.find((a) => !holding.includes(a.itemId)) ?? null;
-  if (!assigned && desk.queue.goldRate > 0 && (desk.random ?? Math.random)() < desk.queue.goldRate) assigned = await store.labels.claimGold(desk.queue.id, desk.userId);
-  assigned ??= await store.labels.claimSlot(desk.queue.id, desk.userId, LEASE_MS);
+  let assigned: Assigned | null = null;
+  if (desk.queue.goldRate > 0 && (desk.random ?? Math.random)() < desk.queue.goldRate) {
+    const open = await store.labels.open(desk.queue.id, desk.userId, LEASE_MS);
+    assigned = open.find((a) => !holding.includes(a.itemId)) ?? (await store.labels.claimGold(desk.queue.id, desk.userId));
+  }
+  // The common case is one statement: what this person holds already, else a free slot.
+  assigned ??= await store.labels.next(desk.queue.id, desk.userId, LEASE_MS, holding);
   return assigned ? viewOf(store, desk, assigned) : null;
 }
 
@@ -59,7 +62,7 @@ export async function label(
   const result = await store.labels.store({ queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms });
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
   const next = await nextPair(store, desk, [...input.holding, input.itemId]);
-  return { ok: true, duplicate: result.duplicate, next, progress: await store.labels.progress(desk.queue.id, desk.userId) };
+  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted } };
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */

@@ -37,6 +37,7 @@ import {
   claimGold,
   claimSlot,
   isQueueMember,
+  nextAssignment,
   openAssignments,
   queueLabels,
   queueProgress,
@@ -165,6 +166,7 @@ export function storeFor(prisma: PrismaClient) {
     labels: {
       claimSlot: bind(claimSlot),
       claimGold: bind(claimGold),
+      next: bind(nextAssignment),
       open: bind(openAssignments),
       store: bind(storeLabel),
       undo: bind(undoLastLabel),

@@ -61,6 +61,61 @@ export async function claimSlot(prisma: PrismaClient, queueId: number, userId: n
   }
 }
 
+/**
+ * The pair to show next beyond the ones the page holds, in one statement: one this person holds
+ * already (a reload, a restart; its lease renewed), else a free slot claimed as `claimSlot` does.
+ */
+export async function nextAssignment(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number, holding: number[]): Promise<Assigned | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const rows = await prisma.$queryRawUnsafe<Assigned[]>(
+        `WITH renewed AS (
+           UPDATE "QueueSlot" s SET "leaseUntil" = ${NOW} + make_interval(secs => $3)
+            WHERE s."queueId" = $1 AND s."userId" = $2 AND s."labelled" = false
+           RETURNING s."itemId"
+         ), held AS (
+           SELECT a."itemId", a."leftIsA" FROM renewed r JOIN "Assignment" a ON a."itemId" = r."itemId" AND a."userId" = $2
+            WHERE NOT (r."itemId" = ANY($4::int[]))
+           UNION ALL
+           SELECT a."itemId", a."leftIsA" FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
+            WHERE a."userId" = $2 AND i."queueId" = $1 AND i."gold" IS NOT NULL AND a."skipped" = false
+              AND NOT (a."itemId" = ANY($4::int[]))
+              AND NOT EXISTS (SELECT 1 FROM "Label" l WHERE l."itemId" = a."itemId" AND l."userId" = $2)
+         ), pick AS (
+           SELECT s."id" FROM "QueueSlot" s
+            WHERE NOT EXISTS (SELECT 1 FROM held)
+              AND s."queueId" = $1 AND s."labelled" = false
+              AND (s."userId" IS NULL OR s."leaseUntil" < ${NOW})
+              AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2)
+            ORDER BY s."ordinal", s."n"
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED
+         ), taken AS (
+           UPDATE "QueueSlot" s SET "userId" = $2, "leaseUntil" = ${NOW} + make_interval(secs => $3)
+             FROM pick
+            WHERE s."id" = pick."id" AND s."labelled" = false AND (s."userId" IS NULL OR s."leaseUntil" < ${NOW})
+           RETURNING s."itemId"
+         ), inserted AS (
+           INSERT INTO "Assignment" ("itemId", "userId", "leftIsA")
+           SELECT taken."itemId", $2, random() < 0.5 FROM taken
+           RETURNING "itemId", "leftIsA"
+         )
+         SELECT * FROM (SELECT "itemId", "leftIsA" FROM held ORDER BY "itemId" LIMIT 1) h
+         UNION ALL
+         SELECT "itemId", "leftIsA" FROM inserted`,
+        queueId,
+        userId,
+        leaseMs / 1000,
+        holding,
+      );
+      return rows[0] ?? null;
+    } catch (error) {
+      if (isUniqueViolation(error) && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
 /** A gold pair (known answer) this person has not been shown; gold pairs take no slots. */
 export async function claimGold(prisma: PrismaClient, queueId: number, userId: number): Promise<Assigned | null> {
   const rows = await prisma.$queryRaw<Assigned[]>`
@@ -98,7 +153,7 @@ export async function openAssignments(prisma: PrismaClient, queueId: number, use
   );
 }
 
-export type StoreLabelResult = { stored: true; labelId: number; duplicate: boolean } | { stored: false; reason: string };
+export type StoreLabelResult = { stored: true; labelId: number; duplicate: boolean; mine: number; given: number } | { stored: false; reason: string };
 
 /**
  * Stores one label, in one statement: only for a pair assigned to this person and not skipped,
@@ -109,7 +164,7 @@ export async function storeLabel(
   prisma: PrismaClient,
   label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
 ): Promise<StoreLabelResult> {
-  const rows = await prisma.$queryRaw<Array<{ id: number | null; assigned: number }>>`
+  const rows = await prisma.$queryRaw<Array<{ id: number | null; assigned: number; mine: number; given: number }>>`
     WITH mine AS (
       SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
         FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
@@ -132,11 +187,14 @@ export async function storeLabel(
       ON CONFLICT ("itemId", "userId") DO NOTHING
       RETURNING "id"
     )
-    SELECT (SELECT "id" FROM stored) AS "id", (SELECT count(*) FROM mine)::int AS "assigned"`;
+    SELECT (SELECT "id" FROM stored) AS "id", (SELECT count(*) FROM mine)::int AS "assigned",
+           ((SELECT count(*) FROM "Label" WHERE "queueId" = ${label.queueId} AND "userId" = ${label.userId}) + (SELECT count(*) FROM stored))::int AS "mine",
+           ((SELECT count(*) FROM "QueueSlot" WHERE "queueId" = ${label.queueId} AND "labelled" = true) + (SELECT count(*) FROM slot))::int AS "given"`;
+  // The counts are read in the statement's snapshot, before its own writes: those are added above.
   const row = rows[0]!;
-  if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false };
+  if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given };
   const existing = await prisma.label.findUnique({ where: { itemId_userId: { itemId: label.itemId, userId: label.userId } }, select: { id: true } });
-  if (existing) return { stored: true, labelId: existing.id, duplicate: true };
+  if (existing) return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given };
   if (!row.assigned) return { stored: false, reason: "this pair is not assigned to you (or you skipped it)" };
   return { stored: false, reason: "your hold on this pair ran out and someone else took it" };
 }

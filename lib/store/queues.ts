@@ -87,6 +87,8 @@ export interface QueueRow {
   source: unknown;
   createdAt: Date;
   memberIds: number[];
+  /** Labels wanted: one per slot (overlap × non-gold pairs). */
+  wanted: number;
 }
 
 const queueRow = {
@@ -103,26 +105,25 @@ const queueRow = {
   members: { select: { userId: true } },
 } as const;
 
-type QueueSelected = Prisma.QueueGetPayload<{ select: typeof queueRow }>;
-const toRow = ({ members, ...q }: QueueSelected): QueueRow => ({ ...q, memberIds: members.map((m) => m.userId) });
-
-/** A queue by id, or by name when the text is not a number. */
+/** A queue by id, or by name when the text is not a number (one statement: the desk reads it per request). */
 export async function findQueue(prisma: PrismaClient, nameOrId: string | number): Promise<QueueRow | null> {
-  if (typeof nameOrId === "number" || /^\d+$/.test(nameOrId)) {
-    const id = Number(nameOrId);
-    if (!Number.isSafeInteger(id)) return null;
-    const row = await prisma.queue.findUnique({ where: { id }, select: queueRow });
-    return row ? toRow(row) : null;
-  }
-  const row = await prisma.queue.findUnique({ where: { name: nameOrId }, select: queueRow });
-  return row ? toRow(row) : null;
+  const byId = typeof nameOrId === "number" || /^\d+$/.test(nameOrId);
+  if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
+  const rows = await prisma.$queryRawUnsafe<QueueRow[]>(
+    `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
+            q."showsHidden", q."source", q."createdAt",
+            ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
+            (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id")::int AS "wanted"
+       FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,
+    byId ? Number(nameOrId) : nameOrId,
+  );
+  return rows[0] ?? null;
 }
 
 export interface QueueSummary extends QueueRow {
   items: number;
   gold: number;
-  /** Labels wanted (items × overlap) and given, over non-gold items. */
-  wanted: number;
+  /** Labels given over non-gold items. */
   given: number;
   labels: number;
   members: Array<{ id: number; name: string }>;
@@ -235,41 +236,58 @@ export interface ItemContent {
   turn?: { index: number; context: ItemTurn[]; a: string; b: string };
 }
 
-const turnSelect = { index: true, role: true, content: true, html: true, renderId: true } as const;
-const episodeSelect = { answer: true, reward: true, details: true, turns: { orderBy: { index: "asc" }, select: turnSelect } } as const;
+// One statement for a pair's whole content: the labelling desk loads one per label, and a Prisma
+// query with nested relations costs a round trip per relation.
+const turnsJson = (where: string) => `COALESCE((SELECT json_agg(json_build_object('index', u."index", 'role', u."role", 'content', u."content", 'html', u."html", 'renderId', u."renderId") ORDER BY u."index") FROM "Turn" u WHERE ${where}), '[]'::json)`;
+const episodeJson = (column: string) =>
+  `(SELECT json_build_object('answer', e."answer", 'reward', e."reward", 'details', e."details", 'turns', ${turnsJson(`u."episodeId" = e."id"`)}) FROM "Episode" e WHERE e."id" = i."${column}")`;
+
+const ITEM_SQL = `
+  SELECT i."id", i."queueId", i."taskId", i."gold"::text AS "gold", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark",
+         t."problemDescription", t."groundTruth", t."testCases",
+         ${episodeJson("aEpisodeId")} AS "aEpisode", ${episodeJson("bEpisodeId")} AS "bEpisode",
+         ca."text" AS "aText", cb."text" AS "bText", ct."index" AS "turnIndex",
+         CASE WHEN ct."id" IS NULL THEN NULL ELSE ${turnsJson(`u."episodeId" = ct."episodeId" AND u."index" < ct."index"`)} END AS "context"
+    FROM "QueueItem" i
+    JOIN "Queue" q ON q."id" = i."queueId"
+    JOIN "Task" t ON t."id" = i."taskId"
+    LEFT JOIN "Candidate" ca ON ca."id" = i."aCandidateId"
+    LEFT JOIN "Candidate" cb ON cb."id" = i."bCandidateId"
+    LEFT JOIN "Turn" ct ON ct."id" = ca."turnId"
+   WHERE i."id" = $1`;
+
+interface ItemRow {
+  id: number;
+  queueId: number;
+  taskId: number;
+  gold: Choice | null;
+  kind: "trajectory" | "turn";
+  benchmark: "backend" | "frontend";
+  problemDescription: string;
+  groundTruth: string;
+  testCases: TestCase[] | null;
+  aEpisode: ItemEpisode | null;
+  bEpisode: ItemEpisode | null;
+  aText: string | null;
+  bText: string | null;
+  turnIndex: number | null;
+  context: ItemTurn[] | null;
+}
 
 /** Everything one pair shows; hidden information included (the page's view decides what goes out). */
 export async function itemContent(prisma: PrismaClient, itemId: number): Promise<ItemContent | null> {
-  const item = await prisma.queueItem.findUnique({
-    where: { id: itemId },
-    select: {
-      id: true,
-      queueId: true,
-      taskId: true,
-      gold: true,
-      queue: { select: { kind: true, benchmark: true } },
-      aEpisode: { select: episodeSelect },
-      bEpisode: { select: episodeSelect },
-      aCandidate: { select: { text: true, turn: { select: { index: true, episodeId: true } } } },
-      bCandidate: { select: { text: true } },
-    },
-  });
-  if (!item) return null;
-  const task = await prisma.task.findUnique({ where: { id: item.taskId }, select: { problemDescription: true, groundTruth: true, testCases: true } });
+  const [row] = await prisma.$queryRawUnsafe<ItemRow[]>(ITEM_SQL, itemId);
+  if (!row) return null;
   const content: ItemContent = {
-    id: item.id,
-    queueId: item.queueId,
-    kind: item.queue.kind,
-    benchmark: item.queue.benchmark,
-    taskId: item.taskId,
-    gold: item.gold,
-    task: { problemDescription: task?.problemDescription ?? "", groundTruth: task?.groundTruth ?? "", testCases: (task?.testCases as TestCase[] | null) ?? null },
+    id: row.id,
+    queueId: row.queueId,
+    kind: row.kind,
+    benchmark: row.benchmark,
+    taskId: row.taskId,
+    gold: row.gold,
+    task: { problemDescription: row.problemDescription, groundTruth: row.groundTruth, testCases: row.testCases },
   };
-  if (item.aEpisode && item.bEpisode) content.episodes = { a: item.aEpisode, b: item.bEpisode };
-  if (item.aCandidate && item.bCandidate) {
-    const { index, episodeId } = item.aCandidate.turn;
-    const context = await prisma.turn.findMany({ where: { episodeId, index: { lt: index } }, orderBy: { index: "asc" }, select: turnSelect });
-    content.turn = { index, context, a: item.aCandidate.text, b: item.bCandidate.text };
-  }
+  if (row.aEpisode && row.bEpisode) content.episodes = { a: row.aEpisode, b: row.bEpisode };
+  if (row.aText !== null && row.bText !== null && row.turnIndex !== null) content.turn = { index: row.turnIndex, context: row.context ?? [], a: row.aText, b: row.bText };
   return content;
 }

@@ -43,10 +43,11 @@ export async function makeRunPair(store: Store, options: { tasks: number; prefix
     for (const [i, episode] of episodes.entries()) {
       const ok = good(i);
       await store.episodes.appendTurn(episode.id, { index: 0, role: "simulator", content: episode.task.problemDescription });
-      await store.episodes.appendTurn(episode.id, { index: 1, role: "agent", content: `${ok ? "Could you tell me" : "What is"} what scale_${i} returns for 1?`, rawOutput: `THOUGHT: ask\nOUTPUT: what should scale_${i} return for 1?` });
+      const prompt = [{ role: "user", content: episode.task.problemDescription }];
+      await store.episodes.appendTurn(episode.id, { index: 1, role: "agent", prompt, content: `${ok ? "Could you tell me" : "What is"} what scale_${i} returns for 1?`, rawOutput: `THOUGHT: ask\nOUTPUT: what should scale_${i} return for 1?` });
       await store.episodes.appendTurn(episode.id, { index: 2, role: "simulator", content: "It depends on the task number." });
       const answer = `def scale_${i}(x):\n    return x * ${ok ? i + 2 : 1}`;
-      await store.episodes.appendTurn(episode.id, { index: 3, role: "agent", content: `I WANT TO ANSWER:\n${answer}` });
+      await store.episodes.appendTurn(episode.id, { index: 3, role: "agent", prompt: [...prompt, { role: "assistant", content: "a question" }, { role: "user", content: "an answer" }], content: `I WANT TO ANSWER:\n${answer}` });
       const tests = [
         { name: "test1", expression: `scale_${i}(1) + 0 * len("SECRET_test_${prefix}_${i}")`, passed: ok, reason: ok ? "ok" : "mismatch", expected: `SECRET_expected_${prefix}_${i}`, actual: ok ? `SECRET_expected_${prefix}_${i}` : "1" },
         { name: "test2", expression: `scale_${i}(3)`, passed: true, reason: "ok" },
