@@ -1,6 +1,7 @@
 // Many people labelling at once, over HTTP against the built studio (`colbench serve`): 50 scripted
 // annotators label a 2000-pair queue with overlap 3 for 60 s (each "reads" a pair for a random
-// 200-600 ms, then presses a key), then run on without pausing until the queue drains. On embedded
+// 200-600 ms, COLBENCH_BENCH_THINK_MS=LOW-HIGH to change, then presses a key), then run on without
+// pausing until the queue drains. On embedded
 // PGlite and on a throwaway PostgreSQL cluster. Checked at the end, from the database: every
 // acknowledged label is stored, no pair has more labels than its overlap, no one labelled a pair
 // twice, every slot is labelled. Printed: the time from sending a label to holding the next pair
@@ -28,6 +29,8 @@ const OVERLAP = Number(process.argv[5] ?? 3);
 const SECONDS = Number(process.argv[6] ?? 60);
 const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
 const SIDES = ["left", "right", "tie", "both_bad"] as const;
+// How long a scripted annotator looks at a pair before pressing a key, in the timed window (ms, uniform).
+const [THINK_LOW, THINK_HIGH] = (process.env.COLBENCH_BENCH_THINK_MS ?? "200-600").split("-").map(Number) as [number, number];
 
 if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
   console.error("bench/labelling: the studio is not built: run `npm run build` first");
@@ -56,7 +59,7 @@ async function prepare(db: Database): Promise<{ queueId: number; tokens: string[
   return { queueId: queue.id, tokens };
 }
 
-async function label(url: string, queueId: number, tokens: string[]) {
+async function label(url: string, queueId: number, tokens: string[], alive: () => boolean) {
   const cookies: string[] = [];
   for (const token of tokens) {
     const response = await fetch(signInUrl(url, token), { redirect: "manual" });
@@ -71,9 +74,20 @@ async function label(url: string, queueId: number, tokens: string[]) {
   const deadline = start + SECONDS * 1000;
   let labelledInWindow = 0;
 
+  let resets = 0;
+  // A connection the server closed as the client reused it (keep-alive) is tried again: every
+  // desk request may be sent twice (a label sent again is recognised and stored once).
   const post = async <T>(cookie: string, action: string, body: unknown): Promise<{ status: number; json: T }> => {
-    const response = await fetch(`${url}/api/queues/${queueId}/${action}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
-    return { status: response.status, json: (await response.json()) as T };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await fetch(`${url}/api/queues/${queueId}/${action}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+        return { status: response.status, json: (await response.json()) as T };
+      } catch (error) {
+        if (!alive()) throw new Error(`the studio died: ${(error as Error).message}`);
+        if (attempt >= 3) throw error;
+        resets++;
+      }
+    }
   };
 
   await Promise.all(
@@ -82,7 +96,7 @@ async function label(url: string, queueId: number, tokens: string[]) {
       let ahead = current ? (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair : null;
       for (let n = 0; current; n++) {
         const inWindow = performance.now() < deadline;
-        if (inWindow) await new Promise((r) => setTimeout(r, 200 + Math.random() * 400));
+        if (inWindow) await new Promise((r) => setTimeout(r, THINK_LOW + Math.random() * (THINK_HIGH - THINK_LOW)));
         const t0 = performance.now();
         const { status, json } = await post<{ next: Pair | null }>(cookie, "labels", { itemId: current.itemId, side: SIDES[Math.floor(Math.random() * 4)], ms: 1000, holding: ahead ? [ahead.itemId] : [] });
         const took = performance.now() - t0;
@@ -96,13 +110,13 @@ async function label(url: string, queueId: number, tokens: string[]) {
         if (current && !ahead) ahead = (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair;
         if (n % 10 === 0 && performance.now() < deadline) {
           const h0 = performance.now();
-          await (await fetch(`${url}/api/health`)).text();
-          health.push(performance.now() - h0);
+          const ok = await fetch(`${url}/api/health`).then((r) => r.text()).then(() => true, () => false);
+          if (ok) health.push(performance.now() - h0);
         }
       }
     }),
   );
-  return { acknowledged, timed, draining, health, refused, labelledInWindow, drainedAfter: (performance.now() - start) / 1000, cookies };
+  return { acknowledged, timed, draining, health, refused, resets, labelledInWindow, drainedAfter: (performance.now() - start) / 1000, cookies };
 }
 
 async function verify(db: Database, queueId: number, acknowledged: Array<{ user: number; item: number }>, userIds: Map<string, number>) {
@@ -128,7 +142,7 @@ async function verify(db: Database, queueId: number, acknowledged: Array<{ user:
 }
 
 async function bench(kind: "pglite" | "postgresql") {
-  console.log(`\n${kind}: ${ANNOTATORS} annotators, ${PAIRS} pairs, overlap ${OVERLAP}, ${SECONDS} s at a reading pace, then to the end`);
+  console.log(`\n${kind}: ${ANNOTATORS} annotators, ${PAIRS} pairs, overlap ${OVERLAP}, ${SECONDS} s reading each pair ${THINK_LOW}-${THINK_HIGH} ms, then to the end with no pause`);
   let server: PostgresServer | undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-label-"));
   const open = async () => (kind === "pglite" ? openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) : openDatabase({ url: databaseUrl! }));
@@ -144,8 +158,10 @@ async function bench(kind: "pglite" | "postgresql") {
   await db.close();
   const studio = await startStudio(PORT, dir, kind === "postgresql" ? { DATABASE_URL: databaseUrl! } : {});
   try {
-    const run = await label(studio.url, queueId, tokens);
-    console.log(`  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.drainedAfter.toFixed(1)} s; refused ${run.refused}`);
+    const run = await label(studio.url, queueId, tokens, () => studio.process.exitCode === null).catch((error: Error) => {
+      throw new Error(`${error.message}\n${studio.output().slice(-3000)}`);
+    });
+    console.log(`  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.drainedAfter.toFixed(1)} s; refused ${run.refused}; connections reset and retried ${run.resets}`);
     console.log(`  label request -> next pair, ${SECONDS} s at a reading pace: ${fmt(run.timed)}`);
     console.log(`  peer, GET /api/health in the same window:         ${fmt(run.health)}`);
     console.log(`  ratio p95 label / p95 health: ${(percentile(run.timed, 0.95) / percentile(run.health, 0.95)).toFixed(2)}`);
