@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { NavBar } from "@/components/NavBar";
+import { ShortcutHelp } from "@/components/ShortcutHelp";
 import { currentViewer } from "@/app/_lib/viewer";
 import "./globals.css";
 
@@ -21,6 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <main id="main" className="mx-auto max-w-6xl px-6 py-8">
           {children}
         </main>
+        <ShortcutHelp />
       </body>
     </html>
   );

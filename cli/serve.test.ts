@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 async function health(url: string) {
-  return (await (await fetch(`${url}/api/health`)).json()) as { tasks: { backend: number; frontend: number } };
+  return (await (await fetch(`${url}/api/health`)).json()) as { tasks: { backend: number; frontend: number }; database: { role: string } };
 }
 
 describe("colbench serve", () => {
@@ -32,12 +32,20 @@ describe("colbench serve", () => {
     expect(seeded.tasks.backend).toBeGreaterThan(0);
     expect(studio.output()).toContain("seeded");
 
-    // A second owner of the same folder is refused while the studio runs.
-    await expect(startStudio(port + 1, dataDir)).rejects.toThrow(/in use by process/);
+    // A second studio on the same folder never opens it: it is the first one's client.
+    const second = await startStudio(port + 1, dataDir);
+    try {
+      const seen = await health(second.url);
+      expect(seen.tasks).toEqual(seeded.tasks);
+      expect(seen.database.role).toBe("client");
+      expect(second.output()).toMatch(new RegExp(`through the socket of process ${studio.process.pid} \\(colbench serve\\)`));
+    } finally {
+      expect(await second.stop("SIGTERM")).toBe(0);
+    }
 
     expect(await studio.stop("SIGTERM")).toBe(0);
     expect(studio.output()).toContain("closing the database");
-    expect(fs.existsSync(path.join(dataDir, "db.lock"))).toBe(false);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, "db.lock"), "utf8"))).toMatchObject({ state: "closed" });
 
     studio = await startStudio(port, dataDir);
     expect(await health(studio.url)).toEqual(seeded);

@@ -15,10 +15,19 @@ function outcome(t: TaskComparison): Filter | null {
 }
 
 /** Task by task: each run's reward and who won, filterable by outcome. */
-export function CompareTable({ tasks, aName, bName }: { tasks: TaskComparison[]; aName: string; bName: string }) {
+export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: TaskComparison[]; aName: string; bName: string; replays?: boolean }) {
   const [filter, setFilter] = useState<Filter>("all");
   const shown = useMemo(() => (filter === "all" ? tasks : tasks.filter((t) => outcome(t) === filter)), [tasks, filter]);
-  const score = (x: number | null) => (x === null ? "–" : x.toFixed(3));
+  const score = (x: number | null, episode: number | null, run: string) =>
+    x === null ? (
+      "–"
+    ) : episode === null || !replays ? (
+      x.toFixed(3)
+    ) : (
+      <Link href={`/episodes/${episode}`} className="text-teal-800 hover:underline" title={`${run}'s episode on this task`}>
+        {x.toFixed(3)}
+      </Link>
+    );
   return (
     <>
       <nav aria-label="Filter tasks by outcome" className="mb-3 flex gap-2 text-sm">
@@ -56,8 +65,8 @@ export function CompareTable({ tasks, aName, bName }: { tasks: TaskComparison[];
                 <Link href={`/tasks/${t.taskId}`} className="text-teal-800 hover:underline">#{t.taskId}</Link>
               </span>
               <span role="cell" className={`${cell} text-stone-700`} title={t.problemDescription}>{t.problemDescription}</span>
-              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.a)}</span>
-              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.b)}</span>
+              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.a, t.aEpisode, aName)}</span>
+              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.b, t.bEpisode, bName)}</span>
               <span role="cell" className={`${cell} ${o === "a" ? "text-emerald-700" : o === "b" ? "text-rose-700" : "text-stone-500"}`}>{o === null ? "only one" : o === "tie" ? "tie" : o.toUpperCase()}</span>
             </>
           );

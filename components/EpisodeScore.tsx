@@ -16,7 +16,16 @@ export function EpisodeScore({
   /** The target page is hidden information: say so instead of showing it. */
   targetWithheld?: boolean;
 }) {
-  const d = (details ?? {}) as { tests?: TestResult[]; error?: string; answerRender?: string; targetRender?: string; reward?: number; embedder?: string };
+  const d = (details ?? {}) as {
+    tests?: TestResult[];
+    error?: string;
+    answerRender?: string;
+    targetRender?: string;
+    answerStatus?: string;
+    targetStatus?: string;
+    reward?: number;
+    embedder?: string;
+  };
   return (
     <section className="mt-8" aria-labelledby={headingId}>
       <h2 id={headingId} className="mb-2 text-lg font-semibold text-stone-900">
@@ -46,12 +55,21 @@ export function EpisodeScore({
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
           {[
-            ["Agent's final page", d.answerRender],
-            ...(targetWithheld ? [] : [["Target page", d.targetRender]]),
-          ].map(([label, id]) => (
+            ["Agent's final page", d.answerRender, d.answerStatus],
+            ...(targetWithheld ? [] : [["Target page", d.targetRender, d.targetStatus]]),
+          ].map(([label, id, status]) => (
             <figure key={label} className="rounded-lg border border-stone-200 bg-white p-2">
               <figcaption className="mb-1 text-xs text-stone-500">{label}</figcaption>
-              {id && /^[0-9a-f]{64}$/.test(id) ? (
+              {status && status !== "ok" && status !== "image" ? (
+                // What the scorer embedded in place of a page that did not render (or never came).
+                <div data-testid="failed-render">
+                  <div className="aspect-square w-40 bg-black" role="img" aria-label={`${label}: scored as a black image`} />
+                  <p className="mt-1 text-xs text-red-700">
+                    {status === "none" ? "No page was given" : status === "timeout" ? "The page did not finish rendering in time" : "The page could not be rendered"}: it was scored as a black 224×224
+                    image.
+                  </p>
+                </div>
+              ) : id && /^[0-9a-f]{64}$/.test(id) ? (
                 // eslint-disable-next-line @next/next/no-img-element
                 <img src={`/api/renders/${id}`} alt={label} className="w-full" loading="lazy" />
               ) : (

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Viewer } from "@/lib/access/viewer";
+import { isAdmin, type Viewer } from "@/lib/access/viewer";
 import { SignOut } from "./SignOut";
 
 type Section = { href: string; label: string; hidden?: (viewer: Viewer) => boolean };
@@ -9,9 +9,12 @@ const SECTIONS: Section[] = [
   { href: "/tasks", label: "Tasks" },
   { href: "/runs", label: "Runs" },
   { href: "/play", label: "Play", hidden: annotator },
+  { href: "/sessions", label: "Sessions", hidden: annotator },
+  { href: "/search", label: "Search", hidden: annotator },
   { href: "/annotate", label: "Annotate" },
   { href: "/leaderboard", label: "Leaderboard" },
-  { href: "/admin/users", label: "Users", hidden: (viewer) => !(viewer.kind === "local" || (viewer.kind === "user" && viewer.role === "admin")) },
+  { href: "/admin/users", label: "Users", hidden: (viewer) => !isAdmin(viewer) },
+  { href: "/admin/system", label: "System", hidden: (viewer) => !isAdmin(viewer) },
 ];
 
 /** The studio's navigation: the sections this viewer may open, and who is signed in. */

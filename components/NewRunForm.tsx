@@ -20,7 +20,7 @@ export function NewRunForm() {
         </select>
       </label>
       <label className={label}>
-        Tasks (all, split=test, source=NAME, ids=1-50)
+        Tasks (all, split=test, source=NAME, ids=1-50; commas combine them)
         <input name="tasks" defaultValue="all" className={field} />
       </label>
       <label className={`${label} sm:col-span-2`}>

@@ -14,7 +14,7 @@ interface Progress {
 }
 
 /** A run's live progress from the server's event stream, with Stop and Resume; the page refreshes as episodes finish. */
-export function RunLive({ runId, status }: { runId: number; status: string }) {
+export function RunLive({ runId, status, failed = 0 }: { runId: number; status: string; failed?: number }) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [busy, setBusy] = useState(false);
@@ -71,7 +71,7 @@ export function RunLive({ runId, status }: { runId: number; status: string }) {
         </button>
       ) : status !== "done" ? (
         <button type="button" disabled={busy} onClick={() => act("resume")} className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50">
-          Resume
+          {failed > 0 ? `Retry ${failed} failed episode${failed === 1 ? "" : "s"}` : "Resume"}
         </button>
       ) : null}
     </div>

@@ -211,6 +211,9 @@ test("a shared studio asks for sign-in; sign-out ends the session; a disabled us
   // Admins manage users; researchers may not.
   expect((await get("/admin/users", cookies.res)).status).toBe(403);
   expect((await get("/admin/users", cookies.boss)).status).toBe(200);
+  // The System page (what `colbench doctor` reports) is for admins too.
+  expect((await get("/admin/system", cookies.res)).status).toBe(403);
+  expect((await get("/admin/system", cookies.boss)).status).toBe(200);
   const made = await fetch(`${studio.url}/api/users`, { method: "POST", headers: { cookie: cookies.boss!, "content-type": "application/json" }, body: JSON.stringify({ name: "temp", role: "annotator" }) });
   expect(made.status).toBe(201);
   const { link, user } = (await made.json()) as { link: string; user: { id: number } };

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 
@@ -113,6 +114,8 @@ test("a person plays the agent against a model simulator; the agent's browser ne
   const recorder = await recordResponses(page);
   await startPlay(page, "backend", taskId, /^the agent/, `${models()}#simulator`);
   await expect(page.getByRole("heading", { name: "You are the agent" })).toBeVisible();
+  // The editor starts from the signature the task states.
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("def tiered_discount(order_total, is_member):");
 
   const question = "Should members get a bigger discount than everyone else?";
   await reply(page, /Message to the collaborator/, question);
@@ -120,13 +123,30 @@ test("a person plays the agent against a model simulator; the agent's browser ne
   await expect(turnOf(page, "simulator")).toHaveCount(2, { timeout: 30_000 });
 
   // My own attempt (deliberately not the reference), tried in the browser's Python first.
-  await setEditor(page, "def tiered_discount(total, member):\n    rate = 0.1 if member else 0.05\n    return round(total * (1 - rate), 2)\n");
+  const attempt = "def tiered_discount(total, member):\n    rate = 0.1 if member else 0.05\n    return round(total * (1 - rate), 2)\n";
+  await setEditor(page, attempt);
+  // Work in progress survives a reload: the editor's code and an unsent message.
+  await page.getByLabel(/Message to the collaborator/).fill("Half-written thought about members");
+  await page.reload();
+  await expect(page.getByTestId("editor-restored")).toBeVisible();
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("rate = 0.1 if member else 0.05");
+  await expect(page.getByLabel(/Message to the collaborator/)).toHaveValue("Half-written thought about members");
+  await page.getByLabel(/Message to the collaborator/).fill("");
   await page.getByLabel(/Scratch lines/).fill("print(tiered_discount(200, True))");
   await page.getByRole("button", { name: "Run my code" }).click();
   await expect(page.getByTestId("scratch-output")).toHaveText("180.0", { timeout: 60_000 });
   await page.screenshot({ path: `${shots}/play-agent-backend.png`, fullPage: true });
 
-  await page.getByRole("button", { name: "Submit final answer" }).click();
+  // The final answer is confirmed first, showing what will be sent.
+  await page.getByRole("button", { name: "Submit final answer…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Submit this as your final answer?" });
+  await expect(confirm.getByTestId("final-answer-preview")).toContainText("I WANT TO ANSWER:");
+  await expect(confirm.getByTestId("final-answer-preview")).toContainText("rate = 0.1 if member else 0.05");
+  await page.screenshot({ path: `${shots}/play-agent-confirm.png` });
+  await confirm.getByRole("button", { name: "Keep working" }).click();
+  await expect(confirm).toBeHidden();
+  await page.getByRole("button", { name: "Submit final answer…" }).click();
+  await confirm.getByRole("button", { name: "Submit final answer", exact: true }).click();
   const status = page.getByTestId("seat-status");
   await expect(status).toHaveAttribute("data-state", "ended", { timeout: 30_000 });
   await expect(status).toContainText("of the hidden tests passed");
@@ -145,7 +165,8 @@ test("a person plays the agent on a frontend task with a live preview; no target
   await startPlay(page, "frontend", taskId, /^the agent/, `${models()}#simulator`);
   await expect(page.getByRole("heading", { name: "You are the agent" })).toBeVisible();
   const preview = page.frameLocator('[data-testid="html-preview"]');
-  await expect(preview.getByRole("heading", { name: "Hello" })).toBeVisible();
+  // An empty Tailwind page to start from.
+  await expect(page.getByTestId("html-preview")).toHaveAttribute("srcdoc", /tailwind-2\.2\.19\.min\.css[\s\S]*<body>\s*<\/body>/);
 
   await setEditor(page, '<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-green-700 text-white"><h1 class="text-4xl p-8">Greenhouse Cafe</h1></body></html>');
   await expect(preview.getByRole("heading", { name: "Greenhouse Cafe" })).toBeVisible();
@@ -155,7 +176,8 @@ test("a person plays the agent on a frontend task with a live preview; no target
   await reply(page, /Message to the collaborator/, "Here is a first draft of the page.");
   await expect(turnOf(page, "simulator")).toHaveCount(2, { timeout: 30_000 });
   await page.screenshot({ path: `${shots}/play-agent-frontend.png`, fullPage: true });
-  await page.getByRole("button", { name: "Submit final answer" }).click();
+  await page.getByRole("button", { name: "Submit final answer…" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Submit final answer", exact: true }).click();
   const status = page.getByTestId("seat-status");
   await expect(status).toHaveAttribute("data-state", "ended", { timeout: 30_000 });
   await expect(status).toContainText("similarity");
@@ -186,7 +208,8 @@ test("two people in two browsers play one episode, one per seat", async ({ brows
   await expect(turnOf(agent, "simulator").filter({ hasText: "An empty list, with nothing curved." })).toHaveCount(1);
 
   await setEditor(agent, "def curve_grades(grades):\n    return list(grades)\n");
-  await agent.getByRole("button", { name: "Submit final answer" }).click();
+  await agent.getByRole("button", { name: "Submit final answer…" }).click();
+  await agent.getByRole("dialog").getByRole("button", { name: "Submit final answer", exact: true }).click();
   for (const page of [agent, collaborator]) {
     await expect(page.getByTestId("seat-status")).toHaveAttribute("data-state", "ended", { timeout: 30_000 });
     await expect(page.getByTestId("seat-status")).toContainText("of the hidden tests passed");
@@ -212,5 +235,36 @@ test("a move out of turn is refused with the reason", async ({ request }) => {
   expect((await speakFirst()).status()).toBe(409);
   const empty = await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "" } });
   expect(empty.status()).toBe(400);
+  // A move longer than the run's limit is refused with the limit named.
+  const huge = await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "x".repeat(100_000) } });
+  expect(huge.status()).toBe(413);
+  expect(((await huge.json()) as { error: string }).error).toContain("at most 20,000 characters");
   expect(await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "Hi, what do you need?" } })).toBeOK();
+});
+
+test("an unreachable model server's failure names the server and the error, with a retry", async ({ page, request }) => {
+  const taskId = await firstTask(request, "backend", 4);
+  // A port nothing listens on: every attempt is refused at once.
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const server = `http://127.0.0.1:${port}/v1#nobody`;
+  await startPlay(page, "backend", taskId, /^the collaborator/, server);
+  const status = page.getByTestId("seat-status");
+  await expect(status).toHaveAttribute("data-state", "ended", { timeout: 45_000 });
+  await expect(status).toContainText(`The episode failed: the agent's model server ${server} failed on /chat/completions`);
+  await expect(status).toContainText("ECONNREFUSED");
+  await expect(status).toContainText(/after 5 attempts in \d+\.\d s/);
+  await expect(status.getByRole("button", { name: "Retry" })).toBeVisible();
+  await page.screenshot({ path: `${shots}/play-server-failure.png` });
+  // The session is listed under Sessions, and its run's page says why its episode failed.
+  await page.goto("/sessions");
+  const row = page.getByTestId("sessions-table").getByRole("row").nth(1);
+  await expect(row).toContainText("failed");
+  await expect(row).toContainText("nobody");
+  await row.getByRole("link", { name: "details" }).click();
+  await expect(page.getByTestId("episodes-table")).toContainText(`failed: the agent's model server ${server}`);
 });

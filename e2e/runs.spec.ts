@@ -57,7 +57,7 @@ test("the leaderboard ranks finished runs with 95% intervals and takes a fronten
   const frontend = page.getByTestId("leaderboard-frontend");
   await expect(frontend.getByRole("row", { name: /e2e-frontend/ })).toContainText("1.000");
   await page.getByLabel("Baseline run").selectOption({ label: "e2e-frontend" });
-  await page.getByRole("button", { name: "Compare" }).click();
+  await page.getByRole("button", { name: "Set baseline" }).click();
   await expect(page).toHaveURL(/baseline=\d+/);
   await expect(frontend.getByRole("row", { name: /e2e-frontend/ })).toContainText("baseline");
   await page.screenshot({ path: `${shots}/leaderboard.png`, fullPage: true });

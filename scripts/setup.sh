@@ -1,21 +1,46 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to run and test the studio, then builds it.
-# Safe to run again: each step checks first. Usage: scripts/setup.sh [--no-build]
+# Safe to run again: each step checks first and says what it did, with its time, on one line.
+# Usage: scripts/setup.sh [--no-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+now_ms() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then
+    local t=${EPOCHREALTIME/[.,]/}
+    echo $((t / 1000))
+  else
+    echo $(($(date +%s) * 1000))
+  fi
+}
+setup_started=$(now_ms)
+# One line per step: what it found or did, and how long it took.
+step() {
+  local name=$1 result=$2 since=$3
+  local ms=$(($(now_ms) - since))
+  printf '  %-18s %s (%d.%d s)\n' "$name" "$result" $((ms / 1000)) $(((ms % 1000) / 100))
+}
+# Output of the noisy tools goes here, and is shown only when a step fails.
+log=$(mktemp "${TMPDIR:-/tmp}/colbench-setup.XXXXXX")
+trap 'rm -f "$log"' EXIT
+failed() {
+  echo "  $1 failed; its output:" >&2
+  tail -n 40 "$log" >&2
+  exit 1
+}
 
-need_node_major=20
-node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$node_major" -lt "$need_node_major" ]; then
-  echo "ColBench Studio needs Node.js >= 20.9 (found: $(node --version 2>/dev/null || echo none))" >&2
+t=$(now_ms)
+read -r node_version node_ok < <(node -p 'const [a, b] = process.versions.node.split(".").map(Number); `${process.versions.node} ${a > 20 || (a === 20 && b >= 9)}`' 2>/dev/null || echo "none false")
+if [ "$node_ok" != "true" ]; then
+  echo "ColBench Studio needs Node.js >= 20.9 (found: $node_version)" >&2
   exit 1
 fi
+step "Node.js" "$node_version" "$t"
 
 # System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
 # Python 3 (the backend scoring sandbox) with numpy (three official backend tasks use it; without it
 # they score 0, as they would in the benchmark's own scorer on such a machine).
+t=$(now_ms)
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
@@ -31,43 +56,70 @@ if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    say "installing ${missing[*]} (apt-get)"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; } >"$log" 2>&1 || failed "apt-get install ${missing[*]}"
     # Debian starts a system-wide cluster on install; the tests start their own throwaway one.
+    step "system packages" "installed ${missing[*]} (apt-get)" "$t"
   elif command -v brew >/dev/null 2>&1; then
-    say "installing ${missing[*]} (Homebrew)"
     for pkg in "${missing[@]}"; do
       case "$pkg" in
         chromium) brew install --cask chromium ;;
         python3-numpy) brew install numpy ;;
         *) brew install "$pkg" ;;
-      esac
+      esac >>"$log" 2>&1 || failed "brew install $pkg"
     done
+    step "system packages" "installed ${missing[*]} (Homebrew)" "$t"
   else
     echo "please install: ${missing[*]}" >&2
     exit 1
   fi
+else
+  step "system packages" "chromium, postgresql, python3 present" "$t"
 fi
 
 # npm dependencies, reinstalled only when the lock file changed since the last install.
+t=$(now_ms)
+installed=""
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm dependencies"
   # onnxruntime-node's CPU binaries ship inside its package; its post-install would only try to fetch
   # CUDA ones from outside the registry, which fails offline.
   export ONNXRUNTIME_NODE_INSTALL=skip
-  # The registry mirror reachable here lacks other platforms' optional binaries (@next/swc-darwin-*,
-  # @tailwindcss/oxide-win32-*), so the lock file cannot list them and `npm ci` may call it out of
-  # sync; `npm install` from the same lock file then installs the same versions.
-  if ! npm ci --no-audit --no-fund; then
-    say "npm ci refused the lock file; installing from it with npm install"
-    npm install --no-audit --no-fund --no-save
+  installed=yes
+  if npm ci --no-audit --no-fund --loglevel=error >"$log" 2>&1; then
+    step "npm dependencies" "installed with npm ci" "$t"
+  else
+    # Should the lock file ever fall out of step with package.json (or lack a platform's optional
+    # binary), say why in one line and install from it the forgiving way instead of printing npm's errors.
+    why=$(grep -m1 -E 'npm (error|ERR!) [A-Za-z]' "$log" | sed -E 's/^npm (error|ERR!) //' | cut -c1-160 || true)
+    npm install --no-audit --no-fund --no-save --loglevel=error >"$log" 2>&1 || failed "npm install"
+    step "npm dependencies" "installed with npm install (npm ci refused the lock file: ${why:-see npm ci})" "$t"
   fi
+else
+  step "npm dependencies" "up to date with package-lock.json" "$t"
 fi
-npm run --silent prisma:generate >/dev/null
+
+t=$(now_ms)
+if [ -n "$installed" ] && [ -f lib/db/generated/client.ts ] && [ lib/db/generated/client.ts -nt prisma/schema.prisma ]; then
+  # The install's post-install step has just generated it.
+  touch lib/db/generated/client.ts
+  step "Prisma client" "generated by the install" "$t"
+elif [ ! -f lib/db/generated/client.ts ] || [ prisma/schema.prisma -nt lib/db/generated/client.ts ] || [ node_modules/.package-lock.json -nt lib/db/generated/client.ts ]; then
+  npm run --silent prisma:generate >"$log" 2>&1 || failed "prisma generate"
+  touch lib/db/generated/client.ts
+  step "Prisma client" "generated" "$t"
+else
+  step "Prisma client" "up to date with prisma/schema.prisma" "$t"
+fi
 
 if [ "${1:-}" != "--no-build" ]; then
-  say "building the studio"
-  npx next build >/dev/null
+  # A build stamp keyed on what `next build` reads: an unchanged checkout starts without rebuilding.
+  t=$(now_ms)
+  stamp=$(node scripts/build-stamp.mjs)
+  if [ -f .next/BUILD_ID ] && [ "$(cat .next/colbench-build-stamp 2>/dev/null)" = "$stamp" ]; then
+    step "studio build" "up to date with the sources" "$t"
+  else
+    npx next build >"$log" 2>&1 || failed "next build"
+    echo "$stamp" >.next/colbench-build-stamp
+    step "studio build" "built" "$t"
+  fi
 fi
-say "ready"
+step "setup" "done" "$setup_started"

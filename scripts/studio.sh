@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
 # Quick start, command 1: install what is missing, build, then serve the studio (migrations and
 # the sample tasks are applied by `colbench serve` on an empty database). Extra args go to serve.
+# Its last line is the studio's address and the time from here to serving.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -n "${EPOCHREALTIME:-}" ]; then
+  t=${EPOCHREALTIME/[.,]/}
+  export COLBENCH_STARTED_AT=$((t / 1000))
+else
+  export COLBENCH_STARTED_AT=$(($(date +%s) * 1000))
+fi
+echo "ColBench Studio: checking this machine (each step says what it did)"
 bash scripts/setup.sh
 exec node cli/bin.mjs serve "$@"

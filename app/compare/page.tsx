@@ -3,6 +3,11 @@ import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { CompareTable } from "@/components/CompareTable";
 import { percent } from "@/components/format";
+import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
+import { RunCharts } from "@/components/RunCharts";
+import { runDashboard } from "@/lib/runs/dashboard";
+import { currentViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
@@ -10,7 +15,8 @@ export const metadata: Metadata = { title: "Compare runs" };
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
   const store = await getStore();
-  const runs = (await store.runs.list()).filter((r) => r.done > 0);
+  const includePlayed = query.played === "1";
+  const runs = (await store.runs.list({ includePlayed })).filter((r) => r.done > 0);
   const a = Number(query.a) || undefined;
   const b = Number(query.b) || undefined;
   const result = a && b ? await store.runs.compare(a, b) : null;
@@ -33,9 +39,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <form method="get" className="mb-6 flex flex-wrap items-center gap-4 text-sm">
         {select("a", a)}
         {select("b", b)}
+        {includePlayed ? <input type="hidden" name="played" value="1" /> : null}
         <button type="submit" className="rounded-md bg-teal-700 px-3 py-1 text-white">
           Compare
         </button>
+        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/compare", query, { played: !includePlayed })} />
       </form>
       {typeof result === "string" ? (
         <p role="alert" className="text-sm text-red-700">{result}</p>
@@ -46,7 +54,19 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
               : "The two runs have no finished task in common."}
           </p>
-          <CompareTable tasks={result.tasks} aName={result.a.name} bName={result.b.name} />
+          <div className="mb-4 grid gap-4 lg:grid-cols-2">
+            {(await Promise.all([result.a, result.b].map(async (run) => ({ run, dashboard: runDashboard(await store.runs.episodeStats(run.id)) })))).map(({ run, dashboard }, i) => (
+              <div key={run.id}>
+                {dashboard.k > 1 ? (
+                  <p className="mb-1 text-sm text-stone-700" data-testid={`compare-best-of-k-${i ? "b" : "a"}`}>
+                    {run.name}: best-of-{dashboard.k} {run.benchmark === "backend" ? `success ${percent(dashboard.bestOfK.success)}` : `similarity ${dashboard.bestOfK.reward.toFixed(3)}`}
+                  </p>
+                ) : null}
+                <RunCharts dashboard={dashboard} benchmark={run.benchmark} title={`${i ? "B" : "A"}: ${run.name}`} />
+              </div>
+            ))}
+          </div>
+          <CompareTable tasks={result.tasks} aName={result.a.name} bName={result.b.name} replays={seesHidden(await currentViewer())} />
         </>
       ) : null}
     </>

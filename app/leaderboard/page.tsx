@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { HumanPreference } from "@/components/label/HumanPreference";
 import { humanRatings } from "@/lib/label/leaderboard";
 
@@ -16,6 +17,8 @@ const interval = (e: { mean: number; low: number; high: number }, asPercent = tr
   asPercent ? `${percent(e.mean)} [${percent(e.low)}, ${percent(e.high)}]` : `${e.mean.toFixed(3)} [${e.low.toFixed(3)}, ${e.high.toFixed(3)}]`;
 
 function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmark: "backend" | "frontend"; baseline?: number }) {
+  // Runs with several samples per task are also ranked as the benchmark reports them: each task's best sample.
+  const bestOf = rows.some((r) => r.bestOfK);
   return (
     <table className="mb-8 w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid={`leaderboard-${benchmark}`}>
       <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
@@ -27,11 +30,13 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
             <>
               <th className="px-3 py-2 text-right">Success rate (95% CI)</th>
               <th className="px-3 py-2 text-right">% tests passed (95% CI)</th>
+              {bestOf ? <th className="px-3 py-2 text-right">Best-of-k success (95% CI)</th> : null}
             </>
           ) : (
             <>
               <th className="px-3 py-2 text-right">Similarity (95% CI)</th>
               <th className="px-3 py-2 text-right">Win rate vs baseline (95% CI)</th>
+              {bestOf ? <th className="px-3 py-2 text-right">Best-of-k similarity (95% CI)</th> : null}
             </>
           )}
         </tr>
@@ -53,6 +58,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
               <>
                 <td className="px-3 py-2 text-right tabular-nums">{interval(row.success)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{interval(row.reward)}</td>
+                {bestOf ? <td className="px-3 py-2 text-right tabular-nums" data-testid="best-of-k">{row.bestOfK ? `best-of-${row.k}: ${interval(row.bestOfK.success)}` : "–"}</td> : null}
               </>
             ) : (
               <>
@@ -60,6 +66,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
                 <td className="px-3 py-2 text-right tabular-nums">
                   {row.run.id === baseline ? "baseline" : row.versusBaseline ? `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}` : "–"}
                 </td>
+                {bestOf ? <td className="px-3 py-2 text-right tabular-nums" data-testid="best-of-k">{row.bestOfK ? `best-of-${row.k}: ${interval(row.bestOfK.reward, false)}` : "–"}</td> : null}
               </>
             )}
           </tr>
@@ -70,8 +77,10 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
 }
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  const baseline = Number((await searchParams).baseline) || undefined;
-  const rows = await (await getStore()).runs.leaderboard(baseline);
+  const query = await searchParams;
+  const baseline = Number(query.baseline) || undefined;
+  const includePlayed = query.played === "1";
+  const rows = await (await getStore()).runs.leaderboard(baseline, { includePlayed });
   const human = await humanRatings(await getStore());
   const backend = rows.filter((r) => r.run.benchmark === "backend");
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
@@ -85,10 +94,16 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         </Link>
         .
       </PageHeader>
+      <div className="mb-3">
+        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/leaderboard", query, { played: !includePlayed })} />
+      </div>
       {rows.length === 0 ? (
         <EmptyState title="No scored runs yet">
-          Finished runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}
-          <code className="font-mono">npx colbench run</code>.
+          Finished benchmark runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}
+          <Link href="/runs/new" className="text-teal-700 underline">
+            New run
+          </Link>
+          .
         </EmptyState>
       ) : (
         <>
@@ -103,6 +118,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               <div className="mb-2 flex items-end justify-between">
                 <h2 className="text-lg font-semibold text-stone-900">Frontend design</h2>
                 <form method="get" className="flex items-center gap-2 text-sm">
+                  {includePlayed ? <input type="hidden" name="played" value="1" /> : null}
                   <label htmlFor="baseline" className="text-stone-600">
                     Baseline run
                   </label>
@@ -115,7 +131,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
                     ))}
                   </select>
                   <button type="submit" className="rounded-md bg-teal-700 px-3 py-1 text-white">
-                    Compare
+                    Set baseline
                   </button>
                 </form>
               </div>

@@ -7,29 +7,55 @@ import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent } from "@/components/format";
 import { DataTable } from "@/components/DataTable";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
-export default async function RunsPage() {
-  const runs = await (await getStore()).runs.list();
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const includePlayed = query.played === "1";
+  const includeArchived = query.archived === "1";
+  const store = await getStore();
+  const runs = await store.runs.list({ includePlayed, includeArchived });
+  const narrowed = runs.length === 0 && (await store.runs.list({ includePlayed: true, includeArchived: true })).length > 0;
   return (
     <>
       <LiveRefresh />
       <div className="flex items-start justify-between">
         <PageHeader title="Runs">Each run plays its tasks against an agent and a simulator, k episodes per task.</PageHeader>
-        <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
-          New run
-        </Link>
+        <span className="flex gap-2">
+          <Link href="/import" className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
+            Import a file
+          </Link>
+          <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+            New run
+          </Link>
+        </span>
       </div>
-      {runs.length === 0 ? (
-        <EmptyState title="No runs yet">
-          Start one from a terminal, e.g. <code className="font-mono">npx colbench run --benchmark backend --agent URL#MODEL --simulator URL#MODEL</code>,
-          or load trajectories with <code className="font-mono">npx colbench import-trajectories FILE.jsonl</code>. Meanwhile, browse the{" "}
-          <Link className="text-teal-700 underline" href="/tasks">
-            tasks
+      <div className="mb-3 flex gap-2">
+        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/runs", query, { played: !includePlayed })} />
+        <IncludeSwitch label="Show archived" on={includeArchived} href={withQuery("/runs", query, { archived: !includeArchived })} />
+      </div>
+      {runs.length === 0 && narrowed ? (
+        <EmptyState title="No run matches these switches">
+          Every run there is is a played session or archived.{" "}
+          <Link className="text-teal-700 underline" href="/runs?played=1&archived=1">
+            Show them all
           </Link>
           .
+        </EmptyState>
+      ) : runs.length === 0 ? (
+        <EmptyState title="No runs yet">
+          Start one with{" "}
+          <Link className="text-teal-700 underline" href="/runs/new">
+            New run
+          </Link>{" "}
+          or play a seat yourself from{" "}
+          <Link className="text-teal-700 underline" href="/play">
+            Play
+          </Link>
+          . From a terminal: <code className="font-mono">npx colbench run --help</code>.
         </EmptyState>
       ) : (
         <DataTable
@@ -40,9 +66,13 @@ export default async function RunsPage() {
             {
               header: "Run",
               cell: (run) => (
-                <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
-                  {run.name}
-                </Link>
+                <>
+                  <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
+                    {run.name}
+                  </Link>
+                  {run.kind === "played" ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played</span> : null}
+                  {run.archivedAt ? <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span> : null}
+                </>
               ),
             },
             { header: "Benchmark", cell: (run) => <BenchmarkBadge benchmark={run.benchmark} /> },

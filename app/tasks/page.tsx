@@ -13,17 +13,33 @@ export const metadata: Metadata = { title: "Tasks" };
 
 export default async function TasksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = parseTaskSearch(await searchParams);
-  const page = await (await getStore()).tasks.list(query);
+  const store = await getStore();
+  const page = await store.tasks.list(query);
+  const counts = page.total === 0 ? await store.tasks.counts() : null;
+  const none = counts !== null && counts.backend + counts.frontend === 0;
   return (
     <>
+      <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
+        Import a file
+      </Link>
       <PageHeader title="Tasks">
         Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
       </PageHeader>
       <TaskFilters query={query} />
       {page.total === 0 ? (
-        <EmptyState title="No tasks match">
-          Loosen the filters, or import a task file: <code className="font-mono">npx colbench import FILE.jsonl --benchmark backend</code>.
-        </EmptyState>
+        none ? (
+          <EmptyState title="No tasks yet">
+            Import a ColBench task file from a terminal: <code className="font-mono">npx colbench import FILE.jsonl --benchmark backend</code>.
+          </EmptyState>
+        ) : (
+          <EmptyState title="No tasks match these filters">
+            {counts!.backend + counts!.frontend} tasks exist.{" "}
+            <Link href="/tasks" className="text-teal-700 underline">
+              Clear the filters
+            </Link>
+            .
+          </EmptyState>
+        )
       ) : (
         <>
           <p className="mb-2 text-sm text-stone-600" data-testid="task-total">

@@ -8,10 +8,20 @@ import { createRun } from "../../lib/runs/create";
 import { playRun } from "../../lib/runs/play-run";
 import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import type { Store } from "../../lib/store";
+import type { Database } from "../../lib/db/open";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
+import { describeFailure } from "../../lib/colbench/failure";
+import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
+
+/** "0.15/0.60": dollars per million prompt and completion tokens. */
+const prices = (name: string) => (value: string) => {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(value);
+  if (!m) throw new Error(`${name}: expected PROMPT/COMPLETION dollars per million tokens, e.g. 0.15/0.60, got "${value}"`);
+  return { prompt: Number(m[1]), completion: Number(m[2]) };
+};
 
 const int = (name: string) => (value: string) => {
   const n = Number.parseInt(value, 10);
@@ -25,45 +35,71 @@ async function findRun(store: Store, nameOrId: string) {
   return run;
 }
 
-/** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
-async function play(store: Store, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
-  const config = await loadRunConfig(store, runId);
-  // On a shared PostgreSQL server, a studio open on the same database shows this run's turns live.
-  const bus = await openEventBus();
-  const started = performance.now();
-  const bars = new MultiBar(
-    {
-      format: "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens",
-      stream: process.stderr,
-      hideCursor: true,
-      noTTYOutput: false,
-      notTTYSchedule: 5000,
+interface ProgressDisplay {
+  update(p: { done: number; running: number; failed: number; turns: number; tokens: number }): void;
+  log(line: string): void;
+  stop(): void;
+}
+
+/**
+ * A bar on a terminal; elsewhere (a pipe, a log file, CI) a plain line at most every 5 s and one at
+ * the end, with the same figures against the run's real total.
+ */
+function progressDisplay(total: number, started: number): ProgressDisplay {
+  const rate = (turns: number) => (turns / Math.max((performance.now() - started) / 1000, 0.001)).toFixed(1);
+  if (process.stderr.isTTY) {
+    const bars = new MultiBar(
+      { format: "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens", stream: process.stderr, hideCursor: true },
+      Presets.shades_classic,
+    );
+    const bar = bars.create(total, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
+    return {
+      update: (p) => bar.update(p.done, { running: p.running, failed: p.failed, turnRate: rate(p.turns), tokens: p.tokens }),
+      log: (line) => bars.log(line),
+      stop: () => bars.stop(),
+    };
+  }
+  let last: Parameters<ProgressDisplay["update"]>[0] | null = null;
+  let printedAt = 0;
+  let stopped = false;
+  const print = () => {
+    if (!last) return;
+    printedAt = performance.now();
+    process.stderr.write(`${last.done}/${total} episodes | running ${last.running} | failed ${last.failed} | ${rate(last.turns)} turns/s | ${last.tokens} tokens\n`);
+  };
+  return {
+    update: (p) => {
+      last = p;
+      if (performance.now() - printedAt >= 5000) print();
     },
-    Presets.shades_classic,
-  );
-  const bar = bars.create(config.taskIds.length * config.bestOf, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
+    log: (line) => process.stderr.write(line),
+    stop: () => {
+      if (!stopped) print();
+      stopped = true;
+    },
+  };
+}
+
+/** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
+async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
+  const config = await loadRunConfig(store, runId);
+  // A studio open on the same database (a PostgreSQL server, or the embedded one through its
+  // owner's socket) shows this run's turns live.
+  const bus = await openEventBus(db.events);
+  const started = performance.now();
+  const display = progressDisplay(config.taskIds.length * config.bestOf, started);
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === "episode" && event.runId === runId && event.status === "failed") {
-      bars.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
+      display.log(`episode ${event.episodeId} (task ${event.taskId}, sample ${event.sample}) failed: ${event.error}\n`);
     }
   });
   try {
-    const stats = await playRun(store, runId, {
-      bus,
-      concurrency: opts.concurrency,
-      onProgress: (p) =>
-        bar.update(p.done, {
-          running: p.running,
-          failed: p.failed,
-          turnRate: (p.turns / Math.max((performance.now() - started) / 1000, 0.001)).toFixed(1),
-          tokens: p.tokens,
-        }),
-    });
-    bars.stop();
+    const stats = await playRun(store, runId, { bus, concurrency: opts.concurrency, onProgress: display.update });
+    display.stop();
     if (opts.out) await writeOfficial(store, runId, opts.out);
     return stats;
   } finally {
-    bars.stop();
+    display.stop();
     unsubscribe();
     await bus.close();
   }
@@ -84,22 +120,26 @@ async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<n
   return n;
 }
 
+/** Each failed episode of a run with the reason it failed, as the summary and the export give them. */
+async function failureLines(store: Store, runId: number) {
+  return (await store.episodes.failuresOfRun(runId)).map((f) => ({ episode: f.episodeId, task: f.taskId, sample: f.sample, reason: describeFailure(f.failure) }));
+}
+
 async function summary(store: Store, runId: number, name: string, stats: RunStats) {
   const episodes = await store.runs.doneRewards(runId);
-  const best = new Map<number, number>();
-  for (const e of episodes) best.set(e.taskId, Math.max(best.get(e.taskId) ?? 0, e.reward ?? 0));
-  const rewards = episodes.map((e) => e.reward ?? 0);
-  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const rewards = summarizeRewards(episodes.map((e) => ({ task: String(e.taskId), reward: e.reward ?? 0 })));
   const result = {
     run: name,
     episodes: stats.counts.total,
     done: stats.counts.done,
     failed: stats.counts.failed,
-    average_reward: mean(rewards),
-    success_rate: mean(rewards.map((r) => (r === 1 ? 1 : 0))),
-    best_of_k: mean([...best.values()]),
+    average_reward: rewards.average_correctness,
+    success_rate: rewards.success_rate,
+    best_of_k: rewards.best_of_k,
+    best_of_k_success: rewards.best_of_k_success,
     turns: stats.turns,
     tokens: stats.tokens,
+    ...(stats.counts.failed ? { failures: await failureLines(store, runId) } : {}),
   };
   console.log(JSON.stringify(result));
   if (stats.counts.done < stats.counts.total) process.exitCode = 1;
@@ -125,14 +165,17 @@ export function register(program: Command): void {
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
     .addOption(new Option("--embedder <name>", "frontend: image embedder for similarity").choices(["default", "clip-vit-b32"]).default("default"))
     .option("--clip <path>", "frontend: openai/clip-vit-base-patch32 checkpoint folder (for --embedder clip-vit-b32)")
+    .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
+    .option("--simulator-price <p/c>", "the simulator model's dollars per million prompt/completion tokens", prices("--simulator-price"))
     .action(
       action(async (opts: {
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder: "default" | "clip-vit-b32"; clip?: string;
+        agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
-        await withDatabase("run", async (store) => {
+        await withDatabase("run", async (store, db) => {
           const run = await createRun(store, {
             benchmark: opts.benchmark,
             selector: opts.tasks,
@@ -148,9 +191,10 @@ export function register(program: Command): void {
             name: opts.name,
             embedder: opts.embedder,
             clipPath: opts.clip,
+            prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
           });
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
-          const stats = await play(store, run.id, { out: opts.out });
+          const stats = await play(store, db, run.id, { out: opts.out });
           await summary(store, run.id, run.name, stats);
         });
       }),
@@ -164,9 +208,9 @@ export function register(program: Command): void {
     .option("--out <file>", "write the official trajectory JSONL here when done")
     .action(
       action(async (name: string, opts: { concurrency?: number; out?: string }) => {
-        await withDatabase("resume", async (store) => {
+        await withDatabase("resume", async (store, db) => {
           const run = await findRun(store, name);
-          const stats = await play(store, run.id, opts);
+          const stats = await play(store, db, run.id, opts);
           await summary(store, run.id, run.name, stats);
         });
       }),
@@ -190,6 +234,11 @@ export function register(program: Command): void {
               : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
           const n = await writeLines(lines, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
+          // The trajectory files hold finished episodes only; say which were left out, and why.
+          if (opts.format === "official" || opts.format === "official-best-of-k") {
+            const failures = await failureLines(store, run.id);
+            if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+          }
         });
       }),
     );

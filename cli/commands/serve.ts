@@ -4,6 +4,7 @@ import { openDatabase } from "../../lib/db/open";
 import { setDatabase } from "../../lib/db/index";
 import { updateLock } from "../../lib/db/lock";
 import { gated } from "../../lib/access/http";
+import { missingRecordPath } from "../../lib/http/missing";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
 import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
@@ -27,13 +28,14 @@ export function register(program: Command): void {
         process.env.COLBENCH_DATA = dataDir();
         // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.
         process.chdir(projectRoot);
-        // This process owns the embedded database; the Next.js handlers below share it in-process.
+        // The first process on the embedded database owns it and serves it to the others (CLI
+        // commands beside the studio); a studio started after one of them is its client.
         const db = await openDatabase({ command: "colbench serve" });
         const store = await openStore(db);
         const seeded = await store.tasks.seedSamplesIfEmpty();
         setDatabase(db);
         // Live views hear of turns stored by any process on the same database through this bus.
-        const bus = await openEventBus(db.kind === "postgresql" ? process.env.DATABASE_URL : "");
+        const bus = await openEventBus(db.events);
         setEventBus(bus);
         const seats = new Seats(bus);
         setSeats(seats);
@@ -48,7 +50,14 @@ export function register(program: Command): void {
         const handle = app.getRequestHandler();
         // Local mode: listening on loopback with no user defined, the person at the machine is admin.
         const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
-        const server = http.createServer(gated(store, { loopback }, (req, res) => handle(req, res)));
+        const server = http.createServer(
+          gated(store, { loopback }, async (req, res) => {
+            // A detail page of a record that does not exist goes to the server-rendered not-found page.
+            const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);
+            if (missing) req.url = missing;
+            return handle(req, res);
+          }),
+        );
 
         let stopping = false;
         const stop = async (signal: string) => {
@@ -75,8 +84,13 @@ export function register(program: Command): void {
           if (db.kind === "pglite") updateLock(`${db.location}.lock`, { port: opts.port });
           const where = opts.host === "0.0.0.0" ? "localhost" : opts.host;
           const seededCount = seeded.reduce((n, s) => n + s.inserted, 0);
+          const owner = db.role === "client" ? db.owner() : undefined;
+          // Started by `npm run studio`: say how long it took from there to serving.
+          const startedAt = Number(process.env.COLBENCH_STARTED_AT);
+          const took = Number.isFinite(startedAt) && startedAt > 0 ? `, ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s` : "";
           console.log(
-            `ColBench Studio on http://${where}:${opts.port}  (database: ${db.kind} ${db.location}` +
+            `ColBench Studio on http://${where}:${opts.port}${took}  (database: ${db.kind} ${db.location}` +
+              (owner ? `, through the socket of process ${owner.pid} (${owner.command})` : "") +
               (db.applied.length ? `, migrated: ${db.applied.join(", ")}` : "") +
               (seededCount ? `, seeded ${seededCount} sample tasks` : "") +
               ")",

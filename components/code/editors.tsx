@@ -1,6 +1,7 @@
 "use client";
 
-import Editor, { DiffEditor } from "@monaco-editor/react";
+import { useEffect, useRef } from "react";
+import Editor, { DiffEditor, type DiffOnMount } from "@monaco-editor/react";
 import { useLocalMonaco } from "./monaco-setup";
 
 export type CodeLanguage = "python" | "html" | "plaintext";
@@ -47,6 +48,20 @@ export interface CodeDiffProps {
 
 export function CodeDiffImpl({ original, modified, language, height = 320, label }: CodeDiffProps) {
   useLocalMonaco();
+  // The wrapper would dispose the two text models while the diff widget still holds them (Monaco
+  // then throws "TextModel got disposed before DiffEditorWidget model got reset" on leaving the
+  // page): it keeps them, and they are disposed here once the widget is gone.
+  const models = useRef<ReturnType<Parameters<DiffOnMount>[0]["getModel"]>>(null);
+  useEffect(
+    () => () => {
+      const held = models.current;
+      setTimeout(() => {
+        held?.original.dispose();
+        held?.modified.dispose();
+      }, 0);
+    },
+    [],
+  );
   return (
     <div data-testid="code-diff" className="overflow-hidden rounded border border-stone-300">
       <DiffEditor
@@ -54,6 +69,11 @@ export function CodeDiffImpl({ original, modified, language, height = 320, label
         language={language}
         original={original}
         modified={modified}
+        keepCurrentOriginalModel
+        keepCurrentModifiedModel
+        onMount={(editor) => {
+          models.current = editor.getModel();
+        }}
         options={{ ...SHARED, readOnly: true, renderSideBySide: original !== "", originalEditable: false, ariaLabel: label }}
       />
     </div>

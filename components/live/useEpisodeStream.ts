@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { Seat, SeatAwaiting, SeatTurn } from "@/lib/play/views";
+import type { Seat, SeatAwaiting, SeatFailure, SeatTurn } from "@/lib/play/views";
 
 export interface EpisodeStreamState {
   connected: boolean;
@@ -11,20 +11,22 @@ export interface EpisodeStreamState {
   /** Whether the episode's run is playing in the studio now. */
   playing: boolean;
   awaiting: SeatAwaiting | null;
-  error: string | null;
+  /** Why it failed, when it did. */
+  failure: SeatFailure | null;
 }
 
 interface Snapshot {
   turns: SeatTurn[];
   status: string;
   reward: number | null;
+  failure: SeatFailure | null;
   playing: boolean;
   awaiting: SeatAwaiting | null;
 }
 
 /** One episode as the server pushes it to a seat: turns keyed by index, whose move it is, the outcome. */
 export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns: SeatTurn[]; status: string; reward: number | null }): EpisodeStreamState {
-  const [state, setState] = useState<EpisodeStreamState>({ connected: false, playing: false, awaiting: null, error: null, ...initial });
+  const [state, setState] = useState<EpisodeStreamState>({ connected: false, playing: false, awaiting: null, failure: null, ...initial });
 
   useEffect(() => {
     const source = new EventSource(`/api/episodes/${episodeId}/events?seat=${seat}`);
@@ -33,17 +35,17 @@ export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns
         const data = JSON.parse((e as MessageEvent<string>).data) as T;
         setState((s) => ({ ...s, ...apply(data, s) }));
       });
-    on<Snapshot>("snapshot", (snap) => ({ connected: true, error: null, ...snap }));
+    on<Snapshot>("snapshot", (snap) => ({ connected: true, ...snap }));
     on<SeatTurn>("turn", (turn, s) => ({
       turns: [...s.turns.filter((t) => t.index !== turn.index), turn].sort((a, b) => a.index - b.index),
       // A turn answers whatever was awaited.
       awaiting: null,
     }));
     on<SeatAwaiting>("awaiting", (awaiting) => ({ awaiting }));
-    on<{ status: string; reward: number | null; error?: string }>("status", (e) => ({
+    on<{ status: string; reward: number | null; failure: SeatFailure | null }>("status", (e) => ({
       status: e.status,
       reward: e.reward,
-      error: e.error ?? null,
+      failure: e.failure,
       awaiting: null,
     }));
     on<{ playing: boolean }>("playing", (e) => ({ playing: e.playing, awaiting: null }));

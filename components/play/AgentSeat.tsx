@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { previewDocument } from "@/lib/colbench/offline-html";
 import type { AgentSeatView } from "@/lib/play/seat-views";
 import { CodeEditor } from "@/components/code";
@@ -10,14 +10,9 @@ import { MoveBox } from "./MoveBox";
 import { SeatStatus } from "./SeatStatus";
 import { useMove } from "./usePost";
 import { usePythonScratch } from "./usePythonScratch";
+import { useDraft } from "./useDraft";
 
 const ANSWER_MARKER = "I WANT TO ANSWER:";
-
-const STARTERS = {
-  backend: "def solution():\n    pass\n",
-  frontend:
-    '<html>\n<head>\n  <link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet">\n</head>\n<body class="bg-white">\n  <h1 class="text-3xl font-bold p-6">Hello</h1>\n</body>\n</html>\n',
-};
 
 /** A page the benchmark will find in a message: the editor's HTML, wrapped when it lacks <html>. */
 function asPage(html: string): string {
@@ -31,7 +26,10 @@ function asPage(html: string): string {
 export function AgentSeat({ view }: { view: AgentSeatView }) {
   const live = useEpisodeStream(view.episodeId, "agent", { turns: view.turns, status: view.status, reward: view.reward });
   const move = useMove(view.episodeId, "agent");
-  const [code, setCode] = useState(STARTERS[view.benchmark]);
+  // The editor starts from the task's stated signature (or an empty page) and keeps the person's work across reloads.
+  const editor = useDraft(`${view.episodeId}:agent:editor`, view.starter);
+  const code = editor.value;
+  const confirm = useRef<HTMLDialogElement>(null);
   const [attach, setAttach] = useState(view.benchmark === "frontend");
   const ended = live.status === "done" || live.status === "failed";
   const myMove = live.playing && !ended && live.awaiting?.role === "agent";
@@ -52,9 +50,12 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
           {ended ? null : (
             <MoveBox
               label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}
+              draftKey={`${view.episodeId}:agent:message`}
               disabled={!myMove}
               sending={move.sending}
               error={move.error}
+              maxChars={view.messageChars}
+              measure={(text) => [...withCode(text)].length}
               onSend={(text) => move.send(withCode(text))}
             >
               <>
@@ -65,17 +66,50 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
                 <button
                   type="button"
                   disabled={!myMove || move.sending}
-                  onClick={() => void move.send(answer)}
+                  onClick={() => confirm.current?.showModal()}
                   className="ml-auto rounded-md border border-teal-700 px-3 py-1.5 text-sm font-medium text-teal-800 hover:bg-teal-50 disabled:opacity-50"
                 >
-                  Submit final answer
+                  Submit final answer…
                 </button>
               </>
             </MoveBox>
           )}
+          <dialog ref={confirm} aria-labelledby="final-title" className="m-auto w-full max-w-2xl rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40">
+            <h2 id="final-title" className="text-lg font-semibold text-stone-900">
+              Submit this as your final answer?
+            </h2>
+            <p className="mt-1 text-sm text-stone-600">The episode ends and the answer is scored. This is what will be sent:</p>
+            <pre className="mt-3 max-h-80 overflow-auto rounded bg-stone-100 p-3 font-mono text-xs text-stone-800" data-testid="final-answer-preview">
+              {answer}
+            </pre>
+            {[...answer].length > view.messageChars ? (
+              <p role="alert" className="mt-2 text-sm text-red-700">
+                It is over the limit of {view.messageChars.toLocaleString("en")} characters a move may hold.
+              </p>
+            ) : null}
+            <div className="mt-5 flex justify-end gap-2">
+              <button type="button" className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100" onClick={() => confirm.current?.close()}>
+                Keep working
+              </button>
+              <button
+                type="button"
+                disabled={!myMove || move.sending || [...answer].length > view.messageChars}
+                onClick={async () => {
+                  if (await move.send(answer)) {
+                    confirm.current?.close();
+                    editor.clear();
+                  }
+                }}
+                className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+              >
+                Submit final answer
+              </button>
+            </div>
+          </dialog>
         </section>
         <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
-          <CodeEditor value={code} onChange={setCode} language={view.benchmark === "backend" ? "python" : "html"} height={360} label={view.benchmark === "backend" ? "Your Python function" : "Your HTML page"} />
+          {editor.restored ? <p className="text-xs text-stone-500" data-testid="editor-restored">Your draft from this browser was restored.</p> : null}
+          <CodeEditor value={code} onChange={editor.set} language={view.benchmark === "backend" ? "python" : "html"} height={360} label={view.benchmark === "backend" ? "Your Python function" : "Your HTML page"} />
           {view.benchmark === "backend" ? <PythonScratch code={code} /> : <HtmlPreview html={code} />}
         </section>
       </div>

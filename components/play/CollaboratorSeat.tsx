@@ -7,8 +7,7 @@ import { useEpisodeStream } from "@/components/live/useEpisodeStream";
 import { MoveBox } from "./MoveBox";
 import { SeatStatus } from "./SeatStatus";
 import { useMove } from "./usePost";
-
-const REPLY_LIMIT = { backend: 400, frontend: 1000 } as const;
+import { SIMULATOR_REPLY_LIMIT } from "@/lib/colbench/protocol";
 
 /**
  * The collaborator's seat (the simulated human's role, played by a person): the hidden
@@ -47,10 +46,12 @@ export function CollaboratorSeat({ view }: { view: SimulatorSeatView }) {
           {ended ? null : (
             <MoveBox
               label="Your reply to the agent (answer as the person who wants this built; do not paste the hidden solution)"
+              draftKey={`${view.episodeId}:simulator:message`}
               disabled={!myMove}
               sending={move.sending}
               error={move.error}
-              limit={REPLY_LIMIT[view.benchmark]}
+              limit={SIMULATOR_REPLY_LIMIT[view.benchmark]}
+              maxChars={view.messageChars}
               onSend={move.send}
             />
           )}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { codeOfTurn } from "@/lib/colbench/turn-code";
 import type { SeatTurn } from "@/lib/play/views";
 import { CodeDiff } from "@/components/code";
@@ -36,7 +36,16 @@ export function TurnTimeline({
       }),
     [turns, benchmark],
   );
-  const [at, setAt] = useState(proposals.length - 1);
+  // The first proposal, or the one in force at the turn the URL names (#turn-N).
+  const [at, setAt] = useState(0);
+  const moved = useRef(false);
+  useEffect(() => {
+    const named = /^#turn-(\d+)$/.exec(window.location.hash);
+    if (!named) return;
+    const turn = Number(named[1]);
+    const last = proposals.reduce((found, p, i) => (p.index <= turn ? i : found), 0);
+    setAt(last);
+  }, [proposals]);
   const current = proposals[at];
   const previous = at > 0 ? proposals[at - 1] : undefined;
 
@@ -47,15 +56,21 @@ export function TurnTimeline({
       const step = event.key === "]" || event.key === "ArrowDown" ? 1 : event.key === "[" || event.key === "ArrowUp" ? -1 : 0;
       if (!step) return;
       event.preventDefault();
+      moved.current = true;
       setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + step)));
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [proposals.length]);
 
+  // Follow the person's stepping; opening the page leaves the scroll where the browser put it.
   useEffect(() => {
-    if (current) document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
+    if (current && moved.current) document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
   }, [current]);
+  const step = (by: number) => {
+    moved.current = true;
+    setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + by)));
+  };
 
   const language = benchmark === "backend" ? "python" : "html";
   return (
@@ -65,14 +80,14 @@ export function TurnTimeline({
         {current ? (
           <>
             <div className="mb-2 flex items-center justify-between gap-2 text-sm">
-              <button type="button" onClick={() => setAt((i) => Math.max(0, i - 1))} disabled={at === 0} aria-keyshortcuts="[" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+              <button type="button" onClick={() => step(-1)} disabled={at === 0} aria-keyshortcuts="[" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
                 ↑ earlier
               </button>
               <span className="text-stone-600" data-testid="turn-code-title">
                 {benchmark === "backend" ? "Code" : "Page"} at turn {current.index} ({at + 1} of {proposals.length})
                 {previous ? <> · diff against turn {previous.index}</> : <> · first proposal</>}
               </span>
-              <button type="button" onClick={() => setAt((i) => Math.min(proposals.length - 1, i + 1))} disabled={at === proposals.length - 1} aria-keyshortcuts="]" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+              <button type="button" onClick={() => step(1)} disabled={at === proposals.length - 1} aria-keyshortcuts="]" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
                 later ↓
               </button>
             </div>

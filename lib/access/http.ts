@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "../store";
 import { admit, type GateOptions } from "./gate";
 import type { Decision } from "./policy";
-import { VIEWER_HEADER, type Viewer } from "./viewer";
+import { PATH_HEADER, VIEWER_HEADER, type Viewer } from "./viewer";
 
 // The gate in front of the studio's HTTP server: every request is admitted (or not) before
 // Next.js sees it, and the pages and routes it lets through learn who asks from one header.
@@ -45,8 +45,9 @@ function refuse(req: IncomingMessage, res: ServerResponse, decision: Exclude<Dec
 /** Returns the handler to put in front of Next's: it admits or refuses, then hands over. */
 export function gated(store: Store, options: GateOptions, next: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    // Only the gate says who is asking.
+    // Only the gate says who is asking, and for what.
     delete req.headers[VIEWER_HEADER];
+    delete req.headers[PATH_HEADER];
     let admission;
     try {
       admission = await admit(store, { method: req.method ?? "GET", url: req.url ?? "/", cookie: req.headers.cookie }, options);
@@ -59,6 +60,7 @@ export function gated(store: Store, options: GateOptions, next: (req: IncomingMe
     if (admission.cookies.length) res.setHeader("Set-Cookie", admission.cookies);
     if (admission.decision !== "allow") return refuse(req, res, admission.decision, admission.viewer);
     req.headers[VIEWER_HEADER] = JSON.stringify(admission.viewer);
+    req.headers[PATH_HEADER] = (req.url ?? "/").split("?")[0]!;
     await next(req, res);
   };
 }

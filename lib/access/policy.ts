@@ -42,7 +42,7 @@ function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method:
     return (seat === "agent" || seat === "simulator") && holds(Number(m[1]), seat);
   }
   // Which role the move is for is in its body: the route checks it against the viewer's seats.
-  m = /^\/api\/episodes\/(\d+)\/move$/.exec(path);
+  m = /^\/api\/episodes\/(\d+)\/(move|retry)$/.exec(path);
   if (m && method === "POST") return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
   return false;
 }

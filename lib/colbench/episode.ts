@@ -78,6 +78,14 @@ function isFinal(turn: TurnRecord, agentTurns: number, maxAgentTurns: number): b
   return turn.role === "agent" && (wantsToAnswer(turn.content) || agentTurns >= maxAgentTurns);
 }
 
+/** Marks an error with the side whose move failed, so the failure a page shows can name it. */
+function failedOnSide(side: "agent" | "simulator") {
+  return (error: unknown): never => {
+    if (error && typeof error === "object" && !("side" in error)) Object.assign(error, { side });
+    throw error;
+  };
+}
+
 export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcome> {
   const { task, agent, simulator, persist, renderer, events } = options;
   const maxAgentTurns = options.maxAgentTurns ?? MAX_AGENT_TURNS;
@@ -108,7 +116,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     if (isFinal(last, agentTurns, maxAgentTurns)) break;
 
     if (last.role === "simulator") {
-      const move = await agent.act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns });
+      const move = await agent
+        .act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns })
+        .catch(failedOnSide("agent"));
       const output = splitAgentOutput(move.text);
       const html = frontend ? extractHtml(output.content) : null;
       const render = html ? await renderer!.render(html) : null;
@@ -131,7 +141,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     // The agent spoke and did not end the episode: the simulated human answers.
     let agentRender: Render | null = null;
     if (frontend && last.html) agentRender = await renderer!.render(last.html);
-    const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target });
+    const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target }).catch(failedOnSide("simulator"));
     await add({
       index: turns.length,
       role: "simulator",

@@ -8,6 +8,13 @@ export const MAX_AGENT_TURNS = 10;
 /** The simulated human's reply is cut to this many characters. */
 export const SIMULATOR_REPLY_LIMIT = { backend: 400, frontend: 1000 } as const;
 
+/**
+ * The longest message a person may send from a seat, code or page included, unless a run sets its
+ * own: about 5,000 tokens, which fits the context of the models the benchmark is run with and is
+ * three times the longest official answer (6,294 characters).
+ */
+export const MESSAGE_CHAR_LIMIT = 20_000;
+
 export interface AgentOutput {
   /** What counts as the agent's message: after the first OUTPUT:, up to a second one if any. */
   content: string;

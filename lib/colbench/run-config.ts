@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { serverSpecSchema } from "./server-spec";
 import { BENCHMARKS } from "./tasks";
+import { MESSAGE_CHAR_LIMIT } from "./protocol";
 
 // A run's stored configuration. It lives here, below both the store and the runner, so that
 // listing runs never loads the runner, the scorers or the CLIP code.
@@ -23,6 +24,9 @@ export function playerName(player: Player): string {
   return isHuman(player) ? "human" : player.model;
 }
 
+/** Dollars per million tokens of one side's model, for the run page's cost estimate. */
+export const sidePricesSchema = z.object({ prompt: z.number().min(0), completion: z.number().min(0) });
+
 /** Everything needed to reproduce or resume a run; stored as the Run's config. */
 export const runConfigSchema = z.object({
   benchmark: z.enum(BENCHMARKS),
@@ -37,9 +41,12 @@ export const runConfigSchema = z.object({
   promptSources: z.object({ agent: z.string(), simulator: z.string() }),
   sampling: z.object({ temperature: z.number().min(0), maxTokens: z.number().int().positive(), logprobs: z.boolean() }),
   maxAgentTurns: z.number().int().min(1),
+  /** The longest move a person may send from a seat (characters). */
+  messageChars: z.number().int().positive().default(MESSAGE_CHAR_LIMIT),
   concurrency: z.number().int().min(1),
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
+  prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),
   clipPath: z.string().optional(),
 });
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./open";
-import { DatabaseLockedError } from "./lock";
+import { readLock } from "./lock";
 import { pendingSchemaSql } from "./migrate";
 import { startPostgres, type PostgresServer } from "./testing/postgres-server";
 import { importTasks } from "../store/import-tasks";
@@ -18,29 +18,48 @@ const brokenFile = path.join(projectRoot, "lib", "store", "fixtures", "broken-ba
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "colbench-db-"));
 
 interface Backend {
-  name: "pglite" | "postgresql";
   /** Opens the same database again (a "restart"). */
   open(): Promise<Database>;
 }
 
 let pgServer: PostgresServer | undefined;
 const pgliteDir = path.join(tmp(), "db");
+const socketDir = path.join(tmp(), "db");
+let socketOwner: Database | undefined;
 
-const backends: Array<() => Promise<Backend>> = [
-  async () => ({ name: "pglite", open: () => openDatabase({ pgliteDir, url: "" }) }),
-  async () => {
-    pgServer ??= await startPostgres();
-    const url = await pgServer.createDatabase(`suite_${process.pid}`);
-    return { name: "postgresql", open: () => openDatabase({ url }) };
+const backends: Array<{ label: string; kind: string; role: string; make: () => Promise<Backend> }> = [
+  { label: "pglite", kind: "pglite", role: "owner", make: async () => ({ open: () => openDatabase({ pgliteDir, url: "" }) }) },
+  // Another opener of a folder with a live owner is that owner's socket client: the same suite
+  // through the PostgreSQL driver, PGlite's socket server and its session gate.
+  {
+    label: "pglite through its owner's socket",
+    kind: "pglite",
+    role: "client",
+    make: async () => {
+      socketOwner = await openDatabase({ pgliteDir: socketDir, url: "", command: "db.test owner" });
+      return { open: () => openDatabase({ pgliteDir: socketDir, url: "", takeOver: false }) };
+    },
+  },
+  {
+    label: "postgresql",
+    kind: "postgresql",
+    role: "server",
+    make: async () => {
+      pgServer ??= await startPostgres();
+      const url = await pgServer.createDatabase(`suite_${process.pid}`);
+      return { open: () => openDatabase({ url }) };
+    },
   },
 ];
 
 afterAll(async () => {
+  await socketOwner?.close();
   await pgServer?.stop();
   fs.rmSync(path.dirname(pgliteDir), { recursive: true, force: true });
+  fs.rmSync(path.dirname(socketDir), { recursive: true, force: true });
 });
 
-describe.each(backends.map((make, i) => ({ make, label: ["pglite", "postgresql"][i] })))("database on $label", ({ make, label }) => {
+describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
   let backend: Backend;
   let db: Database;
 
@@ -53,12 +72,15 @@ describe.each(backends.map((make, i) => ({ make, label: ["pglite", "postgresql"]
   });
 
   it("applies the migrations to an empty database and records them", async () => {
-    expect(db.kind).toBe(label);
-    expect(db.applied.length).toBeGreaterThan(0);
+    expect(db.kind).toBe(kind);
+    expect(db.role).toBe(role);
+    // Through the socket the owner has migrated already.
+    if (role === "client") expect(db.applied).toEqual([]);
+    else expect(db.applied.length).toBeGreaterThan(0);
     const rows = await db.prisma.$queryRawUnsafe<Array<{ migration_name: string; finished_at: Date | null }>>(
       `SELECT migration_name, finished_at FROM _prisma_migrations ORDER BY migration_name`,
     );
-    expect(rows.map((r) => r.migration_name)).toEqual(db.applied);
+    if (role !== "client") expect(rows.map((r) => r.migration_name)).toEqual(db.applied);
     expect(rows.every((r) => r.finished_at !== null)).toBe(true);
   });
 
@@ -122,7 +144,7 @@ describe.each(backends.map((make, i) => ({ make, label: ["pglite", "postgresql"]
 
   it("stores runs, episodes and turns, and refuses a second episode for the same sample", async () => {
     const task = (await listTasks(db.prisma, { benchmark: "backend" })).items[0]!;
-    const run = await db.prisma.run.create({ data: { name: `crud-${label}`, benchmark: "backend", config: { agent: "x" } } });
+    const run = await db.prisma.run.create({ data: { name: `crud-${kind}-${role}`, benchmark: "backend", config: { agent: "x" } } });
     const episode = await db.prisma.episode.create({ data: { runId: run.id, taskId: task.id, sample: 0, status: "running" } });
     await db.prisma.turn.createMany({
       data: [
@@ -186,18 +208,81 @@ describe("embedded PGlite ownership", () => {
     });
   }
 
-  it("refuses a second process, and recovers every committed row after kill -9", async () => {
-    const { child, committed } = await holdInChild();
-    await expect(openDatabase({ pgliteDir: dir, url: "" })).rejects.toThrow(DatabaseLockedError);
+  /** Files under the data folder a process has open now (Linux: /proc/PID/fd). */
+  function openFilesUnder(pid: number | "self", folder: string): string[] {
+    const fdDir = `/proc/${pid}/fd`;
+    const found: string[] = [];
+    for (const fd of fs.readdirSync(fdDir)) {
+      try {
+        const target = fs.readlinkSync(path.join(fdDir, fd));
+        if (target.startsWith(folder + path.sep) || target === folder) found.push(target);
+      } catch {
+        // closed meanwhile
+      }
+    }
+    return found;
+  }
+
+  async function kill9(child: ReturnType<typeof spawn>): Promise<void> {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGKILL");
     await exited;
-    // The dead holder's lock is taken over; PGlite replays its WAL.
+  }
+
+  const row = (i: number, tag: string) => ({
+    benchmark: "backend" as const,
+    problemDescription: `written by a client ${i}`,
+    groundTruth: "def f():\n    return 2",
+    testCases: [{ name: "t", expression: "f()" }],
+    source: tag,
+    sourceIndex: i + 1,
+    contentHash: `${tag}-${i}`,
+  });
+
+  it("a second process becomes the owner's client; after kill -9 of the owner the next opener owns the folder and has every acknowledged row", async () => {
+    const { child, committed } = await holdInChild();
+    const client = await openDatabase({ pgliteDir: dir, url: "", takeOver: false });
+    try {
+      expect(client.role).toBe("client");
+      expect(client.owner()).toMatchObject({ pid: child.pid, state: "serving", command: "hold-db fixture" });
+      expect(client.url).toMatch(/^postgresql:\/\/colbench:[^@]+@127\.0\.0\.1:\d+\/postgres$/);
+      for (let i = 0; i < 5; i++) await client.prisma.task.create({ data: row(i, "client") });
+      // Only the owner has the folder's files open; this process reaches them through the socket.
+      expect(openFilesUnder(child.pid!, dir).length).toBeGreaterThan(0);
+      expect(openFilesUnder("self", dir)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    await kill9(child);
+    // The dead owner's lock is taken over at the same address; PGlite replays its WAL.
+    const before = readLock(`${dir}.lock`);
     const db = await openDatabase({ pgliteDir: dir, url: "" });
     try {
+      expect(db.role).toBe("owner");
+      expect(db.url).toBe(before?.url);
       expect(await db.prisma.task.count({ where: { source: "hold-db" } })).toBe(committed);
+      expect(await db.prisma.task.count({ where: { source: "client" } })).toBe(5);
     } finally {
       await db.close();
+    }
+    expect(readLock(`${dir}.lock`)).toMatchObject({ state: "closed" });
+  });
+
+  it("a client still open when its owner dies takes the folder over and goes on at the same address", async () => {
+    const { child } = await holdInChild();
+    const client = await openDatabase({ pgliteDir: dir, url: "" });
+    try {
+      expect(client.role).toBe("client");
+      await client.prisma.task.create({ data: row(0, "survivor") });
+      const acknowledged = await client.prisma.task.count();
+      await kill9(child);
+      await expect.poll(() => client.role, { timeout: 20_000 }).toBe("owner");
+      expect(client.owner()).toMatchObject({ pid: process.pid, state: "serving" });
+      // The pool's broken connections are replaced by ones to this process's own socket.
+      await expect.poll(() => client.prisma.task.count().catch(() => -1), { timeout: 10_000 }).toBe(acknowledged);
+      expect(openFilesUnder("self", dir).length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import type { Database } from "./open";
 
-// One database per process. `colbench serve` opens it (migrations, PGlite's single-owner lock)
+// One database per process. `colbench serve` opens it (migrations, PGlite ownership or its owner's socket)
 // before Next.js handles a request and hands it over here, so the web bundle never loads the
 // database engines itself.
 const slot = Symbol.for("colbench.database");

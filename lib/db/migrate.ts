@@ -6,47 +6,15 @@ import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-import { projectRoot } from "../paths";
+import { migrationNames, readMigrations, schemaPath } from "./migration-files";
+
+export { migrationNames, migrationsDir, schemaPath } from "./migration-files";
 
 // The Prisma CLI downloads a native schema engine for every migrate command, which cannot
 // work offline; the WebAssembly build of the same engine runs through our driver adapter
 // and keeps `_prisma_migrations` exactly as `prisma migrate deploy` would.
 
-export const schemaPath = path.join(projectRoot, "prisma", "schema.prisma");
-export const migrationsDir = path.join(projectRoot, "prisma", "migrations");
-
 const noFilters = { externalTables: [], externalEnums: [] };
-
-function readMigrations() {
-  const lockPath = path.join(migrationsDir, "migration_lock.toml");
-  const dirs = fs.existsSync(migrationsDir)
-    ? fs
-        .readdirSync(migrationsDir, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort()
-    : [];
-  return {
-    baseDir: migrationsDir,
-    lockfile: {
-      path: "migration_lock.toml",
-      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null,
-    },
-    shadowDbInitScript: "",
-    migrationDirectories: dirs.map((dir) => {
-      const file = path.join(migrationsDir, dir, "migration.sql");
-      return {
-        path: dir,
-        migrationFile: {
-          path: "migration.sql",
-          content: fs.existsSync(file)
-            ? { tag: "ok" as const, value: fs.readFileSync(file, "utf8") }
-            : { tag: "error" as const, value: `missing ${file}` },
-        },
-      };
-    }),
-  };
-}
 
 type EngineModule = typeof import("@prisma/schema-engine-wasm/schema_engine_bg");
 let engineModule: Promise<EngineModule> | undefined;
@@ -87,11 +55,6 @@ async function withEngine<T>(
   } finally {
     engine.free();
   }
-}
-
-/** Names of the migration folders, in the order they apply. */
-export function migrationNames(): string[] {
-  return readMigrations().migrationDirectories.map((dir) => dir.path);
 }
 
 /**

@@ -1,15 +1,30 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import { randomBytes } from "node:crypto";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
-import { acquireLock } from "./lock";
-import { dataDir } from "../paths";
+import { acquireOwnership, forgetUnreachableOwner, liveOwner, readLock, type LockInfo } from "./lock";
+import type { PgliteServer } from "./pglite-server";
+import { lockPathOf, pgliteDirFromEnv, redact } from "./location";
+
+export { lockPathOf, pgliteDirFromEnv, redact } from "./location";
 
 export type DatabaseKind = "pglite" | "postgresql";
+
+/**
+ * How this process reaches the database: "owner" opened the PGlite folder (and serves it to the
+ * others), "client" reaches the owner's socket, "server" is a PostgreSQL server (DATABASE_URL).
+ */
+export type DatabaseRole = "owner" | "client" | "server";
+
+/** Where live views' events travel: LISTEN/NOTIFY on a server URL, or the PGlite owner's relay. */
+export interface EventSource {
+  url?: string;
+  hub?: PgliteServer;
+}
 
 export interface Database {
   prisma: PrismaClient;
@@ -19,6 +34,15 @@ export interface Database {
   /** Names of migrations applied while opening (empty when the schema was current). */
   applied: string[];
   factory: SqlMigrationAwareDriverAdapterFactory;
+  readonly role: DatabaseRole;
+  /**
+   * A plain postgresql:// URL other processes and libraries (pg, pg-boss) connect to: the server's,
+   * or the PGlite owner's socket (with its password: never print it; `location` is for people).
+   */
+  readonly url?: string;
+  readonly events: EventSource;
+  /** The process that owns the PGlite folder now (embedded only). */
+  owner(): LockInfo | undefined;
   close(): Promise<void>;
 }
 
@@ -29,46 +53,30 @@ export interface OpenOptions {
   pgliteDir?: string;
   /** Apply pending migrations (default true). */
   migrate?: boolean;
-  /** Shown to other processes that find the PGlite folder taken. */
+  /** Shown to other processes (lock file, `colbench doctor`). */
   command?: string;
-}
-
-export function pgliteDirFromEnv(): string {
-  return path.join(dataDir(), "db");
-}
-
-function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgresql://(unparsable url)";
-  }
+  /**
+   * A client takes the folder over when its owner exits (default true), serving at the same
+   * address, so long-lived clients (a studio opened after a `colbench run`) keep working.
+   */
+  takeOver?: boolean;
 }
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
   const url = options.url ?? process.env.DATABASE_URL;
   if (url) return openPostgres(url, options);
-  return openPglite(options.pgliteDir ?? pgliteDirFromEnv(), options);
+  return openEmbedded(path.resolve(options.pgliteDir ?? pgliteDirFromEnv()), options);
 }
 
-async function finish(
-  base: Omit<Database, "applied" | "prisma">,
-  options: OpenOptions,
-): Promise<Database> {
-  const prisma = new PrismaClient({ adapter: base.factory });
-  const applied = options.migrate === false ? [] : await applyMigrations(base.factory, await recordedMigrations(prisma));
-  const close = base.close;
-  return {
-    ...base,
-    prisma,
-    applied,
-    close: async () => {
-      await prisma.$disconnect();
-      await close();
-    },
-  };
+async function withPrisma(factory: SqlMigrationAwareDriverAdapterFactory, options: OpenOptions): Promise<{ prisma: PrismaClient; applied: string[] }> {
+  const prisma = new PrismaClient({ adapter: factory });
+  try {
+    const applied = options.migrate === false ? [] : await applyMigrations(factory, await recordedMigrations(prisma));
+    return { prisma, applied };
+  } catch (error) {
+    await prisma.$disconnect().catch(() => {});
+    throw error;
+  }
 }
 
 /** Migrations the database lists as finished; none when it has never been migrated. */
@@ -85,40 +93,187 @@ async function recordedMigrations(prisma: PrismaClient): Promise<string[]> {
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const factory = new PrismaPg({ connectionString: url });
-  return finish({ kind: "postgresql", location: redact(url), factory, close: async () => {} }, options);
+  const { prisma, applied } = await withPrisma(factory, options);
+  return {
+    prisma,
+    applied,
+    factory,
+    kind: "postgresql",
+    role: "server",
+    location: redact(url),
+    url,
+    events: { url },
+    owner: () => undefined,
+    close: () => prisma.$disconnect(),
+  };
 }
 
-async function openPglite(dir: string, options: OpenOptions): Promise<Database> {
-  // PGlite does not create parent folders, and must be the only process on its folder.
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const release = acquireLock(`${dir}.lock`, { command: options.command ?? process.argv.slice(1).join(" ") });
+/** PGlite opened by this process, served on 127.0.0.1 to every other one. */
+interface Served {
+  pg: PGlite;
+  server: PgliteServer;
+  url: string;
+  release(): void;
+}
+
+/**
+ * Opens the folder as its owner: PGlite, the session gate, the socket server (at the previous
+ * owner's address when it is free, so that its clients reconnect), and records the address.
+ */
+async function serveFolder(dir: string, previousUrl: string | undefined, update: (patch: Partial<LockInfo>) => void, release: () => void, strictPort: boolean): Promise<Served> {
+  const [{ PGlite }, { PgliteServer }, { SessionGate }] = await Promise.all([import("@electric-sql/pglite"), import("./pglite-server"), import("./session-gate")]);
   let pg: PGlite | undefined;
+  let server: PgliteServer | undefined;
   try {
+    // PGlite does not create parent folders.
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
     pg = await PGlite.create(dir);
-    const db = pg;
-    // The adapter's own typings lag a minor version of driver-adapter-utils behind; the shapes match.
-    const factory = new PrismaPGlite(db) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    let closed = false;
-    return await finish(
-      {
-        kind: "pglite",
-        location: dir,
-        factory,
-        close: async () => {
-          if (closed) return;
-          closed = true;
-          try {
-            await db.close();
-          } finally {
-            release();
-          }
-        },
-      },
-      options,
-    );
+    const previous = previousUrl ? new URL(previousUrl) : undefined;
+    const password = previous?.password ? decodeURIComponent(previous.password) : randomBytes(18).toString("base64url");
+    const gate = new SessionGate();
+    try {
+      server = new PgliteServer({ db: pg, gate, password, port: previous ? Number(previous.port) : 0 });
+      await server.start();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || strictPort) throw error;
+      server = new PgliteServer({ db: pg, gate, password });
+      await server.start();
+    }
+    const url = `postgresql://colbench:${encodeURIComponent(password)}@127.0.0.1:${server.address.port}/postgres`;
+    update({ url });
+    return { pg, server, url, release };
   } catch (error) {
+    await server?.close().catch(() => {});
     await pg?.close().catch(() => {});
     release();
     throw error;
   }
+}
+
+async function closeServed(served: Served): Promise<void> {
+  try {
+    await served.server.close();
+    await served.pg.close();
+  } finally {
+    served.release();
+  }
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ECONNREFUSED" || code === "ECONNRESET") return false;
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function openEmbedded(dir: string, options: OpenOptions): Promise<Database> {
+  const lockPath = lockPathOf(dir);
+  const command = options.command ?? process.argv.slice(1).join(" ");
+  for (let attempt = 0; ; attempt++) {
+    const ownership = await acquireOwnership(lockPath, command);
+    if (ownership.role === "owner") return openAsOwner(dir, ownership, options);
+    if (await reachable(ownership.holder.url!)) return openAsClient(dir, ownership.holder.url!, options);
+    // The lock names a live pid whose socket refuses us: that pid is another program's now.
+    if (attempt > 20) throw new Error(`the database owner recorded in ${lockPath} (process ${ownership.holder.pid}) does not answer`);
+    await forgetUnreachableOwner(lockPath, ownership.holder);
+  }
+}
+
+async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<typeof acquireOwnership>>, { role: "owner" }>, options: OpenOptions): Promise<Database> {
+  const served = await serveFolder(dir, ownership.previous?.url, ownership.update, ownership.release, false);
+  const { gatedPglite } = await import("./session-gate");
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  try {
+    // The owner's own queries take turns with the socket's clients through the same gate.
+    // (The adapter's typings lag a minor version of driver-adapter-utils behind; the shapes match.)
+    const factory = new PrismaPGlite(gatedPglite(served.pg, served.server.gate)) as unknown as SqlMigrationAwareDriverAdapterFactory;
+    const { prisma, applied } = await withPrisma(factory, options);
+    // Migrated: clients may come in.
+    ownership.update({ state: "serving" });
+    let closed = false;
+    return {
+      prisma,
+      applied,
+      factory,
+      kind: "pglite",
+      role: "owner",
+      location: dir,
+      url: served.url,
+      events: { hub: served.server },
+      owner: () => readLock(lockPathOf(dir)),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await prisma.$disconnect();
+        } finally {
+          await closeServed(served);
+        }
+      },
+    };
+  } catch (error) {
+    await closeServed(served);
+    throw error;
+  }
+}
+
+async function openAsClient(dir: string, url: string, options: OpenOptions): Promise<Database> {
+  const lockPath = lockPathOf(dir);
+  const factory = new PrismaPg({ connectionString: url });
+  const { prisma, applied } = await withPrisma(factory, options);
+  let served: Served | null = null;
+  let closed = false;
+  let checking = false;
+  // When the owner exits, this process takes the folder and serves it at the same address: its own
+  // pool and every other client's reconnect to it. Statements in flight at that moment fail, as
+  // they would when a PostgreSQL server restarts.
+  const watch = setInterval(() => {
+    if (options.takeOver === false || closed || served || checking || liveOwner(lockPath)) return;
+    checking = true;
+    void (async () => {
+      const ownership = await acquireOwnership(lockPath, options.command ?? process.argv.slice(1).join(" "), 60_000);
+      if (ownership.role !== "owner") return;
+      if (closed || ownership.previous?.url !== url) return ownership.release();
+      served = await serveFolder(dir, url, ownership.update, ownership.release, true);
+      ownership.update({ state: "serving" });
+      clearInterval(watch);
+      const was = ownership.previous;
+      process.stderr.write(`colbench: took over the database folder ${dir} from process ${was?.pid} (${was?.command}), which ended; serving it at the same address\n`);
+    })()
+      .catch((error) => process.stderr.write(`colbench: could not take over the database folder ${dir}: ${(error as Error).message}\n`))
+      .finally(() => (checking = false));
+  }, 1000);
+  watch.unref();
+  return {
+    prisma,
+    applied,
+    factory,
+    kind: "pglite",
+    get role() {
+      return served ? "owner" : "client";
+    },
+    location: dir,
+    url,
+    events: { url },
+    owner: () => readLock(lockPath),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(watch);
+      while (checking) await new Promise((resolve) => setTimeout(resolve, 20));
+      try {
+        await prisma.$disconnect();
+      } finally {
+        if (served) await closeServed(served);
+      }
+    },
+  } satisfies Database;
 }

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import { openDatabase } from "../db/open";
+import { openEventBus } from ".";
 import { MemoryBus } from "./memory-bus";
 import { PgBus } from "./pg-bus";
 import type { EventBus, RunEvent } from "./types";
@@ -68,6 +73,31 @@ describe("the PostgreSQL bus", () => {
     await sender.close();
     expect(await heard).toHaveLength(20);
     await viewer.close();
+  });
+});
+
+describe("the embedded database's buses", () => {
+  it("carry events both ways between the owner's relay and a client's LISTEN/NOTIFY over the owner's socket", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bus-"));
+    const owner = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "", migrate: false });
+    try {
+      expect(owner.events.hub).toBeDefined();
+      const studio = await openEventBus(owner.events);
+      // What a `colbench run` in a terminal opens: the PostgreSQL bus on the owner's socket URL.
+      const terminal = await openEventBus({ url: owner.url });
+      const heardByStudio = collect(studio, 40);
+      const heardByTerminal = collect(terminal, 60);
+      for (const event of turns(40)) terminal.publish(event);
+      expect(await heardByStudio).toEqual(turns(40));
+      const back = turns(20).map((e) => ({ ...e, runId: 8 }));
+      for (const event of back) studio.publish(event);
+      expect(await heardByTerminal).toEqual([...turns(40), ...back]);
+      await terminal.close();
+      await studio.close();
+    } finally {
+      await owner.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

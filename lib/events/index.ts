@@ -1,17 +1,24 @@
 import { MemoryBus } from "./memory-bus";
+import type { NotificationHub } from "./relay-bus";
 import type { EventBus } from "./types";
 
 export type { EventBus, PipelineStep, RunCountsSnapshot, RunEvent, RunProgress, RunState } from "./types";
 
+export type { NotificationHub } from "./relay-bus";
+
 /**
- * The bus for a database: PostgreSQL's LISTEN/NOTIFY when the studio shares a server (every
- * process hears every other), else one process's own (embedded PGlite has a single owner).
+ * The bus for a database (its `events`): LISTEN/NOTIFY on a PostgreSQL server or on the embedded
+ * database's owner socket (every process hears every other); the owner's relay when this process
+ * owns embedded PGlite; one process's own when nothing else can reach it (tests).
  */
-export async function openEventBus(url: string | undefined = process.env.DATABASE_URL): Promise<EventBus> {
-  if (!url) return new MemoryBus();
-  // Loaded only for a server: the embedded setup never needs the pg driver.
+export async function openEventBus(source: { url?: string; hub?: NotificationHub } = {}): Promise<EventBus> {
+  if (source.hub) {
+    const { RelayBus } = await import("./relay-bus");
+    return RelayBus.connect(source.hub);
+  }
+  if (!source.url) return new MemoryBus();
   const { PgBus } = await import("./pg-bus");
-  return PgBus.connect(url);
+  return PgBus.connect(source.url);
 }
 
 // One bus per process, like the database: `colbench serve` opens it, route code finds it here.

@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { fitted, type EventBus, type RunEvent } from "./types";
 
-/** The bus of one process: enough when that process owns the database (embedded PGlite). */
+/** The bus of one process, heard by no other (tests, and code that runs without a database of its own). */
 export class MemoryBus implements EventBus {
   private readonly emitter = new EventEmitter<{ event: [RunEvent] }>();
 

@@ -1,8 +1,9 @@
 import { EventEmitter } from "node:events";
 import pg from "pg";
+import { CHANNEL } from "./channel";
 import { fitted, type EventBus, type RunEvent } from "./types";
 
-export const CHANNEL = "colbench_events";
+export { CHANNEL };
 const MAX_PAYLOAD = 7900;
 const MAX_QUEUED = 10_000;
 

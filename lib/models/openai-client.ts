@@ -1,16 +1,27 @@
 import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
 import { apiKeyFor, formatServerSpec, type ServerSpec } from "../colbench/server-spec";
+import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
+
+export type ModelServerFailure = ServerFailure;
 
 export class ModelServerError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly status?: number,
+    readonly failure?: ModelServerFailure,
   ) {
     super(message);
   }
+}
+
+/** The reason a fetch threw, down to the system error (undici says only "fetch failed"). */
+function networkCause(error: Error): string {
+  if (error.name === "TimeoutError") return error.message;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.message ?? cause?.code ?? error.message;
 }
 
 export interface ClientOptions {
@@ -172,7 +183,9 @@ export class OpenAICompatibleClient {
         return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts: attempt + 1 };
       } catch (error) {
         lastError =
-          error instanceof ModelServerError ? error : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true);
+          error instanceof ModelServerError
+            ? error
+            : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true, undefined, { server: formatServerSpec(this.spec), path, cause: (error as Error).message });
         if (!lastError.retryable) throw lastError;
         retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
       }
@@ -181,11 +194,18 @@ export class OpenAICompatibleClient {
         await sleep(Math.min(retryAfterMs ?? backoff, 30_000));
       }
     }
-    throw new ModelServerError(`${lastError!.message} (gave up after ${this.options.maxRetries + 1} attempts)`, false, lastError!.status);
+    const attempts = this.options.maxRetries + 1;
+    const elapsedMs = Math.round(performance.now() - started);
+    throw new ModelServerError(`${lastError!.message} (gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s)`, false, lastError!.status, {
+      ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
+      attempts,
+      elapsedMs,
+    });
   }
 
   private async once<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-    const where = `${formatServerSpec(this.spec)} ${path}`;
+    const server = formatServerSpec(this.spec);
+    const where = `${server} ${path}`;
     let response: Response;
     try {
       response = await this.fetch(`${this.spec.baseUrl}${path}`, {
@@ -198,13 +218,18 @@ export class OpenAICompatibleClient {
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
-      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : (error as Error).message;
-      throw new ModelServerError(`${where}: ${reason}`, true);
+      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : networkCause(error as Error);
+      throw new ModelServerError(`${where}: ${reason}`, true, undefined, { server, path, cause: reason });
     }
     const text = await response.text();
     if (!response.ok) {
       const retryable = response.status === 429 || response.status >= 500;
-      const error = new ModelServerError(`${where}: HTTP ${response.status}: ${text.slice(0, 300)}`, retryable, response.status);
+      const error = new ModelServerError(`${where}: HTTP ${response.status}: ${text.slice(0, 300)}`, retryable, response.status, {
+        server,
+        path,
+        status: response.status,
+        cause: `HTTP ${response.status}`,
+      });
       const retryAfter = Number(response.headers.get("retry-after"));
       if (Number.isFinite(retryAfter) && response.headers.has("retry-after")) {
         Object.assign(error, { retryAfterMs: retryAfter * 1000 });
@@ -215,7 +240,7 @@ export class OpenAICompatibleClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ModelServerError(`${where}: the answer is not JSON: ${text.slice(0, 120)}`, true, response.status);
+      throw new ModelServerError(`${where}: the answer is not JSON: ${text.slice(0, 120)}`, true, response.status, { server, path, status: response.status, cause: "the answer is not JSON" });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -224,6 +249,7 @@ export class OpenAICompatibleClient {
         `${where}: malformed answer (${issue?.path.join(".") || "body"}: ${issue?.message}): ${text.slice(0, 120)}`,
         true,
         response.status,
+        { server, path, status: response.status, cause: "malformed answer" },
       );
     }
     return parsed.data;

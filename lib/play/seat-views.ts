@@ -1,4 +1,6 @@
 import { isHuman, runConfigSchema } from "../colbench/run-config";
+import { MESSAGE_CHAR_LIMIT } from "../colbench/protocol";
+import { starterCode } from "../colbench/starter";
 import type { Store } from "../store";
 import type { SeatEpisode } from "../store/play";
 import { turnFor, type SeatTurn } from "./views";
@@ -16,18 +18,30 @@ interface SeatBase {
   personSeat: boolean;
   /** Whether a person plays the other seat. */
   personOpposite: boolean;
+  /** The longest move this seat may send (characters). */
+  messageChars: number;
 }
 
-export type AgentSeatView = SeatBase;
+export interface AgentSeatView extends SeatBase {
+  /** What the editor starts with: the task's stated signature, or an empty page. */
+  starter: string;
+}
 
 export interface SimulatorSeatView extends SeatBase {
   groundTruth: string;
   testCases: Array<{ name: string; expression: string }> | null;
 }
 
-function seats(config: unknown): { agent: boolean; simulator: boolean } {
+function seats(config: unknown): { agent: boolean; simulator: boolean; messageChars: number } {
   const parsed = runConfigSchema.safeParse(config);
-  return parsed.success ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator) } : { agent: false, simulator: false };
+  return parsed.success
+    ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator), messageChars: parsed.data.messageChars }
+    : { agent: false, simulator: false, messageChars: MESSAGE_CHAR_LIMIT };
+}
+
+/** The longest move a seat of this run may send. */
+export function messageLimit(config: unknown): number {
+  return seats(config).messageChars;
 }
 
 function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTurn[]): SeatBase {
@@ -43,6 +57,7 @@ function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTu
     turns,
     personSeat: seat === "agent" ? human.agent : human.simulator,
     personOpposite: seat === "agent" ? human.simulator : human.agent,
+    messageChars: human.messageChars,
   };
 }
 
@@ -50,7 +65,10 @@ function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTu
 export async function agentSeatView(store: Store, episodeId: number): Promise<AgentSeatView | null> {
   const episode = await store.episodes.forSeat(episodeId);
   if (!episode) return null;
-  return viewOf(episode, "agent", (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t)));
+  return {
+    ...viewOf(episode, "agent", (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t))),
+    starter: starterCode(episode.benchmark, episode.problemDescription),
+  };
 }
 
 /** The collaborator's (simulated human's) view: the dialogue and the hidden information. */

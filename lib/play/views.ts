@@ -1,5 +1,6 @@
 import type { TurnRecord } from "../colbench/episode";
 import type { AwaitedMove } from "./seats";
+import { describeFailure, type EpisodeFailure, type ServerFailure } from "../colbench/failure";
 
 // What each seat of a played episode is sent. The agent's seat must never receive hidden
 // information (ground truth, tests, the target page or its render), so its view is built from
@@ -52,4 +53,23 @@ export function awaitingFor(seat: Seat, move: AwaitedMove): SeatAwaiting {
 
 export function parseSeat(value: string | null | undefined): Seat {
   return SEATS.find((s) => s === value) ?? "viewer";
+}
+
+/** Why an episode failed, as a seat may know it. */
+export interface SeatFailure {
+  text: string;
+  side?: "agent" | "simulator";
+  server?: ServerFailure;
+}
+
+/**
+ * The agent's seat learns a model server's part (which server, the status or connection error, how
+ * long) but never an error's own text, which may quote a prompt holding hidden information.
+ */
+export function failureFor(seat: Seat, failure: EpisodeFailure | null): SeatFailure | null {
+  if (!failure) return null;
+  const text = describeFailure(failure);
+  if (seat !== "agent") return { text, side: failure.side, server: failure.server };
+  if (failure.server) return { text, side: failure.side, server: failure.server };
+  return { text: "The episode failed; the reason is shown to researchers in its replay." };
 }

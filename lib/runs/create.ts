@@ -19,6 +19,8 @@ export interface NewRun {
   name?: string;
   embedder?: "clip-vit-b32" | "default";
   clipPath?: string;
+  /** Dollars per million prompt and completion tokens of each side, for the cost estimate. */
+  prices?: RunConfig["prices"];
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
@@ -41,8 +43,11 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
     embedder: spec.embedder ?? "default",
     clipPath: spec.clipPath,
+    prices: spec.prices,
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
-  const run = await store.runs.insert({ name, benchmark: spec.benchmark, config });
+  // A person in a seat makes a played session, never a benchmark run to rank.
+  const kind = isHuman(spec.agent) || isHuman(spec.simulator) ? "played" : "benchmark";
+  const run = await store.runs.insert({ name, benchmark: spec.benchmark, kind, config });
   return { id: run.id, name, config };
 }

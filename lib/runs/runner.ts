@@ -4,6 +4,8 @@ import type { Agent, HiddenTask, Simulator } from "../colbench/roles";
 import { runConfigSchema, isHuman, type RunConfig } from "../colbench/run-config";
 import type { RunCountsSnapshot, RunEvent } from "../events";
 import type { Store } from "../store";
+import { describeFailure } from "../colbench/failure";
+import { failureFrom } from "./failure";
 import type { PendingEpisode, RunCounts } from "../store/episodes";
 import { CLAIM_LEASE_MS, processOwner } from "./owner";
 
@@ -122,8 +124,9 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       publish({ type: "episode", ...about, status: "done", reward: score.reward });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const message = (error as Error).message;
-      await store.episodes.fail(episode.id, message);
+      const failure = failureFrom(error);
+      const message = describeFailure(failure);
+      await store.episodes.fail(episode.id, failure);
       progress.failed++;
       publish({ type: "episode", ...about, status: "failed", error: message });
     } finally {
@@ -172,6 +175,8 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     }
   } finally {
     clearInterval(heartbeat);
+    // A stopped run's interrupted episodes are free at once, not after the lease runs out.
+    if (options.signal?.aborted) await store.episodes.releaseClaims(runId, owner).catch(() => {});
   }
 
   stats.counts = await store.runs.counts(runId);

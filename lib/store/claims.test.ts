@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/open";
 import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
 import { projectRoot } from "../paths";
+import { endedHere } from "../runs/owner";
 import { storeFor, type Store } from ".";
 
 // Two processes working one run must never both play an episode: claimEpisode is one UPDATE, and
@@ -108,14 +109,21 @@ describe("claims on embedded PGlite", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("lapse all at once when the one owner opens it again (claims left by a process that has ended)", async () => {
+  it("lapse at once for processes of this machine that have ended, and hold for live ones", async () => {
     db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
     const store = storeFor(db.prisma);
     const made = await makeRun(store, "pglite-claims");
-    const [id] = made.episodeIds as [number];
-    expect(await store.episodes.claim(id, "ended:1", 60_000)).toBe(true);
-    expect(await store.episodes.claim(id, "next:2", 60_000)).toBe(false);
-    expect(await store.episodes.lapseAllClaims()).toBe(1);
-    expect(await store.episodes.claim(id, "next:2", 60_000)).toBe(true);
+    const [ended, live] = made.episodeIds as [number, number];
+    // A pid past the kernel's largest is never alive.
+    const gone = `${os.hostname()}:4194400:abc`;
+    const here = `${os.hostname()}:${process.pid}:def`;
+    expect(await store.episodes.claim(ended, gone, 60_000)).toBe(true);
+    expect(await store.episodes.claim(live, here, 60_000)).toBe(true);
+    expect(await store.episodes.claim(ended, "next:2", 60_000)).toBe(false);
+    const holders = await store.episodes.claimHolders();
+    expect(holders.sort()).toEqual([gone, here].sort());
+    expect(await store.episodes.lapseClaimsOf(holders.filter(endedHere))).toBe(1);
+    expect(await store.episodes.claim(ended, "next:2", 60_000)).toBe(true);
+    expect(await store.episodes.claim(live, "next:2", 60_000)).toBe(false);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { PrismaClient, Prisma, Turn } from "../db/generated/client";
 import type { HiddenTask } from "../colbench/roles";
 import type { TurnRecord } from "../colbench/episode";
 import type { TestCase } from "../colbench/tasks";
+import { describeFailure, failureOf, type EpisodeFailure } from "../colbench/failure";
 
 // Storage of runs, episodes and turns. Every write is small and immediate: a turn is in the
 // database before the episode takes its next step.
@@ -121,12 +122,26 @@ export async function renewClaims(prisma: PrismaClient, owner: string, leaseMs: 
      WHERE "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
+/** Lets go of the caller's claims on a run's episodes (it stopped): anyone may take them at once. */
+export async function releaseClaims(prisma: PrismaClient, runId: number, owner: string): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+}
+
+/** The processes holding claims now (names as `processOwner()` writes them: host:pid:nonce). */
+export async function claimHolders(prisma: PrismaClient): Promise<string[]> {
+  const rows = await prisma.$queryRaw<Array<{ claimedBy: string }>>`
+    SELECT DISTINCT "claimedBy" FROM "Episode" WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL AND "claimedBy" IS NOT NULL`;
+  return rows.map((row) => row.claimedBy);
+}
+
 /**
- * Embedded PGlite has one owner process, so a claim found there when it opens was left by a process
- * that has ended: every such claim lapses now. (Never call this on a shared PostgreSQL server.)
+ * Lets the claims of the named holders lapse now rather than when their lease runs out. Embedded
+ * PGlite is reached only from its own machine, so a holder whose pid has ended there is known dead.
  */
-export async function lapseAllClaims(prisma: PrismaClient): Promise<number> {
-  return prisma.$executeRaw`UPDATE "Episode" SET "leaseUntil" = NULL WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL`;
+export async function lapseClaimsOf(prisma: PrismaClient, holders: string[]): Promise<number> {
+  if (!holders.length) return 0;
+  return prisma.$executeRaw`UPDATE "Episode" SET "leaseUntil" = NULL WHERE "status" = 'running' AND "claimedBy" = ANY(${holders}::text[])`;
 }
 
 export interface EpisodeClaim {
@@ -140,6 +155,11 @@ export async function episodeClaims(prisma: PrismaClient, episodeIds: number[]):
   return prisma.episode.findMany({ where: { id: { in: episodeIds } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
 }
 
+/** Every claim on a run's episodes, to tell whether some process plays it now. */
+export async function runClaims(prisma: PrismaClient, runId: number): Promise<EpisodeClaim[]> {
+  return prisma.episode.findMany({ where: { runId, claimedBy: { not: null } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
+}
+
 export async function finishEpisode(
   prisma: PrismaClient,
   episodeId: number,
@@ -151,11 +171,23 @@ export async function finishEpisode(
     WHERE "id" = ${episodeId}`;
 }
 
-export async function failEpisode(prisma: PrismaClient, episodeId: number, error: string): Promise<void> {
+export async function failEpisode(prisma: PrismaClient, episodeId: number, failure: EpisodeFailure): Promise<void> {
   await prisma.episode.update({
     where: { id: episodeId },
-    data: { status: "failed", details: { error }, endedAt: new Date(), leaseUntil: null },
+    data: { status: "failed", details: { error: describeFailure(failure), failure: failure as unknown as Prisma.InputJsonValue }, endedAt: new Date(), leaseUntil: null },
   });
+}
+
+/** Why an episode failed, or null if it did not. */
+export async function episodeFailure(prisma: PrismaClient, episodeId: number): Promise<EpisodeFailure | null> {
+  const row = await prisma.episode.findUnique({ where: { id: episodeId }, select: { status: true, details: true } });
+  return row?.status === "failed" ? failureOf(row.details) : null;
+}
+
+/** A run's failed episodes with their reasons, task by task. */
+export async function runFailures(prisma: PrismaClient, runId: number): Promise<Array<{ episodeId: number; taskId: number; sample: number; failure: EpisodeFailure }>> {
+  const rows = await prisma.episode.findMany({ where: { runId, status: "failed" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true, sample: true, details: true } });
+  return rows.map((r) => ({ episodeId: r.id, taskId: r.taskId, sample: r.sample, failure: failureOf(r.details) ?? { message: "no reason was recorded" } }));
 }
 
 export interface RunCounts {

@@ -10,7 +10,12 @@ import {
 } from "../colbench/tasks";
 
 export interface ImportOptions {
+  /** The file's path, or its name when the lines come from elsewhere (a browser upload). */
   file: string;
+  /** The lines themselves (one part of a file sent in parts); read from `file` when absent. */
+  lines?: Iterable<string> | AsyncIterable<string>;
+  /** The line number of the first of `lines` in its file (1 when absent). */
+  firstLine?: number;
   benchmark: Benchmark;
   split?: string;
   /** Dataset name recorded as each task's source; defaults to the file's base name. */
@@ -29,6 +34,11 @@ export interface ImportSummary {
   /** Valid lines whose task was already stored (re-imports). */
   existing: number;
   problems: string[];
+}
+
+/** A file's lines, streamed. */
+export function readLines(file: string): AsyncIterable<string> {
+  return readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
 }
 
 /**
@@ -69,9 +79,8 @@ export async function importTasks(prisma: PrismaClient, options: ImportOptions):
     options.onProgress?.({ lines: summary.lines, inserted: summary.inserted });
   };
 
-  const stream = fs.createReadStream(options.file, { encoding: "utf8" });
-  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  let lineNumber = 0;
+  const lines = options.lines ?? readLines(options.file);
+  let lineNumber = (options.firstLine ?? 1) - 1;
   for await (const raw of lines) {
     lineNumber++;
     const line = lineNumber === 1 ? raw.replace(/^\uFEFF/, "") : raw;

@@ -21,14 +21,19 @@ import {
   doneRewards,
   ensureEpisodes,
   episodeClaims,
+  episodeFailure,
   episodeRef,
   failEpisode,
   finishEpisode,
   firstEpisodeId,
-  lapseAllClaims,
+  claimHolders,
+  lapseClaimsOf,
   loadTurn,
   loadTurns,
+  releaseClaims,
   renewClaims,
+  runClaims,
+  runFailures,
   runCounts,
   unfinishedEpisodes,
 } from "./episodes";
@@ -50,9 +55,11 @@ import {
 } from "./labels";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
-import { hiddenOfTask, openPlayRuns, pickTask, seatEpisode } from "./play";
-import { findRun, getEpisode, insertRun, listEpisodes, listRuns, setRunStatus } from "./runs";
+import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
+import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
+import { runEpisodeStats } from "./run-stats";
+import { searchTurns } from "./search";
 import {
   agentStates,
   candidatesById,
@@ -67,8 +74,9 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
+import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { resolveTaskSelector } from "./task-selector";
-import { getTask, listTasks, taskCounts } from "./tasks";
+import { getTask, listTasks, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -83,6 +91,7 @@ export function storeFor(prisma: PrismaClient) {
     tasks: {
       list: bind(listTasks),
       get: bind(getTask),
+      exists: bind(taskExists),
       counts: bind(taskCounts),
       import: bind(importTasks),
       seedSamplesIfEmpty: bind(seedSamplesIfEmpty),
@@ -92,7 +101,11 @@ export function storeFor(prisma: PrismaClient) {
     },
     runs: {
       list: bind(listRuns),
+      summary: bind(runSummary),
+      episodeStats: bind(runEpisodeStats),
       find: bind(findRun),
+      setArchived: bind(setRunArchived),
+      delete: bind(deleteRun),
       insert: bind(insertRun),
       setStatus: bind(setRunStatus),
       counts: bind(runCounts),
@@ -101,23 +114,30 @@ export function storeFor(prisma: PrismaClient) {
       leaderboard: bind(leaderboard),
       compare: bind(compareRuns),
       openPlays: bind(openPlayRuns),
+      sessions: bind(listSessions),
     },
     episodes: {
       ensure: bind(ensureEpisodes),
       unfinished: bind(unfinishedEpisodes),
       claim: bind(claimEpisode),
       renewClaims: bind(renewClaims),
-      lapseAllClaims: bind(lapseAllClaims),
+      releaseClaims: bind(releaseClaims),
+      claimHolders: bind(claimHolders),
+      lapseClaimsOf: bind(lapseClaimsOf),
       claims: bind(episodeClaims),
+      claimsOfRun: bind(runClaims),
       ref: bind(episodeRef),
       first: bind(firstEpisodeId),
       get: bind(getEpisode),
+      search: bind(searchTurns),
       forSeat: bind(seatEpisode),
       appendTurn: bind(appendTurn),
       turn: bind(loadTurn),
       turns: bind(loadTurns),
       finish: bind(finishEpisode),
       fail: bind(failEpisode),
+      failure: bind(episodeFailure),
+      failuresOfRun: bind(runFailures),
     },
     sweet: {
       samples: bind(runSamples),
@@ -132,6 +152,11 @@ export function storeFor(prisma: PrismaClient) {
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
+    },
+    system: {
+      counts: bind(databaseCounts),
+      migrations: bind(recordedMigrations),
+      runServers: bind(runServers),
     },
     users: {
       insert: bind(insertUser),

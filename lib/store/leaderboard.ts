@@ -1,7 +1,8 @@
 import type { PrismaClient } from "../db/generated/client";
 import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
+import { bestOfTask } from "../scoring/metrics/metrics";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
-import { listRuns, type RunSummary } from "./runs";
+import { listRuns, runSummary, type RunFilter, type RunSummary } from "./runs";
 
 export interface LeaderboardRow {
   run: RunSummary;
@@ -13,32 +14,51 @@ export interface LeaderboardRow {
   success: Estimate;
   /** Frontend: win rate against the chosen baseline run. */
   versusBaseline?: WinRate;
+  /** Samples per task (the most any task has); best-of-k below when above 1. */
+  k: number;
+  /** Over tasks, each task's best sample: its reward, and whether it passed every test. */
+  bestOfK?: { reward: Estimate; success: Estimate };
 }
 
+/** Each task's finished rewards, in sample order. */
 async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number, number[]>> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "done", reward: { not: null } }, select: { taskId: true, reward: true } });
+  const rows = await prisma.episode.findMany({ where: { runId, status: "done", reward: { not: null } }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { taskId: true, reward: true } });
   const byTask = new Map<number, number[]>();
   for (const row of rows) byTask.set(row.taskId, [...(byTask.get(row.taskId) ?? []), row.reward!]);
   return byTask;
 }
 
+/** A run's lowest-sample finished episode of each task. */
+async function firstEpisodes(prisma: PrismaClient, runId: number): Promise<Map<number, number>> {
+  const rows = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true } });
+  const first = new Map<number, number>();
+  for (const row of rows) if (!first.has(row.taskId)) first.set(row.taskId, row.id);
+  return first;
+}
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Every run with finished episodes, best first; intervals are over tasks. */
-export async function leaderboard(prisma: PrismaClient, baselineRunId?: number): Promise<LeaderboardRow[]> {
-  const runs = (await listRuns(prisma)).filter((run) => run.done > 0);
+/** Every run the filter shows that has finished episodes, best first; intervals are over tasks. */
+export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, filter: RunFilter = {}): Promise<LeaderboardRow[]> {
+  const runs = (await listRuns(prisma, filter)).filter((run) => run.done > 0);
   const rewards = new Map<number, Map<number, number[]>>();
   for (const run of runs) rewards.set(run.id, await perTask(prisma, run.id));
   const pairs = (runId: number) => [...(rewards.get(runId) ?? new Map<number, number[]>()).entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const baseline = runs.find((run) => run.id === baselineRunId);
   const rows = runs.map((run): LeaderboardRow => {
     const tasks = [...rewards.get(run.id)!.values()];
+    const k = Math.max(0, ...tasks.map((rs) => rs.length));
     const row: LeaderboardRow = {
       run,
       tasks: tasks.length,
       reward: meanWithInterval(tasks.map(mean)),
       success: meanWithInterval(tasks.map((rs) => mean(rs.map((r) => (r === 1 ? 1 : 0))))),
+      k,
     };
+    if (k > 1) {
+      const best = tasks.map((rs) => bestOfTask(rs));
+      row.bestOfK = { reward: meanWithInterval(best), success: meanWithInterval(best.map((r) => (r === 1 ? 1 : 0))) };
+    }
     if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
     return row;
   });
@@ -51,6 +71,9 @@ export interface TaskComparison {
   /** Mean reward over the run's finished samples of the task; null where it has none. */
   a: number | null;
   b: number | null;
+  /** Each run's first episode of the task (its replay), if it has one. */
+  aEpisode: number | null;
+  bEpisode: number | null;
 }
 
 export interface RunComparison {
@@ -63,9 +86,8 @@ export interface RunComparison {
 
 /** Two runs of one benchmark side by side, task by task. */
 export async function compareRuns(prisma: PrismaClient, aId: number, bId: number): Promise<RunComparison | string> {
-  const runs = await listRuns(prisma);
-  const a = runs.find((r) => r.id === aId);
-  const b = runs.find((r) => r.id === bId);
+  // Two runs named on purpose are compared whatever their kind or archive state.
+  const [a, b] = await Promise.all([runSummary(prisma, aId), runSummary(prisma, bId)]);
   if (!a || !b) return `no run ${!a ? aId : bId}`;
   if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
   const [ra, rb] = await Promise.all([perTask(prisma, a.id), perTask(prisma, b.id)]);
@@ -74,7 +96,15 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
     (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map((t) => [t.id, t.problemDescription]),
   );
   const meanOf = (xs: number[] | undefined) => (xs?.length ? mean(xs) : null);
-  const tasks = ids.map((taskId) => ({ taskId, problemDescription: descriptions.get(taskId) ?? "", a: meanOf(ra.get(taskId)), b: meanOf(rb.get(taskId)) }));
+  const [ea, eb] = await Promise.all([firstEpisodes(prisma, a.id), firstEpisodes(prisma, b.id)]);
+  const tasks = ids.map((taskId) => ({
+    taskId,
+    problemDescription: descriptions.get(taskId) ?? "",
+    a: meanOf(ra.get(taskId)),
+    b: meanOf(rb.get(taskId)),
+    aEpisode: ea.get(taskId) ?? null,
+    bEpisode: eb.get(taskId) ?? null,
+  }));
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
   return { a, b, tasks, versus: shared ? winRate(pairsOf(ra), pairsOf(rb)) : null };

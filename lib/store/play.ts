@@ -1,5 +1,8 @@
 import type { PrismaClient } from "../db/generated/client";
 import type { Benchmark } from "../colbench/tasks";
+import { z } from "zod";
+import { isHuman, playerName, playerSchema } from "../colbench/run-config";
+import { runWhere } from "./runs";
 
 // Queries behind the Play pages: what a seat's page loads, and the sessions people can join.
 
@@ -59,7 +62,7 @@ export interface OpenPlayRun {
 /** Runs made from Play that have not ended, newest first, each with its one episode. */
 export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise<OpenPlayRun[]> {
   const runs = await prisma.run.findMany({
-    where: { status: { in: ["pending", "running", "paused"] }, name: { startsWith: "play-" } },
+    where: { status: { in: ["pending", "running", "paused"] }, kind: "played", archivedAt: null },
     orderBy: { id: "desc" },
     take: limit,
     include: { episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 } },
@@ -88,4 +91,54 @@ export async function pickTask(prisma: PrismaClient, benchmark: Benchmark, taskI
   if (count === 0) throw new Error(`there are no ${benchmark} tasks: import some with \`colbench import\``);
   const [task] = await prisma.task.findMany({ where: { benchmark }, orderBy: { id: "asc" }, skip: Math.floor(Math.random() * count), take: 1, select: { id: true } });
   return task!.id;
+}
+
+export interface SessionRow {
+  runId: number;
+  runName: string;
+  benchmark: Benchmark;
+  /** The seat a person held: the agent's, the collaborator's, or both (two people). */
+  seat: "agent" | "collaborator" | "both";
+  /** Who played the other side: a model, or "human". */
+  opponent: string;
+  status: string;
+  createdAt: Date;
+  archivedAt: Date | null;
+  episode: { id: number; taskId: number; problemDescription: string; status: string; reward: number | null; turns: number } | null;
+}
+
+const sides = z.object({ agent: playerSchema, simulator: playerSchema });
+
+/** Played sessions (runs of kind played), newest first, each with its one episode. */
+export async function listSessions(prisma: PrismaClient, filter: { includeArchived?: boolean } = {}): Promise<SessionRow[]> {
+  const runs = await prisma.run.findMany({
+    where: runWhere({ kind: "played", includeArchived: filter.includeArchived }),
+    orderBy: { id: "desc" },
+    include: {
+      episodes: {
+        take: 1,
+        orderBy: { id: "asc" },
+        select: { id: true, taskId: true, status: true, reward: true, task: { select: { problemDescription: true } }, _count: { select: { turns: true } } },
+      },
+    },
+  });
+  return runs.map((run) => {
+    const config = sides.safeParse(run.config);
+    const agentHuman = config.success && isHuman(config.data.agent);
+    const simulatorHuman = config.success && isHuman(config.data.simulator);
+    const seat = agentHuman && simulatorHuman ? "both" : agentHuman ? "agent" : "collaborator";
+    const opponent = !config.success ? "unknown" : seat === "both" ? "human" : playerName(seat === "agent" ? config.data.simulator : config.data.agent);
+    const e = run.episodes[0];
+    return {
+      runId: run.id,
+      runName: run.name,
+      benchmark: run.benchmark,
+      seat,
+      opponent,
+      status: run.status,
+      createdAt: run.createdAt,
+      archivedAt: run.archivedAt,
+      episode: e ? { id: e.id, taskId: e.taskId, problemDescription: e.task.problemDescription, status: e.status, reward: e.reward, turns: e._count.turns } : null,
+    };
+  });
 }

@@ -1,14 +1,19 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import { playerName, runConfigSchema, type RunConfig } from "../colbench/run-config";
 import type { TurnRecord } from "../colbench/episode";
+import { describeFailure, failureOf } from "../colbench/failure";
 import { loadTurns } from "./episodes";
+
+export type RunKind = "benchmark" | "played";
 
 export interface RunSummary {
   id: number;
   name: string;
   benchmark: "backend" | "frontend";
+  kind: RunKind;
   status: string;
   createdAt: Date;
+  archivedAt: Date | null;
   agent: string | null;
   simulator: string | null;
   total: number;
@@ -23,6 +28,25 @@ function models(config: unknown): { agent: string | null; simulator: string | nu
   const parsed = runConfigSchema.safeParse(config);
   if (!parsed.success) return { agent: null, simulator: null };
   return { agent: playerName(parsed.data.agent), simulator: playerName(parsed.data.simulator) };
+}
+
+/**
+ * Which runs a list shows. Benchmark runs that are not archived, unless asked for more: the runs
+ * list, the Leaderboard, Compare, the Sessions list and `colbench runs` all pass through here.
+ */
+export interface RunFilter {
+  /** Played sessions only (the Sessions list). */
+  kind?: RunKind;
+  /** Benchmark runs and played sessions together. */
+  includePlayed?: boolean;
+  includeArchived?: boolean;
+}
+
+export function runWhere(filter: RunFilter = {}): Prisma.RunWhereInput {
+  return {
+    ...(filter.kind ? { kind: filter.kind } : filter.includePlayed ? {} : { kind: "benchmark" }),
+    ...(filter.includeArchived ? {} : { archivedAt: null }),
+  };
 }
 
 export interface RunRow {
@@ -47,22 +71,35 @@ export async function findRun(prisma: PrismaClient, nameOrId: string | number): 
 }
 
 /** Stores a new run; a name already taken is an error that says how to go on instead. */
-export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: "backend" | "frontend"; config: RunConfig }): Promise<{ id: number }> {
+export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: "backend" | "frontend"; kind?: RunKind; config: RunConfig }): Promise<{ id: number }> {
   const existing = await prisma.run.findUnique({ where: { name: run.name }, select: { id: true } });
   if (existing) throw new Error(`a run named "${run.name}" exists already: continue it with \`colbench resume ${run.name}\` or pick another --name`);
-  return prisma.run.create({ data: { name: run.name, benchmark: run.benchmark, config: run.config }, select: { id: true } });
+  return prisma.run.create({ data: { name: run.name, benchmark: run.benchmark, kind: run.kind ?? "benchmark", config: run.config }, select: { id: true } });
 }
 
 export async function setRunStatus(prisma: PrismaClient, runId: number, status: RunStatus): Promise<void> {
   await prisma.run.update({ where: { id: runId }, data: { status } });
 }
 
-export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {
-  const [runs, byStatus, rewards, successes] = await Promise.all([
-    prisma.run.findMany({ orderBy: { id: "desc" } }),
-    prisma.episode.groupBy({ by: ["runId", "status"], _count: { _all: true } }),
-    prisma.episode.groupBy({ by: ["runId"], where: { status: "done" }, _avg: { reward: true } }),
-    prisma.episode.groupBy({ by: ["runId"], where: { status: "done", reward: 1 }, _count: { _all: true } }),
+export async function listRuns(prisma: PrismaClient, filter: RunFilter = {}): Promise<RunSummary[]> {
+  return summaries(prisma, await prisma.run.findMany({ where: runWhere(filter), orderBy: { id: "desc" } }));
+}
+
+/** One run's summary, archived or not (its own page still opens). */
+export async function runSummary(prisma: PrismaClient, id: number): Promise<RunSummary | null> {
+  if (!Number.isSafeInteger(id)) return null;
+  const run = await prisma.run.findUnique({ where: { id } });
+  return run ? (await summaries(prisma, [run]))[0]! : null;
+}
+
+type RunRecord = { id: number; name: string; benchmark: "backend" | "frontend"; kind: RunKind; status: string; createdAt: Date; archivedAt: Date | null; config: unknown };
+
+async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSummary[]> {
+  const runId = { in: runs.map((r) => r.id) };
+  const [byStatus, rewards, successes] = await Promise.all([
+    prisma.episode.groupBy({ by: ["runId", "status"], where: { runId }, _count: { _all: true } }),
+    prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done" }, _avg: { reward: true } }),
+    prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done", reward: 1 }, _count: { _all: true } }),
   ]);
   return runs.map((run) => {
     const counts = byStatus.filter((g) => g.runId === run.id);
@@ -72,8 +109,10 @@ export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {
       id: run.id,
       name: run.name,
       benchmark: run.benchmark,
+      kind: run.kind,
       status: run.status,
       createdAt: run.createdAt,
+      archivedAt: run.archivedAt,
       ...models(run.config),
       total: counts.reduce((n, g) => n + g._count._all, 0),
       done,
@@ -81,6 +120,52 @@ export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {
       meanReward: rewards.find((r) => r.runId === run.id)?._avg.reward ?? null,
       successRate: done ? (successes.find((s) => s.runId === run.id)?._count._all ?? 0) / done : null,
     };
+  });
+}
+
+/** Archived runs leave every list and ranking (their pages still open); restoring brings them back. */
+export async function setRunArchived(prisma: PrismaClient, runId: number, archived: boolean): Promise<boolean> {
+  const { count } = await prisma.run.updateMany({ where: { id: runId }, data: { archivedAt: archived ? new Date() : null } });
+  return count === 1;
+}
+
+export interface DeletedRun {
+  episodes: number;
+  turns: number;
+  /** Renders this run referred to that nothing left refers to: the caller removes their files. */
+  orphanRenders: string[];
+}
+
+/**
+ * Removes a run with everything that belongs to it alone: episodes, turns, candidates, pairs, seat
+ * links and labels go with it (the schema cascades); tasks and other runs stay. Renders are files
+ * shared by content, so only those no remaining episode or turn names are reported as orphans.
+ */
+export async function deleteRun(prisma: PrismaClient, runId: number): Promise<DeletedRun | null> {
+  return prisma.$transaction(async (tx) => {
+    const run = await tx.run.findUnique({ where: { id: runId }, select: { id: true } });
+    if (!run) return null;
+    const [episodes, turns, named] = await Promise.all([
+      tx.episode.count({ where: { runId } }),
+      tx.turn.count({ where: { episode: { runId } } }),
+      tx.$queryRaw<Array<{ id: string }>>`
+        SELECT DISTINCT t."renderId" AS id FROM "Turn" t JOIN "Episode" e ON e.id = t."episodeId"
+         WHERE e."runId" = ${runId} AND t."renderId" IS NOT NULL
+        UNION
+        SELECT DISTINCT r.id FROM "Episode" e, LATERAL (VALUES (e.details->>'answerRender'), (e.details->>'targetRender')) AS r(id)
+         WHERE e."runId" = ${runId} AND r.id IS NOT NULL`,
+    ]);
+    await tx.run.delete({ where: { id: runId } });
+    const ids = named.map((r) => r.id);
+    const kept = ids.length
+      ? await tx.$queryRaw<Array<{ id: string }>>`
+          SELECT DISTINCT "renderId" AS id FROM "Turn" WHERE "renderId" = ANY(${ids})
+          UNION
+          SELECT DISTINCT r.id FROM "Episode" e, LATERAL (VALUES (e.details->>'answerRender'), (e.details->>'targetRender')) AS r(id)
+           WHERE r.id = ANY(${ids})`
+      : [];
+    const keep = new Set(kept.map((r) => r.id));
+    return { episodes, turns, orphanRenders: ids.filter((id) => !keep.has(id)) };
   });
 }
 
@@ -92,6 +177,8 @@ export interface EpisodeRow {
   reward: number | null;
   turns: number;
   problemDescription: string;
+  /** Why it failed, for failed episodes. */
+  failure: string | null;
 }
 
 /** Score bands for filtering a run's episodes: every test passed (or similarity 1), some, none. */
@@ -110,27 +197,30 @@ export async function listEpisodes(
   options: { page?: number; pageSize?: number; status?: "pending" | "running" | "done" | "failed"; score?: ScoreBand } = {},
 ): Promise<{ items: EpisodeRow[]; total: number; page: number; pages: number }> {
   const pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 200);
-  const page = Math.max(options.page ?? 1, 1);
   const where: Prisma.EpisodeWhereInput = {
     runId,
     ...(options.status ? { status: options.status } : {}),
     ...(options.score ? { reward: BAND_WHERE[options.score] } : {}),
   };
-  const [total, rows] = await Promise.all([
-    prisma.episode.count({ where }),
-    prisma.episode.findMany({
-      where,
-      orderBy: { id: "asc" },
-      skip: (page - 1) * pageSize,
-      take: pageSize,
-      select: { id: true, taskId: true, sample: true, status: true, reward: true, _count: { select: { turns: true } }, task: { select: { problemDescription: true } } },
-    }),
-  ]);
+  const total = await prisma.episode.count({ where });
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end (an old link, a typed URL) shows the last one.
+  const page = Math.min(Math.max(options.page ?? 1, 1), pages);
+  const rows = await prisma.episode.findMany({
+    where,
+    orderBy: { id: "asc" },
+    skip: (page - 1) * pageSize,
+    take: pageSize,
+    select: { id: true, taskId: true, sample: true, status: true, reward: true, details: true, _count: { select: { turns: true } }, task: { select: { problemDescription: true } } },
+  });
   return {
-    items: rows.map((r) => ({ id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r._count.turns, problemDescription: r.task.problemDescription })),
+    items: rows.map((r) => {
+      const failure = r.status === "failed" ? failureOf(r.details) : null;
+      return { id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r._count.turns, problemDescription: r.task.problemDescription, failure: failure ? describeFailure(failure) : null };
+    }),
     total,
     page,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
+    pages,
   };
 }
 

@@ -46,10 +46,12 @@ function where(query: TaskQuery): Prisma.TaskWhereInput {
 
 export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Promise<TaskPage> {
   const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize ?? 25)), MAX_PAGE_SIZE);
-  const page = Math.max(1, Math.floor(query.page ?? 1));
   const filter = where(query);
-  const [total, rows] = await Promise.all([
-    prisma.task.count({ where: filter }),
+  const total = await prisma.task.count({ where: filter });
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end (an old link, a typed URL) shows the last one.
+  const page = Math.min(Math.max(1, Math.floor(query.page ?? 1)), pages);
+  const [rows] = await Promise.all([
     prisma.task.findMany({
       where: filter,
       orderBy: { id: "asc" },
@@ -74,8 +76,12 @@ export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Pr
     total,
     page,
     pageSize,
-    pages: Math.max(1, Math.ceil(total / pageSize)),
+    pages,
   };
+}
+
+export async function taskExists(prisma: PrismaClient, id: number): Promise<boolean> {
+  return Number.isSafeInteger(id) && (await prisma.task.count({ where: { id } })) === 1;
 }
 
 export async function getTask(prisma: PrismaClient, id: number): Promise<StoredTask | null> {

@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import readline from "node:readline";
 import type { PrismaClient } from "../db/generated/client";
 import { parseTrajectoryLine, toOfficialTrajectory, type OfficialTrajectory } from "../colbench/trajectory";
 import { formatProblem, taskContentHash, type Benchmark, type TestCase } from "../colbench/tasks";
 import { appendTurn, loadTurns } from "./episodes";
+import { readLines } from "./import-tasks";
 
 /**
  * A run's finished episodes in the benchmark's trajectory format: task by task with each task's
@@ -44,21 +43,36 @@ export interface TrajectoryImport {
   problems: string[];
 }
 
-/** Loads an official trajectory file as a finished run: tasks are matched by content, samples numbered per task. */
+/**
+ * Loads an official trajectory file as a finished run: tasks are matched by content, samples
+ * numbered per task. A file sent in parts (a browser upload) gives its lines and where they start,
+ * and `append` continues the run the first part made.
+ */
 export async function importTrajectories(
   prisma: PrismaClient,
   file: string,
-  options: { name?: string; benchmark?: Benchmark; onProblem?: (message: string) => void },
+  options: {
+    name?: string;
+    benchmark?: Benchmark;
+    onProblem?: (message: string) => void;
+    lines?: Iterable<string> | AsyncIterable<string>;
+    firstLine?: number;
+    append?: boolean;
+  },
 ): Promise<TrajectoryImport> {
   const name = options.name ?? `imported-${file.split(/[\\/]/).pop()}-${Date.now()}`;
-  if (await prisma.run.findUnique({ where: { name } })) throw new Error(`a run named "${name}" exists already`);
+  const existing = await prisma.run.findUnique({ where: { name }, select: { id: true, benchmark: true } });
+  if (existing && !options.append) throw new Error(`a run named "${name}" exists already`);
   const result: TrajectoryImport = { runId: 0, runName: name, episodes: 0, tasksCreated: 0, problems: [] };
   const samples = new Map<number, number>();
-  let benchmark = options.benchmark;
-  let runId: number | undefined;
+  let benchmark = options.benchmark ?? existing?.benchmark;
+  let runId: number | undefined = existing?.id;
+  if (existing) {
+    for (const g of await prisma.episode.groupBy({ by: ["taskId"], where: { runId: existing.id }, _count: { _all: true } })) samples.set(g.taskId, g._count._all);
+  }
 
-  const lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
-  let lineNumber = 0;
+  const lines = options.lines ?? readLines(file);
+  let lineNumber = (options.firstLine ?? 1) - 1;
   for await (const line of lines) {
     lineNumber++;
     if (!line.trim()) continue;

@@ -9,7 +9,7 @@ export async function GET() {
     const counts = await (await getStore()).tasks.counts();
     return Response.json({
       ok: true,
-      database: { kind: db.kind, location: db.location },
+      database: { kind: db.kind, role: db.role, location: db.location },
       tasks: { backend: counts.backend, frontend: counts.frontend, bySplit: counts.splits },
     });
   } catch (error) {

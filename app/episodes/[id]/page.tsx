@@ -57,6 +57,12 @@ export default async function EpisodePage({ params }: Params) {
       </header>
       {ended ? (
         <>
+          <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">
+            Keys: <kbd className="rounded border border-stone-300 bg-white px-1">[</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">]</kbd> or{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">↑</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">↓</kbd> step through the agent&apos;s turns ·{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run ·{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
+          </p>
           {advantages.length ? <AdvantageChart points={advantages} /> : null}
           <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />

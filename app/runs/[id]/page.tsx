@@ -11,6 +11,11 @@ import { seesHidden } from "@/lib/access/viewer";
 import { DataTable } from "@/components/DataTable";
 import { FilterPills } from "@/components/FilterPills";
 import { Pager } from "@/components/Pager";
+import { EmptyState } from "@/components/EmptyState";
+import { RunActions } from "@/components/RunActions";
+import { RunCharts } from "@/components/RunCharts";
+import { runDashboard } from "@/lib/runs/dashboard";
+import { runConfigSchema } from "@/lib/colbench/run-config";
 
 export const dynamic = "force-dynamic";
 
@@ -26,8 +31,12 @@ export default async function RunPage({
   const id = Number.parseInt((await params).id, 10);
   const query = await searchParams;
   const store = await getStore();
-  const run = Number.isSafeInteger(id) ? (await store.runs.list()).find((r) => r.id === id) : undefined;
+  const run = await store.runs.summary(id);
   if (!run) notFound();
+  const manages = seesHidden(await currentViewer());
+  const [row, stats] = await Promise.all([store.runs.find(run.id), store.runs.episodeStats(run.id)]);
+  const prices = runConfigSchema.safeParse(row?.config).data?.prices;
+  const dashboard = runDashboard(stats, { prices, running: run.status === "running" });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
@@ -49,15 +58,29 @@ export default async function RunPage({
         <h1 className="text-2xl font-semibold tracking-tight text-stone-900">{run.name}</h1>
         <BenchmarkBadge benchmark={run.benchmark} />
         <span className="text-sm text-stone-500">{run.status}</span>
+        {run.kind === "played" ? <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played session</span> : null}
+        {manages ? (
+          <span className="ml-auto">
+            <RunActions runId={run.id} name={run.name} archived={run.archivedAt !== null} episodes={run.total} />
+          </span>
+        ) : null}
       </header>
-      <RunLive runId={run.id} status={run.status} />
-      {seesHidden(await currentViewer()) ? <PipelinePanel runId={run.id} /> : null}
-      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4">
+      {run.archivedAt ? (
+        <p className="mb-4 rounded-lg border border-stone-300 bg-stone-100 px-4 py-2 text-sm text-stone-700" data-testid="archived-banner">
+          Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the Leaderboard and Compare until it is restored.
+        </p>
+      ) : null}
+      <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      {manages ? <PipelinePanel runId={run.id} /> : null}
+      <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {[
           ["Episodes done", `${run.done}/${run.total}`],
           ["Failed", String(run.failed)],
           ["Mean reward", reward(run.meanReward)],
           [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
+          ...(dashboard.k > 1
+            ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward)]]
+            : []),
         ].map(([label, value]) => (
           <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
             <dt className="text-xs text-stone-500">{label}</dt>
@@ -65,6 +88,7 @@ export default async function RunPage({
           </div>
         ))}
       </dl>
+      {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
         <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />
         <FilterPills
@@ -77,6 +101,17 @@ export default async function RunPage({
           }))}
         />
       </div>
+      {page.total === 0 ? (
+        <EmptyState title={status || score ? "No episode matches these filters" : "No episodes yet"}>
+          {status || score ? (
+            <Link href={`/runs/${run.id}`} className="text-teal-700 underline">
+              Clear the filters
+            </Link>
+          ) : (
+            "Episodes appear here as the run makes them."
+          )}
+        </EmptyState>
+      ) : (
       <DataTable
         testId="episodes-table"
         dense
@@ -104,9 +139,21 @@ export default async function RunPage({
           { header: "Sample", numeric: true, cell: (e) => e.sample },
           { header: "Turns", numeric: true, cell: (e) => e.turns },
           { header: "Reward", numeric: true, cell: (e) => reward(e.reward) },
-          { header: "Status", className: "text-stone-600", cell: (e) => e.status },
+          {
+            header: "Status",
+            className: "text-stone-600",
+            cell: (e) =>
+              e.failure ? (
+                <span className="text-red-700" title={e.failure}>
+                  failed: <span className="text-xs">{e.failure.length > 120 ? `${e.failure.slice(0, 120)}…` : e.failure}</span>
+                </span>
+              ) : (
+                e.status
+              ),
+          },
         ]}
       />
+      )}
       <Pager page={page.page} pages={page.pages} href={(n) => href({ page: n })}>
         {` (${page.total} episodes)`}
       </Pager>

@@ -1,5 +1,5 @@
-// Test fixture: a second process that owns a PGlite folder, commits rows, says so, and then
-// waits to be killed. Used to check the lock and recovery after kill -9.
+// Test fixture: a second process that owns a PGlite folder (and serves it to clients), commits rows,
+// says so, and then waits to be killed. Used to check ownership, take-over and recovery after kill -9.
 import { openDatabase } from "../open";
 
 const [dir, countText] = process.argv.slice(2);

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { PG_BINARIES_FIX, findPgBinDir } from "../pg-binaries";
 
 // A throwaway PostgreSQL cluster for tests: its own folder, its own port on 127.0.0.1,
 // removed afterwards. Uses the server binaries the setup script installs (Debian's postgresql).
@@ -16,21 +17,9 @@ export interface PostgresServer {
 }
 
 function findBinDir(): string {
-  const fromEnv = process.env.COLBENCH_PG_BIN;
-  if (fromEnv && fs.existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
-  const debian = "/usr/lib/postgresql";
-  if (fs.existsSync(debian)) {
-    const versions = fs
-      .readdirSync(debian)
-      .filter((v) => fs.existsSync(path.join(debian, v, "bin", "initdb")))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0]) return path.join(debian, versions[0], "bin");
-  }
-  const which = spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" });
-  if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
-  throw new Error(
-    "PostgreSQL server binaries (initdb, pg_ctl) not found: run `npm run setup` (installs Debian's postgresql) or set COLBENCH_PG_BIN",
-  );
+  const dir = findPgBinDir();
+  if (!dir) throw new Error(`PostgreSQL server binaries (initdb, pg_ctl) not found: ${PG_BINARIES_FIX}`);
+  return dir;
 }
 
 async function freePort(): Promise<number> {

@@ -27,10 +27,15 @@ export function successRate(rewards: readonly number[]): number {
   return mean(rewards.map((r) => (r === 1 ? 1 : 0)));
 }
 
+/** A task's best-of-k reward: the best of its first k samples (all of them when k is omitted). */
+export function bestOfTask(samples: readonly number[], k?: number): number {
+  return Math.max(...(k === undefined ? samples : samples.slice(0, k)));
+}
+
 /** Best-of-k over tasks: `groups` holds each task's sample rewards in sampling order; only the
  *  first k of each count (all of them when k is omitted). */
 export function bestOfK(groups: readonly (readonly number[])[], k?: number): { bestOfK: number; bestOfKSuccess: number } {
-  const best = groups.filter((g) => g.length > 0).map((g) => Math.max(...(k === undefined ? g : g.slice(0, k))));
+  const best = groups.filter((g) => g.length > 0).map((g) => bestOfTask(g, k));
   return { bestOfK: mean(best), bestOfKSuccess: successRate(best) };
 }
 

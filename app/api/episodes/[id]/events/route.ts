@@ -1,7 +1,7 @@
 import { getEventBus, type RunEvent } from "@/lib/events";
 import { eventStream } from "@/lib/http/event-stream";
 import { getSeats } from "@/lib/play/seats";
-import { awaitingFor, parseSeat, turnFor } from "@/lib/play/views";
+import { awaitingFor, failureFor, parseSeat, turnFor } from "@/lib/play/views";
 import { getRunManager } from "@/lib/runs/active";
 import { getStore } from "@/lib/store";
 import { requestViewer } from "@/app/_lib/viewer";
@@ -51,21 +51,24 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
         const move = seats.awaiting(runId);
         if (move && move.episodeId === episodeId) reads = reads.then(() => send("awaiting", awaitingFor(seat, move)));
       } else if (event.type === "episode" && event.episodeId === episodeId) {
-        // The score's details list the tests; a seat learns only the reward.
-        const status = { status: event.status, reward: event.reward ?? null, error: seat === "agent" ? undefined : event.error };
-        reads = reads.then(() => send("status", status));
+        // The score's details list the tests; a seat learns only the reward, or why it failed.
+        reads = reads.then(async () => {
+          const failure = event.status === "failed" ? failureFor(seat, await store.episodes.failure(episodeId).catch(() => null)) : null;
+          send("status", { status: event.status, reward: event.reward ?? null, failure });
+        });
       } else if (event.type === "progress" && event.state !== "running" && event.state !== "stopping") {
         reads = reads.then(() => send("playing", { playing: false, state: event.state }));
       }
     };
     // Subscribe before reading the snapshot so no turn falls between the two; the client keys turns by index.
     const unsubscribe = bus.subscribe(onEvent);
-    const [turns, current, isPlaying] = await Promise.all([store.episodes.turns(episodeId), store.episodes.ref(episodeId), playing()]);
+    const [turns, current, isPlaying, failure] = await Promise.all([store.episodes.turns(episodeId), store.episodes.ref(episodeId), playing(), store.episodes.failure(episodeId)]);
     const awaited = seats.awaiting(runId);
     send("snapshot", {
       turns: turns.map((t) => turnFor(seat, t)),
       status: current?.status ?? episode.status,
       reward: current?.reward ?? null,
+      failure: failureFor(seat, failure),
       playing: isPlaying,
       awaiting: awaited && awaited.episodeId === episodeId ? awaitingFor(seat, awaited) : null,
     });

@@ -3,20 +3,18 @@ import { jsonBody } from "@/lib/http/guard";
 import { getSeats } from "@/lib/play/seats";
 import { isMoveRefused } from "@/lib/play/move-refused";
 import { getStore } from "@/lib/store";
+import { messageLimit } from "@/lib/play/seat-views";
 import { requestViewer } from "@/app/_lib/viewer";
 
 export const dynamic = "force-dynamic";
 
-/**
- * A move is one message of at most 200,000 characters, code or HTML included (the body as a whole
- * may be up to 1 MiB of JSON, lib/http/guard.ts); the benchmark then cuts a simulator's reply to
- * 400 (backend) or 1000 (frontend) characters like a model's.
- */
-const MAX_MOVE_CHARS = 200_000;
+// A move is one message, code or HTML included, of at most the run's limit (20,000 characters
+// unless the run sets another); the benchmark then cuts a simulator's reply to 400 (backend) or
+// 1000 (frontend) characters like a model's. The body as a whole is at most 1 MiB (lib/http/guard.ts).
 
 const moveSchema = z.object({
   role: z.enum(["agent", "simulator"]),
-  text: z.string().min(1, "a move needs some text").max(MAX_MOVE_CHARS, `a move is at most ${MAX_MOVE_CHARS.toLocaleString("en")} characters, code or HTML included`),
+  text: z.string().min(1, "a move needs some text"),
 });
 
 /** A person's move (as the agent or as the simulated human) in an episode played from the studio. */
@@ -28,8 +26,14 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!parsed.success) {
     return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
   }
-  const episode = await (await getStore()).episodes.ref(episodeId);
+  const store = await getStore();
+  const episode = await store.episodes.forSeat(episodeId);
   if (!episode) return Response.json({ error: `no episode ${episodeId}` }, { status: 404 });
+  const limit = messageLimit(episode.runConfig);
+  const length = [...parsed.data.text].length;
+  if (length > limit) {
+    return Response.json({ error: `a move is at most ${limit.toLocaleString("en")} characters, code or page included; this one has ${length.toLocaleString("en")}` }, { status: 413 });
+  }
   if (episode.runId === null) return Response.json({ error: `episode ${episodeId} was imported and is not played here` }, { status: 409 });
   // A seat link moves for its own seat only.
   const viewer = requestViewer(request);

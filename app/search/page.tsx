@@ -1,0 +1,141 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { getStore } from "@/lib/store";
+import { PageHeader } from "@/components/PageHeader";
+import { EmptyState } from "@/components/EmptyState";
+import { BenchmarkBadge } from "@/components/BenchmarkBadge";
+import { reward } from "@/components/format";
+import type { TurnSearch } from "@/lib/store/search";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Search" };
+
+const field = "rounded-md border border-stone-300 bg-white px-2 py-1 text-sm";
+
+function num(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The matched words between «» become marks; everything else stays text. */
+function Snippet({ text }: { text: string }) {
+  return (
+    <>
+      {text.split(/(«[^»]*»)/).map((part, i) =>
+        part.startsWith("«") ? (
+          <mark key={i} className="rounded bg-amber-200 px-0.5">
+            {part.slice(1, -1)}
+          </mark>
+        ) : (
+          <span key={i}>{part}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+/** Every turn of every episode, found by what was said; each hit opens the replay at its turn. */
+export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const store = await getStore();
+  const runs = await store.runs.list({ includePlayed: true });
+  const search: TurnSearch = {
+    q: query.q ?? "",
+    runId: num(query.run),
+    benchmark: query.benchmark === "backend" || query.benchmark === "frontend" ? query.benchmark : undefined,
+    minReward: num(query.minReward),
+    maxReward: num(query.maxReward),
+    minAgentTurns: num(query.minTurns),
+    maxAgentTurns: num(query.maxTurns),
+    human: query.human === "yes" ? true : query.human === "no" ? false : undefined,
+  };
+  const hits = search.q.trim() ? await store.episodes.search(search) : null;
+  return (
+    <>
+      <PageHeader title="Search">
+        Find what was said in any episode: words, a &quot;quoted phrase&quot;, or -words to leave out. A hit opens the replay at its turn.
+      </PageHeader>
+      <form method="get" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 text-sm sm:grid-cols-4" role="search">
+        <label className="flex flex-col gap-1 text-xs text-stone-600 sm:col-span-4">
+          Words or phrase
+          <input type="search" name="q" defaultValue={search.q} autoFocus className={`${field} text-base`} placeholder='e.g. "members get a discount"' />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Run
+          <select name="run" defaultValue={query.run ?? ""} className={field}>
+            <option value="">any</option>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Benchmark
+          <select name="benchmark" defaultValue={query.benchmark ?? ""} className={field}>
+            <option value="">any</option>
+            <option value="backend">backend</option>
+            <option value="frontend">frontend</option>
+          </select>
+        </label>
+        <fieldset className="flex flex-col gap-1 text-xs text-stone-600">
+          <legend className="mb-1">Reward between</legend>
+          <span className="flex gap-1">
+            <input name="minReward" type="number" step="0.01" min={0} max={1} defaultValue={query.minReward} aria-label="lowest reward" className={`${field} w-20`} />
+            <input name="maxReward" type="number" step="0.01" min={0} max={1} defaultValue={query.maxReward} aria-label="highest reward" className={`${field} w-20`} />
+          </span>
+        </fieldset>
+        <fieldset className="flex flex-col gap-1 text-xs text-stone-600">
+          <legend className="mb-1">Agent turns between</legend>
+          <span className="flex gap-1">
+            <input name="minTurns" type="number" min={0} max={10} defaultValue={query.minTurns} aria-label="fewest agent turns" className={`${field} w-20`} />
+            <input name="maxTurns" type="number" min={0} max={10} defaultValue={query.maxTurns} aria-label="most agent turns" className={`${field} w-20`} />
+          </span>
+        </fieldset>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Played by
+          <select name="human" defaultValue={query.human ?? ""} className={field}>
+            <option value="">anyone</option>
+            <option value="yes">people (sessions)</option>
+            <option value="no">models (benchmark runs)</option>
+          </select>
+        </label>
+        <div className="flex items-end sm:col-span-3">
+          <button type="submit" className="rounded-md bg-teal-700 px-4 py-1.5 text-white hover:bg-teal-800">
+            Search
+          </button>
+        </div>
+      </form>
+      {hits === null ? null : hits.length === 0 ? (
+        <EmptyState title="Nothing matches">
+          No turn says that{search.runId || search.benchmark || search.minReward !== undefined || search.maxReward !== undefined || search.human !== undefined ? " within these filters" : ""}.{" "}
+          <Link href={`/search?q=${encodeURIComponent(search.q)}`} className="text-teal-700 underline">
+            Search everything
+          </Link>
+          .
+        </EmptyState>
+      ) : (
+        <ol className="space-y-2" data-testid="search-results">
+          {hits.map((hit) => (
+            <li key={`${hit.episodeId}:${hit.index}`} className="rounded-lg border border-stone-200 bg-white p-3">
+              <div className="mb-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
+                <BenchmarkBadge benchmark={hit.benchmark} />
+                <Link href={`/episodes/${hit.episodeId}#turn-${hit.index}`} className="font-medium text-teal-800 hover:underline">
+                  episode #{hit.episodeId}, turn {hit.index} ({hit.role === "agent" ? "agent" : "simulator"})
+                </Link>
+                <span>{hit.runName ?? "imported"}</span>
+                <span>task #{hit.taskId}</span>
+                <span>reward {reward(hit.reward)}</span>
+              </div>
+              <p className="text-sm text-stone-800">
+                <Snippet text={hit.snippet} />
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}

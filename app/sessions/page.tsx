@@ -1,0 +1,104 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { getStore } from "@/lib/store";
+import { PageHeader } from "@/components/PageHeader";
+import { EmptyState } from "@/components/EmptyState";
+import { BenchmarkBadge } from "@/components/BenchmarkBadge";
+import { DataTable } from "@/components/DataTable";
+import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
+import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { percent } from "@/components/format";
+import type { SessionRow } from "@/lib/store/play";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sessions" };
+
+const SEAT: Record<SessionRow["seat"], string> = { agent: "agent", collaborator: "collaborator", both: "both seats" };
+
+function outcome(s: SessionRow): string {
+  const e = s.episode;
+  if (!e) return "not started";
+  if (e.status === "failed") return "failed";
+  if (e.status !== "done" || e.reward === null) return `${e.status} (${e.turns} turns)`;
+  return s.benchmark === "backend" ? `${percent(e.reward)} of tests passed` : `similarity ${e.reward.toFixed(3)}`;
+}
+
+/** Episodes people played from Play: kept apart from benchmark runs and their rankings. */
+export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+  const query = await searchParams;
+  const includeArchived = query.archived === "1";
+  const sessions = await (await getStore()).runs.sessions({ includeArchived });
+  return (
+    <>
+      <LiveRefresh />
+      <div className="flex items-start justify-between">
+        <PageHeader title="Sessions">
+          Episodes played by people from Play, one task each. They are not benchmark runs: the Leaderboard and Compare leave them out unless asked.
+        </PageHeader>
+        <Link href="/play" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+          Play
+        </Link>
+      </div>
+      <div className="mb-3">
+        <IncludeSwitch label="Show archived" on={includeArchived} href={withQuery("/sessions", query, { archived: !includeArchived })} />
+      </div>
+      {sessions.length === 0 ? (
+        <EmptyState title={includeArchived ? "No sessions" : "No sessions yet"}>
+          Sessions appear here when someone plays a seat from{" "}
+          <Link href="/play" className="text-teal-700 underline">
+            Play
+          </Link>
+          .
+        </EmptyState>
+      ) : (
+        <DataTable
+          testId="sessions-table"
+          rows={sessions}
+          rowKey={(s) => s.runId}
+          columns={[
+            {
+              header: "When",
+              className: "whitespace-nowrap text-stone-600",
+              cell: (s) => s.createdAt.toISOString().slice(0, 16).replace("T", " "),
+            },
+            { header: "Benchmark", cell: (s) => <BenchmarkBadge benchmark={s.benchmark} /> },
+            { header: "Seat", cell: (s) => SEAT[s.seat] },
+            { header: "Opponent", className: "font-mono text-xs text-stone-600", cell: (s) => s.opponent },
+            {
+              header: "Task",
+              className: "max-w-sm truncate text-stone-700",
+              title: (s) => s.episode?.problemDescription ?? "",
+              cell: (s) =>
+                s.episode ? (
+                  <>
+                    <span className="font-mono text-xs text-stone-400">#{s.episode.taskId}</span> {s.episode.problemDescription}
+                  </>
+                ) : (
+                  "–"
+                ),
+            },
+            {
+              header: "Outcome",
+              cell: (s) =>
+                s.episode ? (
+                  <Link href={`/episodes/${s.episode.id}`} className="text-teal-800 hover:underline">
+                    {outcome(s)}
+                  </Link>
+                ) : (
+                  outcome(s)
+                ),
+            },
+            {
+              header: "",
+              cell: (s) => (
+                <Link href={`/runs/${s.runId}`} className="text-xs text-stone-500 hover:underline">
+                  {s.archivedAt ? "archived · " : ""}details
+                </Link>
+              ),
+            },
+          ]}
+        />
+      )}
+    </>
+  );
+}

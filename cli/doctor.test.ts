@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../lib/db/open";
+import { createRun } from "../lib/runs/create";
+import { storeFor } from "../lib/store";
+import { projectRoot } from "../lib/paths";
+import type { DoctorReport, Part } from "../lib/doctor";
+import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+
+// `colbench doctor` as a person runs it, beside a process that owns the embedded database (as a
+// studio would) holding two runs: one against a live model server, one against a dead address.
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-doctor-"));
+let owner: Database;
+let models: ScriptedServer;
+
+beforeAll(async () => {
+  models = await startScriptedServer();
+  owner = await openDatabase({ pgliteDir: path.join(dataDir, "db"), url: "", command: "doctor.test owner" });
+  const store = storeFor(owner.prisma);
+  await store.tasks.seedSamplesIfEmpty();
+  const common = { benchmark: "backend" as const, selector: "all", limit: 1, promptFiles: {} };
+  await createRun(store, { ...common, name: "live", agent: { baseUrl: models.url, model: "ask-then-answer" }, simulator: { baseUrl: models.url, model: "simulator" } });
+  await createRun(store, { ...common, name: "gone", agent: { baseUrl: "http://127.0.0.1:9/v1", model: "m" }, simulator: { baseUrl: models.url, model: "not-served" } });
+});
+
+afterAll(async () => {
+  await owner?.close();
+  await models?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The real binary, without blocking this process: it serves the database the doctor reads. */
+function doctor(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(projectRoot, "cli", "bin.mjs"), "doctor", ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+const byId = (report: DoctorReport, id: string): Part[] => report.parts.filter((p) => p.id === id);
+
+describe("colbench doctor", () => {
+  let report: DoctorReport;
+
+  it("prints a stable JSON report: version, verdict, and one part per line with its fields", async () => {
+    const { code, stdout, stderr } = await doctor(["--json"]);
+    expect(code, stderr).toBe(0);
+    report = JSON.parse(stdout) as DoctorReport;
+    expect(report.version).toBe(1);
+    expect(report.ok).toBe(true);
+    expect(Number.isNaN(Date.parse(report.at))).toBe(false);
+    expect(report.tookMs).toBeGreaterThan(0);
+    for (const p of report.parts) {
+      expect(Object.keys(p).sort()).toEqual(expect.arrayContaining(["details", "id", "name", "required", "status", "summary"]));
+      expect(["ok", "missing", "degraded"]).toContain(p.status);
+      expect(typeof p.summary).toBe("string");
+      if (p.status !== "ok") expect(p.fix, p.id).toEqual(expect.any(String));
+    }
+    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "model-server", "render-cache"]);
+  });
+
+  it("finds every part this machine has: Node, Chromium cut off from the network, Python, numpy and the sandbox, PostgreSQL", () => {
+    for (const id of ["node", "chromium", "python", "numpy", "sandbox", "postgresql", "render-cache"]) expect(byId(report, id)[0]!.status, id).toBe("ok");
+    expect(byId(report, "chromium")[0]!.details).toMatchObject({ path: "/usr/bin/chromium", network: expect.stringMatching(/netns/) });
+    expect(byId(report, "sandbox")[0]!.details).toMatchObject({ network: expect.stringMatching(/^netns/), warnings: [] });
+    // Firefox is optional: reported as it is.
+    expect(byId(report, "firefox")[0]!.status).toBe(fs.existsSync("/usr/bin/firefox-esr") ? "ok" : "missing");
+  });
+
+  it("names the database's owner process and what it holds", () => {
+    const [database] = byId(report, "database");
+    expect(database!.status).toBe("ok");
+    expect(database!.details).toMatchObject({ kind: "pglite", role: "client", owner: { pid: process.pid, command: "doctor.test owner", state: "serving" }, migrations: { pending: [] }, counts: { runs: 2 } });
+    expect(database!.summary).toContain(`owner: process ${process.pid} (doctor.test owner)`);
+  });
+
+  it("asks each model server the saved runs name for its models", () => {
+    const servers = byId(report, "model-server");
+    const live = servers.find((p) => p.details.baseUrl === models.url)!;
+    expect(live.status).toBe("degraded"); // the "gone" run asks it for a model it does not serve
+    expect(live.summary).toMatch(/reachable; lists .*ask-then-answer/);
+    expect(live.summary).toContain("not listed: not-served");
+    const dead = servers.find((p) => p.details.baseUrl === "http://127.0.0.1:9/v1")!;
+    expect(dead).toMatchObject({ status: "missing", required: false, details: { reachable: false, runs: ["gone"] } });
+  });
+
+  it("reports WebGPU as it is: an adapter through Dawn, or none and why", () => {
+    const [webgpu] = byId(report, "webgpu");
+    expect(webgpu!.required).toBe(false);
+    if (webgpu!.status === "missing") {
+      expect(webgpu!.summary).toMatch(/^none, because /);
+      expect((webgpu!.details.failures as string[]).length).toBeGreaterThan(0);
+    } else {
+      expect(webgpu!.details).toMatchObject({ features: expect.any(Array), how: expect.stringMatching(/^dawn:/) });
+      expect(webgpu!.status === "degraded").toBe(/software/.test(webgpu!.summary));
+    }
+  });
+
+  it("names Chromium with its fix and exits 1 when Chromium is missing", async () => {
+    const { code, stdout } = await doctor([], { COLBENCH_CHROMIUM: "/nonexistent/chromium" });
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^missing\s+Chromium\s+\/nonexistent\/chromium not found/m);
+    expect(stdout).toMatch(/fix: run `npm run setup` \(installs Debian's chromium with apt-get\), or set COLBENCH_CHROMIUM/);
+    expect(stdout.trim().split("\n").pop()).toBe("The studio cannot work without: Chromium (see the fixes above).");
+  });
+});

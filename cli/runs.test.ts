@@ -1,0 +1,86 @@
+import { spawn } from "node:child_process";
+import net from "node:net";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../lib/paths";
+import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+
+// `colbench run` as a script sees it (stdout and stderr are pipes): the progress total is the run's,
+// a failed episode's reason is in the summary and beside the export, and runs are listed, archived
+// and deleted by kind.
+
+const bin = path.join(projectRoot, "cli", "bin.mjs");
+const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-runs-cli-"));
+let server: ScriptedServer;
+
+function colbench(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c) => (stdout += c));
+  child.stderr!.on("data", (c) => (stderr += c));
+  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
+}
+/** A port on 127.0.0.1 that nothing listens on (a real refused connection, not a fetch "bad port"). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+
+beforeAll(async () => {
+  const tasks = fs.readFileSync(taskFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
+  server = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })) });
+  expect((await colbench(["import", taskFile, "--benchmark", "backend"])).status).toBe(0);
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("colbench run and runs, through pipes", () => {
+  it("counts progress against the run's own total when stderr is not a terminal", { timeout: 60_000 }, async () => {
+    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "piped", "--agent", `${server.url}#ask-then-answer`, "--simulator", `${server.url}#simulator`]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^3\/3 episodes \| running 0 \| failed 0/m);
+    expect(result.stderr).not.toMatch(/\/100 episodes/);
+  });
+
+  it("says why an episode failed in the summary and beside the export", { timeout: 90_000 }, async () => {
+    const port = await closedPort();
+    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "ids=4", "--name", "unreachable", "--agent", `http://127.0.0.1:${port}/v1#nobody`, "--simulator", `${server.url}#simulator`]);
+    expect(result.status).toBe(1);
+    const summary = last(result.stdout) as { failed: number; failures: Array<{ task: number; reason: string }> };
+    expect(summary.failed).toBe(1);
+    expect(summary.failures[0]!.task).toBe(4);
+    expect(summary.failures[0]!.reason).toMatch(/^the agent's model server http:\/\/127\.0\.0\.1:\d+\/v1#nobody failed on \/chat\/completions: .*ECONNREFUSED.* after 5 attempts in \d+\.\d s$/);
+    const exported = await colbench(["export", "unreachable"]);
+    expect(exported.stdout).toBe("");
+    expect(JSON.parse(exported.stderr.trim())).toEqual({ left_out: 1, failures: summary.failures });
+  });
+
+  it("lists benchmark runs, archives, restores and deletes them", { timeout: 60_000 }, async () => {
+    const names = async (...args: string[]) => (await colbench(["runs", "list", "--json", ...args])).stdout.trim().split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { name: string }).name);
+    expect(await names()).toEqual(["piped", "unreachable"]);
+    expect(last((await colbench(["runs", "archive", "piped"])).stdout)).toEqual({ run: "piped", archived: true });
+    expect(await names()).toEqual(["unreachable"]);
+    expect(await names("--archived")).toEqual(["piped", "unreachable"]);
+    await colbench(["runs", "restore", "piped"]);
+    // Deleting asks first; a script must say --yes.
+    const refused = await colbench(["runs", "delete", "unreachable"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("add --yes to confirm");
+    const deleted = await colbench(["runs", "delete", "unreachable", "--yes"]);
+    expect(last(deleted.stdout)).toMatchObject({ run: "unreachable", deleted: true, episodes: 1 });
+    expect(await names("--all", "--archived")).toEqual(["piped"]);
+    expect((await colbench(["runs"])).stdout).toContain("piped");
+  });
+});

@@ -1,0 +1,91 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { Bin, RunDashboard } from "@/lib/runs/dashboard";
+
+const number = (n: number) => n.toLocaleString("en");
+
+function Chart({ title, data, dataKey = "count", format, testId, fill = "#0f766e" }: { title: string; data: object[]; dataKey?: string; format?: (v: number) => string; testId: string; fill?: string }) {
+  return (
+    <figure className="rounded-lg border border-stone-200 bg-white p-3" data-testid={testId}>
+      <figcaption className="mb-1 text-xs font-medium text-stone-700">{title}</figcaption>
+      <div style={{ height: 150 }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={data} margin={{ left: 0, right: 4, top: 4, bottom: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="label" tick={{ fontSize: 10 }} interval="preserveStartEnd" />
+            <YAxis tick={{ fontSize: 10 }} width={36} allowDecimals={dataKey !== "count"} tickFormatter={format} />
+            <Tooltip formatter={(v) => (typeof v === "number" && format ? format(v) : String(v))} />
+            <Bar dataKey={dataKey} fill={fill} isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+/**
+ * A run at a glance: how its rewards spread, how success depends on how many turns the agent took
+ * before answering, turns, answer lengths and tokens (with their cost where the run gives prices).
+ */
+export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashboard; benchmark: "backend" | "frontend"; title?: string }) {
+  const d = dashboard;
+  const bins = (b: Bin[]) => b.map((x) => ({ label: x.label, count: x.count }));
+  const side = (label: string, t: { prompt: number; completion: number }) => (
+    <tr key={label}>
+      <td className="py-0.5 pr-3 text-stone-600">{label}</td>
+      <td className="py-0.5 pr-3 text-right tabular-nums">{number(t.prompt)}</td>
+      <td className="py-0.5 text-right tabular-nums">{number(t.completion)}</td>
+    </tr>
+  );
+  return (
+    <section aria-label={title ?? "Charts"} className="mb-6" data-testid="run-charts">
+      {title ? <h2 className="mb-2 text-sm font-semibold text-stone-800">{title}</h2> : null}
+      {d.pace ? (
+        <p className="mb-2 text-sm text-stone-700" data-testid="run-pace">
+          {d.pace.perMinute > 0
+            ? `${d.pace.perMinute.toFixed(1)} episodes a minute lately; ${d.pace.remaining} left, done around ${d.pace.eta!.toLocaleTimeString()}.`
+            : `${d.pace.remaining} episodes left; no pace yet.`}
+        </p>
+      ) : null}
+      <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        <Chart title={benchmark === "backend" ? "Reward (% tests passed) over episodes" : "Similarity over episodes"} data={bins(d.rewards)} testId="chart-rewards" />
+        <Chart
+          title="Success by agent turns (questions asked + the answer)"
+          data={d.byAgentTurns.map((r) => ({ label: String(r.agentTurns), success: benchmark === "backend" ? r.success : r.meanReward, episodes: r.episodes }))}
+          dataKey="success"
+          format={(v) => (benchmark === "backend" ? `${Math.round(v * 100)}%` : v.toFixed(2))}
+          testId="chart-by-turns"
+          fill="#b45309"
+        />
+        <Chart title="Turns per episode" data={bins(d.turns)} testId="chart-turns" />
+        <Chart title="Final answer length (characters)" data={bins(d.answerChars)} testId="chart-answer-length" />
+        <Chart title="Tokens per episode (both sides)" data={bins(d.tokensPerEpisode)} testId="chart-tokens" />
+        <figure className="rounded-lg border border-stone-200 bg-white p-3 text-xs" data-testid="token-totals">
+          <figcaption className="mb-1 font-medium text-stone-700">Tokens in total</figcaption>
+          <table className="w-full">
+            <thead className="text-stone-500">
+              <tr>
+                <th className="text-left font-normal" />
+                <th className="pr-3 text-right font-normal">prompt</th>
+                <th className="text-right font-normal">completion</th>
+              </tr>
+            </thead>
+            <tbody>
+              {side("agent", d.tokens.agent)}
+              {side("simulator", d.tokens.simulator)}
+            </tbody>
+          </table>
+          <p className="mt-2 text-stone-600">{number(Math.round(d.tokens.meanPerEpisode))} per episode on average.</p>
+          {d.cost ? (
+            <p className="mt-1 text-stone-700" data-testid="run-cost">
+              Estimated cost ${d.cost.total.toFixed(2)} (agent ${d.cost.agent.toFixed(2)}, simulator ${d.cost.simulator.toFixed(2)}).
+            </p>
+          ) : (
+            <p className="mt-1 text-stone-400">No prices in this run&apos;s settings (colbench run --agent-price 0.15/0.60).</p>
+          )}
+        </figure>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { shortcutsFor } from "@/lib/colbench/shortcuts";
+
+const typing = (target: EventTarget | null) => (target as HTMLElement | null)?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") !== null && target !== null && target !== document.body;
+
+/** `?` opens the list of this page's keyboard shortcuts; `/` goes to Search. */
+export function ShortcutHelp() {
+  const path = usePathname();
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.metaKey || event.ctrlKey || event.altKey || typing(event.target)) return;
+      if (event.key === "?") {
+        event.preventDefault();
+        setOpen((o) => !o);
+      } else if (event.key === "/" && path !== "/search") {
+        event.preventDefault();
+        router.push("/search");
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [path, router]);
+
+  useEffect(() => {
+    if (open && !dialog.current?.open) dialog.current?.showModal();
+    if (!open && dialog.current?.open) dialog.current.close();
+  }, [open]);
+
+  return (
+    <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="shortcuts-title" className="m-auto w-full max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40" data-testid="shortcut-help">
+      <h2 id="shortcuts-title" className="text-lg font-semibold text-stone-900">
+        Keyboard shortcuts
+      </h2>
+      {shortcutsFor(path).map((group) => (
+        <section key={group.title} className="mt-4">
+          <h3 className="text-xs font-medium uppercase tracking-wide text-stone-500">{group.title}</h3>
+          <dl className="mt-1 space-y-1 text-sm">
+            {group.shortcuts.map((s) => (
+              <div key={s.does} className="flex gap-3">
+                <dt className="w-28 shrink-0">
+                  {s.keys.map((k) => (
+                    <kbd key={k} className="mr-1 rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 font-mono text-xs">
+                      {k}
+                    </kbd>
+                  ))}
+                </dt>
+                <dd className="text-stone-700">{s.does}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+      <button type="button" onClick={() => setOpen(false)} className="mt-5 rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100">
+        Close
+      </button>
+    </dialog>
+  );
+}

@@ -1,0 +1,66 @@
+import { Prisma, type PrismaClient } from "../db/generated/client";
+
+// Full-text search over every turn said in every episode (the Turn.search column the database
+// generates from the message, indexed with GIN), with filters on the episode it belongs to.
+
+export interface TurnSearch {
+  /** Words, "a quoted phrase", -excluded words (PostgreSQL's websearch syntax). */
+  q: string;
+  runId?: number;
+  benchmark?: "backend" | "frontend";
+  minReward?: number;
+  maxReward?: number;
+  /** Agent turns in the episode (questions asked and the answer). */
+  minAgentTurns?: number;
+  maxAgentTurns?: number;
+  /** Only episodes a person played (true), or only model-played ones (false). */
+  human?: boolean;
+  limit?: number;
+}
+
+export interface TurnHit {
+  episodeId: number;
+  index: number;
+  role: "agent" | "simulator";
+  runId: number | null;
+  runName: string | null;
+  taskId: number;
+  benchmark: "backend" | "frontend";
+  reward: number | null;
+  /** The matching words marked with «», a few words either side. */
+  snippet: string;
+}
+
+export const MAX_HITS = 100;
+
+export async function searchTurns(prisma: PrismaClient, search: TurnSearch): Promise<TurnHit[]> {
+  const q = search.q.trim();
+  if (!q) return [];
+  const where: Prisma.Sql[] = [Prisma.sql`t."search" @@ websearch_to_tsquery('english', ${q})`];
+  if (search.runId !== undefined) where.push(Prisma.sql`e."runId" = ${search.runId}`);
+  if (search.benchmark) where.push(Prisma.sql`k."benchmark" = ${search.benchmark}::"Benchmark"`);
+  if (search.minReward !== undefined) where.push(Prisma.sql`e."reward" >= ${search.minReward}`);
+  if (search.maxReward !== undefined) where.push(Prisma.sql`e."reward" <= ${search.maxReward}`);
+  if (search.human !== undefined) where.push(search.human ? Prisma.sql`r."kind" = 'played'` : Prisma.sql`(r."kind" IS NULL OR r."kind" = 'benchmark')`);
+  if (search.minAgentTurns !== undefined || search.maxAgentTurns !== undefined) {
+    const agentTurns = Prisma.sql`(SELECT count(*) FROM "Turn" a WHERE a."episodeId" = e."id" AND a."role" = 'agent')`;
+    if (search.minAgentTurns !== undefined) where.push(Prisma.sql`${agentTurns} >= ${search.minAgentTurns}`);
+    if (search.maxAgentTurns !== undefined) where.push(Prisma.sql`${agentTurns} <= ${search.maxAgentTurns}`);
+  }
+  const limit = Math.min(Math.max(search.limit ?? 50, 1), MAX_HITS);
+  // Newest matches first; the snippet is made for the rows returned only.
+  const rows = await prisma.$queryRaw<Array<Omit<TurnHit, "snippet"> & { content: string }>>`
+    SELECT t."episodeId", t."index", t."role"::text AS role, e."runId", r."name" AS "runName", e."taskId", k."benchmark"::text AS benchmark, e."reward", t."content"
+      FROM "Turn" t
+      JOIN "Episode" e ON e."id" = t."episodeId"
+      JOIN "Task" k ON k."id" = e."taskId"
+      LEFT JOIN "Run" r ON r."id" = e."runId"
+     WHERE ${Prisma.join(where, " AND ")}
+     ORDER BY t."id" DESC
+     LIMIT ${limit}`;
+  if (!rows.length) return [];
+  const snippets = await prisma.$queryRaw<Array<{ snippet: string }>>`
+    SELECT ts_headline('english', c, websearch_to_tsquery('english', ${q}), 'StartSel=«, StopSel=», MaxWords=24, MinWords=8, MaxFragments=2') AS snippet
+      FROM unnest(${rows.map((r) => r.content)}::text[]) WITH ORDINALITY AS u(c, n) ORDER BY n`;
+  return rows.map(({ content: _content, ...row }, i) => ({ ...row, snippet: snippets[i]!.snippet }));
+}
