@@ -1,7 +1,21 @@
 import type { BackendTestResult as TestResult } from "@/lib/scoring/backend/scorer";
 
 /** The final answer and how it scored: per-test results (backend) or both renders (frontend). */
-export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backend" | "frontend"; answer: string | null; details: unknown }) {
+export function EpisodeScore({
+  benchmark,
+  answer,
+  details,
+  headingId = "score-heading",
+  targetWithheld = false,
+}: {
+  benchmark: "backend" | "frontend";
+  answer: string | null;
+  details: unknown;
+  /** Several on one page (a labelling pair) need their own heading ids. */
+  headingId?: string;
+  /** The target page is hidden information: say so instead of showing it. */
+  targetWithheld?: boolean;
+}) {
   const d = (details ?? {}) as {
     tests?: TestResult[];
     error?: string;
@@ -13,8 +27,8 @@ export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backe
     embedder?: string;
   };
   return (
-    <section className="mt-8" aria-labelledby="score-heading">
-      <h2 id="score-heading" className="mb-2 text-lg font-semibold text-stone-900">
+    <section className="mt-8" aria-labelledby={headingId}>
+      <h2 id={headingId} className="mb-2 text-lg font-semibold text-stone-900">
         Final answer and score
       </h2>
       {d.error ? <p className="mb-3 rounded bg-red-50 p-3 text-sm text-red-800">This episode failed: {d.error}</p> : null}
@@ -42,7 +56,7 @@ export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backe
         <div className="grid gap-4 sm:grid-cols-2">
           {[
             ["Agent's final page", d.answerRender, d.answerStatus],
-            ["Target page", d.targetRender, d.targetStatus],
+            ...(targetWithheld ? [] : [["Target page", d.targetRender, d.targetStatus]]),
           ].map(([label, id, status]) => (
             <figure key={label} className="rounded-lg border border-stone-200 bg-white p-2">
               <figcaption className="mb-1 text-xs text-stone-500">{label}</figcaption>

@@ -20,6 +20,8 @@ const cookies: Record<string, string> = {};
 let secrets: string[] = [];
 let play: { episodeId: number; runId: number; agentUrl: string; simulatorUrl: string };
 let frontendTask = 0;
+/** Labelling queues on task 1: one the annotator labels blind, one that shows them hidden information, one they are not in. */
+const queues = { blind: 0, open: 0, elsewhere: 0 };
 
 function colbench(dataDir: string, args: string[]): string {
   const result = spawnSync(process.execPath, [path.join(root, "cli", "bin.mjs"), ...args], { cwd: root, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, encoding: "utf8" });
@@ -61,11 +63,17 @@ async function signIn(link: string): Promise<string> {
 }
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-access-"));
   colbench(dataDir, ["db", "seed"]);
   for (const [name, role] of [["ann", "annotator"], ["res", "researcher"], ["boss", "admin"]] as const) {
     links[name] = /sign-in link: (\S+)/.exec(colbench(dataDir, ["users", "add", name, "--role", role, "--url", `http://127.0.0.1:${PORT}`]))![1]!;
+  }
+  // Two runs on task 1 whose scored episodes (per-test results) hold its hidden tests, and queues of their pair.
+  const models = process.env.COLBENCH_E2E_MODELS!;
+  for (const name of ["asks-a", "asks-b"]) colbench(dataDir, ["run", "--benchmark", "backend", "--tasks", "ids=1", "--name", name, "--agent", `${models}#never-answer`, "--simulator", `${models}#simulator`]);
+  for (const [name, extra] of [["blind", ["--members", "ann"]], ["open", ["--members", "ann", "--shows-hidden"]], ["elsewhere", ["--members", "res"]]] as const) {
+    queues[name] = (JSON.parse(colbench(dataDir, ["queues", "create", name, "--runs", "asks-a,asks-b", "--overlap", "2", ...extra])) as { id: number }).id;
   }
   studio = await startStudio(PORT, dataDir);
   for (const name of Object.keys(links)) cookies[name] = await signIn(links[name]!);
@@ -105,7 +113,21 @@ function everyUrl(): string[] {
     "/api/tasks", "/api/tasks/1/hidden", `/api/tasks/${frontendTask}/hidden`, `/api/tasks/${frontendTask}/preview`, `/api/runs/${run}/episodes`,
     `/api/episodes/${ep}/events`, `/api/episodes/${ep}/events?seat=viewer`, `/api/episodes/${ep}/events?seat=simulator`, `/api/episodes/${ep}/events?seat=agent`,
     `/api/runs/${run}/events`, "/api/events",
+    ...Object.values(queues).flatMap((q) => [`/annotate/${q}`, `/annotate/${q}/agreement`, `/api/queues/${q}/agreement`, `/api/queues/${q}/export?format=raw`, `/api/queues/${q}/export?format=openrlhf-critic`]),
   ];
+}
+
+/** The labelling desk's requests (POST), in the order a page sends them, for one queue. */
+async function deskCrawl(queue: number, cookie?: string): Promise<Array<{ url: string; status: number; body: string }>> {
+  const send = async (action: string, body: unknown) => {
+    const response = await fetch(`${studio.url}/api/queues/${queue}/${action}`, { method: "POST", headers: { ...(cookie ? { cookie } : {}), "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { url: `POST /api/queues/${queue}/${action}`, status: response.status, body: await response.text() };
+  };
+  const next = await send("next", { holding: [] });
+  const itemId = (JSON.parse(next.body) as { pair?: { itemId: number } }).pair?.itemId ?? 1;
+  const labelled = await send("labels", { itemId, side: "left", ms: 1000, holding: [] });
+  const undone = await send("undo", {});
+  return [next, labelled, undone, await send("skip", { itemId, holding: [] }), await send("renew", {})];
 }
 
 test("an annotator and an agent seat link get no hidden information from any URL; a researcher does", async ({ browser }) => {
@@ -130,11 +152,22 @@ test("an annotator and an agent seat link get no hidden information from any URL
       if (status === 403) denied++;
     }
     refused[who] = denied;
+    // The labelling desk, as its page would drive it, on each queue: the annotator labels the blind
+    // queue (its pair comes out blinded) and is refused the one they are not in; a seat link, both.
+    for (const [queue, allowed] of [[queues.blind, who === "annotator"], [queues.elsewhere, false]] as const) {
+      const crawled = await deskCrawl(queue, cookie);
+      for (const { url, status, body } of crawled) expect(leaks([body], secrets), `${who} ${url} (HTTP ${status})`).toEqual([]);
+      expect(crawled.map((r) => r.status), `${who} on queue ${queue}`).toEqual(allowed ? [200, 200, 200, 200, 200] : [403, 403, 403, 403, 403]);
+      if (allowed) expect(JSON.parse(crawled[0]!.body).pair.left.tests.length).toBeGreaterThan(0);
+    }
     // The hidden routes themselves refuse, with the reason.
     const hidden = await get("/api/tasks/1/hidden", cookie);
     expect(hidden.status).toBe(403);
   }
   console.log(`hidden-information crawl: ${everyUrl().length} URLs each; refused: ${JSON.stringify(refused)}`);
+  // The control for the desk crawl: a queue that shows hidden information to its members does send it.
+  const open = await deskCrawl(queues.open, cookies.ann);
+  expect(leaks([open[0]!.body], secrets).length).toBeGreaterThan(0);
 
   // In a browser, as a person typing URLs: the agent seat, then the annotator.
   const recorder = await recordResponses(seatPage);
@@ -170,6 +203,11 @@ test("a shared studio asks for sign-in; sign-out ends the session; a disabled us
   expect((await get("/")).status).toBe(401);
   expect((await get("/api/tasks")).status).toBe(401);
   expect((await get("/api/health")).status).toBe(200);
+  // The labelling pages and routes, with no session.
+  for (const q of Object.values(queues)) {
+    for (const url of ["/annotate", `/annotate/${q}`, `/annotate/${q}/agreement`, `/api/queues/${q}/agreement`, `/api/queues/${q}/export?format=raw`]) expect((await get(url)).status, url).toBe(401);
+    for (const { url, status } of await deskCrawl(q)) expect(status, url).toBe(401);
+  }
   // Admins manage users; researchers may not.
   expect((await get("/admin/users", cookies.res)).status).toBe(403);
   expect((await get("/admin/users", cookies.boss)).status).toBe(200);

@@ -7,6 +7,8 @@ import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
+import { HumanPreference } from "@/components/label/HumanPreference";
+import { humanRatings } from "@/lib/label/leaderboard";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -79,6 +81,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const baseline = Number(query.baseline) || undefined;
   const includePlayed = query.played === "1";
   const rows = await (await getStore()).runs.leaderboard(baseline, { includePlayed });
+  const human = await humanRatings(await getStore());
   const backend = rows.filter((r) => r.run.benchmark === "backend");
   const frontend = rows.filter((r) => r.run.benchmark === "frontend");
   return (
@@ -137,6 +140,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           ) : null}
         </>
       )}
+      <HumanPreference ratings={human} />
     </>
   );
 }

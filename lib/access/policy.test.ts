@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decide } from "./policy";
+import { decide, mayLabel, queueShowsHidden } from "./policy";
 import type { Viewer } from "./viewer";
 
 const q = (text = "") => new URLSearchParams(text);
@@ -41,5 +41,28 @@ describe("decide", () => {
     expect(decide(seat, "GET", "/play/8/agent", q())).toBe("deny");
     expect(decide(seat, "POST", "/api/episodes/8/move", q())).toBe("deny");
     expect(decide(seat, "GET", "/tasks/1", q())).toBe("deny");
+  });
+
+  it("lets annotators open the labelling desk but not a queue's agreement or exports; queues widen hidden information for their members only", () => {
+    const a = user("annotator");
+    for (const path of ["/annotate", "/annotate/4"]) expect(decide(a, "GET", path, q())).toBe("allow");
+    for (const action of ["next", "labels", "undo", "skip", "renew"]) expect(decide(a, "POST", `/api/queues/4/${action}`, q())).toBe("allow");
+    for (const path of ["/annotate/4/agreement", "/api/queues/4/agreement", "/api/queues/4/export"]) expect(decide(a, "GET", path, q()), path).toBe("deny");
+    expect(decide(a, "POST", "/api/queues", q())).toBe("deny");
+    expect(decide(seat, "POST", "/api/queues/4/next", q())).toBe("deny");
+    expect(decide({ kind: "anonymous" }, "POST", "/api/queues/4/next", q())).toBe("signin");
+    const member = { kind: "user", id: 5, name: "m", role: "annotator" } as const;
+    const blind = { showsHidden: false, memberIds: [5] };
+    const open = { showsHidden: true, memberIds: [5] };
+    expect(mayLabel(member, blind)).toBe(true);
+    expect(mayLabel({ ...member, id: 6 }, open)).toBe(false);
+    expect(queueShowsHidden(member, blind)).toBe(false);
+    expect(queueShowsHidden(member, open)).toBe(true);
+    expect(queueShowsHidden({ ...member, id: 6 }, open)).toBe(false);
+    expect(queueShowsHidden(seat, open)).toBe(false);
+    // Researchers label any queue, and see on it what its members see.
+    expect(mayLabel(user("researcher"), blind)).toBe(true);
+    expect(queueShowsHidden(user("researcher"), blind)).toBe(false);
+    expect(mayLabel({ kind: "local" }, blind)).toBe(true);
   });
 });

@@ -18,6 +18,9 @@ const ANNOTATOR = [
   /^\/leaderboard$/,
   /^\/compare$/,
   /^\/annotate$/,
+  // Labelling: the page and its moves; the routes check that the person is one of the queue's members.
+  /^\/annotate\/\d+$/,
+  /^\/api\/queues\/\d+\/(next|labels|undo|skip|renew)$/,
   /^\/api\/tasks$/,
   /^\/api\/events$/,
   /^\/api\/runs\/\d+\/(episodes|events)$/,
@@ -42,6 +45,22 @@ function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method:
   m = /^\/api\/episodes\/(\d+)\/(move|retry)$/.exec(path);
   if (m && method === "POST") return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
   return false;
+}
+
+/** May label a queue's pairs: its members, and researchers and admins (and local mode) on any queue. */
+export function mayLabel(viewer: Viewer, queue: { memberIds: number[] }): boolean {
+  if (viewer.kind === "local") return true;
+  if (viewer.kind !== "user") return false;
+  return viewer.role !== "annotator" || queue.memberIds.includes(viewer.id);
+}
+
+/**
+ * Hidden information of a queue's pairs (reference, tests, target page) is shown on its labelling
+ * page only when the queue says so, and then only to those who may label it: a queue that shows
+ * it widens what its members see, for its pairs only. Anyone else gets the blinded view.
+ */
+export function queueShowsHidden(viewer: Viewer, queue: { showsHidden: boolean; memberIds: number[] }): boolean {
+  return queue.showsHidden && mayLabel(viewer, queue);
 }
 
 export function decide(viewer: Viewer, method: string, path: string, query: URLSearchParams): Decision {

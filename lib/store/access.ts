@@ -20,12 +20,26 @@ export async function insertUser(prisma: PrismaClient, user: { name: string; rol
   return prisma.user.create({ data: user, select: userRow });
 }
 
+/**
+ * The person at the machine in local mode labels as this user. Its name cannot be typed into
+ * `users add`, it is disabled (no link signs it in), and it is not counted or listed as a user, so
+ * a studio with only this row is still in local mode.
+ */
+export const LOCAL_USER = ":local";
+
+export async function localUserId(prisma: PrismaClient, tokenHash: string): Promise<number> {
+  const found = await prisma.user.findUnique({ where: { name: LOCAL_USER }, select: { id: true } });
+  if (found) return found.id;
+  const made = await prisma.user.upsert({ where: { name: LOCAL_USER }, update: {}, create: { name: LOCAL_USER, role: "admin", tokenHash, disabled: true }, select: { id: true } });
+  return made.id;
+}
+
 export async function listUsers(prisma: PrismaClient): Promise<UserRow[]> {
-  return prisma.user.findMany({ orderBy: { id: "asc" }, select: userRow });
+  return prisma.user.findMany({ where: { name: { not: LOCAL_USER } }, orderBy: { id: "asc" }, select: userRow });
 }
 
 export async function countUsers(prisma: PrismaClient): Promise<number> {
-  return prisma.user.count();
+  return prisma.user.count({ where: { name: { not: LOCAL_USER } } });
 }
 
 /** A new access token replaces the old one (a lost link is replaced, not recovered). */

@@ -7,6 +7,7 @@ import {
   insertSession,
   insertUser,
   listUsers,
+  localUserId,
   seatByToken,
   sessionUser,
   setUserDisabled,
@@ -37,6 +38,22 @@ import {
   unfinishedEpisodes,
 } from "./episodes";
 import { importTasks } from "./import-tasks";
+import {
+  claimGold,
+  claimSlot,
+  isQueueMember,
+  nextAssignment,
+  openAssignments,
+  queueLabels,
+  queueProgress,
+  queueSlots,
+  renewLeases,
+  runVotes,
+  skipItem,
+  storeLabel,
+  undoLastLabel,
+} from "./labels";
+import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
 import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
@@ -148,6 +165,7 @@ export function storeFor(prisma: PrismaClient) {
       setToken: bind(setUserToken),
       setDisabled: bind(setUserDisabled),
       byToken: bind(userByToken),
+      localId: bind(localUserId),
     },
     sessions: {
       insert: bind(insertSession),
@@ -157,6 +175,31 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+    },
+    queues: {
+      insert: bind(insertQueue),
+      list: bind(listQueues),
+      find: bind(findQueue),
+      addMembers: bind(addQueueMembers),
+      isMember: bind(isQueueMember),
+      doneEpisodes: bind(doneEpisodes),
+      episodeRefs: bind(episodeRefs),
+      candidateRefs: bind(candidateRefs),
+      item: bind(itemContent),
+      slots: bind(queueSlots),
+    },
+    labels: {
+      claimSlot: bind(claimSlot),
+      claimGold: bind(claimGold),
+      next: bind(nextAssignment),
+      open: bind(openAssignments),
+      store: bind(storeLabel),
+      undo: bind(undoLastLabel),
+      skip: bind(skipItem),
+      renew: bind(renewLeases),
+      progress: bind(queueProgress),
+      ofQueue: bind(queueLabels),
+      runVotes: bind(runVotes),
     },
     trajectories: {
       exportOfficial: bind(exportOfficial),

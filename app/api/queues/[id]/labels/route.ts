@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { deskRequest, holding } from "@/app/_lib/desk";
+import { label } from "@/lib/label/desk";
+import { SIDES } from "@/lib/store/labels";
+
+export const dynamic = "force-dynamic";
+
+const schema = z.object({
+  itemId: z.number().int(),
+  side: z.enum(SIDES as ["left", "right", "tie", "both_bad"]),
+  comment: z.string().max(4000).nullish(),
+  ms: z.number().min(0).max(86_400_000),
+  holding,
+});
+
+/** Stores a label, then answers with the pair after the ones the page holds. */
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const got = await deskRequest(request, params, schema);
+  if (!got.ok) return got.response;
+  const outcome = await label(got.store, got.desk, got.body);
+  if (!outcome.ok) return Response.json({ error: outcome.error }, { status: outcome.status });
+  return Response.json({ stored: true, duplicate: outcome.duplicate, next: outcome.next, progress: outcome.progress });
+}

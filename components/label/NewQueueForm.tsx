@@ -1,0 +1,126 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
+
+const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
+
+/** Makes a queue (as `colbench queues create`): where its pairs come from, overlap, gold, members, instructions. */
+export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] }) {
+  const router = useRouter();
+  const [from, setFrom] = useState<"runs" | "pairs" | "candidates">("runs");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const text = (k: string) => String(f.get(k) ?? "");
+    const source =
+      from === "runs" ? { from, a: text("a"), b: text("b") } : from === "pairs" ? { from, run: text("run"), kind: text("kind") } : { from, run: text("run") };
+    const body = {
+      name: text("name"),
+      source,
+      overlap: Number(text("overlap")),
+      gold: Number(text("gold") || 0),
+      goldRate: text("goldRate") ? Number(text("goldRate")) : undefined,
+      showsHidden: f.get("showsHidden") === "on",
+      members: f.getAll("members").map(String),
+      instructions: text("instructions"),
+    };
+    setBusy(true);
+    setError(null);
+    try {
+      const response = await fetch("/api/queues", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const reply = (await response.json().catch(() => ({}))) as { error?: string };
+      if (!response.ok) return setError(reply.error ?? `HTTP ${response.status}`);
+      router.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const runSelect = (name: string, label: string) => (
+    <label className="flex flex-col gap-1 text-xs text-stone-600">
+      {label}
+      <select name={name} className={field} required>
+        {runs.map((r) => (
+          <option key={r}>{r}</option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <details className="mb-6 rounded-lg border border-stone-200 bg-white p-4">
+      <summary className="cursor-pointer text-sm font-medium text-teal-800">New queue</summary>
+      <form onSubmit={submit} className="mt-3 grid gap-3 sm:grid-cols-3" data-testid="new-queue">
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Name
+          <input name="name" required className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Pairs from
+          <select value={from} onChange={(e) => setFrom(e.target.value as typeof from)} className={field}>
+            <option value="runs">two runs on the same tasks (A against B)</option>
+            <option value="pairs">a run&apos;s SWEET-RL pairs</option>
+            <option value="candidates">a run&apos;s critic-ranked candidates (best against worst)</option>
+          </select>
+        </label>
+        {from === "runs" ? (
+          <div className="flex gap-2">
+            {runSelect("a", "Run A")}
+            {runSelect("b", "Run B")}
+          </div>
+        ) : (
+          <div className="flex gap-2">
+            {runSelect("run", "Run")}
+            {from === "pairs" ? (
+              <label className="flex flex-col gap-1 text-xs text-stone-600">
+                Kind
+                <select name="kind" className={field}>
+                  <option value="trajectory">trajectory pairs</option>
+                  <option value="turn">turn pairs</option>
+                </select>
+              </label>
+            ) : null}
+          </div>
+        )}
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Labels per pair (overlap)
+          <input name="overlap" type="number" min={1} max={20} defaultValue={2} className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Gold pairs (trajectory pairs with rewards ≥ 0.5 apart)
+          <input name="gold" type="number" min={0} defaultValue={0} className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Gold rate (share of pairs)
+          <input name="goldRate" type="number" min={0} max={1} step={0.05} placeholder="0.1" className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600">
+          Members
+          <select name="members" multiple className={`${field} h-24`}>
+            {users.map((u) => (
+              <option key={u}>{u}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-stone-600 sm:col-span-2">
+          Instructions (Markdown)
+          <textarea name="instructions" rows={4} className={field} placeholder="Which answer would you rather get? Judge the final code first, then how it got there." />
+        </label>
+        <label className="flex items-center gap-2 text-sm text-stone-700">
+          <input type="checkbox" name="showsHidden" /> Members see hidden information (reference, tests, target page)
+        </label>
+        <button type="submit" disabled={busy || !runs.length} className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+          Make the queue
+        </button>
+        {error ? (
+          <p role="alert" className="text-sm text-red-700 sm:col-span-3">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,180 @@
+import type { Store } from "../store";
+import type { Choice, NewQueueItem } from "../store/queues";
+import { Rng } from "./rng";
+
+// Making a queue: its pairs from a source, sides put in a seeded random order (so "a" is not
+// always the rule's pick), gold pairs set aside, members by name.
+
+export type QueueSource =
+  /** A run's stored SWEET-RL pairs (trajectory pairs from the rule, turn pairs from the critic). */
+  | { from: "pairs"; run: string; kind: "trajectory" | "turn" }
+  /** A run's critic-ranked candidates: each agent turn's best against its worst. */
+  | { from: "candidates"; run: string }
+  /** Two runs on the same tasks: each task's first finished sample of one against the other's. */
+  | { from: "runs"; a: string; b: string };
+
+export interface QueueSpec {
+  name: string;
+  source: QueueSource;
+  instructions?: string;
+  overlap: number;
+  /** How many gold pairs (known answer) to set aside, and how often to mix one in. */
+  gold?: number;
+  goldRate?: number;
+  /** The reward gap that makes a trajectory pair's answer known (gold). */
+  goldGap?: number;
+  showsHidden?: boolean;
+  members?: string[];
+  limit?: number;
+  seed?: number;
+}
+
+export interface CreatedQueue {
+  id: number;
+  name: string;
+  kind: "trajectory" | "turn";
+  items: number;
+  gold: number;
+  slots: number;
+  members: number;
+}
+
+const fail = (field: string, message: string): never => {
+  throw new Error(`${field}: ${message}`);
+};
+
+const better = (x: number | null | undefined, y: number | null | undefined): Choice | null => {
+  if (typeof x !== "number" || typeof y !== "number" || !Number.isFinite(x) || !Number.isFinite(y)) return null;
+  return x > y ? "a" : x < y ? "b" : "tie";
+};
+
+async function runOf(store: Store, field: string, nameOrId: string) {
+  const run = await store.runs.find(nameOrId);
+  if (!run) fail(field, `no run named "${nameOrId}" (see \`colbench runs\`)`);
+  return run!;
+}
+
+/** A pair whose preferred side is `chosen`, with its sides in random order. */
+function sided(rng: Rng, chosen: { episode?: number; candidate?: number; run: number; value?: number | null }, rejected: typeof chosen, base: { taskId: number; params: Record<string, unknown> }): NewQueueItem {
+  const flip = rng.coin();
+  const [a, b] = flip ? [rejected, chosen] : [chosen, rejected];
+  return {
+    aRunId: a.run,
+    bRunId: b.run,
+    aEpisodeId: a.episode,
+    bEpisodeId: b.episode,
+    aCandidateId: a.candidate,
+    bCandidateId: b.candidate,
+    taskId: base.taskId,
+    sourceChoice: flip ? "b" : "a",
+    gold: null,
+    params: { ...base.params, values: [a.value ?? null, b.value ?? null] },
+  };
+}
+
+async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ kind: "trajectory" | "turn"; benchmark: "backend" | "frontend"; items: NewQueueItem[]; runs: string[] }> {
+  if (source.from === "runs") {
+    const [a, b] = [await runOf(store, "source.a", source.a), await runOf(store, "source.b", source.b)];
+    if (a.id === b.id) fail("source.b", "pick two different runs");
+    if (a.benchmark !== b.benchmark) fail("source.b", `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`);
+    const first = (rows: Awaited<ReturnType<Store["queues"]["doneEpisodes"]>>) => {
+      const byTask = new Map<number, (typeof rows)[number]>();
+      for (const row of rows) if (!byTask.has(row.taskId)) byTask.set(row.taskId, row);
+      return byTask;
+    };
+    const [ea, eb] = [first(await store.queues.doneEpisodes(a.id)), first(await store.queues.doneEpisodes(b.id))];
+    const items: NewQueueItem[] = [];
+    for (const [taskId, x] of ea) {
+      const y = eb.get(taskId);
+      if (!y) continue;
+      // Sides of run-against-run pairs stay in run order (a is the first run); people see them in random order.
+      items.push({ aRunId: a.id, bRunId: b.id, aEpisodeId: x.id, bEpisodeId: y.id, taskId, sourceChoice: better(x.reward, y.reward), gold: null, params: { values: [x.reward, y.reward] } });
+    }
+    if (!items.length) fail("source", `${a.name} and ${b.name} have no task that both finished`);
+    return { kind: "trajectory", benchmark: a.benchmark, items, runs: [a.name, b.name] };
+  }
+  const run = await runOf(store, "source.run", source.run);
+  if (source.from === "pairs" && source.kind === "trajectory") {
+    const pairs = await store.sweet.pairs(run.id, "trajectory");
+    if (!pairs.length) fail("source", `run ${run.name} has no trajectory pairs: make them with \`colbench pairs ${run.name}\``);
+    const refs = await store.queues.episodeRefs([...new Set(pairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
+    const items = pairs.map((p) => {
+      const [c, r] = [refs.get(p.chosenId)!, refs.get(p.rejectedId)!];
+      return sided(rng, { episode: c.id, run: run.id, value: c.reward }, { episode: r.id, run: run.id, value: r.reward }, { taskId: c.taskId, params: { pair: p.ordinal } });
+    });
+    return { kind: "trajectory", benchmark: run.benchmark, items, runs: [run.name] };
+  }
+  let turnPairs: Array<{ chosenId: number; rejectedId: number; ordinal?: number }>;
+  if (source.from === "pairs") {
+    turnPairs = await store.sweet.pairs(run.id, "turn");
+    if (!turnPairs.length) fail("source", `run ${run.name} has no turn pairs: draw them with \`colbench turn-pairs ${run.name}\``);
+  } else {
+    const ranked = await store.sweet.ranked(run.id);
+    const byTurn = new Map<number, typeof ranked>();
+    for (const c of ranked) byTurn.set(c.turnId, [...(byTurn.get(c.turnId) ?? []), c]);
+    turnPairs = [];
+    for (const list of byTurn.values()) {
+      const sorted = [...list].sort((x, y) => y.advantage! - x.advantage! || x.index - y.index);
+      const [best, worst] = [sorted[0]!, sorted[sorted.length - 1]!];
+      if (sorted.length >= 2 && best.advantage! > worst.advantage!) turnPairs.push({ chosenId: best.id, rejectedId: worst.id });
+    }
+    if (!turnPairs.length) fail("source", `run ${run.name} has no ranked candidates: \`colbench candidates\` then \`colbench rank\` first`);
+  }
+  const refs = await store.queues.candidateRefs([...new Set(turnPairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
+  const items = turnPairs.map((p) => {
+    const [c, r] = [refs.get(p.chosenId)!, refs.get(p.rejectedId)!];
+    const params: Record<string, unknown> = { turn: c.turnId };
+    if (p.ordinal !== undefined) params.pair = p.ordinal;
+    return sided(rng, { candidate: c.id, run: run.id, value: c.advantage }, { candidate: r.id, run: run.id, value: r.advantage }, { taskId: c.taskId, params });
+  });
+  return { kind: "turn", benchmark: run.benchmark, items, runs: [run.name] };
+}
+
+/** Validates a queue's settings, makes its pairs from the source, and stores it. */
+export async function createQueue(store: Store, spec: QueueSpec): Promise<CreatedQueue> {
+  const name = spec.name.trim();
+  if (!/^[\w.@ -]{1,80}$/.test(name)) fail("name", `1-80 letters, digits, spaces or . _ @ - (got "${spec.name}")`);
+  if (!Number.isInteger(spec.overlap) || spec.overlap < 1 || spec.overlap > 20) fail("overlap", `a whole number of labels per pair from 1 to 20 (got ${spec.overlap})`);
+  const goldRate = spec.goldRate ?? (spec.gold ? 0.1 : 0);
+  if (!(goldRate >= 0 && goldRate <= 1)) fail("goldRate", `a share from 0 to 1 (got ${spec.goldRate})`);
+  const goldCount = spec.gold ?? 0;
+  if (!Number.isInteger(goldCount) || goldCount < 0) fail("gold", `a whole number of gold pairs (got ${spec.gold})`);
+  if (spec.limit !== undefined && (!Number.isInteger(spec.limit) || spec.limit < 1)) fail("limit", `a positive whole number (got ${spec.limit})`);
+  const users = await store.users.list();
+  const memberIds = (spec.members ?? []).map((member) => {
+    const user = users.find((u) => u.name === member);
+    if (!user) fail("members", `no user named "${member}" (add one with \`colbench users add ${member} --role annotator\`)`);
+    return user!.id;
+  });
+
+  const rng = new Rng(spec.seed ?? 42);
+  const made = await itemsOf(store, spec.source, rng);
+  let items = rng.shuffle(made.items);
+  if (spec.limit) items = items.slice(0, spec.limit);
+  if (goldCount) {
+    if (made.kind !== "trajectory") fail("gold", "gold pairs need a known answer: only trajectory pairs, whose benchmark rewards tell which side is better, have one");
+    const gap = spec.goldGap ?? 0.5;
+    const known = items.filter((item) => {
+      const [x, y] = (item.params?.values as [number | null, number | null] | undefined) ?? [null, null];
+      return typeof x === "number" && typeof y === "number" && Math.abs(x - y) >= gap;
+    });
+    if (known.length < goldCount) fail("gold", `only ${known.length} pairs have rewards ${gap} or more apart; ask for at most that many gold pairs (or a smaller --gold-gap)`);
+    for (const item of known.slice(0, goldCount)) {
+      const [x, y] = item.params!.values as [number, number];
+      item.gold = x > y ? "a" : "b";
+    }
+  }
+  const stored = await store.queues.insert({
+    name,
+    kind: made.kind,
+    benchmark: made.benchmark,
+    instructions: spec.instructions ?? "",
+    overlap: spec.overlap,
+    goldRate: goldCount ? goldRate : 0,
+    showsHidden: spec.showsHidden ?? false,
+    source: { ...spec.source, runs: made.runs, seed: spec.seed ?? 42, ...(goldCount ? { goldGap: spec.goldGap ?? 0.5 } : {}) },
+    memberIds,
+    items,
+  });
+  return { id: stored.id, name, kind: made.kind, items: stored.items, gold: stored.gold, slots: stored.slots, members: memberIds.length };
+}

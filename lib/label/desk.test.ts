@@ -1,0 +1,260 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../db/open";
+import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import { storeFor, type Store } from "../store";
+import { addUser } from "../access/users";
+import type { Viewer } from "../access/viewer";
+import { createQueue } from "./build";
+import { label, nextPair, openDesk, skip, undo, type Desk } from "./desk";
+import { agreementReport } from "./report";
+import { decisions, humanTrainingLines, rawLabelLine, summarize } from "./exports";
+import { makeRunPair, type RunPair } from "./testing/run-pair";
+
+// Queues, assignment and labels on both databases: many people at once never label a pair past
+// its overlap or twice, leases lapse, undo and skip, gold pairs, and the blinded view.
+
+let pgServer: PostgresServer | undefined;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-label-"));
+
+afterAll(async () => {
+  await pgServer?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const backends = [
+  { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(tmp, "db"), url: "" }) },
+  {
+    label: "postgresql",
+    open: async () => {
+      pgServer ??= await startPostgres();
+      return openDatabase({ url: await pgServer.createDatabase(`label_${process.pid}`) });
+    },
+  },
+];
+
+describe.each(backends)("labelling on $label", ({ open }) => {
+  let db: Database;
+  let store: Store;
+  let runs: RunPair;
+  const viewers: Viewer[] = [];
+
+  beforeAll(async () => {
+    db = await open();
+    store = storeFor(db.prisma);
+    runs = await makeRunPair(store, { tasks: 24 });
+    for (let i = 0; i < 6; i++) {
+      const { user } = await addUser(store, `annotator${i}`, "annotator");
+      viewers.push({ kind: "user", id: user.id, name: user.name, role: "annotator" });
+    }
+    await addUser(store, "outsider", "annotator");
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const desk = async (viewer: Viewer, queueId: number) => {
+    const opened = await openDesk(store, viewer, queueId);
+    if ("error" in opened) throw new Error(opened.error);
+    return opened;
+  };
+
+  it("six people at once, four requests each in flight: every pair gets exactly its overlap, no one labels a pair twice", async () => {
+    const queue = await createQueue(store, { name: "race", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 3, members: viewers.map((v) => (v as { name: string }).name) });
+    expect(queue).toMatchObject({ kind: "trajectory", items: 24, slots: 72, members: 6 });
+    const acknowledged: Array<{ user: number; item: number }> = [];
+    await Promise.all(
+      viewers.flatMap((viewer) =>
+        Array.from({ length: 4 }, async () => {
+          const d = await desk(viewer, queue.id);
+          // Each worker acts as its own tab: it holds nothing the others hold.
+          for (;;) {
+            const pair = await nextPair(store, d, []);
+            if (!pair) break;
+            const result = await label(store, d, { itemId: pair.itemId, side: (["left", "right", "tie", "both_bad"] as const)[pair.itemId % 4]!, ms: 1000, holding: [] });
+            if (result.ok && !result.duplicate) acknowledged.push({ user: d.userId, item: pair.itemId });
+          }
+        }),
+      ),
+    );
+    const labels = await store.labels.ofQueue(queue.id);
+    expect(labels).toHaveLength(72);
+    expect(acknowledged).toHaveLength(72);
+    expect(new Set(labels.map((l) => `${l.itemId}:${l.userId}`))).toEqual(new Set(acknowledged.map((a) => `${a.item}:${a.user}`)));
+    const perItem = new Map<number, number>();
+    for (const l of labels) perItem.set(l.itemId, (perItem.get(l.itemId) ?? 0) + 1);
+    expect([...perItem.values()].every((n) => n === 3)).toBe(true);
+    expect((await store.queues.slots(queue.id)).every((s) => s.labelled)).toBe(true);
+    // The report reads the same labels: 24 pairs each labelled by three people.
+    const report = agreementReport(labels);
+    expect(report).toMatchObject({ labels: 72, items: 24, overlapping: 24 });
+    expect(report.annotators.reduce((n, a) => n + a.labels, 0)).toBe(72);
+  });
+
+  it("hands out in queue order, resumes what a person holds, lets a lapsed hold go to someone else, and refuses the late label", async () => {
+    const queue = await createQueue(store, { name: "leases", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 3, members: ["annotator0", "annotator1"] });
+    const first = await desk(viewers[0]!, queue.id);
+    const second = await desk(viewers[1]!, queue.id);
+    const held = (await nextPair(store, first, []))!;
+    // A reload (the page holds nothing) gets the same pair back; holding it gets the next one.
+    expect((await nextPair(store, first, []))!.itemId).toBe(held.itemId);
+    const ahead = (await nextPair(store, first, [held.itemId]))!;
+    expect(ahead.itemId).not.toBe(held.itemId);
+    const theirs = (await nextPair(store, second, []))!;
+    expect([held.itemId, ahead.itemId]).not.toContain(theirs.itemId);
+    expect(await nextPair(store, second, [theirs.itemId])).toBeNull();
+    // The first person's tab is abandoned: their holds lapse, and the second person gets one.
+    await db.prisma.$executeRawUnsafe(`UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${first.userId}`);
+    const taken = (await nextPair(store, second, [theirs.itemId]))!;
+    expect([held.itemId, ahead.itemId]).toContain(taken.itemId);
+    const late = await label(store, first, { itemId: taken.itemId, side: "left", ms: 5, holding: [] });
+    expect(late).toMatchObject({ ok: false, status: 409 });
+    expect((await label(store, second, { itemId: taken.itemId, side: "left", ms: 5, holding: [] })).ok).toBe(true);
+    // An outsider is not a member.
+    const outsider = (await store.users.list()).find((u) => u.name === "outsider")!;
+    expect(await openDesk(store, { kind: "user", id: outsider.id, name: "outsider", role: "annotator" }, queue.id)).toEqual({ status: 403, error: "you are not a member of this queue" });
+  });
+
+  it("records the side shown on the left and maps the key to a or b; undo gives the pair back; skip passes it on", async () => {
+    const queue = await createQueue(store, { name: "undo", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members: ["annotator2", "annotator3"] });
+    const d = await desk(viewers[2]!, queue.id);
+    const pair = (await nextPair(store, d, []))!;
+    const result = await label(store, d, { itemId: pair.itemId, side: "left", comment: "  clearer  ", ms: 1234, holding: [] });
+    expect(result).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 1, wanted: 2 } });
+    // Sending the same label again stores nothing more.
+    expect(await label(store, d, { itemId: pair.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true });
+    const [stored] = await store.labels.ofQueue(queue.id);
+    expect(stored).toMatchObject({ comment: "clearer", ms: 1234, choice: stored!.leftIsA ? "a" : "b" });
+    const undone = await undo(store, d);
+    expect(undone.pair?.itemId).toBe(pair.itemId);
+    expect(undone.progress).toMatchObject({ mine: 0, given: 0 });
+    expect(await store.labels.ofQueue(queue.id)).toEqual([]);
+    expect((await undo(store, d)).pair).toBeNull();
+    // Labelled again after the undo, the other way.
+    expect((await label(store, d, { itemId: pair.itemId, side: "right", ms: 10, holding: [] })).ok).toBe(true);
+    expect((await store.labels.ofQueue(queue.id))[0]!.choice).toBe(stored!.leftIsA ? "b" : "a");
+    // Skipping: never offered to this person again; the other member gets it.
+    const other = (await nextPair(store, d, []))!;
+    const skipped = await skip(store, d, other.itemId, []);
+    expect(skipped).toEqual({ skipped: true, next: null });
+    expect(await label(store, d, { itemId: other.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: false });
+    const e = await desk(viewers[3]!, queue.id);
+    expect((await nextPair(store, e, []))!.itemId).toBe(other.itemId);
+  });
+
+  it("mixes gold pairs in at the queue's rate, for every member once, and scores each person on them", async () => {
+    const queue = await createQueue(store, { name: "gold", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, gold: 4, goldRate: 0.5, goldGap: 0.5, members: ["annotator4", "annotator5"] });
+    expect(queue).toMatchObject({ items: 24, gold: 4, slots: 20 });
+    for (const viewer of [viewers[4]!, viewers[5]!]) {
+      // The coin always says gold, while any is left.
+      const d: Desk = { ...(await desk(viewer, queue.id)), random: () => 0 };
+      let golds = 0;
+      for (let i = 0; i < 6; i++) {
+        const pair = (await nextPair(store, d, []))!;
+        await label(store, d, { itemId: pair.itemId, side: "left", ms: 100, holding: [] });
+        golds += (await store.queues.item(pair.itemId))!.gold ? 1 : 0;
+      }
+      expect(golds).toBe(4);
+    }
+    const report = agreementReport(await store.labels.ofQueue(queue.id));
+    for (const a of report.annotators) expect(a.gold.labelled).toBe(4);
+    // Gold pairs take no slots: 20 wanted, 4 given (two non-gold labels each).
+    expect(await store.labels.progress(queue.id, viewers[4]!.kind === "user" ? viewers[4]!.id : 0)).toMatchObject({ mine: 6, given: 4, wanted: 20 });
+  });
+
+  it("shows a member only what the agent saw unless the queue shows hidden information", async () => {
+    const blind = await createQueue(store, { name: "blind", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, members: ["annotator0"] });
+    const open = await createQueue(store, { name: "open", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, showsHidden: true, members: ["annotator0"] });
+    const text = async (queueId: number) => {
+      const d = await desk(viewers[0]!, queueId);
+      const pairs: Array<Awaited<ReturnType<typeof nextPair>>> = [];
+      for (let i = 0; i < 5; i++) pairs.push(await nextPair(store, d, pairs.map((p) => p!.itemId)));
+      return JSON.stringify(pairs);
+    };
+    const blinded = await text(blind.id);
+    expect(blinded).toContain("task");
+    expect(runs.secrets.filter((s) => blinded.includes(s))).toEqual([]);
+    // No run or model name, nor the benchmark's pick.
+    expect(blinded).not.toContain("model-a");
+    expect(blinded).not.toMatch(/"(sourceChoice|gold|leftIsA|reward)"/);
+    const shown = await text(open.id);
+    expect(runs.secrets.filter((s) => shown.includes(s)).length).toBeGreaterThan(0);
+  });
+
+  it("exports decided pairs and raw labels; ties, both-bad and splits are counted, not exported", async () => {
+    const queue = await createQueue(store, { name: "export", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 4, members: ["annotator0", "annotator1"] });
+    // Per pair in queue order, what each of the two people decides: a, a / tie, tie / both bad, both bad / a, tie.
+    const plan = [["a", "a"], ["tie", "tie"], ["both_bad", "both_bad"], ["a", "tie"]] as const;
+    for (const [who, viewer] of [viewers[0]!, viewers[1]!].entries()) {
+      const d = await desk(viewer, queue.id);
+      for (const [i, choices] of plan.entries()) {
+        const pair = (await nextPair(store, d, []))!;
+        const held = (await store.labels.open(queue.id, d.userId, 60_000)).find((x) => x.itemId === pair.itemId)!;
+        const choice = choices[who]!;
+        // "a" is on the left for this person when leftIsA.
+        const side = choice === "a" ? (held.leftIsA ? "left" : "right") : choice;
+        expect((await label(store, d, { itemId: pair.itemId, side, ms: 10 * (i + 1), holding: [] })).ok).toBe(true);
+      }
+    }
+    const labels = await store.labels.ofQueue(queue.id);
+    expect(summarize(decisions(labels))).toEqual({ pairs: 4, exported: 1, tie: 1, both_bad: 1, split: 1 });
+    const row = (await store.queues.find(queue.id))!;
+    const { lines, summary } = await humanTrainingLines(store, row, "openrlhf-critic");
+    expect(summary.exported).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(Object.keys(lines[0]!)).toEqual(["chosen", "rejected"]);
+    await expect(humanTrainingLines(store, row, "trl-dpo")).rejects.toThrow(/trajectory pairs/);
+    const raw = rawLabelLine(row, labels[0]!);
+    expect(raw).toMatchObject({ queue: "export", kind: "trajectory", annotator: expect.stringMatching(/^annotator/), a: { run: runs.a.id }, b: { run: runs.b.id } });
+  });
+
+  it("makes turn pairs from critic-ranked candidates and from drawn turn pairs: the dialogue so far, both candidates, where they part", async () => {
+    const states = await store.sweet.states(runs.a.id);
+    expect(states.length).toBeGreaterThan(0);
+    const scores = [];
+    for (const state of states.slice(0, 4)) {
+      const texts = [state.output, "Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"];
+      await store.sweet.insertCandidates(state.turnId, texts.map((text, index) => ({ index, text, policyModel: "p", policyMean: -1, policySum: -3 })));
+      for (const c of await store.sweet.ofTurn(state.turnId)) scores.push({ id: c.id, turnId: state.turnId, index: c.index, criticScore: -c.index, advantage: 1 - c.index });
+    }
+    await store.sweet.score("critic", scores);
+    const queue = await createQueue(store, { name: "turns", source: { from: "candidates", run: runs.a.name }, overlap: 1, members: ["annotator1"] });
+    expect(queue).toMatchObject({ kind: "turn", items: 4 });
+    const d = await desk(viewers[1]!, queue.id);
+    const pair = (await nextPair(store, d, []))!;
+    expect(pair.kind).toBe("turn");
+    expect(pair.left).toBeUndefined();
+    const turn = pair.turn!;
+    // The context is the dialogue before the agent's turn; the best (index 0) and worst (index 2) candidates are the sides.
+    expect(turn.context.map((t) => t.index)).toEqual(Array.from({ length: turn.index }, (_, i) => i));
+    expect(new Set([turn.left, turn.right]).has("Shall I return x plus one?")).toBe(true);
+    expect(turn.left.slice(0, turn.span.prefix)).toBe(turn.right.slice(0, turn.span.prefix));
+    const labels = await label(store, d, { itemId: pair.itemId, side: "left", ms: 5, holding: [] });
+    expect(labels.ok).toBe(true);
+    const [stored] = await store.labels.ofQueue(queue.id);
+    // The critic preferred candidate 0; the report counts agreement with it.
+    expect(stored!.item.sourceChoice).toMatch(/^[ab]$/);
+    expect(agreementReport([stored!]).source.labelled).toBe(1);
+    const row = (await store.queues.find(queue.id))!;
+    expect((await humanTrainingLines(store, row, "openrlhf-policy")).summary).toMatchObject({ pairs: 1 });
+    // A run's drawn turn pairs make a queue too.
+    await store.sweet.replacePairs(runs.a.id, "turn", "critic", [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }], {});
+    expect(await createQueue(store, { name: "drawn", source: { from: "pairs", run: runs.a.name, kind: "turn" }, overlap: 2 })).toMatchObject({ kind: "turn", items: 1, slots: 2 });
+  });
+
+  it("names the field of bad settings, and labels go with a deleted run", async () => {
+    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: "nope" }, overlap: 1 })).rejects.toThrow(/^source\.b: no run named "nope"/);
+    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 0 })).rejects.toThrow(/^overlap: /);
+    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, members: ["ghost"] })).rejects.toThrow(/^members: no user named "ghost"/);
+    await expect(createQueue(store, { name: "race", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1 })).rejects.toThrow(/^name: a queue named "race" exists already/);
+    await expect(createQueue(store, { name: "x", source: { from: "pairs", run: runs.a.name, kind: "trajectory" }, overlap: 1 })).rejects.toThrow(/^source: run .* has no trajectory pairs/);
+    const before = (await store.labels.ofQueue((await store.queues.find("race"))!.id)).length;
+    expect(before).toBe(72);
+    // As `colbench runs delete` and the studio delete it.
+    await store.runs.delete(runs.b.id);
+    expect(await store.labels.ofQueue((await store.queues.find("race"))!.id)).toEqual([]);
+    expect(await store.labels.runVotes()).toEqual([]);
+  });
+});

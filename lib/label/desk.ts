@@ -1,0 +1,78 @@
+import { queueShowsHidden, mayLabel } from "../access/policy";
+import { hashToken, newToken } from "../access/tokens";
+import type { Viewer } from "../access/viewer";
+import type { Store } from "../store";
+import type { Assigned, Progress, Side } from "../store/labels";
+import type { QueueRow } from "../store/queues";
+import { pairView, type PairView } from "./views";
+
+// The labelling desk: what the page's requests do. Each answers with the pair to show next (the
+// page holds one pair ahead, so a key press never waits for a pair to load) and the progress.
+
+/** How long a pair stays held for a person whose tab stops renewing it (an open tab renews every minute). */
+export const LEASE_MS = Number(process.env.COLBENCH_LABEL_LEASE_S ?? 180) * 1000;
+
+export interface Desk {
+  queue: QueueRow;
+  userId: number;
+  hidden: boolean;
+  /** The coin that mixes gold pairs in (tests fix it). */
+  random?: () => number;
+}
+
+/** The person labelling: a signed-in user, or in local mode the person at the machine. */
+export async function openDesk(store: Store, viewer: Viewer, queueId: number): Promise<Desk | { status: number; error: string }> {
+  const queue = Number.isSafeInteger(queueId) ? await store.queues.find(queueId) : null;
+  if (!queue) return { status: 404, error: `no queue ${queueId}` };
+  if (!mayLabel(viewer, queue)) return { status: 403, error: "you are not a member of this queue" };
+  const userId = viewer.kind === "user" ? viewer.id : await store.users.localId(hashToken(newToken()));
+  return { queue, userId, hidden: queueShowsHidden(viewer, queue) };
+}
+
+async function viewOf(store: Store, desk: Desk, assigned: Assigned): Promise<PairView | null> {
+  const content = await store.queues.item(assigned.itemId);
+  return content ? pairView(content, { leftIsA: assigned.leftIsA, hidden: desk.hidden }) : null;
+}
+
+/**
+ * The next pair for this person that the page does not hold yet: one they hold already (after a
+ * reload or a restart), else a gold pair at the queue's rate, else a free slot. Null: nothing left.
+ */
+export async function nextPair(store: Store, desk: Desk, holding: number[]): Promise<PairView | null> {
+  let assigned: Assigned | null = null;
+  if (desk.queue.goldRate > 0 && (desk.random ?? Math.random)() < desk.queue.goldRate) {
+    const open = await store.labels.open(desk.queue.id, desk.userId, LEASE_MS);
+    assigned = open.find((a) => !holding.includes(a.itemId)) ?? (await store.labels.claimGold(desk.queue.id, desk.userId));
+  }
+  // The common case is one statement: what this person holds already, else a free slot.
+  assigned ??= await store.labels.next(desk.queue.id, desk.userId, LEASE_MS, holding);
+  return assigned ? viewOf(store, desk, assigned) : null;
+}
+
+export type LabelOutcome =
+  | { ok: true; duplicate: boolean; next: PairView | null; progress: Progress }
+  | { ok: false; status: number; error: string };
+
+/** Stores a label (before anything else happens), then claims the pair after the ones the page holds. */
+export async function label(
+  store: Store,
+  desk: Desk,
+  input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
+): Promise<LabelOutcome> {
+  const result = await store.labels.store({ queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms });
+  if (!result.stored) return { ok: false, status: 409, error: result.reason };
+  const next = await nextPair(store, desk, [...input.holding, input.itemId]);
+  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted } };
+}
+
+/** Takes back the person's latest label and answers with that pair, to label again. */
+export async function undo(store: Store, desk: Desk): Promise<{ pair: PairView | null; progress: Progress }> {
+  const reopened = await store.labels.undo(desk.queue.id, desk.userId, LEASE_MS);
+  const pair = reopened ? await viewOf(store, desk, reopened) : null;
+  return { pair, progress: await store.labels.progress(desk.queue.id, desk.userId) };
+}
+
+export async function skip(store: Store, desk: Desk, itemId: number, holding: number[]): Promise<{ skipped: boolean; next: PairView | null }> {
+  const skipped = await store.labels.skip(desk.queue.id, itemId, desk.userId);
+  return { skipped, next: await nextPair(store, desk, [...holding, itemId]) };
+}

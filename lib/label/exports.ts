@@ -1,0 +1,105 @@
+import type { Store } from "../store";
+import type { LabelRow } from "../store/labels";
+import type { Choice, QueueRow } from "../store/queues";
+import { chatTemplate, promptText, type TemplateName } from "../sweet/chat-template";
+import { criticPairLine, policyPairLine, trlDpoLine } from "../sweet/exports";
+import type { TrainingFormat } from "../sweet/pipeline";
+
+// What people decided, as files: raw labels (one line per label), and the pairs they decided as
+// training files in the same shapes as the SWEET-RL exports. A pair goes to a training file when
+// its most frequent label is A or B alone; pairs decided tie or both bad, or split, are left out
+// and counted.
+
+export interface Decision {
+  itemId: number;
+  labels: number;
+  /** The side people preferred, or why there is none. */
+  outcome: "a" | "b" | "tie" | "both_bad" | "split";
+  item: LabelRow["item"];
+}
+
+export function decisions(labels: LabelRow[]): Decision[] {
+  const byItem = new Map<number, LabelRow[]>();
+  for (const l of labels) byItem.set(l.itemId, [...(byItem.get(l.itemId) ?? []), l]);
+  return [...byItem].map(([itemId, rows]) => {
+    const counts = new Map<Choice, number>();
+    for (const r of rows) counts.set(r.choice, (counts.get(r.choice) ?? 0) + 1);
+    const top = Math.max(...counts.values());
+    const leaders = [...counts].filter(([, n]) => n === top).map(([c]) => c);
+    return { itemId, labels: rows.length, outcome: leaders.length === 1 ? leaders[0]! : "split", item: rows[0]!.item };
+  });
+}
+
+export interface HumanExportSummary {
+  pairs: number;
+  exported: number;
+  tie: number;
+  both_bad: number;
+  split: number;
+}
+
+export function summarize(list: Decision[]): HumanExportSummary {
+  const count = (outcome: Decision["outcome"]) => list.filter((d) => d.outcome === outcome).length;
+  return { pairs: list.length, exported: count("a") + count("b"), tie: count("tie"), both_bad: count("both_bad"), split: count("split") };
+}
+
+/** One line per label, with the pair's sides by id, the side the person saw on the left, and the rule's or critic's pick. */
+export function rawLabelLine(queue: Pick<QueueRow, "id" | "name" | "kind">, l: LabelRow): Record<string, unknown> {
+  const side = (run: number, episode: number | null, candidate: number | null) => ({ run, ...(episode !== null ? { episode } : {}), ...(candidate !== null ? { candidate } : {}) });
+  return {
+    queue: queue.name,
+    kind: queue.kind,
+    item: l.itemId,
+    task: l.item.taskId,
+    a: side(l.item.aRunId, l.item.aEpisodeId, l.item.aCandidateId),
+    b: side(l.item.bRunId, l.item.bEpisodeId, l.item.bCandidateId),
+    annotator: l.user,
+    choice: l.choice,
+    left: l.leftIsA ? "a" : "b",
+    comment: l.comment,
+    ms: l.ms,
+    source_choice: l.item.sourceChoice,
+    gold: l.item.gold,
+    created_at: l.createdAt.toISOString(),
+  };
+}
+
+/** Training lines of the pairs people decided; the format must fit the queue's kind. */
+export async function humanTrainingLines(
+  store: Store,
+  queue: QueueRow,
+  format: TrainingFormat,
+  options: { template?: TemplateName; withPrompt?: boolean; groundTruth?: boolean } = {},
+): Promise<{ lines: Array<Record<string, unknown>>; summary: HumanExportSummary }> {
+  if (format === "openrlhf-critic" && queue.kind !== "trajectory") throw new Error(`format: openrlhf-critic is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`);
+  if (format !== "openrlhf-critic" && queue.kind !== "turn") throw new Error(`format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`);
+  const template = chatTemplate(options.template ?? "llama3");
+  const list = decisions(await store.labels.ofQueue(queue.id));
+  const decided = list.filter((d) => d.outcome === "a" || d.outcome === "b");
+  const lines: Array<Record<string, unknown>> = [];
+  if (format === "openrlhf-critic") {
+    const sides = await store.sweet.episodeSides([...new Set(decided.flatMap((d) => [d.item.aEpisodeId!, d.item.bEpisodeId!]))]);
+    for (const d of decided) {
+      const [chosen, rejected] = d.outcome === "a" ? [d.item.aEpisodeId!, d.item.bEpisodeId!] : [d.item.bEpisodeId!, d.item.aEpisodeId!];
+      const c = sides.get(chosen)!;
+      const r = sides.get(rejected)!;
+      const side = (s: typeof c) => ({ input: promptText(template, s.input), output: s.output });
+      lines.push(criticPairLine(c.benchmark, options.groundTruth ? c.groundTruth : null, side(c), side(r)));
+    }
+  } else {
+    const candidates = await store.sweet.byId([...new Set(decided.flatMap((d) => [d.item.aCandidateId!, d.item.bCandidateId!]))]);
+    for (const d of decided) {
+      const [chosenId, rejectedId] = d.outcome === "a" ? [d.item.aCandidateId!, d.item.bCandidateId!] : [d.item.bCandidateId!, d.item.aCandidateId!];
+      const chosen = candidates.get(chosenId)!;
+      const rejected = candidates.get(rejectedId)!;
+      if (format === "trl-dpo") {
+        if (!Array.isArray(chosen.prompt)) throw new Error(`candidate ${chosenId}: its turn's prompt was stored as text (an imported file); trl-dpo needs chat messages`);
+        const messages = (chosen.prompt as Array<{ role: string; content: unknown }>).map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }));
+        lines.push(trlDpoLine(messages, chosen.text, rejected.text));
+      } else {
+        lines.push(policyPairLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false));
+      }
+    }
+  }
+  return { lines, summary: summarize(list) };
+}

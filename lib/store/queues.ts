@@ -1,0 +1,293 @@
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import type { TestCase } from "../colbench/tasks";
+
+// Labelling queues: making one from a source's pairs, listing them with their progress, and what
+// one pair holds for the labelling page (the page's view picks from it what a person may see).
+
+export type Choice = "a" | "b" | "tie" | "both_bad";
+export const CHOICES: readonly Choice[] = ["a", "b", "tie", "both_bad"];
+
+export interface NewQueueItem {
+  aRunId: number;
+  bRunId: number;
+  aEpisodeId?: number;
+  bEpisodeId?: number;
+  aCandidateId?: number;
+  bCandidateId?: number;
+  taskId: number;
+  sourceChoice: Choice | null;
+  gold: Choice | null;
+  params?: Record<string, unknown>;
+}
+
+export interface NewQueue {
+  name: string;
+  kind: "trajectory" | "turn";
+  benchmark: "backend" | "frontend";
+  instructions: string;
+  overlap: number;
+  goldRate: number;
+  showsHidden: boolean;
+  source: Record<string, unknown>;
+  memberIds: number[];
+  items: NewQueueItem[];
+}
+
+/** Stores a queue, its items, one slot per wanted label of each non-gold item, and its members. */
+export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promise<{ id: number; items: number; gold: number; slots: number }> {
+  const existing = await prisma.queue.findUnique({ where: { name: queue.name }, select: { id: true } });
+  if (existing) throw new Error(`name: a queue named "${queue.name}" exists already`);
+  return prisma.$transaction(
+    async (tx) => {
+      const { id } = await tx.queue.create({
+        data: {
+          name: queue.name,
+          kind: queue.kind,
+          benchmark: queue.benchmark,
+          instructions: queue.instructions,
+          overlap: queue.overlap,
+          goldRate: queue.goldRate,
+          showsHidden: queue.showsHidden,
+          source: queue.source as Prisma.InputJsonValue,
+        },
+        select: { id: true },
+      });
+      const rows: Prisma.QueueItemCreateManyInput[] = queue.items.map((item, ordinal) => ({
+        queueId: id,
+        ordinal,
+        ...item,
+        params: (item.params ?? undefined) as Prisma.InputJsonValue | undefined,
+      }));
+      for (let i = 0; i < rows.length; i += 1000) await tx.queueItem.createMany({ data: rows.slice(i, i + 1000) });
+      const slots = await tx.$executeRaw`
+        INSERT INTO "QueueSlot" ("queueId", "itemId", "ordinal", "n")
+        SELECT i."queueId", i."id", i."ordinal", g.n
+          FROM "QueueItem" i CROSS JOIN generate_series(0, ${queue.overlap - 1}) AS g(n)
+         WHERE i."queueId" = ${id} AND i."gold" IS NULL`;
+      if (queue.memberIds.length) await tx.queueMember.createMany({ data: queue.memberIds.map((userId) => ({ queueId: id, userId })), skipDuplicates: true });
+      return { id, items: rows.length, gold: rows.filter((r) => r.gold).length, slots };
+    },
+    { timeout: 120_000 },
+  );
+}
+
+export async function addQueueMembers(prisma: PrismaClient, queueId: number, userIds: number[]): Promise<number> {
+  return (await prisma.queueMember.createMany({ data: userIds.map((userId) => ({ queueId, userId })), skipDuplicates: true })).count;
+}
+
+export interface QueueRow {
+  id: number;
+  name: string;
+  kind: "trajectory" | "turn";
+  benchmark: "backend" | "frontend";
+  instructions: string;
+  overlap: number;
+  goldRate: number;
+  showsHidden: boolean;
+  source: unknown;
+  createdAt: Date;
+  memberIds: number[];
+  /** Labels wanted: one per slot (overlap × non-gold pairs). */
+  wanted: number;
+}
+
+const queueRow = {
+  id: true,
+  name: true,
+  kind: true,
+  benchmark: true,
+  instructions: true,
+  overlap: true,
+  goldRate: true,
+  showsHidden: true,
+  source: true,
+  createdAt: true,
+  members: { select: { userId: true } },
+} as const;
+
+/** A queue by id, or by name when the text is not a number (one statement: the desk reads it per request). */
+export async function findQueue(prisma: PrismaClient, nameOrId: string | number): Promise<QueueRow | null> {
+  const byId = typeof nameOrId === "number" || /^\d+$/.test(nameOrId);
+  if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
+  const rows = await prisma.$queryRawUnsafe<QueueRow[]>(
+    `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
+            q."showsHidden", q."source", q."createdAt",
+            ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
+            (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id")::int AS "wanted"
+       FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,
+    byId ? Number(nameOrId) : nameOrId,
+  );
+  return rows[0] ?? null;
+}
+
+export interface QueueSummary extends QueueRow {
+  items: number;
+  gold: number;
+  /** Labels given over non-gold items. */
+  given: number;
+  labels: number;
+  members: Array<{ id: number; name: string }>;
+}
+
+/** Queues with their progress; with `memberId`, only the ones that person belongs to. */
+export async function listQueues(prisma: PrismaClient, options: { memberId?: number } = {}): Promise<QueueSummary[]> {
+  const queues = await prisma.queue.findMany({
+    where: options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } },
+    orderBy: { id: "desc" },
+    select: { ...queueRow, members: { select: { userId: true, user: { select: { name: true } } } } },
+  });
+  if (!queues.length) return [];
+  const ids = queues.map((q) => q.id);
+  const counts = await prisma.$queryRaw<Array<{ queueId: number; items: number; gold: number; wanted: number; given: number; labels: number }>>`
+    SELECT q."id" AS "queueId",
+           (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id")::int AS "items",
+           (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id" AND i."gold" IS NOT NULL)::int AS "gold",
+           (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id")::int AS "wanted",
+           (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id" AND s."labelled")::int AS "given",
+           (SELECT count(*) FROM "Label" l WHERE l."queueId" = q."id")::int AS "labels"
+      FROM "Queue" q WHERE q."id" = ANY(${ids}::int[])`;
+  const byId = new Map(counts.map((c) => [c.queueId, c]));
+  return queues.map(({ members, ...q }) => {
+    const c = byId.get(q.id)!;
+    return {
+      ...q,
+      memberIds: members.map((m) => m.userId),
+      members: members.map((m) => ({ id: m.userId, name: m.user.name })),
+      items: c.items,
+      gold: c.gold,
+      wanted: c.wanted,
+      given: c.given,
+      labels: c.labels,
+    };
+  });
+}
+
+// ---- What queues are made from ----
+
+export interface EpisodeRefRow {
+  id: number;
+  runId: number;
+  taskId: number;
+  sample: number;
+  reward: number | null;
+}
+
+/** Finished episodes of a run, in task and sample order. */
+export async function doneEpisodes(prisma: PrismaClient, runId: number): Promise<EpisodeRefRow[]> {
+  const rows = await prisma.episode.findMany({
+    where: { runId, status: "done" },
+    orderBy: [{ taskId: "asc" }, { sample: "asc" }],
+    select: { id: true, runId: true, taskId: true, sample: true, reward: true },
+  });
+  return rows.map((r) => ({ ...r, runId: r.runId! }));
+}
+
+export async function episodeRefs(prisma: PrismaClient, ids: number[]): Promise<Map<number, EpisodeRefRow>> {
+  const rows = await prisma.episode.findMany({ where: { id: { in: ids } }, select: { id: true, runId: true, taskId: true, sample: true, reward: true } });
+  return new Map(rows.map((r) => [r.id, { ...r, runId: r.runId! }]));
+}
+
+export interface CandidateRefRow {
+  id: number;
+  turnId: number;
+  index: number;
+  episodeId: number;
+  runId: number;
+  taskId: number;
+  advantage: number | null;
+}
+
+export async function candidateRefs(prisma: PrismaClient, ids: number[]): Promise<Map<number, CandidateRefRow>> {
+  const rows = await prisma.candidate.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, turnId: true, index: true, advantage: true, turn: { select: { episodeId: true, episode: { select: { runId: true, taskId: true } } } } },
+  });
+  return new Map(rows.map((r) => [r.id, { id: r.id, turnId: r.turnId, index: r.index, advantage: r.advantage, episodeId: r.turn.episodeId, runId: r.turn.episode.runId!, taskId: r.turn.episode.taskId }]));
+}
+
+// ---- One pair's content ----
+
+export interface ItemTurn {
+  index: number;
+  role: "agent" | "simulator";
+  content: string;
+  html: string | null;
+  renderId: string | null;
+}
+
+export interface ItemEpisode {
+  answer: string | null;
+  reward: number | null;
+  details: unknown;
+  turns: ItemTurn[];
+}
+
+export interface ItemContent {
+  id: number;
+  queueId: number;
+  kind: "trajectory" | "turn";
+  benchmark: "backend" | "frontend";
+  taskId: number;
+  gold: Choice | null;
+  task: { problemDescription: string; groundTruth: string; testCases: TestCase[] | null };
+  /** Trajectory pairs: the two episodes. */
+  episodes?: { a: ItemEpisode; b: ItemEpisode };
+  /** Turn pairs: the dialogue before the turn, and the two candidate turns. */
+  turn?: { index: number; context: ItemTurn[]; a: string; b: string };
+}
+
+// One statement for a pair's whole content: the labelling desk loads one per label, and a Prisma
+// query with nested relations costs a round trip per relation.
+const turnsJson = (where: string) => `COALESCE((SELECT json_agg(json_build_object('index', u."index", 'role', u."role", 'content', u."content", 'html', u."html", 'renderId', u."renderId") ORDER BY u."index") FROM "Turn" u WHERE ${where}), '[]'::json)`;
+const episodeJson = (column: string) =>
+  `(SELECT json_build_object('answer', e."answer", 'reward', e."reward", 'details', e."details", 'turns', ${turnsJson(`u."episodeId" = e."id"`)}) FROM "Episode" e WHERE e."id" = i."${column}")`;
+
+const ITEM_SQL = `
+  SELECT i."id", i."queueId", i."taskId", i."gold"::text AS "gold", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark",
+         t."problemDescription", t."groundTruth", t."testCases",
+         ${episodeJson("aEpisodeId")} AS "aEpisode", ${episodeJson("bEpisodeId")} AS "bEpisode",
+         ca."text" AS "aText", cb."text" AS "bText", ct."index" AS "turnIndex",
+         CASE WHEN ct."id" IS NULL THEN NULL ELSE ${turnsJson(`u."episodeId" = ct."episodeId" AND u."index" < ct."index"`)} END AS "context"
+    FROM "QueueItem" i
+    JOIN "Queue" q ON q."id" = i."queueId"
+    JOIN "Task" t ON t."id" = i."taskId"
+    LEFT JOIN "Candidate" ca ON ca."id" = i."aCandidateId"
+    LEFT JOIN "Candidate" cb ON cb."id" = i."bCandidateId"
+    LEFT JOIN "Turn" ct ON ct."id" = ca."turnId"
+   WHERE i."id" = $1`;
+
+interface ItemRow {
+  id: number;
+  queueId: number;
+  taskId: number;
+  gold: Choice | null;
+  kind: "trajectory" | "turn";
+  benchmark: "backend" | "frontend";
+  problemDescription: string;
+  groundTruth: string;
+  testCases: TestCase[] | null;
+  aEpisode: ItemEpisode | null;
+  bEpisode: ItemEpisode | null;
+  aText: string | null;
+  bText: string | null;
+  turnIndex: number | null;
+  context: ItemTurn[] | null;
+}
+
+/** Everything one pair shows; hidden information included (the page's view decides what goes out). */
+export async function itemContent(prisma: PrismaClient, itemId: number): Promise<ItemContent | null> {
+  const [row] = await prisma.$queryRawUnsafe<ItemRow[]>(ITEM_SQL, itemId);
+  if (!row) return null;
+  const content: ItemContent = {
+    id: row.id,
+    queueId: row.queueId,
+    kind: row.kind,
+    benchmark: row.benchmark,
+    taskId: row.taskId,
+    gold: row.gold,
+    task: { problemDescription: row.problemDescription, groundTruth: row.groundTruth, testCases: row.testCases },
+  };
+  if (row.aEpisode && row.bEpisode) content.episodes = { a: row.aEpisode, b: row.bEpisode };
+  if (row.aText !== null && row.bText !== null && row.turnIndex !== null) content.turn = { index: row.turnIndex, context: row.context ?? [], a: row.aText, b: row.bText };
+  return content;
+}
