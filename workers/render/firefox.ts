@@ -110,7 +110,8 @@ class FirefoxSlot {
     if (request.isInterceptResolutionHandled()) return;
     const frame = request.frame();
     const reply = this.responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: !frame || frame === this.page.mainFrame() });
-    if (!/^(data|blob|about):/i.test(request.url())) this.pending.add(request);
+    // Navigations are answered 204 (the page stays), which ends no request Firefox reports: only subresources are waited for.
+    if (!request.isNavigationRequest() && !/^(data|blob|about):/i.test(request.url())) this.pending.add(request);
     void Promise.resolve(reply).then((r: Reply) => {
       const sent =
         r.kind === "continue"
@@ -141,10 +142,7 @@ class FirefoxSlot {
     this.pending.clear();
 
     let status: RenderStatus = "ok";
-    const loaded = await this.page
-      .setContent(html, { waitUntil: "load", timeout: deadlineMs })
-      .then(() => true)
-      .catch(() => false);
+    const loaded = await this.load(html, deadlineMs);
     if (!loaded || (await this.settle(started + deadlineMs)) === "deadline") {
       status = "timeout";
       this.spent = true;
@@ -156,6 +154,38 @@ class FirefoxSlot {
       return { status: status === "ok" ? "failed" : status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error: shot.message };
     }
     return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked };
+  }
+
+  /**
+   * Writes the page into the reused document (document.open/write/close, as Puppeteer's
+   * setContent does) and waits until it has loaded, or the deadline. The document's readyState is
+   * polled rather than its load event awaited: a page that starts navigating away while it is
+   * written (answered 204, so it stays) gets no load event in Firefox.
+   */
+  private async load(html: string, deadlineMs: number): Promise<boolean> {
+    let finished = false;
+    const write = (h: string) => {
+      document.open();
+      document.write(h);
+      document.close();
+    };
+    const loaded = (async () => {
+      await this.page.evaluate(write, html).catch(() => {});
+      while (!finished) {
+        const state = await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(() => null);
+        if (state === "complete") return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)));
+    try {
+      return await Promise.race([loaded, deadline]);
+    } finally {
+      finished = true;
+      clearTimeout(timer);
+    }
   }
 
   /** Until every resource asked for has arrived (CSS background images come after load), or the deadline. */
