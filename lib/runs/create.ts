@@ -3,6 +3,8 @@ import type { Benchmark } from "../colbench/tasks";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
 import type { Store } from "../store";
 import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
+import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName } from "../colbench/render-profile";
+import { resolvePlaceholderPhoto } from "../scoring/frontend/placeholder-photo";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -19,6 +21,10 @@ export interface NewRun {
   name?: string;
   embedder?: "clip-vit-b32" | "default";
   clipPath?: string;
+  /** Frontend: the render profile (default paper), engine (default chromium) and the published placeholder photo's file. */
+  profile?: ProfileName;
+  browser?: BrowserName;
+  placeholderPhoto?: string;
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
@@ -26,6 +32,7 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
   if (taskIds.length === 0) {
     throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
   }
+  const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
   const config: RunConfig = runConfigSchema.parse({
     benchmark: spec.benchmark,
     selector: spec.selector,
@@ -41,6 +48,8 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
     embedder: spec.embedder ?? "default",
     clipPath: spec.clipPath,
+    render: { name: spec.profile ?? DEFAULT_PROFILE, browser: spec.browser ?? DEFAULT_BROWSER, placeholders: photo?.placeholders ?? "generated" },
+    ...(photo ? { placeholderPhoto: photo.path } : {}),
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const run = await store.runs.insert({ name, benchmark: spec.benchmark, config });

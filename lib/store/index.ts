@@ -1,3 +1,4 @@
+import { episodesToRescore, replaceScores } from "./rescore";
 import type { PrismaClient } from "../db/generated/client";
 import { getPrisma } from "../db";
 import {
@@ -84,6 +85,8 @@ export function storeFor(prisma: PrismaClient) {
       leaderboard: bind(leaderboard),
       compare: bind(compareRuns),
       openPlays: bind(openPlayRuns),
+      toRescore: bind(episodesToRescore),
+      replaceScores: bind(replaceScores),
     },
     episodes: {
       ensure: bind(ensureEpisodes),

@@ -2,6 +2,7 @@ import type { PrismaClient } from "../db/generated/client";
 import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
 import { listRuns, type RunSummary } from "./runs";
+import { profileLabel, sameProfile } from "../colbench/render-profile";
 
 export interface LeaderboardRow {
   run: RunSummary;
@@ -13,6 +14,19 @@ export interface LeaderboardRow {
   success: Estimate;
   /** Frontend: win rate against the chosen baseline run. */
   versusBaseline?: WinRate;
+  /** Frontend: why there is no win rate against the baseline (scored under another render profile). */
+  notComparable?: string;
+}
+
+/**
+ * Whether two frontend runs' similarities may be compared: only under one render profile (the
+ * same window, extent, engine and placeholders). Null when they may, else the sentence saying why not.
+ */
+export function profileMismatch(a: RunSummary, b: RunSummary): string | null {
+  if (a.benchmark !== "frontend" || b.benchmark !== "frontend") return null;
+  if (a.render && b.render && sameProfile(a.render, b.render)) return null;
+  const describe = (r: RunSummary) => (r.render ? profileLabel(r.render) : "an unknown render profile (imported rewards)");
+  return `${a.name} was scored under ${describe(a)} and ${b.name} under ${describe(b)}: their similarities are not comparable. Rescore one with \`colbench rescore RUN --profile P --browser B\`.`;
 }
 
 async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number, number[]>> {
@@ -39,7 +53,11 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number):
       reward: meanWithInterval(tasks.map(mean)),
       success: meanWithInterval(tasks.map((rs) => mean(rs.map((r) => (r === 1 ? 1 : 0))))),
     };
-    if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
+    if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) {
+      const mismatch = profileMismatch(run, baseline);
+      if (mismatch) row.notComparable = mismatch;
+      else row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
+    }
     return row;
   });
   return rows.sort((a, b) => a.run.benchmark.localeCompare(b.run.benchmark) || b.reward.mean - a.reward.mean);
@@ -57,8 +75,10 @@ export interface RunComparison {
   a: RunSummary;
   b: RunSummary;
   tasks: TaskComparison[];
-  /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval. */
+  /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval; null when none, or not comparable. */
   versus: WinRate | null;
+  /** Frontend runs scored under different render profiles: the sentence saying so (and no win rate). */
+  profileMismatch: string | null;
 }
 
 /** Two runs of one benchmark side by side, task by task. */
@@ -77,5 +97,6 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
   const tasks = ids.map((taskId) => ({ taskId, problemDescription: descriptions.get(taskId) ?? "", a: meanOf(ra.get(taskId)), b: meanOf(rb.get(taskId)) }));
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
-  return { a, b, tasks, versus: shared ? winRate(pairsOf(ra), pairsOf(rb)) : null };
+  const mismatch = profileMismatch(a, b);
+  return { a, b, tasks, versus: shared && !mismatch ? winRate(pairsOf(ra), pairsOf(rb)) : null, profileMismatch: mismatch };
 }

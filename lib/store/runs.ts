@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { playerName, runConfigSchema, type RunConfig } from "../colbench/run-config";
+import { playerName, runConfigSchema, runRenderProfile, type RunConfig } from "../colbench/run-config";
+import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
 import { loadTurns } from "./episodes";
 
@@ -17,6 +18,8 @@ export interface RunSummary {
   /** Over finished episodes: mean reward, and the share with reward 1 (backend success). */
   meanReward: number | null;
   successRate: number | null;
+  /** Frontend: the render profile its scores were made under (null: backend, or imported rewards). */
+  render: RenderProfile | null;
 }
 
 function models(config: unknown): { agent: string | null; simulator: string | null } {
@@ -75,6 +78,7 @@ export async function listRuns(prisma: PrismaClient): Promise<RunSummary[]> {
       status: run.status,
       createdAt: run.createdAt,
       ...models(run.config),
+      render: runRenderProfile(run.config),
       total: counts.reduce((n, g) => n + g._count._all, 0),
       done,
       failed: count("failed"),

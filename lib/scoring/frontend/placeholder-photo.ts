@@ -30,8 +30,12 @@ export function placeholderPhotoAt(file: string): PlaceholderPhoto {
   return { path: resolved, placeholders: `picsum-48:${createHash("sha256").update(bytes).digest("hex").slice(0, 12)}` };
 }
 
-/** The photo to use: the option, else $COLBENCH_PLACEHOLDER_PHOTO, else the cache hook, else none (generated stand-ins). */
+/**
+ * The photo to use: the option (null: none, whatever else is set), else $COLBENCH_PLACEHOLDER_PHOTO,
+ * else the cache hook, else none (generated stand-ins).
+ */
 export async function resolvePlaceholderPhoto(option?: string | null, fromCache?: PlaceholderPhotoSource): Promise<PlaceholderPhoto | null> {
+  if (option === null) return null;
   const given = option ?? process.env.COLBENCH_PLACEHOLDER_PHOTO;
   if (given) return placeholderPhotoAt(given);
   const cached = fromCache ? await fromCache() : null;

@@ -125,6 +125,11 @@ export class RenderPool {
     return pool;
   }
 
+  /** The published placeholder photo's file this pool answers placeholders with, if any. */
+  get placeholderPhotoPath(): string | undefined {
+    return this.photo?.path;
+  }
+
   /** The profile this pool renders under by default. */
   get profile(): RenderProfile {
     return this.profileOf(this.settings);
