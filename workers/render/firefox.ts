@@ -211,7 +211,10 @@ class FirefoxSlot {
     const [sw, sh] = (await this.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")) as [number, number];
     const size = settings.extent === "document" ? { width: sw, height: sh } : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
     const clip = clipExtent(size, settings);
-    const png = Buffer.from(await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: true }));
+    // A capture from the document's origin stops at the document's edge, so a box reaching below a
+    // short quirks-mode document (full-page's at-least-the-window) is taken from the viewport.
+    const inView = clip.width <= settings.width && clip.height <= settings.viewportHeight;
+    const png = Buffer.from(await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: !inView }));
     return { png, ...pngSize(png) };
   }
 

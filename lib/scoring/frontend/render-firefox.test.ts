@@ -8,6 +8,7 @@ import { Marionette } from "../testing/marionette";
 import { defaultFirefox, detectFirefox, requireEngine } from "./browsers";
 import { decodePng, pngSize } from "./png";
 import { RenderPool } from "./render";
+import { settingsFor } from "./render-protocol";
 
 // Firefox ESR as the render pool's second engine (WebDriver BiDi), against Firefox driven as the
 // published scorer drives it (Marionette's full screenshot of the page's file), and the official
@@ -51,6 +52,12 @@ describe.skipIf(!haveFirefox)(haveFirefox ? `render pool in Firefox (${firefox})
     const at = (x: number, y: number) => Array.from(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
     expect(at(600, 60)).toEqual([16, 185, 129]);
     expect(at(208, 8 + 128 + 150)).not.toEqual([255, 255, 255]);
+  });
+
+  it("keeps studio-1280 by name: a short page is captured to the whole 1280x800 window", async () => {
+    const r = await pool.render(`<html><body><p>short</p></body></html>`, { settings: settingsFor("studio-1280") });
+    expect(r.profile.name).toBe("studio-1280");
+    expect(pngSize(r.png)).toEqual({ width: 1280, height: 800 });
   });
 
   it("stays on a page that navigates away, ends a script that never yields, and renders normally after", async () => {
