@@ -1,8 +1,9 @@
 import type { BackendTestResult as TestResult } from "@/lib/scoring/backend/scorer";
+import { profileLabel, type RenderProfile } from "@/lib/colbench/render-profile";
 
 /** The final answer and how it scored: per-test results (backend) or both renders (frontend). */
 export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backend" | "frontend"; answer: string | null; details: unknown }) {
-  const d = (details ?? {}) as { tests?: TestResult[]; error?: string; answerRender?: string; targetRender?: string; reward?: number; embedder?: string };
+  const d = (details ?? {}) as { tests?: TestResult[]; error?: string; answerRender?: string; targetRender?: string; reward?: number; embedder?: string; profile?: RenderProfile };
   return (
     <section className="mt-8" aria-labelledby="score-heading">
       <h2 id="score-heading" className="mb-2 text-lg font-semibold text-stone-900">
@@ -45,7 +46,12 @@ export function EpisodeScore({ benchmark, answer, details }: { benchmark: "backe
               )}
             </figure>
           ))}
-          {d.embedder ? <p className="text-xs text-stone-500">similarity by {d.embedder}</p> : null}
+          {d.embedder ? (
+            <p className="text-xs text-stone-500">
+              similarity by {d.embedder}
+              {d.profile ? `, rendered under ${profileLabel(d.profile)}` : ""}
+            </p>
+          ) : null}
         </div>
       )}
     </section>
