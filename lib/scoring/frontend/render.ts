@@ -102,7 +102,7 @@ export class RenderPool {
   browserVersion = "";
   readonly browser: BrowserName;
   /** How the worker is kept off the network (reported like the Python sandbox's isolation). */
-  readonly isolation: RenderIsolation = renderIsolation();
+  readonly isolation: RenderIsolation;
   readonly settings: RenderSettings;
   private readonly cache: RenderCache | null;
 
@@ -111,6 +111,12 @@ export class RenderPool {
     private readonly photo: PlaceholderPhoto | null,
   ) {
     this.browser = options.browser ?? DEFAULT_BROWSER;
+    const isolation = renderIsolation();
+    // Firefox is driven over a WebSocket, so its namespace has its own loopback up (nothing else listens there).
+    this.isolation =
+      this.browser === "firefox" && isolation.network !== "none"
+        ? { ...isolation, describe: isolation.describe.replace("no interface up", "only its own loopback up, for the driver's WebSocket to Firefox") }
+        : isolation;
     this.settings = { ...settingsFor(options.profile ?? DEFAULT_PROFILE, photo?.placeholders), ...options.settings };
     const cache = options.cache ?? true;
     this.cache = cache === false ? null : new RenderCache(typeof cache === "string" ? cache : defaultRenderDir());
