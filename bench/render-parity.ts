@@ -12,14 +12,18 @@
 // the cosine between a page's embedding there and in the reference, and how much each pair's
 // reward moves.
 //
-//   npx tsx bench/render-parity.ts [--pairs 120] [--from 0] [--clip PATH] [--placeholder-photo FILE] [--json FILE]
+//   npx tsx bench/render-parity.ts [--pairs 120] [--from 0] [--clip PATH] [--placeholder-photo FILE] [--json FILE] [--manifest FILE]
+//
+// --manifest FILE writes where every render lies (per condition, targets then answers), for
+// bench/render_parity_clip.py: CLIP ViT-B/32 in PyTorch with the published scorer's CLIPProcessor,
+// from a checkpoint or with seeded random weights, much faster on a CPU than the TypeScript CLIP.
 //
 // The embedder is CLIP ViT-B/32 from a checkpoint when one is given (--clip or $COLBENCH_CLIP),
 // else the weight-free default. With --placeholder-photo, Chromium and Firefox under paper are
 // also rendered with the published photo (and the reference takes it too). Renders are cached in
 // bench/out/renders, so a second run only embeds.
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import type { BrowserName, ProfileName } from "../lib/colbench/render-profile";
@@ -45,6 +49,7 @@ function args() {
     clip: opt("--clip") ?? process.env.COLBENCH_CLIP,
     photo: opt("--placeholder-photo"),
     json: opt("--json"),
+    manifest: opt("--manifest"),
   };
 }
 
@@ -56,6 +61,7 @@ interface Condition {
 }
 
 interface Rendered {
+  files: string[];
   sizes: string[];
   embeddings: Float32Array[];
   seconds: number;
@@ -105,7 +111,15 @@ async function main(): Promise<void> {
     await pool.close();
     const embeddings: Float32Array[] = [];
     for (const r of renders) embeddings.push(await embedder.embed(r.png));
-    results.set(c.name, { sizes: renders.map((r) => Object.values(pngSize(r.png)).join("x")), embeddings, seconds, statuses });
+    const cacheDir = path.join(projectRoot, "bench", "out", "renders");
+    // Every render is cached (status ok) under its id; a failed one has no file and is written beside them.
+    const files = renders.map((r) => {
+      const file = path.join(cacheDir, r.id.slice(0, 2), `${r.id}.png`);
+      if (r.status !== "ok") mkdirSync(path.dirname(file), { recursive: true });
+      if (r.status !== "ok") writeFileSync(file.replace(/\.png$/, ".failed.png"), r.png);
+      return r.status === "ok" ? file : file.replace(/\.png$/, ".failed.png");
+    });
+    results.set(c.name, { files, sizes: renders.map((r) => Object.values(pngSize(r.png)).join("x")), embeddings, seconds, statuses });
   }
 
   const ref = results.get(reference.name)!;
@@ -138,6 +152,10 @@ async function main(): Promise<void> {
     };
   }
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (opts.manifest) {
+    const conditionsOut = Object.fromEntries(conditions.map((c) => [c.name, results.get(c.name)!.files]));
+    writeFileSync(opts.manifest, `${JSON.stringify({ pairs: n, from: opts.from, reference: reference.name, conditions: conditionsOut }, null, 1)}\n`);
+  }
 }
 
 await main();
