@@ -24,9 +24,10 @@ export const DEFAULT_RENDER_SETTINGS: RenderSettings = settingsFor(DEFAULT_PROFI
  * Bumped whenever what a render shows may change: the worker's answers to outside requests
  * (stylesheets, placeholder images), or when it captures (2: after every resource has loaded,
  * so a render cached by revision 1 may lack a background picture; 3: render profiles, the
- * document extent and the engine's name in the key).
+ * document extent and the engine's name in the key; 4: flex and grid bodies measured by the height
+ * their content gives them).
  */
-export const RENDERER_REVISION = 3;
+export const RENDERER_REVISION = 4;
 
 export type RenderStatus = "ok" | "timeout" | "failed";
 

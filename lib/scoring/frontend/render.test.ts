@@ -70,6 +70,9 @@ describe.skipIf(!existsSync(chromium))(`render pool (${chromium})`, () => {
     expect([quirks.width, quirks.height]).toEqual([1366, 136]);
     const standards = decodePng((await pool.render(`<!DOCTYPE html><html>${body}`, { cache: false })).png);
     expect([standards.width, standards.height]).toEqual([1366, 682]);
+    // A flex body too (Chromium keeps it stretched however its height is put in words): its item's 132 px.
+    const flex = decodePng((await pool.render(`<html><body style="display:flex;margin:0"><div style="padding:16px;background:#00f"><p style="margin:0;height:100px">x</p></div></body></html>`, { cache: false })).png);
+    expect(flex.height).toBe(132);
     // A height the page sets itself is kept: a quirks page whose body is 100% tall fills the window.
     const full = decodePng((await pool.render(`<html><body style="height:100%;margin:0"><p>x</p></body></html>`, { cache: false })).png);
     expect(full.height).toBe(682);
