@@ -57,14 +57,15 @@ async function naivePage(executablePath: string) {
   const responder = new Responder({ subsetTailwind: false, memoizeImages: false });
   await page.setRequestInterception(true);
   page.on("request", (request) => {
-    const reply = responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: request.frame() === page.mainFrame() });
-    const done =
-      reply.kind === "continue"
+    const answer = responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: request.frame() === page.mainFrame() });
+    void Promise.resolve(answer).then((reply) =>
+      (reply.kind === "continue"
         ? request.continue()
         : reply.kind === "abort"
           ? request.abort("blockedbyclient")
-          : request.respond({ status: reply.status, headers: reply.headers, body: reply.body });
-    done.catch(() => {});
+          : request.respond({ status: reply.status, headers: reply.headers, body: reply.body })
+      ).catch(() => {}),
+    );
   });
   return { browser, page };
 }
@@ -99,7 +100,8 @@ async function main(): Promise<void> {
     .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
   // The pool runs what the project runs ($COLBENCH_CHROMIUM or Debian's chromium); the naive
   // loop always Debian's chromium unless $BENCH_NAIVE_CHROMIUM says otherwise.
-  const pool = await RenderPool.start({ cache: false, concurrency });
+  // The naive loop is Puppeteer's fullPage capture, which is the studio-1280 profile's geometry.
+  const pool = await RenderPool.start({ cache: false, concurrency, profile: "studio-1280" });
   const naive = await naivePage(process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium");
   console.log(`${pages.length} pages, ${pool.browserVersion}, pool (${concurrency} pages, worker process) vs one naive Puppeteer page`);
   const warm = pages.slice(0, WARMUP);

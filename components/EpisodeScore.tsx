@@ -1,4 +1,5 @@
 import type { BackendTestResult as TestResult } from "@/lib/scoring/backend/scorer";
+import { profileLabel, type RenderProfile } from "@/lib/colbench/render-profile";
 
 /** The final answer and how it scored: per-test results (backend) or both renders (frontend). */
 export function EpisodeScore({
@@ -25,6 +26,7 @@ export function EpisodeScore({
     targetStatus?: string;
     reward?: number;
     embedder?: string;
+    profile?: RenderProfile;
   };
   return (
     <section className="mt-8" aria-labelledby={headingId}>
@@ -77,7 +79,12 @@ export function EpisodeScore({
               )}
             </figure>
           ))}
-          {d.embedder ? <p className="text-xs text-stone-500">similarity by {d.embedder}</p> : null}
+          {d.embedder ? (
+            <p className="text-xs text-stone-500">
+              similarity by {d.embedder}
+              {d.profile ? `, rendered under ${profileLabel(d.profile)}` : ""}
+            </p>
+          ) : null}
         </div>
       )}
     </section>

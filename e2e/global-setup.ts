@@ -48,6 +48,8 @@ export default async function globalSetup() {
   await colbench(dataDir, ["candidates", "weak-backend", "--policy", `${models.url}#ask-then-answer`, "--n", "3"]);
   await colbench(dataDir, ["rank", "weak-backend", "--critic", `${models.url}#ask-then-answer`]);
   await colbench(dataDir, ["run", "--benchmark", "frontend", "--limit", "1", "--name", "e2e-frontend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
+  // The same under the studio's earlier render profile: Compare and the Leaderboard must say the two differ.
+  await colbench(dataDir, ["run", "--benchmark", "frontend", "--limit", "1", "--profile", "studio-1280", "--name", "older-frontend", "--agent", `${models.url}#ask-then-answer`, "--simulator", `${models.url}#simulator`]);
   const studio = await startStudio(E2E_PORT, dataDir);
   return async () => {
     await models.close();

@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to run and test the studio, then builds it.
 # Safe to run again: each step checks first and says what it did, with its time, on one line.
-# Usage: scripts/setup.sh [--no-build]
+# Usage: scripts/setup.sh [--no-build] [--with-firefox]
+#   --with-firefox (or COLBENCH_WITH_FIREFOX=1): also Firefox ESR, the second render engine
+#   (`--browser firefox`); the tests ask for it, the studio does not need it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+build=1
+with_firefox=${COLBENCH_WITH_FIREFOX:-0}
+for arg in "$@"; do
+  case "$arg" in
+    --no-build) build=0 ;;
+    --with-firefox) with_firefox=1 ;;
+    *) echo "scripts/setup.sh: unknown option $arg (use --no-build, --with-firefox)" >&2; exit 2 ;;
+  esac
+done
 
 now_ms() {
   if [ -n "${EPOCHREALTIME:-}" ]; then
@@ -52,6 +64,9 @@ elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/
   # a virtualenv, macOS's), which has its own way to install it.
   missing+=(python3-numpy)
 fi
+if [ "$with_firefox" = 1 ] && [ -z "${COLBENCH_FIREFOX:-}" ] && ! [ -x /usr/bin/firefox-esr ]; then
+  if command -v apt-get >/dev/null 2>&1; then missing+=(firefox-esr); else missing+=(firefox); fi
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""
@@ -64,6 +79,8 @@ if [ ${#missing[@]} -gt 0 ]; then
       case "$pkg" in
         chromium) brew install --cask chromium ;;
         python3-numpy) brew install numpy ;;
+        firefox) brew install --cask firefox
+          echo "set COLBENCH_FIREFOX=/Applications/Firefox.app/Contents/MacOS/firefox to render with it" ;;
         *) brew install "$pkg" ;;
       esac >>"$log" 2>&1 || failed "brew install $pkg"
     done
@@ -73,7 +90,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 else
-  step "system packages" "chromium, postgresql, python3 present" "$t"
+  step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$t"
 fi
 
 # npm dependencies, reinstalled only when the lock file changed since the last install.
@@ -110,7 +127,7 @@ else
   step "Prisma client" "up to date with prisma/schema.prisma" "$t"
 fi
 
-if [ "${1:-}" != "--no-build" ]; then
+if [ "$build" = 1 ]; then
   # A build stamp keyed on what `next build` reads: an unchanged checkout starts without rebuilding.
   t=$(now_ms)
   stamp=$(node scripts/build-stamp.mjs)

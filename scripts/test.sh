@@ -4,7 +4,8 @@
 # then e2e (Playwright driving Debian's Chromium against the freshly built studio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --no-build
+# Firefox too: the second render engine's tests run, they do not skip.
+bash scripts/setup.sh --no-build --with-firefox
 npx next build >/dev/null
 reports=$(mktemp -d)
 status=0

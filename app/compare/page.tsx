@@ -27,7 +27,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <option value="">choose…</option>
         {runs.map((r) => (
           <option key={r.id} value={r.id}>
-            {r.name} ({r.benchmark})
+            {r.name} ({r.benchmark}{r.render ? `, ${r.render.name} · ${r.render.browser}` : ""})
           </option>
         ))}
       </select>
@@ -49,8 +49,15 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <p role="alert" className="text-sm text-red-700">{result}</p>
       ) : result ? (
         <>
+          {result.profileMismatch ? (
+            <p role="alert" data-testid="profile-mismatch" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Different render profiles: {result.profileMismatch} No win rate is computed; the rewards below are shown side by side as they were scored.
+            </p>
+          ) : null}
           <p className="mb-4 text-sm text-stone-700" data-testid="compare-summary">
-            {result.versus
+            {result.profileMismatch
+              ? "Not compared: the two runs were scored under different render profiles."
+              : result.versus
               ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
               : "The two runs have no finished task in common."}
           </p>

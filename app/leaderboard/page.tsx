@@ -5,6 +5,7 @@ import type { LeaderboardRow } from "@/lib/store/leaderboard";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
+import { profileLabel } from "@/lib/colbench/render-profile";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { HumanPreference } from "@/components/label/HumanPreference";
@@ -34,6 +35,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
             </>
           ) : (
             <>
+              <th className="px-3 py-2">Render profile</th>
               <th className="px-3 py-2 text-right">Similarity (95% CI)</th>
               <th className="px-3 py-2 text-right">Win rate vs baseline (95% CI)</th>
               {bestOf ? <th className="px-3 py-2 text-right">Best-of-k similarity (95% CI)</th> : null}
@@ -62,9 +64,22 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
               </>
             ) : (
               <>
+                <td className="px-3 py-2 font-mono text-xs text-stone-600" data-testid="render-profile">
+                  {row.run.render ? profileLabel(row.run.render) : "unknown (imported)"}
+                </td>
                 <td className="px-3 py-2 text-right tabular-nums">{interval(row.reward, false)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">
-                  {row.run.id === baseline ? "baseline" : row.versusBaseline ? `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}` : "–"}
+                  {row.run.id === baseline ? (
+                    "baseline"
+                  ) : row.versusBaseline ? (
+                    `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}`
+                  ) : row.notComparable ? (
+                    <span title={row.notComparable} className="text-amber-800">
+                      not comparable: other render profile
+                    </span>
+                  ) : (
+                    "–"
+                  )}
                 </td>
                 {bestOf ? <td className="px-3 py-2 text-right tabular-nums" data-testid="best-of-k">{row.bestOfK ? `best-of-${row.k}: ${interval(row.bestOfK.reward, false)}` : "–"}</td> : null}
               </>
@@ -135,6 +150,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
                   </button>
                 </form>
               </div>
+              {new Set(frontend.map((r) => (r.run.render ? profileLabel(r.run.render) : "unknown"))).size > 1 ? (
+                <p role="alert" data-testid="leaderboard-profiles" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                  These runs were scored under different render profiles (see the column): similarities are comparable only between runs of one profile.
+                  Rescore a run under another with <code className="font-mono">colbench rescore RUN --profile P --browser B</code>.
+                </p>
+              ) : null}
               <Table rows={frontend} benchmark="frontend" baseline={baseline} />
             </>
           ) : null}

@@ -7,6 +7,8 @@ import { openEventBus } from "../../lib/events";
 import { createRun } from "../../lib/runs/create";
 import { playRun } from "../../lib/runs/play-run";
 import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
+import { rescoreRun } from "../../lib/runs/rescore";
+import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
@@ -167,11 +169,15 @@ export function register(program: Command): void {
     .option("--clip <path>", "frontend: openai/clip-vit-base-patch32 checkpoint folder (for --embedder clip-vit-b32)")
     .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
     .option("--simulator-price <p/c>", "the simulator model's dollars per million prompt/completion tokens", prices("--simulator-price"))
+    .addOption(new Option("--profile <name>", "frontend: render profile, paper (the published scorer's screenshot) or studio-1280").choices(PROFILE_NAMES).default("paper"))
+    .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
+    .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
     .action(
       action(async (opts: {
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
+        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -192,7 +198,11 @@ export function register(program: Command): void {
             embedder: opts.embedder,
             clipPath: opts.clip,
             prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
+            profile: opts.profile,
+            browser: opts.browser,
+            placeholderPhoto: opts.placeholderPhoto,
           });
+          if (run.config.benchmark === "frontend") process.stderr.write(`render profile: ${profileLabel(run.config.render)}\n`);
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
           const stats = await play(store, db, run.id, { out: opts.out });
           await summary(store, run.id, run.name, stats);
@@ -212,6 +222,38 @@ export function register(program: Command): void {
           const run = await findRun(store, name);
           const stats = await play(store, db, run.id, opts);
           await summary(store, run.id, run.name, stats);
+        });
+      }),
+    );
+
+  program
+    .command("rescore")
+    .description("render a finished frontend run's final pages and targets again under another render profile, engine or placeholder photo, and replace its scores (all at once, when every new one exists)")
+    .argument("<run>", "the run's name or id")
+    .addOption(new Option("--profile <name>", "render profile (default: the run's own)").choices(PROFILE_NAMES))
+    .addOption(new Option("--browser <engine>", "render engine (default: the run's own)").choices(BROWSERS))
+    .option("--placeholder-photo <file>", "the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
+    .option("--concurrency <n>", "pages scored at once", int("--concurrency"))
+    .action(
+      action(async (name: string, opts: { profile?: ProfileName; browser?: BrowserName; placeholderPhoto?: string; concurrency?: number }) => {
+        await withDatabase("rescore", async (store) => {
+          const run = await findRun(store, name);
+          const bars = new MultiBar({ format: "{bar} {value}/{total} episodes rescored", stream: process.stderr, hideCursor: true, noTTYOutput: false, notTTYSchedule: 5000 }, Presets.shades_classic);
+          const bar = bars.create(1, 0);
+          try {
+            const result = await rescoreRun(store, run.id, {
+              ...opts,
+              onProgress: (done, total) => {
+                bar.setTotal(total);
+                bar.update(done);
+              },
+            });
+            bars.stop();
+            process.stderr.write(`rescored "${run.name}": ${profileLabel(result.from)} -> ${profileLabel(result.to)}\n`);
+            console.log(JSON.stringify({ run: run.name, episodes: result.episodes, from: result.from, to: result.to, average_reward_before: result.meanBefore, average_reward: result.meanAfter }));
+          } finally {
+            bars.stop();
+          }
         });
       }),
     );

@@ -2,6 +2,7 @@ import path from "node:path";
 import { Command, Option } from "commander";
 import { createEmbedder } from "../../lib/scoring/frontend/embedders";
 import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
+import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
 import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend/scorer";
 import { parseFrontendScoreLine } from "../../lib/scoring/frontend/input";
 import { action } from "../errors";
@@ -17,6 +18,9 @@ export interface ScoreFrontendOptions {
   clip?: string;
   concurrency?: number;
   cache?: boolean;
+  profile?: ProfileName;
+  browser?: BrowserName;
+  placeholderPhoto?: string;
 }
 
 /** What scoring a file needs of a scorer (tests pass their own). */
@@ -32,7 +36,13 @@ export async function scoreFrontendFile(
   startScorer: () => Promise<FrontendScoring> = async () =>
     FrontendScorer.start({
       embedder: createEmbedder(options.embedder ?? (options.clip || process.env.COLBENCH_CLIP ? "clip-vit-b32" : "default"), { clipPath: options.clip }),
-      renderOptions: { concurrency: options.concurrency, cache: options.cache ?? true },
+      renderOptions: {
+        concurrency: options.concurrency,
+        cache: options.cache ?? true,
+        ...(options.profile ? { profile: options.profile } : {}),
+        ...(options.browser ? { browser: options.browser } : {}),
+        ...(options.placeholderPhoto ? { placeholderPhoto: options.placeholderPhoto } : {}),
+      },
     }),
 ): Promise<number> {
   const baseDir = path.dirname(path.resolve(file));
@@ -47,6 +57,7 @@ export async function scoreFrontendFile(
         ...line.record,
         reward: s.reward,
         embedder: s.embedder,
+        render_profile: s.profile,
         answer_render: s.answerRender,
         target_render: s.targetRender,
         answer_render_status: s.answerStatus,
@@ -63,7 +74,9 @@ export async function scoreFrontendFile(
   if (bad) io.stderr.write(`colbench: ${bad} line(s) of ${file} could not be scored\n`);
   const n = done.length;
   const average = n ? done.reduce((s, x) => s + x.reward, 0) / n : 0;
-  io.stdout.write(`${JSON.stringify({ n, average_similarity: average, embedder: scorer.embedder.id })}\n`);
+  const profile = done[0]?.profile;
+  io.stdout.write(`${JSON.stringify({ n, average_similarity: average, embedder: scorer.embedder.id, ...(profile ? { render_profile: profile } : {}) })}\n`);
+  if (profile) io.stderr.write(`colbench: rendered under ${profileLabel(profile)}\n`);
   return bad ? 1 : 0;
 }
 
@@ -81,6 +94,9 @@ export function registerScoreFrontend(score: Command): void {
     )
     .option("--clip <path>", "openai/clip-vit-base-patch32 checkpoint folder (model.safetensors, config.json); default $COLBENCH_CLIP")
     .option("--concurrency <n>", "pages rendered at once", positiveInt)
+    .addOption(new Option("--profile <name>", "render profile: paper (the published scorer's screenshot, default) or studio-1280 (the studio's earlier 1280x800)").choices(PROFILE_NAMES))
+    .addOption(new Option("--browser <engine>", "render engine: chromium (default) or firefox (Firefox ESR, as the published scorer; scripts/setup.sh --with-firefox)").choices(BROWSERS))
+    .option("--placeholder-photo <file>", "the published placeholder photo (picsum.photos/id/48) for placeholder images; default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
     .option("--no-cache", "neither read nor write renders in <data>/renders")
     .action(
       action(async (file: string, opts: ScoreFrontendOptions) => {

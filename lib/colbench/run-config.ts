@@ -2,6 +2,7 @@ import { z } from "zod";
 import { serverSpecSchema } from "./server-spec";
 import { BENCHMARKS } from "./tasks";
 import { MESSAGE_CHAR_LIMIT } from "./protocol";
+import { LEGACY_RENDER_PROFILE, renderProfileSchema, type RenderProfile } from "./render-profile";
 
 // A run's stored configuration. It lives here, below both the store and the runner, so that
 // listing runs never loads the runner, the scorers or the CLIP code.
@@ -48,6 +49,25 @@ export const runConfigSchema = z.object({
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
   prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),
   clipPath: z.string().optional(),
+  /**
+   * Frontend: how pages are rendered for the simulator and the score (profile, engine,
+   * placeholders). Runs stored before profiles existed were rendered as studio-1280 in Chromium.
+   */
+  render: renderProfileSchema.default(LEGACY_RENDER_PROFILE),
+  /** The published placeholder photo's file, when the profile's placeholders are that photo. */
+  placeholderPhoto: z.string().optional(),
+  /** Earlier profiles whose scores `colbench rescore` replaced, oldest first. */
+  rescored: z.array(z.object({ from: renderProfileSchema, at: z.string() })).optional(),
 });
 
 export type RunConfig = z.infer<typeof runConfigSchema>;
+
+/**
+ * The profile a run's scores were made under: frontend runs' (legacy ones read as studio-1280),
+ * null for backend runs and for imported trajectories, whose rewards came from elsewhere.
+ */
+export function runRenderProfile(config: unknown): RenderProfile | null {
+  const parsed = runConfigSchema.safeParse(config);
+  if (!parsed.success || parsed.data.benchmark !== "frontend") return null;
+  return parsed.data.render;
+}

@@ -3,6 +3,8 @@ import type { Benchmark } from "../colbench/tasks";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
 import type { Store } from "../store";
 import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
+import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName } from "../colbench/render-profile";
+import { resolvePlaceholderPhoto } from "../scoring/frontend/placeholder-photo";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -21,6 +23,10 @@ export interface NewRun {
   clipPath?: string;
   /** Dollars per million prompt and completion tokens of each side, for the cost estimate. */
   prices?: RunConfig["prices"];
+  /** Frontend: the render profile (default paper), engine (default chromium) and the published placeholder photo's file. */
+  profile?: ProfileName;
+  browser?: BrowserName;
+  placeholderPhoto?: string;
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
@@ -28,6 +34,7 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
   if (taskIds.length === 0) {
     throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
   }
+  const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
   const config: RunConfig = runConfigSchema.parse({
     benchmark: spec.benchmark,
     selector: spec.selector,
@@ -44,6 +51,8 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     embedder: spec.embedder ?? "default",
     clipPath: spec.clipPath,
     prices: spec.prices,
+    render: { name: spec.profile ?? DEFAULT_PROFILE, browser: spec.browser ?? DEFAULT_BROWSER, placeholders: photo?.placeholders ?? "generated" },
+    ...(photo ? { placeholderPhoto: photo.path } : {}),
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   // A person in a seat makes a played session, never a benchmark run to rank.

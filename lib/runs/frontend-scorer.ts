@@ -1,16 +1,36 @@
 import type { EmbedderName } from "../colbench/run-config";
+import { profileLabel, sameProfile, type RenderProfile } from "../colbench/render-profile";
 import { createEmbedder } from "../scoring/frontend/embedders";
 import { FrontendScorer } from "../scoring/frontend/scorer";
 import { RenderPool } from "../scoring/frontend/render";
 import type { OpenScorer } from "./scorer";
 
+export interface FrontendScorerSpec {
+  embedder?: EmbedderName;
+  clipPath?: string;
+  /** The run's render profile; its placeholders must be what the photo given (or none) makes. */
+  render?: RenderProfile;
+  placeholderPhoto?: string;
+}
+
 /**
- * Frontend: one Chromium render pool serves both the episodes (the simulator looks at every
- * proposal) and the score (cosine similarity of the final page's and the target's embeddings).
+ * Frontend: one render pool serves both the episodes (the simulator looks at every proposal) and
+ * the score (cosine similarity of the final page's and the target's embeddings), under the run's
+ * render profile.
  */
-export async function openFrontendScorer(options: { embedder?: EmbedderName; clipPath?: string } = {}): Promise<OpenScorer> {
+export async function openFrontendScorer(options: FrontendScorerSpec = {}): Promise<OpenScorer> {
   const embedder = createEmbedder(options.embedder ?? "default", { clipPath: options.clipPath });
-  const pool = await RenderPool.start();
+  const pool = await RenderPool.start({
+    ...(options.render ? { profile: options.render.name, browser: options.render.browser } : {}),
+    // A run recorded with generated placeholders keeps them, whatever the environment says.
+    placeholderPhoto: options.render?.placeholders === "generated" ? null : (options.placeholderPhoto ?? null),
+  });
+  if (options.render && !sameProfile(pool.profile, options.render)) {
+    await pool.close();
+    throw new Error(
+      `the run was rendered under ${profileLabel(options.render)}, but this machine renders ${profileLabel(pool.profile)}: supply the same placeholder photo (--placeholder-photo or COLBENCH_PLACEHOLDER_PHOTO)`,
+    );
+  }
   const scorer = await FrontendScorer.start({ embedder, pool });
   return {
     services: {

@@ -16,9 +16,9 @@ export async function openBackendScorer(): Promise<OpenScorer> {
   };
 }
 
-export async function openScorer(config: Pick<RunConfig, "benchmark" | "embedder" | "clipPath">): Promise<OpenScorer> {
+export async function openScorer(config: Pick<RunConfig, "benchmark" | "embedder" | "clipPath"> & Partial<Pick<RunConfig, "render" | "placeholderPhoto">>): Promise<OpenScorer> {
   if (config.benchmark === "backend") return openBackendScorer();
-  // Loaded only for frontend runs: it brings Chromium and the embedders.
+  // Loaded only for frontend runs: it brings the browser and the embedders.
   const { openFrontendScorer } = await import("./frontend-scorer");
-  return openFrontendScorer({ embedder: config.embedder, clipPath: config.clipPath });
+  return openFrontendScorer({ embedder: config.embedder, clipPath: config.clipPath, render: config.render, placeholderPhoto: config.placeholderPhoto });
 }

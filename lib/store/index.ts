@@ -1,3 +1,4 @@
+import { episodesToRescore, replaceScores } from "./rescore";
 import type { PrismaClient } from "../db/generated/client";
 import { getPrisma } from "../db";
 import {
@@ -115,6 +116,8 @@ export function storeFor(prisma: PrismaClient) {
       compare: bind(compareRuns),
       openPlays: bind(openPlayRuns),
       sessions: bind(listSessions),
+      toRescore: bind(episodesToRescore),
+      replaceScores: bind(replaceScores),
     },
     episodes: {
       ensure: bind(ensureEpisodes),

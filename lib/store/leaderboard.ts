@@ -3,6 +3,7 @@ import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
 import { bestOfTask } from "../scoring/metrics/metrics";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
 import { listRuns, runSummary, type RunFilter, type RunSummary } from "./runs";
+import { profileLabel, sameProfile } from "../colbench/render-profile";
 
 export interface LeaderboardRow {
   run: RunSummary;
@@ -18,6 +19,19 @@ export interface LeaderboardRow {
   k: number;
   /** Over tasks, each task's best sample: its reward, and whether it passed every test. */
   bestOfK?: { reward: Estimate; success: Estimate };
+  /** Frontend: why there is no win rate against the baseline (scored under another render profile). */
+  notComparable?: string;
+}
+
+/**
+ * Whether two frontend runs' similarities may be compared: only under one render profile (the
+ * same window, extent, engine and placeholders). Null when they may, else the sentence saying why not.
+ */
+export function profileMismatch(a: RunSummary, b: RunSummary): string | null {
+  if (a.benchmark !== "frontend" || b.benchmark !== "frontend") return null;
+  if (a.render && b.render && sameProfile(a.render, b.render)) return null;
+  const describe = (r: RunSummary) => (r.render ? profileLabel(r.render) : "an unknown render profile (imported rewards)");
+  return `${a.name} was scored under ${describe(a)} and ${b.name} under ${describe(b)}: their similarities are not comparable. Rescore one with \`colbench rescore RUN --profile P --browser B\`.`;
 }
 
 /** Each task's finished rewards, in sample order. */
@@ -59,7 +73,11 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, 
       const best = tasks.map((rs) => bestOfTask(rs));
       row.bestOfK = { reward: meanWithInterval(best), success: meanWithInterval(best.map((r) => (r === 1 ? 1 : 0))) };
     }
-    if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
+    if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) {
+      const mismatch = profileMismatch(run, baseline);
+      if (mismatch) row.notComparable = mismatch;
+      else row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
+    }
     return row;
   });
   return rows.sort((a, b) => a.run.benchmark.localeCompare(b.run.benchmark) || b.reward.mean - a.reward.mean);
@@ -80,8 +98,10 @@ export interface RunComparison {
   a: RunSummary;
   b: RunSummary;
   tasks: TaskComparison[];
-  /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval. */
+  /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval; null when none, or not comparable. */
   versus: WinRate | null;
+  /** Frontend runs scored under different render profiles: the sentence saying so (and no win rate). */
+  profileMismatch: string | null;
 }
 
 /** Two runs of one benchmark side by side, task by task. */
@@ -107,5 +127,6 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
   }));
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
-  return { a, b, tasks, versus: shared ? winRate(pairsOf(ra), pairsOf(rb)) : null };
+  const mismatch = profileMismatch(a, b);
+  return { a, b, tasks, versus: shared && !mismatch ? winRate(pairsOf(ra), pairsOf(rb)) : null, profileMismatch: mismatch };
 }

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { playerName, runConfigSchema, type RunConfig } from "../colbench/run-config";
+import { playerName, runConfigSchema, runRenderProfile, type RunConfig } from "../colbench/run-config";
+import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
 import { describeFailure, failureOf } from "../colbench/failure";
 import { loadTurns } from "./episodes";
@@ -22,6 +23,8 @@ export interface RunSummary {
   /** Over finished episodes: mean reward, and the share with reward 1 (backend success). */
   meanReward: number | null;
   successRate: number | null;
+  /** Frontend: the render profile its scores were made under (null: backend, or imported rewards). */
+  render: RenderProfile | null;
 }
 
 function models(config: unknown): { agent: string | null; simulator: string | null } {
@@ -114,6 +117,7 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
       createdAt: run.createdAt,
       archivedAt: run.archivedAt,
       ...models(run.config),
+      render: runRenderProfile(run.config),
       total: counts.reduce((n, g) => n + g._count._all, 0),
       done,
       failed: count("failed"),

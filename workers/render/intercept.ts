@@ -7,7 +7,7 @@ import { placeholderSize, type ImageSize } from "./placeholder";
 export type Answer =
   | { kind: "continue" } // data:, blob: and the like never leave the browser
   | { kind: "stylesheet"; file: string } // a file of tailwindcss 2.2.19's dist/
-  | { kind: "image"; size: ImageSize }
+  | { kind: "image"; size: ImageSize; /** A service the published scorer answers with its photo (picsum, random Unsplash). */ photo: boolean }
   | { kind: "stay" } // the page tries to navigate itself away: answered 204, so it stays
   | { kind: "empty-document" } // a frame's document: an empty page instead of a browser error page
   | { kind: "abort" };
@@ -61,6 +61,16 @@ export function classifyRequest({ url, isNavigation, isMainFrame }: RequestFacts
   const file = tailwindFile(url);
   if (file) return { kind: "stylesheet", file };
   const size = placeholderSize(url);
-  if (size) return { kind: "image", size };
+  if (size) return { kind: "image", size, photo: isPhotoService(url) };
   return { kind: "abort" };
+}
+
+/**
+ * The published scorer rewrites picsum.photos/W/H and source.unsplash.com/random/WxH URLs of an
+ * answer to picsum.photos/id/48/W/H, and every official target uses that photo; so with the photo
+ * supplied, these hosts get it (other picsum ids too: only photo 48 is at hand).
+ */
+function isPhotoService(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase().replace(/^www\./, "");
+  return host === "picsum.photos" || host.endsWith(".picsum.photos") || host === "source.unsplash.com";
 }

@@ -2,6 +2,7 @@ import type { CDPSession } from "puppeteer-core";
 import type { RenderSettings } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng } from "../../lib/scoring/frontend/png";
 import { launchChromium, type LaunchedBrowser } from "./browser";
+import type { Engine } from "./engine";
 import { Slot, type SlotOptions, type SlotResult } from "./slot";
 
 // A fixed number of slots (each a browser context with one page) taking jobs from one queue.
@@ -24,7 +25,7 @@ interface Job {
   resolve(result: SlotResult): void;
 }
 
-export class ChromiumPool {
+export class ChromiumPool implements Engine {
   private chromium: (LaunchedBrowser & { root: CDPSession }) | null = null;
   private launching: Promise<LaunchedBrowser & { root: CDPSession }> | null = null;
   private readonly queue: Job[] = [];

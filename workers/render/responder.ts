@@ -1,4 +1,5 @@
 import { classifyRequest, type RequestFacts } from "./intercept";
+import type { PlaceholderPhotos } from "./photo";
 import { placeholderPng, type ImageSize } from "./placeholder";
 import { tailwindCssBytes, tailwindSubsetter } from "./tailwind";
 
@@ -11,6 +12,8 @@ export interface ResponderOptions {
   subsetTailwind: boolean;
   /** Keep generated placeholder images in memory: pages reuse the same few photo URLs. */
   memoizeImages: boolean;
+  /** The published placeholder photo; absent: generated stand-ins for every placeholder. */
+  photos?: PlaceholderPhotos;
 }
 
 export type Reply =
@@ -64,7 +67,8 @@ export class Responder {
     this.blocked = [];
   }
 
-  reply(facts: RequestFacts): Reply {
+  /** The answer to one request; a photo is made asynchronously, everything else at once. */
+  reply(facts: RequestFacts): Reply | Promise<Reply> {
     const answer = classifyRequest(facts);
     switch (answer.kind) {
       case "continue":
@@ -83,6 +87,12 @@ export class Responder {
           body: this.stylesheet(answer.file),
         };
       case "image":
+        if (answer.photo && this.options.photos) {
+          return this.options.photos.image(answer.size).then(
+            (body): Reply => ({ kind: "fulfill", status: 200, headers: { "content-type": "image/jpeg", "access-control-allow-origin": "*", "cache-control": "public, max-age=31536000, immutable" }, body }),
+            (): Reply => ({ kind: "abort" }),
+          );
+        }
         return {
           kind: "fulfill",
           status: 200,

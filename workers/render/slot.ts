@@ -2,6 +2,7 @@ import type { CDPSession, Protocol } from "puppeteer-core";
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
+import { clipExtent, MEASURE_DOCUMENT_EXTENT, type Extent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 
 // One worker page in its own browser context (concurrent full-page captures from pages of one
@@ -156,16 +157,7 @@ export class Slot {
     const started = Date.now();
     this.uses++;
     if (this.uses >= MAX_USES || mayChangeAfterParse(html) || MAY_ANIMATE.test(html)) this.spent = true;
-    const viewport = `${settings.width}x${settings.viewportHeight}`;
-    if (viewport !== this.viewport) {
-      await this.cdp.send("Emulation.setDeviceMetricsOverride", {
-        width: settings.width,
-        height: settings.viewportHeight,
-        deviceScaleFactor: 1,
-        mobile: false,
-      });
-      this.viewport = viewport;
-    }
+    await this.setViewport(settings.width, settings.viewportHeight);
     this.responder.begin(html);
     this.loading.clear();
 
@@ -199,6 +191,13 @@ export class Slot {
       return this.fallback(status === "ok" ? "failed" : status, shot);
     }
     return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked };
+  }
+
+  private async setViewport(width: number, height: number): Promise<void> {
+    const viewport = `${width}x${height}`;
+    if (viewport === this.viewport) return;
+    await this.cdp.send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
+    this.viewport = viewport;
   }
 
   /**
@@ -273,11 +272,8 @@ export class Slot {
       isNavigation: event.resourceType === "Document",
       isMainFrame: event.frameId === this.mainFrameId,
     });
-    if (this.options.delayImagesMs && event.resourceType === "Image") {
-      setTimeout(() => this.send(event.requestId, reply), this.options.delayImagesMs);
-      return;
-    }
-    this.send(event.requestId, reply);
+    const delay = this.options.delayImagesMs && event.resourceType === "Image" ? this.options.delayImagesMs : 0;
+    void Promise.all([reply, delay ? new Promise((r) => setTimeout(r, delay)) : null]).then(([r]) => this.send(event.requestId, r));
   }
 
   private send(requestId: string, reply: Reply): void {
@@ -297,22 +293,47 @@ export class Slot {
     });
   }
 
-  /**
-   * The page as a PNG: the whole page, as Puppeteer's fullPage screenshot captures it (beyond
-   * the viewport, `100vh` still the viewport's height), clipped on huge pages.
-   */
-  private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
+  /** Chromium's full-page size: the content, at least the viewport. */
+  private async fullPageSize(): Promise<Extent> {
     const metrics = await this.cdp.send("Page.getLayoutMetrics");
     const content = metrics.cssContentSize ?? metrics.contentSize;
-    const w = Math.ceil(content.width);
-    const h = Math.ceil(content.height);
+    return { width: Math.ceil(content.width), height: Math.ceil(content.height) };
+  }
+
+  /** Firefox's documentElement.scrollWidth x scrollHeight for this page (see extent.ts). */
+  private async documentSize(): Promise<Extent> {
+    const r = await this.cdp.send("Runtime.evaluate", { expression: MEASURE_DOCUMENT_EXTENT, returnByValue: true }).catch(() => null);
+    const v = r?.result.value as [number, number, string] | undefined;
+    if (!Array.isArray(v) || !(v[0]! > 0) || !(v[1]! > 0)) return this.fullPageSize();
+    return { width: v[0]!, height: v[1]! };
+  }
+
+  /**
+   * The page as a PNG. "full-page": the whole page as Puppeteer's fullPage screenshot captures
+   * it (beyond the viewport, `100vh` still the viewport's height). "document": the rectangle
+   * Firefox's full screenshot covers; a page taller than the window is laid out again as Firefox
+   * lays it out beside its scrollbar, that much narrower. Both clipped on huge pages.
+   */
+  private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
+    let layoutWidth = settings.width;
+    let size: Extent;
+    if (settings.extent === "document") {
+      size = await this.documentSize();
+      if (settings.scrollbar > 0 && size.height > settings.viewportHeight) {
+        layoutWidth = settings.width - settings.scrollbar;
+        await this.setViewport(layoutWidth, settings.viewportHeight);
+        size = await this.documentSize();
+      }
+    } else size = await this.fullPageSize();
+    const { width: w, height: h } = clipExtent(size, settings);
     // A page that fits the viewport is captured as it stands: the same pixels as a full-page
     // capture, without the view being resized and the whole page restyled and redrawn for it.
-    const fits = w <= settings.width && h <= settings.viewportHeight;
+    const fits = w <= layoutWidth && h <= settings.viewportHeight;
     // A longer page gets an explicit clip from the layout just measured: left to itself,
     // Chromium sizes a beyond-viewport capture from the last frame it drew, which can lag
     // behind a page whose height changed since (seen as a 1226 px page captured at 800).
-    const clip = fits ? undefined : { x: 0, y: 0, width: Math.min(w, settings.maxWidth), height: Math.min(h, settings.maxHeight), scale: 1 };
+    const exact = fits && w === layoutWidth && h === settings.viewportHeight;
+    const clip = exact ? undefined : { x: 0, y: 0, width: w, height: h, scale: 1 };
     const { data } = await this.cdp.send("Page.captureScreenshot", {
       format: "png",
       // Faster zlib settings in Chromium; the pixels are the same, only the file is larger.

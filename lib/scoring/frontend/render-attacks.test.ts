@@ -1,13 +1,19 @@
 import dgram from "node:dgram";
 import net from "node:net";
+import { existsSync } from "node:fs";
+import puppeteer, { type Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, POOL_CHROMIUM_FLAGS } from "../../../workers/render/browser";
-import { defaultChromium, RenderPool } from "./render";
+import { BROWSERS, type BrowserName } from "../../colbench/render-profile";
+import { defaultChromium, defaultExecutable, defaultFirefox } from "./browsers";
+import { RenderPool } from "./render";
 
 // Agent pages are untrusted: each page below tries one way out to a listener on this machine's
 // loopback (TCP for HTTP and WebSockets, UDP for WebRTC). Rendered through the real pool, the
-// listener must hear nothing. A control renders two of them in a plain Chromium first, to show the
-// listener does hear a page that is let out.
+// listener must hear nothing, in both engines (Chromium, and Firefox over WebDriver BiDi, whose
+// worker brings up its namespace's own loopback for the driver's WebSocket). A control renders
+// two of them in a plain browser of the same engine first, to show the listener does hear a page
+// that is let out.
 
 let tcp: net.Server;
 let udp: dgram.Socket;
@@ -80,43 +86,56 @@ const ESCAPES: Array<[string, (origin: string, host: string) => string]> = [
   ["service worker", (o) => page("", "", `navigator.serviceWorker && navigator.serviceWorker.register("${o}/sw.js").catch(() => {})`)],
 ];
 
-describe("agent pages rendered by the pool reach nothing", () => {
-  let pool: RenderPool;
-  beforeAll(async () => {
-    pool = await RenderPool.start({ cache: false, deadlineMs: 4_000 });
-  }, 60_000);
-  afterAll(async () => pool?.close());
+/** A page let out: the engine as a plain setup starts it, no namespace, no interception, no proxy. */
+async function plainBrowser(engine: BrowserName): Promise<{ browser: Browser; close(): Promise<void> }> {
+  if (engine === "chromium") return launchChromium(defaultChromium(), POOL_CHROMIUM_FLAGS.filter((f) => !f.startsWith("--proxy")));
+  const browser = await puppeteer.launch({ browser: "firefox", executablePath: defaultFirefox(), headless: true });
+  return { browser, close: () => browser.close() };
+}
 
-  it("a page let out (plain Chromium, same flags as the pool, no namespace or interception) is heard: the listener works", async () => {
-    const { browser, close } = await launchChromium(defaultChromium(), POOL_CHROMIUM_FLAGS.filter((f) => !f.startsWith("--proxy")));
-    try {
-      const tab = await browser.newPage();
-      const before = hits.length;
-      await tab.setContent(ESCAPES.find(([name]) => name === "WebSocket")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
-      await tab.setContent(ESCAPES.find(([name]) => name === "sendBeacon")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
-      await expect.poll(() => hits.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
-    } finally {
-      await close();
-    }
-    hits.length = 0;
-  });
+for (const engine of BROWSERS) {
+  const executable = defaultExecutable(engine);
+  const present = existsSync(executable);
+  describe.skipIf(!present)(present ? `agent pages rendered by the pool reach nothing (${engine})` : `agent pages rendered by the pool reach nothing (${engine}; skipped: no ${executable})`, () => {
+    let pool: RenderPool;
+    beforeAll(async () => {
+      pool = await RenderPool.start({ browser: engine, cache: false, deadlineMs: 4_000 });
+    }, 60_000);
+    afterAll(async () => pool?.close());
 
-  it(`holds ${ESCAPES.length * 2} escapes (each at 127.0.0.1 and at localhost)`, { timeout: 300_000 }, async () => {
-    console.log(`renderer isolation: ${pool.isolation.describe}`);
-    let tried = 0;
-    const statuses: string[] = [];
-    for (const [name, make] of ESCAPES) {
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
-        const result = await pool.render(make(`http://${host}`, host));
-        statuses.push(`${name}: ${result.status}`);
-        tried++;
+    it(`a page let out (plain ${engine}, no namespace, interception or proxy) is heard: the listener works`, { timeout: 60_000 }, async () => {
+      const { browser, close } = await plainBrowser(engine);
+      try {
+        const tab = await browser.newPage();
+        const before = hits.length;
+        await tab.setContent(ESCAPES.find(([name]) => name === "WebSocket")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
+        await tab.setContent(ESCAPES.find(([name]) => name === "sendBeacon")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
+        await expect.poll(() => hits.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+      } finally {
+        await close();
       }
-    }
-    // Some ways out are asynchronous (a worker starting, an ICE gathering): give them time to try.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const held = tried - hits.length;
-    console.log(`attacks: ${tried} tried, ${held} held`);
-    expect(hits, statuses.join("\n")).toEqual([]);
-    expect(tried).toBeGreaterThanOrEqual(60);
+      hits.length = 0;
+    });
+
+    it(`holds ${ESCAPES.length * 2} escapes (each at 127.0.0.1 and at localhost)`, { timeout: 300_000 }, async () => {
+      console.log(`renderer isolation (${engine}): ${pool.isolation.describe}`);
+      let tried = 0;
+      const statuses: string[] = [];
+      await Promise.all(
+        ESCAPES.flatMap(([name, make]) =>
+          [`127.0.0.1:${port}`, `localhost:${port}`].map(async (host) => {
+            const result = await pool.render(make(`http://${host}`, host));
+            statuses.push(`${name}: ${result.status}`);
+            tried++;
+          }),
+        ),
+      );
+      // Some ways out are asynchronous (a worker starting, an ICE gathering): give them time to try.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const held = tried - hits.length;
+      console.log(`attacks (${engine}): ${tried} tried, ${held} held`);
+      expect(hits, statuses.join("\n")).toEqual([]);
+      expect(tried).toBeGreaterThanOrEqual(60);
+    });
   });
-});
+}

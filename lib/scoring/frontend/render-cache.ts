@@ -4,6 +4,7 @@ import path from "node:path";
 import { dataDir } from "../../paths";
 import type { RenderSettings, RenderStatus } from "./render-protocol";
 import { RENDERER_REVISION } from "./render-protocol";
+import type { RenderProfile } from "../../colbench/render-profile";
 
 // Renders are content-addressed: the id is the sha256 of the HTML and the JSON of everything
 // else that decides the pixels, so the same page is rendered once per machine and settings.
@@ -21,17 +22,22 @@ export function isRenderId(id: string): boolean {
 
 export interface RenderKey {
   settings: RenderSettings;
-  /** Chromium's major version: another browser may draw text and images differently. */
-  chromium: string;
+  /** The engine and its major version, e.g. "chromium/156" or "firefox/153": another draws text and images differently. */
+  browser: string;
 }
 
 export function renderId(html: string, key: RenderKey): string {
+  const s = key.settings;
   const settingsJson = JSON.stringify({
-    width: key.settings.width,
-    viewportHeight: key.settings.viewportHeight,
-    maxWidth: key.settings.maxWidth,
-    maxHeight: key.settings.maxHeight,
-    chromium: key.chromium,
+    profile: s.profile,
+    width: s.width,
+    viewportHeight: s.viewportHeight,
+    extent: s.extent,
+    scrollbar: s.scrollbar,
+    maxWidth: s.maxWidth,
+    maxHeight: s.maxHeight,
+    placeholders: s.placeholders,
+    browser: key.browser,
     revision: RENDERER_REVISION,
   });
   return createHash("sha256").update(html).update("\0").update(settingsJson).digest("hex");
@@ -46,6 +52,8 @@ export interface RenderSidecar {
   blocked: string[];
   browser: string;
   settings: RenderSettings;
+  /** The profile the render was made under (name, engine, placeholders). */
+  profile: RenderProfile;
 }
 
 export class RenderCache {

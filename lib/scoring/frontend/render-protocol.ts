@@ -2,30 +2,32 @@
 // workers/render/main.ts (a separate Node process that owns Chromium). Untrusted HTML only ever
 // crosses this boundary as a string; it is parsed and run on the worker's side.
 
-/** Everything that changes the pixels of a render. Part of the content address. */
-export interface RenderSettings {
-  /** Viewport width in CSS pixels (device scale factor 1). */
-  width: number;
-  /** Viewport height: what `100vh` means while the full page is captured. */
-  viewportHeight: number;
-  /** Captures longer or wider than this are clipped to it (very long pages would exhaust memory). */
-  maxHeight: number;
-  maxWidth: number;
+import { DEFAULT_PROFILE, PROFILES, type BrowserName, type ProfileName, type RenderGeometry } from "../../colbench/render-profile";
+
+/**
+ * Everything that changes the pixels of a render besides the page and the browser: the profile's
+ * geometry (lib/colbench/render-profile.ts) and what placeholder photos are. Part of the content address.
+ */
+export interface RenderSettings extends RenderGeometry {
+  profile: ProfileName;
+  /** "generated" or "picsum-48:<sha256 prefix>" (see placeholdersSchema). */
+  placeholders: string;
 }
 
-export const DEFAULT_RENDER_SETTINGS: RenderSettings = {
-  width: 1280,
-  viewportHeight: 800,
-  maxHeight: 16_384,
-  maxWidth: 4_096,
-};
+export function settingsFor(profile: ProfileName, placeholders = "generated"): RenderSettings {
+  return { profile, ...PROFILES[profile].geometry, placeholders };
+}
+
+export const DEFAULT_RENDER_SETTINGS: RenderSettings = settingsFor(DEFAULT_PROFILE);
 
 /**
  * Bumped whenever what a render shows may change: the worker's answers to outside requests
  * (stylesheets, placeholder images), or when it captures (2: after every resource has loaded,
- * so a render cached by revision 1 may lack a background picture).
+ * so a render cached by revision 1 may lack a background picture; 3: render profiles, the
+ * document extent and the engine's name in the key; 4: flex and grid bodies measured by the height
+ * their content gives them).
  */
-export const RENDERER_REVISION = 2;
+export const RENDERER_REVISION = 4;
 
 export type RenderStatus = "ok" | "timeout" | "failed";
 
@@ -63,7 +65,18 @@ export interface WorkerFatal {
 }
 
 export interface WorkerOptions {
+  browser: BrowserName;
   executablePath: string;
+  /**
+   * The published placeholder photo (picsum id 48) to answer placeholder requests with, cropped
+   * and resized as picsum serves it; absent: generated stand-ins.
+   */
+  placeholderPhoto?: string;
+  /**
+   * Bring the loopback interface of the worker's own network namespace up: Firefox is driven
+   * over a WebSocket on 127.0.0.1 (Chromium over a pipe needs none). Nothing else listens there.
+   */
+  loopbackUp?: boolean;
   concurrency: number;
   /** Serve only the Tailwind rules a static page can match (pixel-identical, much cheaper to style). */
   subsetTailwind: boolean;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodePng, type RgbaImage } from "./png";
 import { defaultChromium, RenderPool } from "./render";
+import { settingsFor } from "./render-protocol";
 
 // The render pool against real Chromium: styling and placeholder images offline, the cache, and
 // hostile pages, each of which must end within its deadline and leave the pool able to render a
@@ -25,7 +26,7 @@ async function expectNormalPage(pool: RenderPool): Promise<void> {
   const r = await pool.render(NORMAL, { cache: false });
   expect(r.status).toBe("ok");
   const img = decodePng(r.png);
-  expect(img.width).toBe(1280);
+  expect(img.width).toBe(1366);
   expect(pixel(img, 640, 100)).toEqual([16, 185, 129]);
   // The placeholder photo (400x300 below the header, at 16 px margin) is drawn, not left blank.
   const photo = pixel(img, 216, 128 + 16 + 150);
@@ -50,14 +51,41 @@ describe.skipIf(!existsSync(chromium))(`render pool (${chromium})`, () => {
     await expectNormalPage(pool);
   });
 
-  it("captures the full page, taller than the viewport, with 100vh meaning the viewport", async () => {
+  it("captures the whole page, taller than the viewport, with 100vh meaning the viewport, beside Firefox's scrollbar", async () => {
     const r = await pool.render(`<html><body style="margin:0"><div style="height:100vh;background:#f00"></div><div style="height:1500px;background:#00f"></div></body></html>`, {
       cache: false,
     });
     const img = decodePng(r.png);
-    expect([img.width, img.height]).toEqual([1280, 2300]);
-    expect(pixel(img, 10, 799)).toEqual([255, 0, 0]);
-    expect(pixel(img, 10, 800)).toEqual([0, 0, 255]);
+    // paper: a 1366x682 window; a page taller than it is laid out 12 px narrower, as Firefox lays it out beside its scrollbar.
+    expect([img.width, img.height]).toEqual([1354, 682 + 1500]);
+    expect(pixel(img, 10, 681)).toEqual([255, 0, 0]);
+    expect(pixel(img, 10, 682)).toEqual([0, 0, 255]);
+    expect(r.profile).toEqual({ name: "paper", browser: "chromium", placeholders: "generated" });
+  });
+
+  it("captures a short quirks-mode page to its content's height, a standards-mode one to the window's (Firefox's documentElement extent)", async () => {
+    const body = `<body><div style="height:120px;background:#0f0"></div></body></html>`;
+    const quirks = decodePng((await pool.render(`<html>${body}`, { cache: false })).png);
+    // body's 8 px margins above and below: what Firefox reports as documentElement.scrollHeight in quirks mode.
+    expect([quirks.width, quirks.height]).toEqual([1366, 136]);
+    const standards = decodePng((await pool.render(`<!DOCTYPE html><html>${body}`, { cache: false })).png);
+    expect([standards.width, standards.height]).toEqual([1366, 682]);
+    // A flex body too (Chromium keeps it stretched however its height is put in words): its item's 132 px.
+    const flex = decodePng((await pool.render(`<html><body style="display:flex;margin:0"><div style="padding:16px;background:#00f"><p style="margin:0;height:100px">x</p></div></body></html>`, { cache: false })).png);
+    expect(flex.height).toBe(132);
+    // A height the page sets itself is kept: a quirks page whose body is 100% tall fills the window.
+    const full = decodePng((await pool.render(`<html><body style="height:100%;margin:0"><p>x</p></body></html>`, { cache: false })).png);
+    expect(full.height).toBe(682);
+  });
+
+  it("keeps the studio's earlier geometry by name (studio-1280: 1280x800, at least the window), under its own cache key", async () => {
+    const html = `<html><body><div style="height:120px;background:#0f0"></div></body></html>`;
+    const r = await pool.render(html, { settings: settingsFor("studio-1280") });
+    const img = decodePng(r.png);
+    expect([img.width, img.height]).toEqual([1280, 800]);
+    expect(r.profile.name).toBe("studio-1280");
+    expect(r.id).not.toBe(pool.idFor(html));
+    expect(pool.idFor(html, settingsFor("studio-1280"))).toBe(r.id);
   });
 
   it("serves the same result from its content-addressed cache", async () => {

@@ -5,11 +5,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { projectRoot } from "../../paths";
+import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName, type RenderProfile } from "../../colbench/render-profile";
+import { defaultExecutable, requireEngine } from "./browsers";
+import { resolvePlaceholderPhoto, type PlaceholderPhoto, type PlaceholderPhotoSource } from "./placeholder-photo";
 import { FALLBACK_SIZE, fallbackPng } from "./png";
 import { defaultRenderDir, RenderCache, renderId } from "./render-cache";
 import { renderIsolation, type RenderIsolation } from "./render-isolation";
 import {
-  DEFAULT_RENDER_SETTINGS,
+  settingsFor,
   type FromWorker,
   type RenderReply,
   type RenderSettings,
@@ -19,10 +22,20 @@ import {
 } from "./render-protocol";
 
 // Client of the render worker (workers/render/main.ts). Untrusted HTML is rendered only in that
-// separate process, which owns Chromium; this side hashes, caches and keeps the worker alive.
+// separate process, which owns the browser; this side hashes, caches and keeps the worker alive.
+
+export { defaultChromium } from "./browsers";
 
 export interface RenderPoolOptions {
-  /** Chromium to drive; default defaultChromium(). */
+  /** The engine: Chromium (default) or Firefox ESR, driven over WebDriver BiDi. */
+  browser?: BrowserName;
+  /** The render profile (window, extent): default "paper", the published scorer's screenshot. */
+  profile?: ProfileName;
+  /** The published placeholder photo (picsum id 48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins. */
+  placeholderPhoto?: string | null;
+  /** Asked for the photo when no path is given (the hub cache's hook; see placeholder-photo.ts). */
+  placeholderPhotoSource?: PlaceholderPhotoSource;
+  /** The browser binary to drive; default the engine's (browsers.ts). */
   executablePath?: string;
   /**
    * Pages rendered at once, each in its own browser context. Default 3: on 2 cores a third page
@@ -54,6 +67,8 @@ export interface RenderOptions {
 export interface RenderResult {
   /** Content address of the render: sha256 of the HTML and the settings. */
   id: string;
+  /** The profile it was rendered under (name, engine, placeholders). */
+  profile: RenderProfile;
   png: Buffer;
   width: number;
   height: number;
@@ -70,16 +85,6 @@ export const DEFAULT_CONCURRENCY = 3;
 /** ColBench pages are a few kB; megabytes of HTML only tie up a renderer parsing them. */
 export const DEFAULT_MAX_HTML_BYTES = 8 * 1024 * 1024;
 
-/**
- * $COLBENCH_CHROMIUM, else Debian's /usr/bin/chromium. Debian's chromium-headless-shell also
- * works (about a third less CPU per page) but is not the default: after some pages its renderer
- * picks a different monospace fallback font than on a fresh start, so its pixels depend on
- * what it rendered before.
- */
-export function defaultChromium(): string {
-  return process.env.COLBENCH_CHROMIUM || "/usr/bin/chromium";
-}
-
 interface Pending {
   message: ToWorker & { type: "render" };
   attempts: number;
@@ -93,28 +98,56 @@ export class RenderPool {
   private nextId = 1;
   private closed = false;
   private stderrTail = "";
-  /** Chromium's version string, e.g. "Chrome/156.0.8078.79". */
+  /** The browser's version string, e.g. "Chrome/156.0.8078.79" or "firefox/153.7.0". */
   browserVersion = "";
+  readonly browser: BrowserName;
   /** How the worker is kept off the network (reported like the Python sandbox's isolation). */
-  readonly isolation: RenderIsolation = renderIsolation();
+  readonly isolation: RenderIsolation;
   readonly settings: RenderSettings;
   private readonly cache: RenderCache | null;
 
-  private constructor(private readonly options: RenderPoolOptions) {
-    this.settings = { ...DEFAULT_RENDER_SETTINGS, ...options.settings };
+  private constructor(
+    private readonly options: RenderPoolOptions,
+    private readonly photo: PlaceholderPhoto | null,
+  ) {
+    this.browser = options.browser ?? DEFAULT_BROWSER;
+    const isolation = renderIsolation();
+    // Firefox is driven over a WebSocket, so its namespace has its own loopback up (nothing else listens there).
+    this.isolation =
+      this.browser === "firefox" && isolation.network !== "none"
+        ? { ...isolation, describe: isolation.describe.replace("no interface up", "only its own loopback up, for the driver's WebSocket to Firefox") }
+        : isolation;
+    this.settings = { ...settingsFor(options.profile ?? DEFAULT_PROFILE, photo?.placeholders), ...options.settings };
     const cache = options.cache ?? true;
     this.cache = cache === false ? null : new RenderCache(typeof cache === "string" ? cache : defaultRenderDir());
   }
 
+  /** Starts the worker and its browser; a missing engine fails here with the instruction to add it. */
   static async start(options: RenderPoolOptions = {}): Promise<RenderPool> {
-    const pool = new RenderPool(options);
+    requireEngine(options.browser ?? DEFAULT_BROWSER, options.executablePath);
+    const photo = await resolvePlaceholderPhoto(options.placeholderPhoto, options.placeholderPhotoSource);
+    const pool = new RenderPool(options, photo);
     await pool.ensureWorker();
     return pool;
   }
 
+  /** The published placeholder photo's file this pool answers placeholders with, if any. */
+  get placeholderPhotoPath(): string | undefined {
+    return this.photo?.path;
+  }
+
+  /** The profile this pool renders under by default. */
+  get profile(): RenderProfile {
+    return this.profileOf(this.settings);
+  }
+
+  private profileOf(settings: RenderSettings): RenderProfile {
+    return { name: settings.profile, browser: this.browser, placeholders: settings.placeholders };
+  }
+
   /** The id a page would get with this pool's browser and settings. */
   idFor(html: string, settings?: Partial<RenderSettings>): string {
-    return renderId(html, { settings: { ...this.settings, ...settings }, chromium: this.chromiumMajor() });
+    return renderId(html, { settings: { ...this.settings, ...settings }, browser: `${this.browser}/${this.browserMajor()}` });
   }
 
   /** The worker process's id (for diagnostics such as CPU accounting), while one runs. */
@@ -131,9 +164,10 @@ export class RenderPool {
     const id = this.idFor(html, settings);
     const cache = opts.cache === false ? null : this.cache;
     const hit = await cache?.get(id);
+    const profile = this.profileOf(settings);
     if (hit) {
       const { width, height, status, aborted, blocked } = hit.meta;
-      return { id, png: hit.png, width, height, status, aborted, blocked, cached: true };
+      return { id, profile, png: hit.png, width, height, status, aborted, blocked, cached: true };
     }
     const maxBytes = this.options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES;
     const reply =
@@ -143,6 +177,7 @@ export class RenderPool {
     const png = Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
     const result: RenderResult = {
       id,
+      profile,
       png,
       width: reply.width,
       height: reply.height,
@@ -163,6 +198,7 @@ export class RenderPool {
         blocked: reply.blocked,
         browser: this.browserVersion,
         settings,
+        profile,
       });
     }
     return result;
@@ -182,7 +218,7 @@ export class RenderPool {
     clearTimeout(timer);
   }
 
-  private chromiumMajor(): string {
+  private browserMajor(): string {
     return /\/(\d+)\./.exec(this.browserVersion)?.[1] ?? this.browserVersion;
   }
 
@@ -218,7 +254,11 @@ export class RenderPool {
     // Made here and removed here when the worker exits: a killed worker cannot clean up after itself.
     const profileRoot = mkdtempSync(path.join(os.tmpdir(), "colbench-render-"));
     const workerOptions: WorkerOptions = {
-      executablePath: this.options.executablePath ?? defaultChromium(),
+      browser: this.browser,
+      executablePath: this.options.executablePath ?? defaultExecutable(this.browser),
+      ...(this.photo ? { placeholderPhoto: this.photo.path } : {}),
+      // Firefox is driven over a WebSocket on the namespace's own loopback (Chromium over a pipe).
+      loopbackUp: this.browser === "firefox" && this.isolation.network !== "none",
       concurrency: this.options.concurrency ?? DEFAULT_CONCURRENCY,
       subsetTailwind: this.options.subsetTailwind ?? true,
       captureTimeoutMs: this.options.captureTimeoutMs ?? 15_000,
@@ -257,7 +297,18 @@ export class RenderPool {
       });
       worker.on("exit", (code, signal) => {
         if (this.worker === worker) this.worker = null;
-        rmSync(profileRoot, { recursive: true, force: true });
+        // A browser outliving a killed worker may still be writing there for a moment.
+        try {
+          rmSync(profileRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+        } catch {
+          setTimeout(() => {
+            try {
+              rmSync(profileRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+            } catch {
+              // left in the temporary folder
+            }
+          }, 2_000).unref();
+        }
         if (!ready) {
           reject(new Error(`render worker exited (${signal ?? code}) before it was ready: ${this.stderrTail.trim().slice(-800)}`));
           return;

@@ -6,6 +6,7 @@ import type { FrontendAnswer } from "./input";
 import { fallbackPng } from "./png";
 import { RenderPool, type RenderPoolOptions, type RenderResult } from "./render";
 import type { RenderStatus } from "./render-protocol";
+import type { RenderProfile } from "../../colbench/render-profile";
 import { cosine } from "./similarity";
 
 // ColBench's frontend reward: the cosine similarity of the image embeddings of the answer's
@@ -17,6 +18,8 @@ export type AnswerSource = RenderStatus | "image" | "none";
 export interface FrontendScore {
   reward: number;
   embedder: string;
+  /** How both screenshots were made (profile, engine, placeholders): scores under different ones are not comparable. */
+  profile: RenderProfile;
   /** Render id of the answer (sha256), "png:<sha256>" for an image answer, "fallback" for none. */
   answerRender: string;
   targetRender: string;
@@ -51,6 +54,7 @@ export class FrontendScorer {
     return {
       reward: cosine(a, t),
       embedder: this.embedder.id,
+      profile: target.profile,
       answerRender: answered.id,
       targetRender: target.id,
       answerStatus: answered.status,

@@ -1,0 +1,363 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
+import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
+import { mayChangeAfterParse } from "./css-subset";
+import type { Engine } from "./engine";
+import { clipExtent } from "./extent";
+import { Responder, type Reply, type ResponderOptions } from "./responder";
+import type { SlotResult } from "./slot";
+
+// Firefox ESR as the second engine, driven by puppeteer-core over WebDriver BiDi (no geckodriver,
+// no Selenium). The published scorer's screenshots come from Firefox, so this is the engine that
+// reproduces them; its capture, documentElement.scrollWidth x scrollHeight with origin
+// "document", is what Marionette's full screenshot returns (measured pixel-identical).
+// Same rules as the Chromium pool: every request answered by the Responder (Tailwind from the
+// package, placeholders drawn or the supplied photo, everything else refused), a proxy to nowhere
+// behind that, no popups, a deadline, and the worker's own network namespace around it all.
+
+/** Firefox preferences for pages off the network; none of them changes how a page is drawn. */
+export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
+  // Whatever interception lets through goes to a proxy that is not there, loopback included.
+  "network.proxy.type": 1,
+  "network.proxy.http": "127.0.0.1",
+  "network.proxy.http_port": 9,
+  "network.proxy.ssl": "127.0.0.1",
+  "network.proxy.ssl_port": 9,
+  "network.proxy.socks": "127.0.0.1",
+  "network.proxy.socks_port": 9,
+  "network.proxy.share_proxy_settings": true,
+  "network.proxy.no_proxies_on": "",
+  "network.proxy.allow_hijacking_localhost": true,
+  "network.proxy.socks_remote_dns": true,
+  // No WebRTC, prefetching, pings, speculative connections, service workers or popups.
+  "media.peerconnection.enabled": false,
+  "network.prefetch-next": false,
+  "network.dns.disablePrefetch": true,
+  "network.predictor.enabled": false,
+  "network.http.speculative-parallel-limit": 0,
+  "browser.send_pings": false,
+  "dom.serviceWorkers.enabled": false,
+  "dom.disable_open_during_load": true,
+  "dom.popup_maximum": 0,
+  "browser.link.open_newwindow": 1,
+  "browser.link.open_newwindow.restriction": 0,
+  // A script that never yields is stopped without a prompt (BiDi has no way to interrupt one).
+  "dom.max_script_run_time": 5,
+  "dom.max_script_run_time.require_critical_input": false,
+  "dom.always_stop_slow_scripts": true,
+};
+
+const MAX_USES = 250;
+const MAY_ANIMATE = /animat|marquee|keyframes|data:image\/(gif|webp|png)/i;
+const CLOSE_TIMEOUT_MS = 5_000;
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+export interface FirefoxPoolOptions extends ResponderOptions {
+  executablePath: string;
+  concurrency: number;
+  captureTimeoutMs: number;
+  /** Where Firefox profiles are made; default the system's temporary folder. */
+  profileRoot?: string;
+}
+
+/** One page in its own user context (BiDi's browser context), reused until something unusual happens. */
+class FirefoxSlot {
+  spent = false;
+  private uses = 0;
+  private viewport = "";
+  private readonly pending = new Set<HTTPRequest>();
+  private onIdle: (() => void) | null = null;
+  private readonly responder: Responder;
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly options: FirefoxPoolOptions,
+  ) {
+    this.responder = new Responder(options);
+    page.on("request", (request) => this.answer(request));
+    const done = (request: HTTPRequest) => {
+      if (this.pending.delete(request) && this.pending.size === 0) this.idle();
+    };
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
+    page.on("dialog", (dialog) => void dialog.dismiss().catch(() => {}));
+  }
+
+  static async open(browser: Browser, options: FirefoxPoolOptions): Promise<FirefoxSlot> {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setRequestInterception(true);
+      return new FirefoxSlot(context, page, options);
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private answer(request: HTTPRequest): void {
+    if (request.isInterceptResolutionHandled()) return;
+    const frame = request.frame();
+    const reply = this.responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: !frame || frame === this.page.mainFrame() });
+    // Navigations are answered 204 (the page stays), which ends no request Firefox reports: only subresources are waited for.
+    if (!request.isNavigationRequest() && !/^(data|blob|about):/i.test(request.url())) this.pending.add(request);
+    void Promise.resolve(reply).then((r: Reply) => {
+      const sent =
+        r.kind === "continue"
+          ? request.continue()
+          : r.kind === "abort"
+            ? request.abort("blockedbyclient")
+            : request.respond({ status: r.status, headers: r.headers, body: r.body });
+      return sent.catch(() => {});
+    });
+  }
+
+  private idle(): void {
+    const f = this.onIdle;
+    this.onIdle = null;
+    f?.();
+  }
+
+  async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
+    const started = Date.now();
+    this.uses++;
+    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || MAY_ANIMATE.test(html)) this.spent = true;
+    const viewport = `${settings.width}x${settings.viewportHeight}`;
+    if (viewport !== this.viewport) {
+      await this.page.setViewport({ width: settings.width, height: settings.viewportHeight, deviceScaleFactor: 1 });
+      this.viewport = viewport;
+    }
+    this.responder.begin(html);
+    this.pending.clear();
+
+    let status: RenderStatus = "ok";
+    const loaded = await this.load(html, deadlineMs);
+    if (!loaded || (await this.settle(started + deadlineMs)) === "deadline") {
+      status = "timeout";
+      this.spent = true;
+    }
+    const budget = Math.max(deadlineMs - (Date.now() - started), 1_000);
+    const shot = await within(this.capture(settings), Math.max(budget, this.options.captureTimeoutMs), "capturing the page").catch((error: unknown) => error as Error);
+    if (shot instanceof Error) {
+      this.spent = true;
+      return { status: status === "ok" ? "failed" : status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error: shot.message };
+    }
+    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked };
+  }
+
+  /**
+   * Writes the page into the reused document (document.open/write/close, as Puppeteer's
+   * setContent does) and waits until it has loaded, or the deadline. The document's readyState is
+   * polled rather than its load event awaited: a page that starts navigating away while it is
+   * written (answered 204, so it stays) gets no load event in Firefox.
+   */
+  private async load(html: string, deadlineMs: number): Promise<boolean> {
+    let finished = false;
+    const write = (h: string) => {
+      document.open();
+      document.write(h);
+      document.close();
+    };
+    const loaded = (async () => {
+      await this.page.evaluate(write, html).catch(() => {});
+      while (!finished) {
+        const state = await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(() => null);
+        if (state === "complete") return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)));
+    try {
+      return await Promise.race([loaded, deadline]);
+    } finally {
+      finished = true;
+      clearTimeout(timer);
+    }
+  }
+
+  /** Until every resource asked for has arrived (CSS background images come after load), or the deadline. */
+  private async settle(deadline: number): Promise<"settled" | "deadline"> {
+    // Style and layout now, which is when background images are asked for.
+    await within(this.page.evaluate("document.documentElement && document.documentElement.getBoundingClientRect().height"), Math.max(deadline - Date.now(), 1), "styling").catch(() => {});
+    if (this.pending.size === 0) return "settled";
+    let timer: NodeJS.Timeout | undefined;
+    return new Promise<"settled" | "deadline">((resolve) => {
+      this.onIdle = () => resolve("settled");
+      timer = setTimeout(() => resolve("deadline"), Math.max(deadline - Date.now(), 0));
+    }).finally(() => {
+      clearTimeout(timer);
+      this.onIdle = null;
+    });
+  }
+
+  /**
+   * "document": Firefox's own documentElement.scrollWidth x scrollHeight, the rectangle its full
+   * screenshot covers. "full-page": the same, at least the window (Chromium's full-page rule).
+   */
+  private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
+    const [sw, sh] = (await this.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")) as [number, number];
+    const size = settings.extent === "document" ? { width: sw, height: sh } : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
+    const clip = clipExtent(size, settings);
+    // A capture from the document's origin stops at the document's edge, so a box reaching below a
+    // short quirks-mode document (full-page's at-least-the-window) is taken from the viewport.
+    const inView = clip.width <= settings.width && clip.height <= settings.viewportHeight;
+    const png = Buffer.from(await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: !inView }));
+    return { png, ...pngSize(png) };
+  }
+
+  async close(): Promise<void> {
+    this.spent = true;
+    await within(this.context.close(), CLOSE_TIMEOUT_MS, "closing a page").catch(() => {});
+  }
+}
+
+interface Job {
+  html: string;
+  settings: RenderSettings;
+  deadlineMs: number;
+  attempts: number;
+  resolve(result: SlotResult): void;
+}
+
+export class FirefoxPool implements Engine {
+  private browser: Browser | null = null;
+  private profile: string | null = null;
+  private launching: Promise<Browser> | null = null;
+  private readonly queue: Job[] = [];
+  private readonly runners: Promise<void>[] = [];
+  private wake: (() => void)[] = [];
+  private closed = false;
+  browserVersion = "";
+
+  private constructor(private readonly options: FirefoxPoolOptions) {}
+
+  static async start(options: FirefoxPoolOptions): Promise<FirefoxPool> {
+    const pool = new FirefoxPool(options);
+    const browser = await pool.ensureBrowser();
+    pool.browserVersion = await browser.version();
+    for (let i = 0; i < Math.max(1, options.concurrency); i++) pool.runners.push(pool.run());
+    return pool;
+  }
+
+  render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
+    if (this.closed) return Promise.reject(new Error("the render pool is closed"));
+    return new Promise((resolve) => {
+      this.queue.push({ html, settings, deadlineMs, attempts: 0, resolve });
+      this.wake.shift()?.();
+    });
+  }
+
+  private ensureBrowser(): Promise<Browser> {
+    if (this.browser?.connected) return Promise.resolve(this.browser);
+    this.launching ??= (async () => {
+      await this.closeBrowser();
+      const profile = mkdtempSync(path.join(this.options.profileRoot ?? os.tmpdir(), "colbench-firefox-"));
+      try {
+        const browser = await puppeteer.launch({
+          browser: "firefox",
+          executablePath: this.options.executablePath,
+          headless: true,
+          userDataDir: profile,
+          extraPrefsFirefox: FIREFOX_PREFS,
+          defaultViewport: null,
+          protocolTimeout: 30_000,
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+        });
+        this.browser = browser;
+        this.profile = profile;
+        return browser;
+      } catch (error) {
+        rmSync(profile, { recursive: true, force: true });
+        throw error;
+      }
+    })().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  private async closeBrowser(): Promise<void> {
+    const browser = this.browser;
+    const profile = this.profile;
+    this.browser = null;
+    this.profile = null;
+    if (browser) {
+      const proc = browser.process();
+      await Promise.race([browser.close().catch(() => {}), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
+      if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+    }
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  }
+
+  private async next(): Promise<Job | null> {
+    while (!this.closed) {
+      const job = this.queue.shift();
+      if (job) return job;
+      await new Promise<void>((resolve) => this.wake.push(resolve));
+    }
+    return null;
+  }
+
+  private async openSlot(): Promise<FirefoxSlot> {
+    for (let attempt = 0; ; attempt++) {
+      const browser = await this.ensureBrowser();
+      try {
+        return await FirefoxSlot.open(browser, this.options);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await this.closeBrowser(); // a browser that cannot open a page is relaunched
+      }
+    }
+  }
+
+  private async run(): Promise<void> {
+    let slot: FirefoxSlot | null = null;
+    for (let job = await this.next(); job; job = await this.next()) {
+      let result: SlotResult;
+      try {
+        slot ??= await this.openSlot();
+        result = await slot.render(job.html, job.settings, job.deadlineMs);
+      } catch (error) {
+        await slot?.close();
+        slot = null;
+        if (job.attempts++ < 1 && !this.closed) {
+          this.queue.unshift(job);
+          continue;
+        }
+        result = { status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error: String(error) };
+      }
+      job.resolve(result);
+      if (slot?.spent) {
+        await slot.close();
+        slot = null;
+      }
+    }
+    await slot?.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const wake of this.wake.splice(0)) wake();
+    for (const job of this.queue.splice(0)) {
+      job.resolve({ status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error: "the render pool closed" });
+    }
+    await Promise.all(this.runners);
+    await this.closeBrowser();
+  }
+}
