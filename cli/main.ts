@@ -12,6 +12,7 @@ import * as compareRuns from "./commands/compare-runs";
 import * as importAdvantages from "./commands/import-advantages";
 import * as users from "./commands/users";
 import * as sweet from "./commands/sweet";
+import * as models from "./commands/models";
 
 const program = new Command()
   .name("colbench")
@@ -19,7 +20,7 @@ const program = new Command()
   .showHelpAfterError()
   .enablePositionalOptions();
 
-for (const command of [serve, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, sweet, users]) command.register(program);
+for (const command of [serve, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, sweet, models, users]) command.register(program);
 
 await program.parseAsync(process.argv);
 // Commands are done when their action resolves (`serve` never resolves); libraries such as the

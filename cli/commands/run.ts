@@ -10,7 +10,10 @@ import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import type { Store } from "../../lib/store";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
+import { resolveModel } from "../../lib/hub";
+import { CLIP_FILES, CLIP_HUB_ID } from "../../lib/scoring/frontend/embedders/choose";
 import { withDatabase } from "../database";
+import { hubProgress } from "../hub-progress";
 import { action, fail } from "../errors";
 
 const int = (name: string) => (value: string) => {
@@ -28,6 +31,11 @@ async function findRun(store: Store, nameOrId: string) {
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
 async function play(store: Store, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
   const config = await loadRunConfig(store, runId);
+  if (config.benchmark === "frontend" && config.embedder === "clip-vit-b32") {
+    // Fetched here, with a bar per file, rather than silently when the scorer opens.
+    const progress = hubProgress();
+    await resolveModel(config.clipPath ?? process.env.COLBENCH_CLIP ?? CLIP_HUB_ID, { files: CLIP_FILES, onProgress: progress.onProgress }).finally(() => progress.stop());
+  }
   // On a shared PostgreSQL server, a studio open on the same database shows this run's turns live.
   const bus = await openEventBus();
   const started = performance.now();
@@ -123,12 +131,17 @@ export function register(program: Command): void {
     .option("--temperature <t>", "the agent's sampling temperature", Number.parseFloat, 1.0)
     .option("--max-tokens <n>", "the agent's token limit per turn", int("--max-tokens"), 1024)
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
-    .addOption(new Option("--embedder <name>", "frontend: image embedder for similarity").choices(["default", "clip-vit-b32"]).default("default"))
-    .option("--clip <path>", "frontend: openai/clip-vit-base-patch32 checkpoint folder (for --embedder clip-vit-b32)")
+    .addOption(
+      new Option("--embedder <name>", "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)").choices([
+        "default",
+        "clip-vit-b32",
+      ]),
+    )
+    .option("--clip <ref>", "frontend: CLIP ViT-B/32's weights, a folder or hub id (default: $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache)")
     .action(
       action(async (opts: {
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
-        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder: "default" | "clip-vit-b32"; clip?: string;
+        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -150,6 +163,8 @@ export function register(program: Command): void {
             clipPath: opts.clip,
           });
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
+          if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
+          else if (run.config.benchmark === "frontend") process.stderr.write(`frontend similarity: ${run.config.embedderReason}\n`);
           const stats = await play(store, run.id, { out: opts.out });
           await summary(store, run.id, run.name, stats);
         });

@@ -1,10 +1,11 @@
 import path from "node:path";
 import { Command, Option } from "commander";
-import { createEmbedder } from "../../lib/scoring/frontend/embedders";
+import { chooseFrontendEmbedder, createEmbedder } from "../../lib/scoring/frontend/embedders";
 import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
 import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend/scorer";
 import { parseFrontendScoreLine } from "../../lib/scoring/frontend/input";
 import { action } from "../errors";
+import { hubProgress } from "../hub-progress";
 import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../score-lines";
 
 // `colbench score frontend IN.jsonl`: each answer's screenshot against its target's, by the cosine
@@ -12,8 +13,9 @@ import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../scor
 
 export interface ScoreFrontendOptions {
   out?: string;
-  /** Default: clip-vit-b32 when a checkpoint is given (--clip or $COLBENCH_CLIP), else default. */
+  /** Left out: clip-vit-b32 when its weights are given, cached or can be fetched, else default (with a notice). */
   embedder?: EmbedderName;
+  /** CLIP's weights: a folder or hub id. */
   clip?: string;
   concurrency?: number;
   cache?: boolean;
@@ -29,11 +31,13 @@ export async function scoreFrontendFile(
   file: string,
   options: ScoreFrontendOptions,
   io: ScoreIo = { stdout: process.stdout, stderr: process.stderr },
-  startScorer: () => Promise<FrontendScoring> = async () =>
-    FrontendScorer.start({
-      embedder: createEmbedder(options.embedder ?? (options.clip || process.env.COLBENCH_CLIP ? "clip-vit-b32" : "default"), { clipPath: options.clip }),
-      renderOptions: { concurrency: options.concurrency, cache: options.cache ?? true },
-    }),
+  startScorer: () => Promise<FrontendScoring> = async () => {
+    const choice = await chooseFrontendEmbedder({ embedder: options.embedder, clip: options.clip });
+    if (choice.notice) io.stderr.write(`colbench: ${choice.notice}\n`);
+    const progress = hubProgress();
+    const embedder = await createEmbedder(choice.embedder, { clipPath: choice.clip, onProgress: progress.onProgress }).finally(() => progress.stop());
+    return FrontendScorer.start({ embedder, renderOptions: { concurrency: options.concurrency, cache: options.cache ?? true } });
+  },
 ): Promise<number> {
   const baseDir = path.dirname(path.resolve(file));
   const { lines, bad } = readScoreLines(file, (raw) => parseFrontendScoreLine(raw, baseDir), io);
@@ -75,11 +79,11 @@ export function registerScoreFrontend(score: Command): void {
     .argument("<in>", "JSONL: {task: {ground_truth, problem_description}, answer} with answer the final HTML or a PNG path (or null)")
     .option("--out <file>", "write every scored line again, with reward, embedder and render ids added")
     .addOption(
-      new Option("--embedder <name>", "image embedder: clip-vit-b32 (the paper's metric; the default when a checkpoint is given) or default (weight-free)").choices(
+      new Option("--embedder <name>", "image embedder: clip-vit-b32 (the paper's metric; the default whenever its weights are cached or can be fetched) or default (weight-free)").choices(
         EMBEDDER_NAMES,
       ),
     )
-    .option("--clip <path>", "openai/clip-vit-base-patch32 checkpoint folder (model.safetensors, config.json); default $COLBENCH_CLIP")
+    .option("--clip <ref>", "CLIP ViT-B/32's weights: a folder (model.safetensors, config.json) or hub id; default $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache")
     .option("--concurrency <n>", "pages rendered at once", positiveInt)
     .option("--no-cache", "neither read nor write renders in <data>/renders")
     .action(

@@ -40,7 +40,10 @@ export const runConfigSchema = z.object({
   concurrency: z.number().int().min(1),
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
+  /** clip-vit-b32: the folder or hub id its weights come from (resolved through the Hugging Face cache). */
   clipPath: z.string().optional(),
+  /** Why the run scores with that embedder (chosen when it was made, so a resume never switches). */
+  embedderReason: z.string().optional(),
 });
 
 export type RunConfig = z.infer<typeof runConfigSchema>;

@@ -37,7 +37,12 @@ export function parseRef(ref: string, defaultType: RepoType = "model"): Ref {
   if (existsSync(expanded) || /^(\.{1,2}|~)?\//.test(trimmed) || trimmed === "." || trimmed === "..") {
     return { kind: "folder", path: path.resolve(expanded) };
   }
-  let rest = trimmed.replace(/^hf:\/\//, "");
+  return { kind: "hub", ...parseHubId(trimmed, defaultType) };
+}
+
+/** A hub id with an optional revision, never taken for a folder (for deleting from the cache, say). */
+export function parseHubId(id: string, defaultType: RepoType = "model"): HubRepo {
+  let rest = id.trim().replace(/^hf:\/\//, "");
   let type = defaultType;
   const typed = /^(models|datasets)\/(.+)$/.exec(rest);
   if (typed) {
@@ -48,8 +53,8 @@ export function parseRef(ref: string, defaultType: RepoType = "model"): Ref {
   const name = at < 0 ? rest : rest.slice(0, at);
   const revision = at < 0 ? "main" : rest.slice(at + 1);
   if (!NAME.test(name) || name.includes("..")) {
-    throw new Error(`"${ref}" is neither an existing folder nor a hub id (owner/name, optionally @revision; datasets/owner/name for a dataset)`);
+    throw new Error(`"${id}" is neither an existing folder nor a hub id (owner/name, optionally @revision; datasets/owner/name for a dataset)`);
   }
-  if (!revision || !REVISION.test(revision) || revision.split("/").includes("..")) throw new Error(`"${ref}": bad revision "${revision}"`);
-  return { kind: "hub", type, name, revision };
+  if (!revision || !REVISION.test(revision) || revision.split("/").includes("..")) throw new Error(`"${id}": bad revision "${revision}"`);
+  return { type, name, revision };
 }

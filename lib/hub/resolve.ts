@@ -84,11 +84,11 @@ function cachedResult(repo: HubRepo, dir: string, commit: string, options: Resol
 }
 
 /** The fetch the library calls, remembering the hub's error code (GatedRepo, RevisionNotFound…). */
-function observed(base: typeof fetch): { fetch: typeof fetch; errorCode: () => string | null } {
+function observed(base: typeof fetch, signal?: AbortSignal): { fetch: typeof fetch; errorCode: () => string | null } {
   let code: string | null = null;
   return {
     fetch: async (input, init) => {
-      const response = await base(input, init);
+      const response = await base(input, signal ? { ...init, signal } : init);
       if (!response.ok) code = response.headers.get("x-error-code");
       return response;
     },
@@ -96,14 +96,16 @@ function observed(base: typeof fetch): { fetch: typeof fetch; errorCode: () => s
   };
 }
 
-async function resolveHub(repo: HubRepo, options: ResolveOptions): Promise<Resolved> {
+async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pending: TreeFile[]) => void): Promise<Resolved> {
   const settings = hubSettings(options.settings);
   const label = repoLabel(repo);
   const dir = repoDir(settings.cacheDir, repo);
   const known = cachedCommit(dir, repo.revision);
-  const missing = known ? lacking(dir, known, options) : [...options.files, ...(options.optional ?? [])];
-  if (known && missing.length === 0) return cachedResult(repo, dir, known, options, "cache", []);
+  const lacks = known ? lacking(dir, known, options) : [...options.files, ...(options.optional ?? [])];
+  if (known && lacks.length === 0) return cachedResult(repo, dir, known, options, "cache", []);
   if (settings.offline) {
+    const required = lacks.filter((f) => options.files.includes(f));
+    const missing = required.length ? required : lacks;
     throw new HubError(
       "offline-missing",
       `HF_HUB_OFFLINE is set and the Hugging Face cache (${settings.cacheDir}) lacks ${label}@${repo.revision}` +
@@ -112,7 +114,7 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions): Promise<Resol
     );
   }
 
-  const hub = observed(options.fetch ?? fetch);
+  const hub = observed(options.fetch ?? fetch, options.signal);
   const common = { hubUrl: settings.endpoint, accessToken: settings.token, fetch: hub.fetch };
   const ask = async <T>(what: () => Promise<T>): Promise<T> => {
     try {
@@ -154,6 +156,10 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions): Promise<Resol
     throw new HubError("missing-file", `${label}@${repo.revision} has no ${absent.join(", ")} (it has ${has}${tree.size > 12 ? ", …" : ""})`);
   }
 
+  if (plan) {
+    plan(stillLacking.map((f) => tree.get(f)).filter((f): f is TreeFile => f !== undefined));
+    return cachedResult(repo, dir, commit, options, "hub", []);
+  }
   const downloaded: string[] = [];
   for (const file of stillLacking) {
     const entry = tree.get(file);
@@ -172,6 +178,31 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions): Promise<Resol
   }
   writeRef(dir, repo.revision, commit);
   return cachedResult(repo, dir, commit, options, "hub", downloaded);
+}
+
+export type Availability =
+  | { state: "folder" | "cached"; folder: string }
+  | { state: "fetchable"; repo: string; commit: string; bytes: number; files: string[] };
+
+/**
+ * Whether a reference could be resolved now, without fetching: a folder or a complete cache entry
+ * (no request), or what the hub would send (two small requests, cut off after `timeoutMs`).
+ * Throws the HubError resolveModel would throw.
+ */
+export async function probeModel(ref: string, options: Pick<ResolveOptions, "files" | "optional" | "type" | "settings" | "fetch"> & { timeoutMs?: number }): Promise<Availability> {
+  const parsed = parseRef(ref, options.type);
+  if (parsed.kind === "folder") return { state: "folder", folder: (await resolveModel(ref, options)).folder };
+  const settings = hubSettings(options.settings);
+  try {
+    const cached = await resolveHub(parsed, { ...options, settings: { ...settings, offline: true } });
+    return { state: "cached", folder: cached.folder };
+  } catch (error) {
+    if (settings.offline || !(error instanceof HubError && error.code === "offline-missing")) throw error;
+  }
+  let pending: TreeFile[] = [];
+  const resolved = await resolveHub(parsed, { ...options, settings, signal: AbortSignal.timeout(options.timeoutMs ?? 5000) }, (p) => (pending = p));
+  if (!pending.length) return { state: "cached", folder: resolved.folder };
+  return { state: "fetchable", repo: resolved.repo!, commit: resolved.commit!, bytes: pending.reduce((n, f) => n + f.size, 0), files: pending.map((f) => f.path) };
 }
 
 // Two resolves of one file in this process share its download (both would append to one .incomplete).

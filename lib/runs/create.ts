@@ -3,6 +3,7 @@ import type { Benchmark } from "../colbench/tasks";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
 import type { Store } from "../store";
 import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
+import { chooseFrontendEmbedder } from "../scoring/frontend/embedders/choose";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -17,15 +18,19 @@ export interface NewRun {
   logprobs?: boolean;
   concurrency?: number;
   name?: string;
+  /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or can be fetched, else default-v2. */
   embedder?: "clip-vit-b32" | "default";
+  /** clip-vit-b32's weights: a folder or hub id. */
   clipPath?: string;
 }
 
-export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
+export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
   const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit);
   if (taskIds.length === 0) {
     throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
   }
+  // Chosen once, here: every episode of the run, resumed or not, is scored with the same embedder.
+  const choice = spec.benchmark === "frontend" ? await chooseFrontendEmbedder({ embedder: spec.embedder, clip: spec.clipPath }) : null;
   const config: RunConfig = runConfigSchema.parse({
     benchmark: spec.benchmark,
     selector: spec.selector,
@@ -39,10 +44,11 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     maxAgentTurns: MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
-    embedder: spec.embedder ?? "default",
-    clipPath: spec.clipPath,
+    embedder: choice?.embedder ?? spec.embedder ?? "default",
+    clipPath: choice?.clip ?? spec.clipPath,
+    embedderReason: choice?.reason,
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   const run = await store.runs.insert({ name, benchmark: spec.benchmark, config });
-  return { id: run.id, name, config };
+  return { id: run.id, name, config, notice: choice?.notice };
 }

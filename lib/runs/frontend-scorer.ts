@@ -9,7 +9,7 @@ import type { OpenScorer } from "./scorer";
  * proposal) and the score (cosine similarity of the final page's and the target's embeddings).
  */
 export async function openFrontendScorer(options: { embedder?: EmbedderName; clipPath?: string } = {}): Promise<OpenScorer> {
-  const embedder = createEmbedder(options.embedder ?? "default", { clipPath: options.clipPath });
+  const embedder = await createEmbedder(options.embedder ?? "default", { clipPath: options.clipPath });
   const pool = await RenderPool.start();
   const scorer = await FrontendScorer.start({ embedder, pool });
   return {

@@ -151,7 +151,7 @@ export async function startHubServer(fixtures: FixtureRepo[]): Promise<HubServer
       let content = file.content;
       if (faults.corrupt?.includes(filePath)) {
         content = Buffer.from(content);
-        content[content.length >> 1] ^= 0xff;
+        content[content.length >> 1]! ^= 0xff;
       }
       const etag = file.lfs ? file.sha256 : file.gitOid;
       const headers: Record<string, string> = {
