@@ -1,20 +1,10 @@
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
-import type { FileProgress } from "../lib/hub";
+import { formatBytes, type FileProgress } from "../lib/hub";
+
+export { formatBytes };
 
 // A bar per file the hub resolver fetches (size, speed), on stderr. Where stderr is no terminal
 // (CI logs, pipes) one line per finished file instead.
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB", "TB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 export interface HubProgress {
   onProgress: (progress: FileProgress) => void;

@@ -11,6 +11,7 @@ const SECTIONS: Section[] = [
   { href: "/play", label: "Play", hidden: annotator },
   { href: "/annotate", label: "Annotate" },
   { href: "/leaderboard", label: "Leaderboard" },
+  { href: "/models", label: "Models", hidden: annotator },
   { href: "/admin/users", label: "Users", hidden: (viewer) => !(viewer.kind === "local" || (viewer.kind === "user" && viewer.role === "admin")) },
 ];
 

@@ -7,22 +7,31 @@ import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { Pager } from "@/components/Pager";
 import { TaskFilters } from "@/components/TaskFilters";
+import { OfficialImport } from "@/components/OfficialImport";
+import { currentViewer } from "@/app/_lib/viewer";
+import { managesData } from "@/lib/access/policy";
+import { OFFICIAL_DATASET, officialSource } from "@/lib/colbench/official-dataset";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tasks" };
 
 export default async function TasksPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = parseTaskSearch(await searchParams);
-  const page = await (await getStore()).tasks.list(query);
+  const store = await getStore();
+  const page = await store.tasks.list(query);
+  // Until the benchmark's own tasks are here, researchers are offered to fetch them (the samples aside).
+  const offerOfficial = managesData(await currentViewer()) && (await store.tasks.countFrom(officialSource(OFFICIAL_DATASET, ""))) === 0;
   return (
     <>
       <PageHeader title="Tasks">
         Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
       </PageHeader>
+      {offerOfficial ? <OfficialImport dataset={OFFICIAL_DATASET} /> : null}
       <TaskFilters query={query} />
       {page.total === 0 ? (
         <EmptyState title="No tasks match">
-          Loosen the filters, or import a task file: <code className="font-mono">npx colbench import FILE.jsonl --benchmark backend</code>.
+          Loosen the filters, or import a task file: <code className="font-mono">npx colbench import FILE.jsonl --benchmark backend</code>, or the
+          benchmark&apos;s own: <code className="font-mono">npx colbench import --official</code>.
         </EmptyState>
       ) : (
         <>

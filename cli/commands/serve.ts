@@ -7,6 +7,7 @@ import { gated } from "../../lib/access/http";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
 import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
+import { OfficialImports, setOfficialImports } from "../../lib/official/jobs";
 import { RunManager } from "../../lib/runs/manager";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
@@ -41,6 +42,8 @@ export function register(program: Command): void {
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);
+        const imports = new OfficialImports(store);
+        setOfficialImports(imports);
 
         const { default: next } = await import("next");
         const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
@@ -60,6 +63,7 @@ export function register(program: Command): void {
           // Runs stop between turns; `colbench resume` or the Resume button continues them.
           await runs.close().catch(() => {});
           await pipeline.close().catch(() => {});
+          await imports.close().catch(() => {});
           await app.close().catch(() => {});
           await bus.close().catch(() => {});
           await db.close();

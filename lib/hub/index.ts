@@ -6,3 +6,4 @@ export { parseRef, repoLabel, type HubRepo, type Ref, type RepoType } from "./re
 export { hubSettings, type HubSettings } from "./settings";
 export { resolveCheckpoint, TOKENIZER_FILES, type Checkpoint } from "./checkpoint";
 export { deleteCached, listCached, type CachedRepo, type CachedRevision } from "./cache";
+export { formatBytes } from "./bytes";

@@ -51,7 +51,7 @@ import {
   unrankedCandidates,
 } from "./sweet";
 import { resolveTaskSelector } from "./task-selector";
-import { getTask, listTasks, taskCounts } from "./tasks";
+import { countTasksFrom, getTask, listTasks, taskCounts } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -67,6 +67,7 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listTasks),
       get: bind(getTask),
       counts: bind(taskCounts),
+      countFrom: bind(countTasksFrom),
       import: bind(importTasks),
       seedSamplesIfEmpty: bind(seedSamplesIfEmpty),
       resolveSelector: bind(resolveTaskSelector),

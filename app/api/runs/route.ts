@@ -3,6 +3,7 @@ import { jsonBody } from "@/lib/http/guard";
 import { getRunManager } from "@/lib/runs/active";
 import { parseServerSpec } from "@/lib/colbench/server-spec";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
+import { EMBEDDER_NAMES } from "@/lib/colbench/run-config";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +16,9 @@ const newRunSchema = z.object({
   agent: z.string().trim().min(1),
   simulator: z.string().trim().min(1),
   name: z.string().trim().min(1).optional(),
+  /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or fetchable, else default-v2. */
+  embedder: z.enum(EMBEDDER_NAMES).optional(),
+  clip: z.string().trim().min(1).optional(),
 });
 
 /** Starts a run in the studio's process; the same as `colbench run`. */
@@ -37,6 +41,8 @@ export async function POST(request: Request) {
       agent: parseServerSpec(body.agent, "agent"),
       simulator: parseServerSpec(body.simulator, "simulator"),
       name: body.name,
+      embedder: body.embedder,
+      clipPath: body.clip,
     });
     return Response.json({ id }, { status: 201 });
   } catch (error) {

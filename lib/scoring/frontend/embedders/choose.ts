@@ -1,5 +1,5 @@
 import type { EmbedderName } from "../../../colbench/run-config";
-import { HubError, hubSettings, probeModel } from "../../../hub";
+import { formatBytes, HubError, hubSettings, probeModel } from "../../../hub";
 
 // Which embedder a frontend run or score uses when nobody says: CLIP ViT-B/32, the paper's metric,
 // whenever its weights are in the shared cache or can be fetched; the weight-free default only
@@ -19,7 +19,6 @@ export interface EmbedderChoice {
   notice?: string;
 }
 
-const MB = 1024 * 1024;
 
 export async function chooseFrontendEmbedder(asked: { embedder?: EmbedderName; clip?: string } = {}, options: { timeoutMs?: number } = {}): Promise<EmbedderChoice> {
   if (asked.embedder === "default") return { embedder: "default", reason: "the weight-free embedder (default-v2) was asked for; its scores are not comparable with the paper's" };
@@ -34,7 +33,7 @@ export async function chooseFrontendEmbedder(asked: { embedder?: EmbedderName; c
       return {
         embedder: "clip-vit-b32",
         clip: CLIP_HUB_ID,
-        reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} will be downloaded from ${settings.endpoint} (${Math.round(found.bytes / MB)} MB) into ${settings.cacheDir} when the run starts scoring`,
+        reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} will be downloaded from ${settings.endpoint} (${formatBytes(found.bytes)}) into ${settings.cacheDir} when the run starts scoring`,
       };
     }
     return { embedder: "clip-vit-b32", clip: CLIP_HUB_ID, reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} is in the Hugging Face cache (${settings.cacheDir})` };
