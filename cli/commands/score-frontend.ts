@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Command, Option } from "commander";
-import { chooseFrontendEmbedder, createEmbedder } from "../../lib/scoring/frontend/embedders";
+import { chooseFrontendEmbedder, createEmbedder, EMBEDDER_DEVICES, type EmbedderDevice } from "../../lib/scoring/frontend/embedders";
 import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
 import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend/scorer";
 import { parseFrontendScoreLine } from "../../lib/scoring/frontend/input";
@@ -17,6 +17,10 @@ export interface ScoreFrontendOptions {
   embedder?: EmbedderName;
   /** CLIP's weights: a folder or hub id. */
   clip?: string;
+  /** Where CLIP runs: cpu (ONNX Runtime, the default) or reference (TypeScript, for parity checks). */
+  device?: EmbedderDevice;
+  /** cpu: a graph exported elsewhere instead of the one built from the weights. */
+  clipOnnx?: string;
   concurrency?: number;
   cache?: boolean;
 }
@@ -35,7 +39,13 @@ export async function scoreFrontendFile(
     const choice = await chooseFrontendEmbedder({ embedder: options.embedder, clip: options.clip });
     if (choice.notice) io.stderr.write(`colbench: ${choice.notice}\n`);
     const progress = hubProgress();
-    const embedder = await createEmbedder(choice.embedder, { clipPath: choice.clip, onProgress: progress.onProgress }).finally(() => progress.stop());
+    const embedder = await createEmbedder(choice.embedder, {
+      clipPath: choice.clip,
+      device: options.device,
+      onnxFile: options.clipOnnx,
+      onProgress: progress.onProgress,
+      onBuild: (file) => io.stderr.write(`colbench: built CLIP's ONNX graph from its weights (once per checkpoint): ${file}\n`),
+    }).finally(() => progress.stop());
     return FrontendScorer.start({ embedder, renderOptions: { concurrency: options.concurrency, cache: options.cache ?? true } });
   },
 ): Promise<number> {
@@ -84,6 +94,8 @@ export function registerScoreFrontend(score: Command): void {
       ),
     )
     .option("--clip <ref>", "CLIP ViT-B/32's weights: a folder (model.safetensors, config.json) or hub id; default $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache")
+    .addOption(new Option("--device <device>", "where CLIP runs: cpu (ONNX Runtime; default $COLBENCH_CLIP_DEVICE, else cpu) or reference (TypeScript, for parity checks)").choices(EMBEDDER_DEVICES))
+    .option("--clip-onnx <file>", "cpu: run this exported graph (pixel_values in, image embeddings out) instead of one built from the weights; default $COLBENCH_CLIP_ONNX")
     .option("--concurrency <n>", "pages rendered at once", positiveInt)
     .option("--no-cache", "neither read nor write renders in <data>/renders")
     .action(

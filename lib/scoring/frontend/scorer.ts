@@ -95,6 +95,7 @@ export class FrontendScorer {
   }
 
   async close(): Promise<void> {
+    await this.embedder.close?.();
     if (this.ownsPool) await this.pool.close();
   }
 }
