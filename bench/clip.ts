@@ -3,21 +3,24 @@
 // (the `cpu` device), and PyTorch in the same run where Python has torch and transformers. Inputs
 // are real screenshots: the first N ColBench frontend targets (../shared/colbench/frontend_test.jsonl)
 // rendered by the project's pool (cached in bench/out/renders) and preprocessed once by the studio's
-// CLIP preprocessing, so every engine embeds the very same float32 pixels.
+// CLIP preprocessing, so every engine embeds the very same float32 pixels. The engines take turns
+// chunk by chunk (alternating which goes first), so a machine shared with other work loads them alike.
 //
-//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--batch 8] [--reference 12] [--batch1 64]
+//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8]
 //
 // --clip: the weights, a folder or hub id (default $COLBENCH_CLIP_FULL, the full-size random ViT-B/32
 // fixtures/make_clip_fixture.py --full writes, else openai/clip-vit-base-patch32 through the cache).
 // PyTorch: COLBENCH_TORCH_PYTHONPATH names a folder holding torch and transformers (e.g. made with
 // `pip install --index-url file:///opt/pypi/simple --target DIR torch transformers safetensors`);
 // COLBENCH_PYTHON the interpreter (default python3). Without them the bench says PyTorch is absent.
-// The TypeScript reference takes seconds per image, so it embeds the first --reference images only.
+// The TypeScript reference takes seconds per image, so it embeds one image per chunk (a sample).
+// Per chunk ONNX Runtime also embeds --batch1 images one at a time (batch 1).
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { resolveModel } from "../lib/hub";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { OnnxClipEmbedder } from "../lib/scoring/frontend/embedders/clip-onnx";
@@ -36,22 +39,58 @@ function args() {
   return {
     clip: opt("--clip", process.env.COLBENCH_CLIP_FULL ?? CLIP_HUB_ID),
     images: Number(opt("--images", "1000")),
+    chunk: Number(opt("--chunk", "100")),
     batch: Number(opt("--batch", "8")),
-    reference: Number(opt("--reference", "12")),
-    batch1: Number(opt("--batch1", "64")),
+    batch1: Number(opt("--batch1", "8")),
   };
 }
 
-const ms = (seconds: number, n: number) => `${((1000 * seconds) / n).toFixed(1)} ms/image`;
-const rate = (seconds: number, n: number) => `${(n / seconds).toFixed(2)} images/s`;
+const perImage = (t: { seconds: number; images: number }) => (1000 * t.seconds) / t.images;
+const line = (label: string, t: { seconds: number; images: number }, note: string) =>
+  `${label.padEnd(24)} ${(t.images / t.seconds).toFixed(2).padStart(8)} images/s  ${perImage(t).toFixed(1).padStart(8)} ms/image  (${note})`;
 const maxAbs = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+
+/** The PyTorch worker (bench/clip_torch.py), or why there is none. */
+async function startTorch(folder: string, pixels: Float32Array[], size: number, batch: number, out: string) {
+  const pythonPath = process.env.COLBENCH_TORCH_PYTHONPATH;
+  const python = process.env.COLBENCH_PYTHON ?? "python3";
+  const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
+  if (spawnSync(python, ["-c", "import torch, transformers"], { env }).status !== 0) {
+    return { absent: `PyTorch: absent (${python} cannot import torch and transformers${pythonPath ? ` from ${pythonPath}` : ""}; set COLBENCH_TORCH_PYTHONPATH)` } as const;
+  }
+  const pixelFile = path.join(out, `clip-pixels-${pixels.length}.f32`);
+  const all = new Float32Array(pixels.length * 3 * size * size);
+  pixels.forEach((p, i) => all.set(p, i * 3 * size * size));
+  writeFileSync(pixelFile, Buffer.from(all.buffer));
+  const child = spawn(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(size), String(batch)], { env, stdio: ["pipe", "pipe", "inherit"] });
+  const replies = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await replies.next();
+    if (done) throw new Error("the PyTorch worker stopped");
+    return JSON.parse(value as string) as Record<string, number | string>;
+  };
+  const hello = (await next()) as { threads: number; torch: string };
+  return {
+    hello,
+    async run(start: number, count: number): Promise<number> {
+      child.stdin!.write(`run ${start} ${count}\n`);
+      return (await next()).seconds as number;
+    },
+    async embeddings(k: number): Promise<Float32Array> {
+      const file = path.join(out, "clip-torch-embeddings.f32");
+      child.stdin!.write(`embed ${k} ${file}\n`);
+      await next();
+      return new Float32Array(readFileSync(file).buffer.slice(0));
+    },
+    close: () => child.stdin!.end(),
+  };
+}
 
 async function main() {
   const opts = args();
   const out = path.join(projectRoot, "bench", "out");
   mkdirSync(out, { recursive: true });
   const { folder } = await resolveModel(opts.clip, { files: CLIP_FILES });
-  const config = JSON.parse(readFileSync(path.join(folder, "config.json"), "utf8")) as { vision_config?: Record<string, number> } & Record<string, number>;
   console.log(`weights: ${opts.clip} (${folder})`);
   console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores`);
 
@@ -69,67 +108,67 @@ async function main() {
   if (model.config.hiddenSize !== 768 || model.config.numLayers !== 12) console.log("note: these weights are not ViT-B/32's shape; the figures are not B/32's");
   started = performance.now();
   const pixels = pngs.map((png) => clipPreprocess(decodePng(png), S));
-  const preprocessSeconds = (performance.now() - started) / 1000;
-  console.log(`preprocessing (TypeScript, one thread): ${ms(preprocessSeconds, pixels.length)}`);
+  const preprocess = { seconds: (performance.now() - started) / 1000, images: pixels.length };
 
-  // 3. onnxruntime-node, batches of --batch, every core.
+  // 3. The engines, ready and warm.
   started = performance.now();
   const ort = await OnnxClipEmbedder.load(folder, { batchSize: opts.batch });
-  console.log(`onnxruntime-node session ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`);
-  await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p))); // warm-up
-  started = performance.now();
-  const ortEmbeddings = await Promise.all(pixels.map((p) => ort.embedPixels(p)));
-  const ortSeconds = (performance.now() - started) / 1000;
-  await ort.close();
-  const single = await OnnxClipEmbedder.load(folder, { batchSize: 1 });
-  await single.embedPixels(pixels[0]!);
-  started = performance.now();
-  for (const p of pixels.slice(0, opts.batch1)) await single.embedPixels(p);
-  const ortSingleSeconds = (performance.now() - started) / 1000;
-  await single.close();
+  const ortSingle = await OnnxClipEmbedder.load(folder, { batchSize: 1 });
+  console.log(`onnxruntime-node sessions ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`);
+  await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p)));
+  await ortSingle.embedPixels(pixels[0]!);
+  const torch = await startTorch(folder, pixels, S, opts.batch, out);
 
-  // 4. The TypeScript reference, on the first few.
-  const refCount = Math.min(opts.reference, pixels.length);
-  started = performance.now();
-  const refEmbeddings = pixels.slice(0, refCount).map((p) => embedImage(model, p));
-  const refSeconds = (performance.now() - started) / 1000;
-  const refError = Math.max(...refEmbeddings.map((e, i) => maxAbs(e, ortEmbeddings[i]!)));
-
-  // 5. PyTorch, where there is one.
-  const pythonPath = process.env.COLBENCH_TORCH_PYTHONPATH;
-  const python = process.env.COLBENCH_PYTHON ?? "python3";
-  let torch: { images: number; seconds: number; threads: number; torch: string; transformers: string } | null = null;
-  let torchError = 0;
-  let torchAbsent = "";
-  const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
-  const probe = spawnSync(python, ["-c", "import torch, transformers"], { env, encoding: "utf8" });
-  if (probe.status !== 0) {
-    torchAbsent = `PyTorch: absent (${python} cannot import torch and transformers${pythonPath ? ` from ${pythonPath}` : ""}; set COLBENCH_TORCH_PYTHONPATH)`;
-  } else {
-    const pixelFile = path.join(out, `clip-pixels-${pixels.length}.f32`);
-    const all = new Float32Array(pixels.length * 3 * S * S);
-    pixels.forEach((p, i) => all.set(p, i * 3 * S * S));
-    writeFileSync(pixelFile, Buffer.from(all.buffer));
-    const embedFile = path.join(out, "clip-torch-embeddings.f32");
-    const result = spawnSync(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(S), String(opts.batch), embedFile], { env, encoding: "utf8", maxBuffer: 1 << 24 });
-    if (result.status !== 0) throw new Error(`PyTorch bench failed:\n${result.stderr}`);
-    torch = JSON.parse(result.stdout.trim().split("\n").pop()!);
-    const theirs = new Float32Array(readFileSync(embedFile).buffer.slice(0));
-    const dim = theirs.length / 16;
-    torchError = Math.max(...Array.from({ length: Math.min(16, pixels.length) }, (_, i) => maxAbs(theirs.subarray(i * dim, (i + 1) * dim), ortEmbeddings[i]!)));
+  // 4. Turns, chunk by chunk.
+  const totals = { ort: { seconds: 0, images: 0 }, ort1: { seconds: 0, images: 0 }, torch: { seconds: 0, images: 0 }, reference: { seconds: 0, images: 0 } };
+  const ortEmbeddings: Float32Array[] = [];
+  const refError: number[] = [];
+  for (let start = 0, round = 0; start < pixels.length; start += opts.chunk, round++) {
+    const chunk = pixels.slice(start, start + opts.chunk);
+    const runOrt = async () => {
+      const t = performance.now();
+      ortEmbeddings.push(...(await Promise.all(chunk.map((p) => ort.embedPixels(p)))));
+      totals.ort.seconds += (performance.now() - t) / 1000;
+      totals.ort.images += chunk.length;
+    };
+    const runTorch = async () => {
+      if ("absent" in torch) return;
+      totals.torch.seconds += await torch.run(start, chunk.length);
+      totals.torch.images += chunk.length;
+    };
+    if (round % 2 === 0) await runOrt().then(runTorch);
+    else await runTorch().then(runOrt);
+    let t = performance.now();
+    for (const p of chunk.slice(0, opts.batch1)) await ortSingle.embedPixels(p);
+    totals.ort1.seconds += (performance.now() - t) / 1000;
+    totals.ort1.images += Math.min(opts.batch1, chunk.length);
+    t = performance.now();
+    const reference = embedImage(model, chunk[0]!);
+    totals.reference.seconds += (performance.now() - t) / 1000;
+    totals.reference.images += 1;
+    refError.push(maxAbs(reference, ortEmbeddings[start]!));
+    process.stderr.write(`  ${Math.min(start + opts.chunk, pixels.length)}/${pixels.length}\r`);
   }
+  await ort.close();
+  await ortSingle.close();
 
   console.log("");
-  console.log(`TypeScript reference   ${rate(refSeconds, refCount)}  ${ms(refSeconds, refCount)}  (first ${refCount} images; max |Δ| to ORT ${refError.toExponential(1)})`);
-  console.log(`onnxruntime-node b=1   ${rate(ortSingleSeconds, opts.batch1)}  ${ms(ortSingleSeconds, opts.batch1)}  (first ${opts.batch1} images)`);
-  console.log(`onnxruntime-node b=${opts.batch}   ${rate(ortSeconds, pixels.length)}  ${ms(ortSeconds, pixels.length)}  (${pixels.length} images, ${availableParallelism()} threads)`);
-  if (torch) console.log(`PyTorch CPU b=${opts.batch}        ${rate(torch.seconds, torch.images)}  ${ms(torch.seconds, torch.images)}  (${torch.images} images, ${torch.threads} threads, torch ${torch.torch}; max |Δ| to ORT ${torchError.toExponential(1)})`);
-  else console.log(torchAbsent);
+  console.log(line("preprocessing (TS)", preprocess, `one thread, ${preprocess.images} images, shared by every engine`));
+  console.log(line("TypeScript reference", totals.reference, `one image per chunk, ${totals.reference.images} images; max |Δ| to ORT ${Math.max(...refError).toExponential(1)}`));
+  console.log(line("onnxruntime-node b=1", totals.ort1, `${totals.ort1.images} images, ${availableParallelism()} threads`));
+  console.log(line(`onnxruntime-node b=${opts.batch}`, totals.ort, `${totals.ort.images} images, ${availableParallelism()} threads`));
+  if ("absent" in torch) console.log(torch.absent);
+  else {
+    const theirs = await torch.embeddings(16);
+    const dim = theirs.length / 16;
+    const error = Math.max(...Array.from({ length: 16 }, (_, i) => maxAbs(theirs.subarray(i * dim, (i + 1) * dim), ortEmbeddings[i]!)));
+    torch.close();
+    console.log(line(`PyTorch CPU b=${opts.batch}`, totals.torch, `${totals.torch.images} images, ${torch.hello.threads} threads, torch ${torch.hello.torch}; max |Δ| to ORT ${error.toExponential(1)}`));
+  }
   console.log("");
-  const ortPer = ortSeconds / pixels.length;
-  console.log(`ratio ORT / TypeScript reference, time per image: ${(ortPer / (refSeconds / refCount)).toFixed(4)} (ORT ${((refSeconds / refCount) / ortPer).toFixed(1)}x faster; goal >= 30x)`);
-  if (torch) console.log(`ratio ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / (torch.seconds / torch.images)).toFixed(3)} (goal <= 1, aim 0.6)`);
-  console.log(`note: preprocessing adds ${ms(preprocessSeconds, pixels.length)} on one thread to every engine; in scoring it overlaps ORT's batches`);
+  const ortPer = perImage(totals.ort);
+  console.log(`ORT b=${opts.batch} is ${(perImage(totals.reference) / ortPer).toFixed(1)}x the TypeScript reference (time per image ratio ${(ortPer / perImage(totals.reference)).toFixed(4)}; goal >= 30x)`);
+  if (!("absent" in torch)) console.log(`ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / perImage(totals.torch)).toFixed(3)} (goal <= 1, aim 0.6)`);
 }
 
 await main();
