@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   test.setTimeout(150_000);
   // The dataset as the hub has it: backend task files only.
   hub = await startHubServer([clipRepo(), colbenchDatasetRepo()]);
-  studio = await startStudio(PORT, undefined, { HF_ENDPOINT: hub.url, HF_HUB_CACHE: cacheDir, HF_HUB_OFFLINE: "" });
+  studio = await startStudio(PORT, undefined, { HF_ENDPOINT: hub.url, HF_HUB_CACHE: cacheDir, HF_HUB_OFFLINE: "", COLBENCH_ONNX_CACHE: path.join(cacheDir, "onnx-graphs") });
 });
 
 test.afterAll(async () => {
@@ -71,4 +71,24 @@ test("the Models page lists the shared cache and deletes from it", async ({ page
   await clip.getByRole("button", { name: "Delete openai/clip-vit-base-patch32" }).click();
   await expect(table.getByRole("row").filter({ hasText: "openai/clip-vit-base-patch32" })).toHaveCount(0);
   expect(fs.existsSync(path.join(cacheDir, "models--openai--clip-vit-base-patch32"))).toBe(false);
+});
+
+test("a frontend run from the form fetches CLIP and scores with it on ONNX Runtime, inside the studio", async ({ page }) => {
+  test.setTimeout(120_000);
+  const models = process.env.COLBENCH_E2E_MODELS!;
+  await page.goto(`${studio.url}/runs/new`);
+  await page.getByLabel("Benchmark").selectOption("frontend");
+  await expect(page.getByTestId("embedder-choice")).toHaveAttribute("data-embedder", "clip-vit-b32");
+  await page.getByLabel("Agent server").fill(`${models}#ask-then-answer`);
+  await page.getByLabel("Simulator server").fill(`${models}#simulator`);
+  await page.getByLabel("Limit (first N tasks)").fill("1");
+  await page.getByLabel("Name (optional)").fill("clip-run");
+  await page.getByRole("button", { name: "Start run" }).click();
+  await expect(page.getByRole("heading", { name: "clip-run" })).toBeVisible();
+  await expect(page.getByTestId("run-live")).toContainText("Not playing now (finished)", { timeout: 90_000 });
+  await page.getByTestId("episodes-table").getByRole("link").first().click();
+  // The fixture's tiny random CLIP names its own shape; the id is clip-vit-b32 only for B/32's.
+  await expect(page.getByText("similarity by clip-vision-h64-l2-p32-i96-e32")).toBeVisible();
+  await page.screenshot({ path: `${shots}/hub-clip-episode.png`, fullPage: true });
+  expect(fs.readdirSync(path.join(cacheDir, "onnx-graphs")).filter((f) => f.endsWith(".onnx"))).toHaveLength(1);
 });
