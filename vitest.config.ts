@@ -15,6 +15,12 @@ export default defineConfig({
     // No test reaches the real Hugging Face hub or reads a developer's own cache: frontend runs
     // without an embedder flag fall back to default-v2 as on an offline machine. Hub tests set
     // their own cache and endpoint (a test double).
-    env: { HF_HUB_OFFLINE: "1", HF_HUB_CACHE: path.join(os.tmpdir(), "colbench-tests-empty-hf-cache"), HF_TOKEN: "" },
+    // CLIP graphs built from test checkpoints go to a scratch folder of their own.
+    env: {
+      HF_HUB_OFFLINE: "1",
+      HF_HUB_CACHE: path.join(os.tmpdir(), "colbench-tests-empty-hf-cache"),
+      HF_TOKEN: "",
+      COLBENCH_ONNX_CACHE: path.join(os.tmpdir(), "colbench-tests-onnx-graphs"),
+    },
   },
 });
