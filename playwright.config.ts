@@ -1,7 +1,14 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { chromiumPath, chromiumArgs } from "./e2e/chromium";
 
 // The studio under test runs on its own port with a throwaway data folder (see e2e/global-setup.ts).
+// No studio under test reaches the real Hugging Face hub or a developer's own cache (frontend runs
+// fall back to default-v2 as offline); a spec that needs the hub starts its own studio on a test double.
+process.env.HF_HUB_OFFLINE = "1";
+process.env.HF_HUB_CACHE = path.join(os.tmpdir(), "colbench-e2e-empty-hf-cache");
+
 export const E2E_PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210);
 
 export default defineConfig({

@@ -1,4 +1,6 @@
 import { defineConfig } from "vitest/config";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export default defineConfig({
@@ -10,5 +12,15 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: parallel test files that each start Chromium or a Postgres cluster would fight.
     fileParallelism: false,
+    // No test reaches the real Hugging Face hub or reads a developer's own cache: frontend runs
+    // without an embedder flag fall back to default-v2 as on an offline machine. Hub tests set
+    // their own cache and endpoint (a test double).
+    // CLIP graphs built from test checkpoints go to a scratch folder of their own.
+    env: {
+      HF_HUB_OFFLINE: "1",
+      HF_HUB_CACHE: path.join(os.tmpdir(), "colbench-tests-empty-hf-cache"),
+      HF_TOKEN: "",
+      COLBENCH_ONNX_CACHE: path.join(os.tmpdir(), "colbench-tests-onnx-graphs"),
+    },
   },
 });

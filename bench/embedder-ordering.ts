@@ -12,7 +12,7 @@
 //   npx tsx bench/embedder-ordering.ts [--from 0] [--to 200] [--embedder default] [--cache DIR] [--json FILE]
 //
 // Renders are content-addressed and kept in --cache (default bench/out/renders), so a second run
-// only embeds. --embedder takes any name createEmbedder knows (clip-vit-b32 needs --clip PATH).
+// only embeds. --embedder takes any name createEmbedder knows (clip-vit-b32 takes --clip, a folder or hub id).
 
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const targets = lines.slice(opts.from, opts.from + opts.pairs).map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
   const answers = targets.map((t, i) => PAGE_VARIANTS[VARIANTS[i % VARIANTS.length]!](t));
   const pages = [...targets, ...answers];
-  const embedder = createEmbedder(opts.clip ? "clip-vit-b32" : "default", { clipPath: opts.clip });
+  const embedder = await createEmbedder(opts.clip ? "clip-vit-b32" : "default", { clipPath: opts.clip });
   const withImages = targets.filter((t) => /picsum\.photos/.test(t)).length;
   console.log(`${targets.length} pairs (targets ${opts.from}-${opts.from + targets.length - 1}, ${withImages} with pictures), embedder ${embedder.id}`);
 

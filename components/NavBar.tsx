@@ -13,6 +13,7 @@ const SECTIONS: Section[] = [
   { href: "/search", label: "Search", hidden: annotator },
   { href: "/annotate", label: "Annotate" },
   { href: "/leaderboard", label: "Leaderboard" },
+  { href: "/models", label: "Models", hidden: annotator },
   { href: "/admin/users", label: "Users", hidden: (viewer) => !isAdmin(viewer) },
   { href: "/admin/system", label: "System", hidden: (viewer) => !isAdmin(viewer) },
 ];

@@ -7,6 +7,10 @@ import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { Pager } from "@/components/Pager";
 import { TaskFilters } from "@/components/TaskFilters";
+import { OfficialImport } from "@/components/OfficialImport";
+import { currentViewer } from "@/app/_lib/viewer";
+import { managesData } from "@/lib/access/policy";
+import { OFFICIAL_DATASET, officialSource } from "@/lib/colbench/official-dataset";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tasks" };
@@ -17,6 +21,8 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const page = await store.tasks.list(query);
   const counts = page.total === 0 ? await store.tasks.counts() : null;
   const none = counts !== null && counts.backend + counts.frontend === 0;
+  // Until the benchmark's own tasks are here, researchers are offered to fetch them (the samples aside).
+  const offerOfficial = managesData(await currentViewer()) && (await store.tasks.countFrom(officialSource(OFFICIAL_DATASET, ""))) === 0;
   return (
     <>
       <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
@@ -25,11 +31,13 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
       <PageHeader title="Tasks">
         Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
       </PageHeader>
+      {offerOfficial ? <OfficialImport dataset={OFFICIAL_DATASET} /> : null}
       <TaskFilters query={query} />
       {page.total === 0 ? (
         none ? (
           <EmptyState title="No tasks yet">
-            Import a ColBench task file from a terminal: <code className="font-mono">npx colbench import FILE.jsonl --benchmark backend</code>.
+            Import a task file with <Link href="/import" className="text-teal-700 underline">Import a file</Link>, or the benchmark&apos;s own with the button above
+            (from a terminal: <code className="font-mono">npx colbench import --official</code>).
           </EmptyState>
         ) : (
           <EmptyState title="No tasks match these filters">

@@ -15,7 +15,10 @@ import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
 import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
+import { resolveModel } from "../../lib/hub";
+import { CLIP_FILES, CLIP_HUB_ID } from "../../lib/scoring/frontend/embedders/choose";
 import { withDatabase } from "../database";
+import { hubProgress } from "../hub-progress";
 import { action, fail } from "../errors";
 
 /** "0.15/0.60": dollars per million prompt and completion tokens. */
@@ -85,6 +88,11 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
 async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
   const config = await loadRunConfig(store, runId);
+  if (config.benchmark === "frontend" && config.embedder === "clip-vit-b32") {
+    // Fetched here, with a bar per file, rather than silently when the scorer opens.
+    const progress = hubProgress();
+    await resolveModel(config.clipPath ?? process.env.COLBENCH_CLIP ?? CLIP_HUB_ID, { files: CLIP_FILES, onProgress: progress.onProgress }).finally(() => progress.stop());
+  }
   // A studio open on the same database (a PostgreSQL server, or the embedded one through its
   // owner's socket) shows this run's turns live.
   const bus = await openEventBus(db.events);
@@ -165,8 +173,13 @@ export function register(program: Command): void {
     .option("--temperature <t>", "the agent's sampling temperature", Number.parseFloat, 1.0)
     .option("--max-tokens <n>", "the agent's token limit per turn", int("--max-tokens"), 1024)
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
-    .addOption(new Option("--embedder <name>", "frontend: image embedder for similarity").choices(["default", "clip-vit-b32"]).default("default"))
-    .option("--clip <path>", "frontend: openai/clip-vit-base-patch32 checkpoint folder (for --embedder clip-vit-b32)")
+    .addOption(
+      new Option("--embedder <name>", "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)").choices([
+        "default",
+        "clip-vit-b32",
+      ]),
+    )
+    .option("--clip <ref>", "frontend: CLIP ViT-B/32's weights, a folder or hub id (default: $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache)")
     .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
     .option("--simulator-price <p/c>", "the simulator model's dollars per million prompt/completion tokens", prices("--simulator-price"))
     .addOption(new Option("--profile <name>", "frontend: render profile, paper (the published scorer's screenshot) or studio-1280").choices(PROFILE_NAMES).default("paper"))
@@ -175,7 +188,7 @@ export function register(program: Command): void {
     .action(
       action(async (opts: {
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
-        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder: "default" | "clip-vit-b32"; clip?: string;
+        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
         profile: ProfileName; browser: BrowserName; placeholderPhoto?: string;
       }) => {
@@ -204,6 +217,8 @@ export function register(program: Command): void {
           });
           if (run.config.benchmark === "frontend") process.stderr.write(`render profile: ${profileLabel(run.config.render)}\n`);
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
+          if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
+          else if (run.config.benchmark === "frontend") process.stderr.write(`frontend similarity: ${run.config.embedderReason}\n`);
           const stats = await play(store, db, run.id, { out: opts.out });
           await summary(store, run.id, run.name, stats);
         });

@@ -1,11 +1,12 @@
 import path from "node:path";
 import { Command, Option } from "commander";
-import { createEmbedder } from "../../lib/scoring/frontend/embedders";
+import { chooseFrontendEmbedder, createEmbedder, EMBEDDER_DEVICES, type EmbedderDevice } from "../../lib/scoring/frontend/embedders";
 import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
 import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
 import { FrontendScorer, type FrontendScore } from "../../lib/scoring/frontend/scorer";
 import { parseFrontendScoreLine } from "../../lib/scoring/frontend/input";
 import { action } from "../errors";
+import { hubProgress } from "../hub-progress";
 import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../score-lines";
 
 // `colbench score frontend IN.jsonl`: each answer's screenshot against its target's, by the cosine
@@ -13,9 +14,14 @@ import { positiveInt, readScoreLines, scoreInOrder, type ScoreIo } from "../scor
 
 export interface ScoreFrontendOptions {
   out?: string;
-  /** Default: clip-vit-b32 when a checkpoint is given (--clip or $COLBENCH_CLIP), else default. */
+  /** Left out: clip-vit-b32 when its weights are given, cached or can be fetched, else default (with a notice). */
   embedder?: EmbedderName;
+  /** CLIP's weights: a folder or hub id. */
   clip?: string;
+  /** Where CLIP runs: cpu (ONNX Runtime, the default) or reference (TypeScript, for parity checks). */
+  device?: EmbedderDevice;
+  /** cpu: a graph exported elsewhere instead of the one built from the weights. */
+  clipOnnx?: string;
   concurrency?: number;
   cache?: boolean;
   profile?: ProfileName;
@@ -33,9 +39,19 @@ export async function scoreFrontendFile(
   file: string,
   options: ScoreFrontendOptions,
   io: ScoreIo = { stdout: process.stdout, stderr: process.stderr },
-  startScorer: () => Promise<FrontendScoring> = async () =>
-    FrontendScorer.start({
-      embedder: createEmbedder(options.embedder ?? (options.clip || process.env.COLBENCH_CLIP ? "clip-vit-b32" : "default"), { clipPath: options.clip }),
+  startScorer: () => Promise<FrontendScoring> = async () => {
+    const choice = await chooseFrontendEmbedder({ embedder: options.embedder, clip: options.clip });
+    if (choice.notice) io.stderr.write(`colbench: ${choice.notice}\n`);
+    const progress = hubProgress();
+    const embedder = await createEmbedder(choice.embedder, {
+      clipPath: choice.clip,
+      device: options.device,
+      onnxFile: options.clipOnnx,
+      onProgress: progress.onProgress,
+      onBuild: (file) => io.stderr.write(`colbench: built CLIP's ONNX graph from its weights (once per checkpoint): ${file}\n`),
+    }).finally(() => progress.stop());
+    return FrontendScorer.start({
+      embedder,
       renderOptions: {
         concurrency: options.concurrency,
         cache: options.cache ?? true,
@@ -43,7 +59,8 @@ export async function scoreFrontendFile(
         ...(options.browser ? { browser: options.browser } : {}),
         ...(options.placeholderPhoto ? { placeholderPhoto: options.placeholderPhoto } : {}),
       },
-    }),
+    });
+  },
 ): Promise<number> {
   const baseDir = path.dirname(path.resolve(file));
   const { lines, bad } = readScoreLines(file, (raw) => parseFrontendScoreLine(raw, baseDir), io);
@@ -88,11 +105,13 @@ export function registerScoreFrontend(score: Command): void {
     .argument("<in>", "JSONL: {task: {ground_truth, problem_description}, answer} with answer the final HTML or a PNG path (or null)")
     .option("--out <file>", "write every scored line again, with reward, embedder and render ids added")
     .addOption(
-      new Option("--embedder <name>", "image embedder: clip-vit-b32 (the paper's metric; the default when a checkpoint is given) or default (weight-free)").choices(
+      new Option("--embedder <name>", "image embedder: clip-vit-b32 (the paper's metric; the default whenever its weights are cached or can be fetched) or default (weight-free)").choices(
         EMBEDDER_NAMES,
       ),
     )
-    .option("--clip <path>", "openai/clip-vit-base-patch32 checkpoint folder (model.safetensors, config.json); default $COLBENCH_CLIP")
+    .option("--clip <ref>", "CLIP ViT-B/32's weights: a folder (model.safetensors, config.json) or hub id; default $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache")
+    .addOption(new Option("--device <device>", "where CLIP runs: cpu (ONNX Runtime; default $COLBENCH_CLIP_DEVICE, else cpu) or reference (TypeScript, for parity checks)").choices(EMBEDDER_DEVICES))
+    .option("--clip-onnx <file>", "cpu: run this exported graph (pixel_values in, image embeddings out) instead of one built from the weights; default $COLBENCH_CLIP_ONNX")
     .option("--concurrency <n>", "pages rendered at once", positiveInt)
     .addOption(new Option("--profile <name>", "render profile: paper (the published scorer's screenshot, default) or studio-1280 (the studio's earlier 1280x800)").choices(PROFILE_NAMES))
     .addOption(new Option("--browser <engine>", "render engine: chromium (default) or firefox (Firefox ESR, as the published scorer; scripts/setup.sh --with-firefox)").choices(BROWSERS))

@@ -8,6 +8,7 @@ import { missingRecordPath } from "../../lib/http/missing";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
 import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
+import { OfficialImports, setOfficialImports } from "../../lib/official/jobs";
 import { RunManager } from "../../lib/runs/manager";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
@@ -43,6 +44,8 @@ export function register(program: Command): void {
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);
+        const imports = new OfficialImports(store);
+        setOfficialImports(imports);
 
         const { default: next } = await import("next");
         const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
@@ -69,6 +72,7 @@ export function register(program: Command): void {
           // Runs stop between turns; `colbench resume` or the Resume button continues them.
           await runs.close().catch(() => {});
           await pipeline.close().catch(() => {});
+          await imports.close().catch(() => {});
           await app.close().catch(() => {});
           await bus.close().catch(() => {});
           await db.close();

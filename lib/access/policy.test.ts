@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decide, mayLabel, queueShowsHidden } from "./policy";
+import { decide, managesData, mayLabel, queueShowsHidden } from "./policy";
 import type { Viewer } from "./viewer";
 
 const q = (text = "") => new URLSearchParams(text);
@@ -28,6 +28,18 @@ describe("decide", () => {
     expect(decide(user("researcher"), "POST", "/api/users", q())).toBe("deny");
     expect(decide(user("admin"), "POST", "/api/users", q())).toBe("allow");
     expect(decide({ kind: "local" }, "GET", "/admin/users", q())).toBe("allow");
+  });
+
+  it("lets researchers and admins, never annotators or seat links, fetch the official tasks and manage the model cache", () => {
+    const routes: Array<[string, string]> = [["POST", "/api/tasks/import"], ["GET", "/api/tasks/import"], ["GET", "/models"], ["GET", "/api/models"], ["DELETE", "/api/models"], ["GET", "/api/embedder"]];
+    for (const [method, path] of routes) {
+      expect(decide(user("annotator"), method, path, q()), path).toBe("deny");
+      expect(decide(seat, method, path, q()), path).toBe("deny");
+      expect(decide({ kind: "anonymous" }, method, path, q()), path).toBe("signin");
+      expect(decide(user("researcher"), method, path, q()), path).toBe("allow");
+      expect(decide(user("admin"), method, path, q()), path).toBe("allow");
+    }
+    expect([user("annotator"), user("researcher"), user("admin"), { kind: "local" } as Viewer, seat].map(managesData)).toEqual([false, true, true, true, false]);
   });
 
   it("opens a seat link's own seat only", () => {

@@ -30,6 +30,17 @@ const ANNOTATOR = [
 
 const ADMIN_ONLY = [/^\/admin(\/|$)/, /^\/api\/users(\/|$)/];
 
+/**
+ * Researchers' and admins' (annotators are held to ANNOTATOR above): fetching the official tasks,
+ * the shared model cache and deleting from it, the embedder a new run would use.
+ */
+export const DATA_MANAGEMENT = [/^\/api\/tasks\/import$/, /^\/models$/, /^\/api\/models$/, /^\/api\/embedder$/];
+
+/** May fetch datasets and models into the shared cache, and delete them (the pages offer it). */
+export function managesData(viewer: Viewer): boolean {
+  return viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"));
+}
+
 /** What a seat link opens: its own seat's page, events and moves, and renders (content-addressed). */
 function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {
   if (/^\/api\/renders\/[^/]+$/.test(path) && method === "GET") return true;
@@ -72,6 +83,7 @@ export function decide(viewer: Viewer, method: string, path: string, query: URLS
       if (viewer.role === "admin") return "allow";
       if (ADMIN_ONLY.some((p) => p.test(path))) return "deny";
       if (viewer.role === "researcher") return "allow";
+      if (DATA_MANAGEMENT.some((p) => p.test(path))) return "deny";
       return ANNOTATOR.some((p) => p.test(path)) ? "allow" : "deny";
     case "seats":
       return seatAllows(viewer.seats, method.toUpperCase(), path, query) ? "allow" : "deny";

@@ -48,7 +48,6 @@ export const runConfigSchema = z.object({
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
   prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),
-  clipPath: z.string().optional(),
   /**
    * Frontend: how pages are rendered for the simulator and the score (profile, engine,
    * placeholders). Runs stored before profiles existed were rendered as studio-1280 in Chromium.
@@ -58,6 +57,10 @@ export const runConfigSchema = z.object({
   placeholderPhoto: z.string().optional(),
   /** Earlier profiles whose scores `colbench rescore` replaced, oldest first. */
   rescored: z.array(z.object({ from: renderProfileSchema, at: z.string() })).optional(),
+  /** clip-vit-b32: the folder or hub id its weights come from (resolved through the Hugging Face cache). */
+  clipPath: z.string().optional(),
+  /** Why the run scores with that embedder (chosen when it was made, so a resume never switches). */
+  embedderReason: z.string().optional(),
 });
 
 export type RunConfig = z.infer<typeof runConfigSchema>;

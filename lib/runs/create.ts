@@ -5,6 +5,7 @@ import type { Store } from "../store";
 import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
 import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName } from "../colbench/render-profile";
 import { resolvePlaceholderPhoto } from "../scoring/frontend/placeholder-photo";
+import { chooseFrontendEmbedder } from "../scoring/frontend/embedders/choose";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -19,7 +20,9 @@ export interface NewRun {
   logprobs?: boolean;
   concurrency?: number;
   name?: string;
+  /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or can be fetched, else default-v2. */
   embedder?: "clip-vit-b32" | "default";
+  /** clip-vit-b32's weights: a folder or hub id. */
   clipPath?: string;
   /** Dollars per million prompt and completion tokens of each side, for the cost estimate. */
   prices?: RunConfig["prices"];
@@ -29,12 +32,14 @@ export interface NewRun {
   placeholderPhoto?: string;
 }
 
-export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig }> {
+export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
   const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit);
   if (taskIds.length === 0) {
     throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
   }
   const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
+  // Chosen once, here: every episode of the run, resumed or not, is scored with the same embedder.
+  const choice = spec.benchmark === "frontend" ? await chooseFrontendEmbedder({ embedder: spec.embedder, clip: spec.clipPath }) : null;
   const config: RunConfig = runConfigSchema.parse({
     benchmark: spec.benchmark,
     selector: spec.selector,
@@ -48,8 +53,9 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     maxAgentTurns: MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
-    embedder: spec.embedder ?? "default",
-    clipPath: spec.clipPath,
+    embedder: choice?.embedder ?? spec.embedder ?? "default",
+    clipPath: choice?.clip ?? spec.clipPath,
+    embedderReason: choice?.reason,
     prices: spec.prices,
     render: { name: spec.profile ?? DEFAULT_PROFILE, browser: spec.browser ?? DEFAULT_BROWSER, placeholders: photo?.placeholders ?? "generated" },
     ...(photo ? { placeholderPhoto: photo.path } : {}),
@@ -58,5 +64,5 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
   // A person in a seat makes a played session, never a benchmark run to rank.
   const kind = isHuman(spec.agent) || isHuman(spec.simulator) ? "played" : "benchmark";
   const run = await store.runs.insert({ name, benchmark: spec.benchmark, kind, config });
-  return { id: run.id, name, config };
+  return { id: run.id, name, config, notice: choice?.notice };
 }

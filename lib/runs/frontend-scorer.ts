@@ -19,7 +19,7 @@ export interface FrontendScorerSpec {
  * render profile.
  */
 export async function openFrontendScorer(options: FrontendScorerSpec = {}): Promise<OpenScorer> {
-  const embedder = createEmbedder(options.embedder ?? "default", { clipPath: options.clipPath });
+  const embedder = await createEmbedder(options.embedder ?? "default", { clipPath: options.clipPath });
   const pool = await RenderPool.start({
     ...(options.render ? { profile: options.render.name, browser: options.render.browser } : {}),
     // A run recorded with generated placeholders keeps them, whatever the environment says.

@@ -36,7 +36,7 @@ export async function rescoreRun(store: Store, runId: number, options: RescoreOp
     ...(options.placeholderPhoto ? { placeholderPhoto: options.placeholderPhoto } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
-  const scorer = await FrontendScorer.start({ embedder: createEmbedder(config.embedder, { clipPath: config.clipPath }), pool });
+  const scorer = await FrontendScorer.start({ embedder: await createEmbedder(config.embedder, { clipPath: config.clipPath }), pool });
   try {
     const scores: { id: number; reward: number; details: Record<string, unknown> }[] = new Array(episodes.length);
     let next = 0;

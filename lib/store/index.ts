@@ -77,7 +77,7 @@ import {
 } from "./sweet";
 import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { resolveTaskSelector } from "./task-selector";
-import { getTask, listTasks, taskCounts, taskExists } from "./tasks";
+import { countTasksFrom, getTask, listTasks, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -94,6 +94,7 @@ export function storeFor(prisma: PrismaClient) {
       get: bind(getTask),
       exists: bind(taskExists),
       counts: bind(taskCounts),
+      countFrom: bind(countTasksFrom),
       import: bind(importTasks),
       seedSamplesIfEmpty: bind(seedSamplesIfEmpty),
       resolveSelector: bind(resolveTaskSelector),

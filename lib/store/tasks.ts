@@ -116,3 +116,8 @@ export async function taskCounts(prisma: PrismaClient): Promise<TaskCounts> {
   counts.splits.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.split.localeCompare(b.split));
   return counts;
 }
+
+/** How many tasks came from sources starting with `prefix` (the official dataset's files, say). */
+export async function countTasksFrom(prisma: PrismaClient, prefix: string): Promise<number> {
+  return prisma.task.count({ where: { source: { startsWith: prefix } } });
+}

@@ -4,6 +4,7 @@ import { getRunManager } from "@/lib/runs/active";
 import { parseServerSpec } from "@/lib/colbench/server-spec";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
 import { BROWSERS, PROFILE_NAMES } from "@/lib/colbench/render-profile";
+import { EMBEDDER_NAMES } from "@/lib/colbench/run-config";
 
 export const dynamic = "force-dynamic";
 
@@ -19,6 +20,9 @@ const newRunSchema = z.object({
   /** Frontend: the render profile and engine (default paper, chromium). */
   profile: z.enum(PROFILE_NAMES).optional(),
   browser: z.enum(BROWSERS).optional(),
+  /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or fetchable, else default-v2. */
+  embedder: z.enum(EMBEDDER_NAMES).optional(),
+  clip: z.string().trim().min(1).optional(),
 });
 
 /** Starts a run in the studio's process; the same as `colbench run`. */
@@ -43,6 +47,8 @@ export async function POST(request: Request) {
       name: body.name,
       profile: body.profile,
       browser: body.browser,
+      embedder: body.embedder,
+      clipPath: body.clip,
     });
     return Response.json({ id }, { status: 201 });
   } catch (error) {

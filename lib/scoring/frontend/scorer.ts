@@ -99,6 +99,7 @@ export class FrontendScorer {
   }
 
   async close(): Promise<void> {
+    await this.embedder.close?.();
     if (this.ownsPool) await this.pool.close();
   }
 }

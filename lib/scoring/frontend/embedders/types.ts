@@ -4,4 +4,6 @@ export interface ImageEmbedder {
   readonly id: string;
   /** An L2-normalised embedding of a PNG image. */
   embed(png: Uint8Array): Promise<Float32Array>;
+  /** Frees what the embedder holds (an inference session, say). */
+  close?(): Promise<void>;
 }

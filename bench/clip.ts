@@ -1,0 +1,174 @@
+// CLIP ViT-B/32's image tower on this machine's CPU, three ways, same weights, same inputs: the
+// TypeScript reference (the `reference` device), onnxruntime-node on the graph the studio builds
+// (the `cpu` device), and PyTorch in the same run where Python has torch and transformers. Inputs
+// are real screenshots: the first N ColBench frontend targets (../shared/colbench/frontend_test.jsonl)
+// rendered by the project's pool (cached in bench/out/renders) and preprocessed once by the studio's
+// CLIP preprocessing, so every engine embeds the very same float32 pixels. The engines take turns
+// chunk by chunk (alternating which goes first), so a machine shared with other work loads them alike.
+//
+//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8]
+//
+// --clip: the weights, a folder or hub id (default $COLBENCH_CLIP_FULL, the full-size random ViT-B/32
+// fixtures/make_clip_fixture.py --full writes, else openai/clip-vit-base-patch32 through the cache).
+// PyTorch: COLBENCH_TORCH_PYTHONPATH names a folder holding torch and transformers (e.g. made with
+// `pip install --index-url file:///opt/pypi/simple --target DIR torch transformers safetensors`);
+// COLBENCH_PYTHON the interpreter (default python3). Without them the bench says PyTorch is absent.
+// The TypeScript reference takes seconds per image, so it embeds one image per chunk (a sample).
+// Per chunk ONNX Runtime also embeds --batch1 images one at a time (batch 1).
+
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { resolveModel } from "../lib/hub";
+import { projectRoot, sharedColbenchDir } from "../lib/paths";
+import { OnnxClipEmbedder } from "../lib/scoring/frontend/embedders/clip-onnx";
+import { clipPreprocess } from "../lib/scoring/frontend/embedders/clip-preprocess";
+import { embedImage, loadClipVision } from "../lib/scoring/frontend/embedders/clip-vision";
+import { CLIP_FILES, CLIP_HUB_ID } from "../lib/scoring/frontend/embedders/choose";
+import { decodePng } from "../lib/scoring/frontend/png";
+import { RenderPool } from "../lib/scoring/frontend/render";
+
+function args() {
+  const argv = process.argv.slice(2);
+  const opt = (name: string, fallback: string) => {
+    const i = argv.indexOf(name);
+    return i < 0 ? fallback : argv[i + 1]!;
+  };
+  return {
+    clip: opt("--clip", process.env.COLBENCH_CLIP_FULL ?? CLIP_HUB_ID),
+    images: Number(opt("--images", "1000")),
+    chunk: Number(opt("--chunk", "100")),
+    batch: Number(opt("--batch", "8")),
+    batch1: Number(opt("--batch1", "8")),
+  };
+}
+
+const perImage = (t: { seconds: number; images: number }) => (1000 * t.seconds) / t.images;
+const line = (label: string, t: { seconds: number; images: number }, note: string) =>
+  `${label.padEnd(24)} ${(t.images / t.seconds).toFixed(2).padStart(8)} images/s  ${perImage(t).toFixed(1).padStart(8)} ms/image  (${note})`;
+const maxAbs = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+
+/** The PyTorch worker (bench/clip_torch.py), or why there is none. */
+async function startTorch(folder: string, pixels: Float32Array[], size: number, batch: number, out: string) {
+  const pythonPath = process.env.COLBENCH_TORCH_PYTHONPATH;
+  const python = process.env.COLBENCH_PYTHON ?? "python3";
+  const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
+  if (spawnSync(python, ["-c", "import torch, transformers"], { env }).status !== 0) {
+    return { absent: `PyTorch: absent (${python} cannot import torch and transformers${pythonPath ? ` from ${pythonPath}` : ""}; set COLBENCH_TORCH_PYTHONPATH)` } as const;
+  }
+  const pixelFile = path.join(out, `clip-pixels-${pixels.length}.f32`);
+  const all = new Float32Array(pixels.length * 3 * size * size);
+  pixels.forEach((p, i) => all.set(p, i * 3 * size * size));
+  writeFileSync(pixelFile, Buffer.from(all.buffer));
+  const child = spawn(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(size), String(batch)], { env, stdio: ["pipe", "pipe", "inherit"] });
+  const replies = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const { value, done } = await replies.next();
+    if (done) throw new Error("the PyTorch worker stopped");
+    return JSON.parse(value as string) as Record<string, number | string>;
+  };
+  const hello = (await next()) as { threads: number; torch: string };
+  return {
+    hello,
+    async run(start: number, count: number): Promise<number> {
+      child.stdin!.write(`run ${start} ${count}\n`);
+      return (await next()).seconds as number;
+    },
+    async embeddings(k: number): Promise<Float32Array> {
+      const file = path.join(out, "clip-torch-embeddings.f32");
+      child.stdin!.write(`embed ${k} ${file}\n`);
+      await next();
+      return new Float32Array(readFileSync(file).buffer.slice(0));
+    },
+    close: () => child.stdin!.end(),
+  };
+}
+
+async function main() {
+  const opts = args();
+  const out = path.join(projectRoot, "bench", "out");
+  mkdirSync(out, { recursive: true });
+  const { folder } = await resolveModel(opts.clip, { files: CLIP_FILES });
+  console.log(`weights: ${opts.clip} (${folder})`);
+  console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores`);
+
+  // 1. Real screenshots, rendered once.
+  const targets = readFileSync(path.join(sharedColbenchDir(), "frontend_test.jsonl"), "utf8").trim().split("\n").slice(0, opts.images).map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  const pool = await RenderPool.start({ cache: path.join(out, "renders") });
+  let started = performance.now();
+  const pngs = await Promise.all(targets.map((html) => pool.render(html).then((r) => r.png)));
+  await pool.close();
+  console.log(`rendered or read ${pngs.length} screenshots in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // 2. CLIP's preprocessing (decode, Pillow's bicubic, crop, normalise), once for every engine.
+  const model = loadClipVision(folder);
+  const S = model.config.imageSize;
+  if (model.config.hiddenSize !== 768 || model.config.numLayers !== 12) console.log("note: these weights are not ViT-B/32's shape; the figures are not B/32's");
+  started = performance.now();
+  const pixels = pngs.map((png) => clipPreprocess(decodePng(png), S));
+  const preprocess = { seconds: (performance.now() - started) / 1000, images: pixels.length };
+
+  // 3. The engines, ready and warm.
+  started = performance.now();
+  const ort = await OnnxClipEmbedder.load(folder, { batchSize: opts.batch });
+  const ortSingle = await OnnxClipEmbedder.load(folder, { batchSize: 1 });
+  console.log(`onnxruntime-node sessions ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`);
+  await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p)));
+  await ortSingle.embedPixels(pixels[0]!);
+  const torch = await startTorch(folder, pixels, S, opts.batch, out);
+
+  // 4. Turns, chunk by chunk.
+  const totals = { ort: { seconds: 0, images: 0 }, ort1: { seconds: 0, images: 0 }, torch: { seconds: 0, images: 0 }, reference: { seconds: 0, images: 0 } };
+  const ortEmbeddings: Float32Array[] = [];
+  const refError: number[] = [];
+  for (let start = 0, round = 0; start < pixels.length; start += opts.chunk, round++) {
+    const chunk = pixels.slice(start, start + opts.chunk);
+    const runOrt = async () => {
+      const t = performance.now();
+      ortEmbeddings.push(...(await Promise.all(chunk.map((p) => ort.embedPixels(p)))));
+      totals.ort.seconds += (performance.now() - t) / 1000;
+      totals.ort.images += chunk.length;
+    };
+    const runTorch = async () => {
+      if ("absent" in torch) return;
+      totals.torch.seconds += await torch.run(start, chunk.length);
+      totals.torch.images += chunk.length;
+    };
+    if (round % 2 === 0) await runOrt().then(runTorch);
+    else await runTorch().then(runOrt);
+    let t = performance.now();
+    for (const p of chunk.slice(0, opts.batch1)) await ortSingle.embedPixels(p);
+    totals.ort1.seconds += (performance.now() - t) / 1000;
+    totals.ort1.images += Math.min(opts.batch1, chunk.length);
+    t = performance.now();
+    const reference = embedImage(model, chunk[0]!);
+    totals.reference.seconds += (performance.now() - t) / 1000;
+    totals.reference.images += 1;
+    refError.push(maxAbs(reference, ortEmbeddings[start]!));
+    process.stderr.write(`  ${Math.min(start + opts.chunk, pixels.length)}/${pixels.length}\r`);
+  }
+  await ort.close();
+  await ortSingle.close();
+
+  console.log("");
+  console.log(line("preprocessing (TS)", preprocess, `one thread, ${preprocess.images} images, shared by every engine`));
+  console.log(line("TypeScript reference", totals.reference, `one image per chunk, ${totals.reference.images} images; max |Δ| to ORT ${Math.max(...refError).toExponential(1)}`));
+  console.log(line("onnxruntime-node b=1", totals.ort1, `${totals.ort1.images} images, ${availableParallelism()} threads`));
+  console.log(line(`onnxruntime-node b=${opts.batch}`, totals.ort, `${totals.ort.images} images, ${availableParallelism()} threads`));
+  if ("absent" in torch) console.log(torch.absent);
+  else {
+    const theirs = await torch.embeddings(16);
+    const dim = theirs.length / 16;
+    const error = Math.max(...Array.from({ length: 16 }, (_, i) => maxAbs(theirs.subarray(i * dim, (i + 1) * dim), ortEmbeddings[i]!)));
+    torch.close();
+    console.log(line(`PyTorch CPU b=${opts.batch}`, totals.torch, `${totals.torch.images} images, ${torch.hello.threads} threads, torch ${torch.hello.torch}; max |Δ| to ORT ${error.toExponential(1)}`));
+  }
+  console.log("");
+  const ortPer = perImage(totals.ort);
+  console.log(`ORT b=${opts.batch} is ${(perImage(totals.reference) / ortPer).toFixed(1)}x the TypeScript reference (time per image ratio ${(ortPer / perImage(totals.reference)).toFixed(4)}; goal >= 30x)`);
+  if (!("absent" in torch)) console.log(`ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / perImage(totals.torch)).toFixed(3)} (goal <= 1, aim 0.6)`);
+}
+
+await main();
