@@ -1,10 +1,9 @@
 // Attention with grouped-query heads over packed rows that share a prefix. Each row belongs to a
 // segment [start, end) of the packed rows (one candidate); it sees every key of the prefix (a cache
-// computed once for all candidates) and the keys of its own segment: up to itself when CAUSAL, all of
-// them otherwise. A workgroup takes 16 query rows of one head and walks the keys 16 at a time with an
-// online softmax (running max and sum per row), so scores never leave workgroup memory. head_dim ≤ 128.
-
-override CAUSAL: bool = true;
+// computed once for all candidates) and the keys of its own segment: up to itself when `causal`, all
+// of them otherwise (a uniform flag, so one pipeline serves both). A workgroup takes 16 query rows of
+// one head and walks the keys 16 at a time with an online softmax (running max and sum per row), so
+// scores never leave workgroup memory. head_dim ≤ 128.
 
 struct Params {
   rows: u32,
@@ -14,6 +13,7 @@ struct Params {
   prefix_len: u32,
   q_stride: u32,  // elements between rows of q (q of head h starts at h · head_dim)
   scale: f32,
+  causal: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -37,7 +37,7 @@ var<workgroup> scores: array<f32, 256>;  // [QT][KT]
 var<workgroup> own_keys: vec2<u32>;  // the tile's own-key range [lo, hi)
 
 fn key_end(row: u32, seg: vec2<u32>) -> u32 {
-  return select(seg.y, row + 1u, CAUSAL);
+  return select(seg.y, row + 1u, p.causal != 0u);
 }
 
 @compute @workgroup_size(64)

@@ -36,7 +36,14 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
     s[i] = 0.0;
   }
   for (var col0 = chunk_start; col0 < min(chunk_start + CHUNK, p.tokens); col0 += TILE) {
+    // Zeroed by hand each tile: a declaration's zero-initialisation inside a loop is not kept by
+    // every compiler (SwiftShader's carried the previous tile's sums over).
     var acc: array<array<f32, 4>, 4>;
+    for (var i = 0u; i < 4u; i++) {
+      for (var j = 0u; j < 4u; j++) {
+        acc[i][j] = 0.0;
+      }
+    }
     for (var k0 = 0u; k0 < p.d; k0 += TK) {
       for (var i = 0u; i < 4u; i++) {
         let e = t + i * 256u;

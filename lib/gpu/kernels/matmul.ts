@@ -17,6 +17,6 @@ export function matmul(gpu: Gpu, batch: Batch, args: { x: GPUBuffer; y: GPUBuffe
   if (m === 0) return;
   const hasBias = linear.biasAt !== undefined && linear.biasAt !== null;
   const kernel = withWeights(gpu, "matmul", source, linear.weights.format);
-  const pipeline = gpu.kernel(kernel.name, kernel.source, { ...kernel.constants, HAS_BIAS: hasBias ? 1 : 0, HAS_RESIDUAL: residual ? 1 : 0 });
-  batch.dispatch(pipeline, [m, linear.n, linear.k, hasBias ? linear.biasAt! : 0, linear.at ?? 0], [linear.weights.buffer, x, y, residual ?? x], [Math.ceil(linear.n / 64), Math.ceil(m / 64), 1]);
+  const pipeline = gpu.kernel(kernel.name, kernel.source, kernel.constants);
+  batch.dispatch(pipeline, [m, linear.n, linear.k, hasBias ? linear.biasAt! : 0, linear.at ?? 0, hasBias ? 1 : 0, residual ? 1 : 0], [linear.weights.buffer, x, y, residual ?? x], [Math.ceil(linear.n / 64), Math.ceil(m / 64), 1]);
 }

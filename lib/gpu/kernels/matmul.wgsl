@@ -4,15 +4,16 @@
 // right after the matrix (the loader puts it there), so it is read in the weights' own format.
 // `weight()` comes from weights.wgsl.
 
-override HAS_BIAS: bool = false;
-override HAS_RESIDUAL: bool = false;
-
+// Bias and residual are uniform flags rather than override constants: one pipeline per weight
+// format (software adapters take seconds to compile each).
 struct Params {
   m: u32,
   n: u32,
   k: u32,
-  bias_at: u32,  // element index of bias[0] in w
-  w_at: u32,     // element index of w[0, 0]
+  bias_at: u32,       // element index of bias[0] in w
+  w_at: u32,          // element index of w[0, 0]
+  has_bias: u32,
+  has_residual: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: Params;
@@ -76,10 +77,10 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_id) l
         continue;
       }
       var v = acc[i][j];
-      if (HAS_BIAS) {
+      if (p.has_bias != 0u) {
         v += weight(p.bias_at + col);
       }
-      if (HAS_RESIDUAL) {
+      if (p.has_residual != 0u) {
         v += residual[row * p.n + col];
       }
       y[row * p.n + col] = v;
