@@ -50,6 +50,7 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
+import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { getTask, listTasks, taskCounts } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
@@ -115,6 +116,8 @@ export function storeFor(prisma: PrismaClient) {
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
+      episodeToScore: bind(episodeToScore),
+      saveEpisodeScores: bind(saveEpisodeScores),
     },
     users: {
       insert: bind(insertUser),

@@ -1,7 +1,8 @@
 import type { Gpu } from "../gpu";
 import { inverseFrequencies, ropeTable, type RopeScaling } from "../rope-table";
 import { floats, ints, seeded } from "../testing/random";
-import { encodeWeights, roundTo, uploadWeights, type WeightFormat } from "../weights";
+import { encodeWeights, roundTo, type WeightFormat } from "../weight-format";
+import { uploadWeights } from "../weights";
 import { attention } from "./attention";
 import { attentionCpu } from "./attention.cpu";
 import { embed } from "./embed";

@@ -1,4 +1,4 @@
-import { decodeWeights, encodeWeights, type WeightFormat } from "../weights";
+import { decodeWeights, encodeWeights, type WeightFormat } from "../weight-format";
 import type { Dtype } from "./safetensors";
 
 // Chunks of a tensor's bytes as they arrive from a stream, cut to whole elements and, where a group
