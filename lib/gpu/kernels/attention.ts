@@ -23,11 +23,11 @@ export function attention(
   if (headDim > 128) throw new Error(`attention: head_dim ${headDim} is more than the kernel's 128`);
   if (heads % kvHeads !== 0) throw new Error(`attention: ${heads} heads do not split into ${kvHeads} key/value groups`);
   const prefix = args.prefix && args.prefix.length > 0 ? args.prefix : null;
-  const pipeline = gpu.kernel("attention", source);
+  const pipeline = gpu.kernel("attention", source, { HEAD_DIM: headDim });
   batch.dispatch(
     pipeline,
     [rows, heads, kvHeads, headDim, prefix?.length ?? 0, args.qStride, f32(1 / Math.sqrt(headDim)), args.causal === false ? 0 : 1],
     [args.q, prefix?.k ?? args.k, prefix?.v ?? args.v, args.k, args.v, args.segments, args.out],
-    [Math.ceil(rows / 16), heads, 1],
+    [Math.ceil(rows / 64), heads, 1],
   );
 }

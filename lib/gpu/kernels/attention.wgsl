@@ -1,9 +1,16 @@
 // Attention with grouped-query heads over packed rows that share a prefix. Each row belongs to a
 // segment [start, end) of the packed rows (one candidate); it sees every key of the prefix (a cache
 // computed once for all candidates) and the keys of its own segment: up to itself when `causal`, all
-// of them otherwise (a uniform flag, so one pipeline serves both). A workgroup takes 16 query rows of
-// one head and walks the keys 16 at a time with an online softmax (running max and sum per row), so
-// scores never leave workgroup memory. head_dim ≤ 128.
+// of them otherwise (a uniform flag, so one pipeline serves both).
+//
+// A workgroup takes 64 query rows of one head, one row per thread, and walks the keys a block at a
+// time through workgroup memory (every thread reads the same key: a broadcast); each thread scores
+// its row against each key and adds the weighted value to its running sum, rescaling that sum when a
+// new maximum appears (online softmax). Scores never leave the thread. HEAD_DIM ≤ 128 is
+// fixed per pipeline (a model has one), so loops over it have known trip counts; a block holds
+// min(64, 2048 / HEAD_DIM) keys (at most 16 KiB of keys and values).
+
+override HEAD_DIM: u32 = 64u;
 
 struct Params {
   rows: u32,
@@ -25,16 +32,13 @@ struct Params {
 @group(0) @binding(6) var<storage, read> segments: array<vec2<u32>>;
 @group(0) @binding(7) var<storage, read_write> out: array<f32>;  // [rows, heads, head_dim]
 
-const QT = 16u;
-const KT = 16u;
-const MAXD = 128u;
+const ROWS = 64u;
+const BLOCK_FLOATS = 2048u;
 const HIDDEN = -3.0e38;
 
-var<workgroup> qs: array<f32, 2048>;  // [QT][MAXD]
-var<workgroup> ks: array<f32, 2048>;  // [KT][MAXD]
+var<workgroup> ks: array<f32, 2048>;  // [key][dim]
 var<workgroup> vs: array<f32, 2048>;
-var<workgroup> scores: array<f32, 256>;  // [QT][KT]
-var<workgroup> own_keys: vec2<u32>;  // the tile's own-key range [lo, hi)
+var<workgroup> own_keys: vec2<u32>;  // the workgroup's own-key range [lo, hi)
 
 fn key_end(row: u32, seg: vec2<u32>) -> u32 {
   return select(seg.y, row + 1u, p.causal != 0u);
@@ -42,54 +46,59 @@ fn key_end(row: u32, seg: vec2<u32>) -> u32 {
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-  let tile0 = group.x * QT;
+  let keys_per_block = min(64u, BLOCK_FLOATS / HEAD_DIM);
+  let block_floats = keys_per_block * HEAD_DIM;
   let head = group.y;
   let kvh = head / (p.heads / p.kv_heads);
-  let dim = p.head_dim;
-  for (var e = t; e < QT * dim; e += 64u) {
-    let r = e / dim;
-    var value = 0.0;
-    if (tile0 + r < p.rows) {
-      value = q[(tile0 + r) * p.q_stride + head * dim + e % dim];
-    }
-    qs[r * MAXD + e % dim] = value;
+  let row0 = group.x * ROWS;
+  let row = row0 + t;
+  let live = row < p.rows;
+
+  var seg = vec2<u32>(0u, 0u);
+  if (live) {
+    seg = segments[row];
   }
+  let own_end = key_end(row, seg);
   if (t == 0u) {
     var lo = 0xffffffffu;
     var hi = 0u;
-    for (var r = 0u; r < QT; r++) {
-      let row = tile0 + r;
-      if (row < p.rows) {
-        let seg = segments[row];
-        lo = min(lo, seg.x);
-        hi = max(hi, key_end(row, seg));
-      }
+    for (var r = row0; r < min(row0 + ROWS, p.rows); r++) {
+      let s = segments[r];
+      lo = min(lo, s.x);
+      hi = max(hi, key_end(r, s));
     }
     own_keys = vec2<u32>(lo, hi);
   }
   let own = workgroupUniformLoad(&own_keys);
+  let lo = own.x;
+  let hi = own.y;
 
-  // This thread's share of the output: one row, every fourth dimension.
-  let my_r = t / 4u;
-  let quarter = t % 4u;
-  let my_row = tile0 + my_r;
-  let dims = (dim + 3u) / 4u;
+  var qv: array<f32, 128>;
+  var acc: array<f32, 128>;
+  for (var d = 0u; d < HEAD_DIM; d++) {
+    var value = 0.0;
+    if (live) {
+      value = q[row * p.q_stride + head * HEAD_DIM + d] * p.scale;
+    }
+    qv[d] = value;
+    acc[d] = 0.0;
+  }
   var m = HIDDEN;
   var l = 0.0;
-  var acc: array<f32, 32>;
 
-  let prefix_blocks = (p.prefix_len + KT - 1u) / KT;
-  let own_blocks = select(0u, (own.y - own.x + KT - 1u) / KT, own.y > own.x);
+  let prefix_blocks = (p.prefix_len + keys_per_block - 1u) / keys_per_block;
+  let own_blocks = select(0u, (hi - lo + keys_per_block - 1u) / keys_per_block, hi > lo);
   for (var b = 0u; b < prefix_blocks + own_blocks; b++) {
     let in_prefix = b < prefix_blocks;
-    let key0 = select(own.x + (b - prefix_blocks) * KT, b * KT, in_prefix);
-    let end = select(own.y, p.prefix_len, in_prefix);
-    for (var e = t; e < KT * dim; e += 64u) {
-      let key = key0 + e / dim;
+    let key0 = select(lo + (b - prefix_blocks) * keys_per_block, b * keys_per_block, in_prefix);
+    let end = select(hi, p.prefix_len, in_prefix);
+    workgroupBarrier();
+    for (var e = t; e < block_floats; e += ROWS) {
+      let key = key0 + e / HEAD_DIM;
       var kv = 0.0;
       var vv = 0.0;
       if (key < end) {
-        let at = (key * p.kv_heads + kvh) * dim + e % dim;
+        let at = (key * p.kv_heads + kvh) * HEAD_DIM + e % HEAD_DIM;
         if (in_prefix) {
           kv = prefix_k[at];
           vv = prefix_v[at];
@@ -98,63 +107,44 @@ fn main(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index
           vv = v[at];
         }
       }
-      ks[(e / dim) * MAXD + e % dim] = kv;
-      vs[(e / dim) * MAXD + e % dim] = vv;
+      ks[e] = kv;
+      vs[e] = vv;
     }
     workgroupBarrier();
-    for (var i = 0u; i < 4u; i++) {
-      let e = t + 64u * i;
-      let r = e / KT;
-      let c = e % KT;
-      let key = key0 + c;
-      let row = tile0 + r;
-      var visible = key < end && row < p.rows;
-      if (visible && !in_prefix) {
-        let seg = segments[row];
-        visible = key >= seg.x && key < key_end(row, seg);
+    // Which of the block's keys this row sees.
+    var first = 0u;
+    var last = min(keys_per_block, end - key0);
+    if (!in_prefix) {
+      first = select(0u, seg.x - key0, seg.x > key0);
+      last = select(0u, min(last, own_end - key0), own_end > key0);
+    }
+    if (!live) {
+      last = 0u;
+    }
+    for (var c = first; c < last; c++) {
+      var s = 0.0;
+      for (var d = 0u; d < HEAD_DIM; d++) {
+        s = fma(qv[d], ks[c * HEAD_DIM + d], s);
       }
-      var s = HIDDEN;
-      if (visible) {
-        var dot = 0.0;
-        for (var d = 0u; d < dim; d++) {
-          dot = fma(qs[r * MAXD + d], ks[c * MAXD + d], dot);
+      // A new maximum (rare after the first keys) rescales what was summed so far.
+      if (s > m) {
+        let alpha = exp(m - s);
+        l *= alpha;
+        for (var d = 0u; d < HEAD_DIM; d++) {
+          acc[d] *= alpha;
         }
-        s = dot * p.scale;
+        m = s;
       }
-      scores[e] = s;
-    }
-    workgroupBarrier();
-    var block_max = m;
-    for (var c = 0u; c < KT; c++) {
-      block_max = max(block_max, scores[my_r * KT + c]);
-    }
-    let alpha = exp(m - block_max);
-    l *= alpha;
-    for (var i = 0u; i < dims; i++) {
-      acc[i] *= alpha;
-    }
-    for (var c = 0u; c < KT; c++) {
-      let s = scores[my_r * KT + c];
-      if (s > -1.0e38) {
-        let weight = exp(s - block_max);
-        l += weight;
-        for (var i = 0u; i < dims; i++) {
-          let d = quarter + 4u * i;
-          if (d < dim) {
-            acc[i] = fma(weight, vs[c * MAXD + d], acc[i]);
-          }
-        }
+      let w = exp(s - m);
+      l += w;
+      for (var d = 0u; d < HEAD_DIM; d++) {
+        acc[d] = fma(w, vs[c * HEAD_DIM + d], acc[d]);
       }
     }
-    m = block_max;
-    workgroupBarrier();
   }
-  if (my_row < p.rows && l > 0.0) {
-    for (var i = 0u; i < dims; i++) {
-      let d = quarter + 4u * i;
-      if (d < dim) {
-        out[(my_row * p.heads + head) * dim + d] = acc[i] / l;
-      }
+  if (live && l > 0.0) {
+    for (var d = 0u; d < HEAD_DIM; d++) {
+      out[(row * p.heads + head) * HEAD_DIM + d] = acc[d] / l;
     }
   }
 }
