@@ -37,7 +37,7 @@ export function attentionCpu(a: AttentionInput): Float32Array {
         for (let i = 0; i < d; i++) s += a.q[qo + i]! * k[o + i]!;
         return s * scale;
       });
-      const max = Math.max(...scores);
+      const max = scores.reduce((a, s) => Math.max(a, s), Number.NEGATIVE_INFINITY);
       const weights = scores.map((s) => Math.exp(s - max));
       const total = weights.reduce((x, y) => x + y, 0);
       for (let i = 0; i < d; i++) {

@@ -13,7 +13,7 @@ export function logprobsCpu(x: Float32Array, d: number, table: Float32Array, voc
     const row = pairs[2 * p]!;
     if (!lse.has(row)) {
       const logits = Array.from({ length: vocab }, (_, t) => logit(row, t));
-      const max = Math.max(...logits);
+      const max = logits.reduce((a, l) => Math.max(a, l), Number.NEGATIVE_INFINITY);
       lse.set(row, max + Math.log(logits.reduce((a, l) => a + Math.exp(l - max), 0)));
     }
     out[p] = logit(row, pairs[2 * p + 1]!) - lse.get(row)!;
