@@ -102,7 +102,13 @@ export async function streamCheckpoint(
   onProgress?: (progress: LoadProgress) => void,
 ): Promise<void> {
   const files = await checkpointFiles(source);
-  const sizes = await Promise.all(files.map((f) => source.size(f)));
+  const sizes = await Promise.all(
+    files.map((f) =>
+      source.size(f).catch((error: Error) => {
+        throw new Error(`${source.where}/${f}: cannot read the weights (${error.message.split(",")[0]}); a model folder holds model.safetensors or model.safetensors.index.json and its shards`);
+      }),
+    ),
+  );
   const total = sizes.reduce((a, b) => a + b, 0);
   let loaded = 0;
   const seen = new Set<string>();

@@ -37,7 +37,11 @@ export class ModelTokenizer {
     const json = await jsonFile(source, "tokenizer.json");
     if (!json) throw new Error(`${source.where}: no tokenizer.json`);
     const config = ((await jsonFile(source, "tokenizer_config.json")) ?? {}) as Record<string, unknown>;
-    return new ModelTokenizer(json as Record<string, unknown>, config, source.where);
+    try {
+      return new ModelTokenizer(json as Record<string, unknown>, config, source.where);
+    } catch (error) {
+      throw new Error(`${source.where}/tokenizer.json: ${(error as Error).message}`);
+    }
   }
 
   private readonly tokenizer: Tokenizer;

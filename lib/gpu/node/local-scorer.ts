@@ -5,7 +5,8 @@ import { CpuModel } from "../model/cpu-model";
 import { GpuModel } from "../model/gpu-model";
 import type { LoadProgress } from "../model/layout";
 import { LocalScorer } from "../model/scorer";
-import type { WeightSource } from "../model/source";
+import { parseConfig } from "../model/config";
+import { jsonFile, type WeightSource } from "../model/source";
 import { ModelTokenizer } from "../model/tokenizer";
 import { folderSource } from "./folder-source";
 import { openNodeGpu } from "./open";
@@ -27,6 +28,8 @@ export type LocalDevice = "webgpu" | "cpu";
 
 export async function openLocalScorer(location: string, options: { device?: LocalDevice; option?: string; onProgress?: (p: LoadProgress) => void; maxRows?: number; gpu?: Gpu } = {}): Promise<LocalScorer> {
   const source = await weightsSource(location, options.option);
+  // The model's shape first: a model this runner cannot run is named before anything loads.
+  parseConfig(await jsonFile(source, "config.json"), `${source.where}/config.json`);
   const tokenizer = await ModelTokenizer.load(source);
   const engine = options.device === "cpu" ? await CpuModel.load(source, options) : await GpuModel.load(options.gpu ?? (await openNodeGpu()), source, options);
   // The store records which model scored: the folder's name, as a server's model name would be.
