@@ -8,6 +8,8 @@ const nextConfig: NextConfig = {
     "@prisma/adapter-pg",
     "pg",
   ],
+  // WGSL kernels (lib/gpu) are imported as text; the replay's scoring worker bundles them.
+  turbopack: { rules: { "*.wgsl": { type: "raw" } } },
   poweredByHeader: false,
   typedRoutes: false,
 };

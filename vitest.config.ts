@@ -2,8 +2,18 @@ import { defineConfig } from "vitest/config";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Plugin } from "vite";
+
+// WGSL kernels (lib/gpu) are imported as text, as Node (lib/gpu/node/wgsl-hooks.mjs) and the studio's bundler do.
+const wgslAsText: Plugin = {
+  name: "wgsl-as-text",
+  transform(code, id) {
+    return id.endsWith(".wgsl") ? { code: `export default ${JSON.stringify(code)};`, map: null } : null;
+  },
+};
 
 export default defineConfig({
+  plugins: [wgslAsText],
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
     include: ["{lib,cli,workers,app,components}/**/*.test.ts"],

@@ -4,4 +4,6 @@
 import { register } from "tsx/esm/api";
 
 register();
+// WGSL kernels (lib/gpu) are imported as text.
+await import("../lib/gpu/node/register-wgsl.mjs");
 await import("./main.ts");

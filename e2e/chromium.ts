@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { BASE_CHROMIUM_FLAGS, DEFAULT_CHROMIUM } from "../workers/render/browser";
+import { WEBGPU_CHROMIUM_FLAGS } from "../lib/gpu/chromium-flags";
 
 /** Debian's Chromium (the setup script installs it); Playwright's own browser download is not used. */
 export function chromiumPath(): string {
@@ -11,3 +12,6 @@ export function chromiumPath(): string {
 
 // The same offline flags the render pool uses: without them Chromium keeps dialling Google.
 export const chromiumArgs = BASE_CHROMIUM_FLAGS;
+
+/** Chromium with a WebGPU adapter on a machine without a GPU (SwiftShader), for specs that need one. */
+export const webgpuChromiumArgs = [...BASE_CHROMIUM_FLAGS, ...WEBGPU_CHROMIUM_FLAGS];

@@ -12,6 +12,7 @@ import { OfficialImports, setOfficialImports } from "../../lib/official/jobs";
 import { RunManager } from "../../lib/runs/manager";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
+import { serveWeights } from "../../lib/gpu/node/served-weights";
 import { openStore } from "../database";
 import { action, fail } from "../errors";
 
@@ -22,9 +23,14 @@ export function register(program: Command): void {
     .option("--port <port>", "port to listen on", (v) => Number.parseInt(v, 10), Number(process.env.PORT ?? 3000))
     .option("--host <host>", "address to listen on (0.0.0.0 to let annotators on other machines in)", "127.0.0.1")
     .option("--dev", "run Next.js in development mode (hot reload)")
+    .option("--policy-weights <dir>", "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS")
+    .option("--critic-weights <dir>", "the critic model folder for the same (also COLBENCH_CRITIC_WEIGHTS)")
     .action(
-      action(async (opts: { port: number; host: string; dev?: boolean }) => {
+      action(async (opts: { port: number; host: string; dev?: boolean; policyWeights?: string; criticWeights?: string }) => {
         if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
+        // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
+        if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
+        if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
         // Bundled route code cannot find the checkout from its own location; pin the data folder.
         process.env.COLBENCH_DATA = dataDir();
         // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.

@@ -5,6 +5,10 @@ import { OpenAICompatibleClient } from "../../lib/models/openai-client";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress } from "../../lib/sweet/pipeline";
 import type { Store } from "../../lib/store";
+import type { LoadProgress } from "../../lib/gpu/model/layout";
+import type { LocalScorer } from "../../lib/gpu/model/scorer";
+import type { LocalDevice } from "../../lib/gpu/node/local-scorer";
+import type { PromptScorer } from "../../lib/sweet/score-turn";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -36,6 +40,24 @@ function progressBar(label: string): { update: Progress; stop(): void } {
     },
     stop: () => started && bar.stop(),
   };
+}
+
+/** The critic (and policy) from model folders, loading with a bar per model on stderr. */
+async function openLocalModels(criticDir: string, policyDir: string | undefined, device: LocalDevice): Promise<{ critic: LocalScorer; policy?: LocalScorer }> {
+  // Loaded only here: WebGPU (Dawn) stays out of every other command.
+  const { openLocalScorer } = await import("../../lib/gpu/node/local-scorer");
+  const { openNodeGpu } = await import("../../lib/gpu/node/open");
+  const gpu = device === "webgpu" ? await openNodeGpu() : undefined;
+  const open = async (dir: string, option: string) => {
+    const bar = progressBar(`loading ${option.replace(/^--/, "")}`);
+    try {
+      return await openLocalScorer(dir, { device, option, gpu, onProgress: (p: LoadProgress) => bar.update(Math.round(p.loaded / 1048576), Math.round(p.total / 1048576)) });
+    } finally {
+      bar.stop();
+    }
+  };
+  const critic = await open(criticDir, "--critic-weights");
+  return { critic, policy: policyDir ? await open(policyDir, "--policy-weights") : undefined };
 }
 
 const templateOption = () => new Option("--template <name>", "the policy and critic's chat template").choices(TEMPLATE_NAMES).default("llama3");
@@ -86,24 +108,51 @@ export function register(program: Command): void {
     .command("rank")
     .description("SWEET-RL step 3: the critic scores every candidate; advantage = critic score - policy log-prob")
     .argument("<run>", "the run's name or id")
-    .requiredOption("--critic <url#model>", "the critic's OpenAI-compatible server (completions with echo)")
+    .option("--critic <url#model>", "the critic's OpenAI-compatible server (completions with echo)")
+    .option("--critic-weights <dir>", "score with the critic on this machine instead: a Hugging Face model folder (Llama 3.x, Qwen2/2.5, SmolLM2; safetensors)")
+    .option("--policy-weights <dir>", "with --critic-weights: recompute the policy's log-probs of every candidate with this model folder (else the ones stored when sampling are used)")
+    .addOption(new Option("--device <device>", "where models on this machine run: webgpu (a GPU, else a software adapter) or cpu (tiny models)").choices(["webgpu", "cpu"]).default("webgpu"))
     .option("--no-ground-truth", "leave the task's final answer out of the critic's prompt")
     .option("--sum", "sum the log-probs instead of averaging them (the policy's sum is subtracted then)")
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
     .addOption(templateOption())
     .action(
-      action(async (name: string, opts: { critic: string; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName }) => {
-        const critic = new OpenAICompatibleClient(parseServerSpec(opts.critic, "--critic"), { concurrency: opts.concurrency });
+      action(async (
+        name: string,
+        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName },
+        command: Command,
+      ) => {
+        if (Boolean(opts.critic) === Boolean(opts.criticWeights)) fail("rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)");
+        if (opts.policyWeights && !opts.criticWeights) fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
+        let critic: PromptScorer;
+        let policy: LocalScorer | undefined;
+        let template = opts.template;
+        if (opts.criticWeights) {
+          const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
+          critic = local.critic;
+          policy = local.policy;
+          // Unless --template says otherwise, the critic's own chat template decides the family.
+          const family = local.critic.tokenizer.templateFamily();
+          if (command.getOptionValueSource("template") !== "cli" && family) template = family;
+          process.stderr.write(`rank: scoring on ${local.critic.engine.device}; chat template ${template}\n`);
+        } else {
+          critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), { concurrency: opts.concurrency });
+        }
         const bar = progressBar("ranking");
-        const summary = await withDatabase("rank", async (store) => {
-          const run = await runOf(store, name);
-          try {
-            return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: opts.template, concurrency: opts.concurrency, onProgress: bar.update })) };
-          } finally {
-            bar.stop();
-          }
-        });
-        console.log(JSON.stringify(summary));
+        try {
+          const summary = await withDatabase("rank", async (store) => {
+            const run = await runOf(store, name);
+            try {
+              return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template, concurrency: opts.concurrency, onProgress: bar.update, policy })) };
+            } finally {
+              bar.stop();
+            }
+          });
+          console.log(JSON.stringify(summary));
+        } finally {
+          (critic as Partial<LocalScorer>).dispose?.();
+          policy?.dispose();
+        }
       }),
     );
 

@@ -5,7 +5,7 @@ import { Bar, BarChart, Cell, CartesianGrid, ReferenceLine, ResponsiveContainer,
 /** Per-turn critic advantages (SWEET-RL) along the episode; shown where a critic has scored the turns. */
 export function AdvantageChart({ points }: { points: Array<{ index: number; advantage: number }> }) {
   return (
-    <figure className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="advantage-chart">
+    <figure className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="advantage-chart" data-points={JSON.stringify(points)}>
       <figcaption className="mb-2 text-sm font-medium text-stone-700">Critic advantage per agent turn</figcaption>
       <div style={{ height: 180 }}>
         <ResponsiveContainer width="100%" height="100%">

@@ -42,6 +42,21 @@ describe("decide", () => {
     expect([user("annotator"), user("researcher"), user("admin"), { kind: "local" } as Viewer, seat].map(managesData)).toEqual([false, true, true, true, false]);
   });
 
+  it("lets researchers, not annotators or seat links, score a replay in the browser", () => {
+    const routes: Array<[string, string]> = [
+      ["GET", "/api/weights/critic/model.safetensors"],
+      ["HEAD", "/api/weights/policy/config.json"],
+      ["GET", "/api/episodes/7/score-inputs"],
+      ["POST", "/api/episodes/7/advantages"],
+    ];
+    for (const [method, path] of routes) {
+      expect(decide(user("researcher"), method, path, q()), path).toBe("allow");
+      expect(decide(user("annotator"), method, path, q()), path).toBe("deny");
+      expect(decide(seat, method, path, q()), path).toBe("deny");
+      expect(decide({ kind: "anonymous" }, method, path, q()), path).toBe("signin");
+    }
+  });
+
   it("opens a seat link's own seat only", () => {
     expect(decide(seat, "GET", "/play/7/agent", q())).toBe("allow");
     expect(decide(seat, "GET", "/api/episodes/7/events", q("seat=agent"))).toBe("allow");

@@ -40,6 +40,10 @@ export const DATA_MANAGEMENT = [/^\/api\/tasks\/import$/, /^\/models$/, /^\/api\
 export function managesData(viewer: Viewer): boolean {
   return viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"));
 }
+// Researchers' tools that annotators and seat links never reach (they are in no list above): a
+// replay's scoring in the browser, i.e. the model files the studio serves (/api/weights/MODEL/FILE:
+// not hidden information, but of no use to an annotator), the episode's scoring inputs (they hold the
+// task's final answer: /api/episodes/ID/score-inputs) and storing the scores (/api/episodes/ID/advantages).
 
 /** What a seat link opens: its own seat's page, events and moves, and renders (content-addressed). */
 function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {

@@ -76,6 +76,7 @@ import {
   unrankedCandidates,
 } from "./sweet";
 import { databaseCounts, recordedMigrations, runServers } from "./system";
+import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { countTasksFrom, getTask, listTasks, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
@@ -156,6 +157,8 @@ export function storeFor(prisma: PrismaClient) {
       ofTurn: bind(candidatesOfTurn),
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
+      episodeToScore: bind(episodeToScore),
+      saveEpisodeScores: bind(saveEpisodeScores),
     },
     system: {
       counts: bind(databaseCounts),

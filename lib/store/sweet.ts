@@ -158,6 +158,8 @@ export interface CandidateScore {
   index: number;
   criticScore: number;
   advantage: number;
+  /** The policy's log-probs when they were recomputed with the score (a policy on this machine). */
+  policy?: { model: string; mean: number; sum: number };
 }
 
 /**
@@ -172,6 +174,7 @@ export async function scoreCandidates(prisma: PrismaClient, criticModel: string,
   const critic = scores.map((s) => finite(s.criticScore));
   const advantages = scores.map((s) => finite(s.advantage));
   const own = scores.filter((s) => s.index === 0);
+  const rescored = scores.filter((s) => s.policy);
   await prisma.$transaction([
     prisma.$executeRaw`
       UPDATE "Candidate" AS c SET "criticModel" = ${criticModel}, "criticScore" = v.score, "advantage" = v.adv
@@ -181,6 +184,14 @@ export async function scoreCandidates(prisma: PrismaClient, criticModel: string,
       UPDATE "Turn" AS t SET "advantage" = v.adv
         FROM unnest(${own.map((s) => s.turnId)}::int[], ${own.map((s) => finite(s.advantage))}::float8[]) AS v(id, adv)
        WHERE t."id" = v.id`,
+    ...(rescored.length
+      ? [
+          prisma.$executeRaw`
+      UPDATE "Candidate" AS c SET "policyModel" = v.model, "policyMean" = v.mean, "policySum" = v.sum
+        FROM unnest(${rescored.map((s) => s.id)}::int[], ${rescored.map((s) => s.policy!.model)}::text[], ${rescored.map((s) => s.policy!.mean)}::float8[], ${rescored.map((s) => s.policy!.sum)}::float8[]) AS v(id, model, mean, sum)
+       WHERE c."id" = v.id`,
+        ]
+      : []),
   ]);
 }
 

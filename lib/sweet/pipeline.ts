@@ -6,6 +6,7 @@ import { chatTemplate, promptText, type TemplateName } from "./chat-template";
 import { advantage, criticPrompt, criticScore } from "./critic";
 import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
 import { trajectoryPairs } from "./trajectory-pairs";
+import { continuationStats, scoreTurn, type ContinuationScorer, type PromptScorer } from "./score-turn";
 import { drawTurnPairs } from "./turn-pairs";
 
 // The SWEET-RL steps over a run in the store. Each can be run again: it skips what is done
@@ -72,9 +73,9 @@ export async function sampleCandidates(
       policy.textLogprobs(promptText(template, messages), state.output),
       policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, n),
     ]);
-    const ownLogprobs = own.tokens.slice(own.continuationStart).map((t) => t.logprob);
+    const ownStats = continuationStats(own);
     const rows = [
-      { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: mean(ownLogprobs), policySum: sum(ownLogprobs) },
+      { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum },
       ...samples.map((s, i) => {
         const lps = s.logprobs.map((t) => t.logprob);
         return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
@@ -89,13 +90,15 @@ export async function sampleCandidates(
 /**
  * The critic scores every candidate not yet scored: its prompt log-probs over the span after the
  * last end-of-turn token (mean, or sum), minus the policy's own; with the task's final answer in
- * front unless `groundTruth` is false.
+ * front unless `groundTruth` is false. A critic that scores many prompts at once (a model on this
+ * machine, lib/gpu) gets a turn's candidates together, and with `policy` the policy's log-probs are
+ * recomputed by that model and stored with the scores.
  */
 export async function rankCandidates(
   store: Store,
   runId: number,
-  critic: OpenAICompatibleClient,
-  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress; signal?: AbortSignal; concurrency?: number } = {},
+  critic: PromptScorer,
+  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress; signal?: AbortSignal; concurrency?: number; policy?: ContinuationScorer } = {},
 ): Promise<{ ranked: number }> {
   const template = chatTemplate(options.template ?? "llama3");
   const todo = await store.sweet.unranked(runId);
@@ -110,8 +113,28 @@ export async function rankCandidates(
     writing = writing.then(() => store.sweet.score(critic.spec.model, rows));
     return writing;
   };
+  const groundTruthOf = (c: (typeof todo)[number]) => (options.groundTruth === false ? null : c.groundTruth);
+  if (critic.promptLogprobsBatch || options.policy) {
+    if (!critic.promptLogprobsBatch) throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
+    const batchCritic = critic as PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>;
+    const turns = new Map<number, typeof todo>();
+    for (const c of todo) turns.set(c.turnId, [...(turns.get(c.turnId) ?? []), c]);
+    // Two turns at a time: one tokenises while the other runs.
+    await eachConcurrently([...turns.values()], Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
+      const first = candidates[0]!;
+      const scored = await scoreTurn(template, { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates }, batchCritic, options.policy ?? null, { sum: options.sum });
+      scored.forEach((s, i) => {
+        const c = candidates[i]!;
+        batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: s.criticScore, advantage: s.advantage, ...(options.policy ? { policy: { model: options.policy.spec.model, mean: s.policyMean, sum: s.policySum } } : {}) });
+      });
+      if (batch.length >= 256) await flush();
+      done += candidates.length;
+      options.onProgress?.(done, todo.length);
+    }).finally(flush);
+    return { ranked: todo.length };
+  }
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (c) => {
-    const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
+    const prompt = criticPrompt(template, groundTruthOf(c), promptText(template, c.prompt), c.text);
     const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
     batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
     if (batch.length >= 256) await flush();

@@ -6,6 +6,8 @@ import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
 import { AdvantageChart } from "@/components/replay/AdvantageChart";
+import { BrowserScoring } from "@/components/replay/BrowserScoring";
+import { servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { turnFor } from "@/lib/play/views";
 import { reward } from "@/components/format";
@@ -63,6 +65,7 @@ export default async function EpisodePage({ params }: Params) {
             <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run ·{" "}
             <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
           </p>
+          <BrowserScoring episodeId={episode.id} served={servedModels()} />
           {advantages.length ? <AdvantageChart points={advantages} /> : null}
           <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />

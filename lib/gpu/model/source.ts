@@ -1,0 +1,50 @@
+// Where a model's files come from: a folder on this machine (node/folder-source.ts) or URLs a page
+// can fetch (the studio serves a configured folder). Weights are read as streams, never whole.
+
+export interface WeightSource {
+  /** The folder or URL, for messages. */
+  where: string;
+  /** A small file's text (config, tokenizer), or null when there is no such file. */
+  text(name: string): Promise<string | null>;
+  size(name: string): Promise<number>;
+  /** The file's bytes from the start, as they arrive. */
+  stream(name: string): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** Files under a base URL: `${base}/${name}` (the studio's weights routes, or any static host). */
+export function urlSource(base: string, fetchFile: typeof fetch = fetch): WeightSource {
+  const url = (name: string) => `${base.replace(/\/$/, "")}/${name.split("/").map(encodeURIComponent).join("/")}`;
+  const get = async (name: string, init?: RequestInit) => {
+    const response = await fetchFile(url(name), init);
+    if (!response.ok && response.status !== 404) throw new Error(`${url(name)}: HTTP ${response.status}`);
+    return response;
+  };
+  return {
+    where: base,
+    async text(name) {
+      const response = await get(name);
+      return response.status === 404 ? null : response.text();
+    },
+    async size(name) {
+      const response = await get(name, { method: "HEAD" });
+      const length = Number(response.headers.get("content-length"));
+      if (response.status === 404 || !Number.isFinite(length)) throw new Error(`${url(name)}: no such file`);
+      return length;
+    },
+    async stream(name) {
+      const response = await get(name);
+      if (response.status === 404 || !response.body) throw new Error(`${url(name)}: no such file`);
+      return response.body;
+    },
+  };
+}
+
+export async function jsonFile(source: WeightSource, name: string): Promise<unknown | null> {
+  const text = await source.text(name);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source.where}/${name}: not valid JSON (${(error as Error).message})`);
+  }
+}

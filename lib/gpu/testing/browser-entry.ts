@@ -1,0 +1,43 @@
+import { KERNEL_CASES } from "../kernels/cases";
+import { GpuModel } from "../model/gpu-model";
+import { LocalScorer } from "../model/scorer";
+import { urlSource } from "../model/source";
+import { ModelTokenizer } from "../model/tokenizer";
+import { openBrowserGpu } from "../open-browser";
+import { maxError } from "./random";
+
+// What chromium.test.ts runs inside a page: the kernel table and the scorer on a fixture, on the
+// page's own navigator.gpu. Bundled by esbuild as the browser would get it (WGSL as text).
+
+// One device for the page: pipelines compiled for the kernel cases serve the scorer too.
+let opened: ReturnType<typeof openBrowserGpu> | null = null;
+const device = () => (opened ??= openBrowserGpu());
+
+async function kernelCases(names: string[]) {
+  const gpu = await device();
+  const results: Array<{ name: string; error: number | string; tolerance: number; ms: number }> = [];
+  for (const c of KERNEL_CASES) {
+    const name = `${c.kernel} ${c.shape}`;
+    if (!names.includes(name)) continue;
+    const started = performance.now();
+    try {
+      const { got, want } = await c.run(gpu);
+      results.push({ name, error: maxError(got, want), tolerance: c.tolerance, ms: performance.now() - started });
+    } catch (error) {
+      results.push({ name, error: String(error), tolerance: c.tolerance, ms: performance.now() - started });
+    }
+  }
+  return { adapter: gpu.info, results };
+}
+
+async function scoreFixture(folder: string, prefix: string, candidates: string[]) {
+  const gpu = await device();
+  const source = urlSource(`${location.origin}/fixtures/${folder}`);
+  const loads: number[] = [];
+  const scorer = new LocalScorer(await GpuModel.load(gpu, source, { onProgress: (p) => loads.push(p.loaded / p.total) }), await ModelTokenizer.load(source), folder);
+  const scores = await scorer.scoreContinuations(prefix, candidates, { prefixLogprobs: true });
+  scorer.dispose();
+  return { loads, logprobs: scores.map((s) => s.tokens.map((t) => t.logprob)) };
+}
+
+Object.assign(globalThis, { kernelCases, scoreFixture });
