@@ -1,11 +1,14 @@
 "use client";
 
 import { useState } from "react";
+import { previewNotes } from "@/lib/colbench/offline-html";
 
 interface Hidden {
   groundTruth: string;
   hiddenInformation: string | null;
   testCases: Array<{ name: string; expression: string }> | null;
+  /** Frontend: the target as a scorer last rendered it (a render id), if any episode was scored. */
+  scoredRender?: { id: string; profile: string | null } | null;
 }
 
 type State = { kind: "hidden" } | { kind: "loading" } | { kind: "error"; message: string } | { kind: "shown"; hidden: Hidden };
@@ -46,7 +49,7 @@ export function HiddenInformation({ taskId, benchmark }: { taskId: number; bench
         benchmark === "backend" ? (
           <BackendHidden hidden={state.hidden} />
         ) : (
-          <FrontendHidden taskId={taskId} html={state.hidden.groundTruth} />
+          <FrontendHidden taskId={taskId} html={state.hidden.groundTruth} scored={state.hidden.scoredRender ?? null} />
         )
       ) : null}
     </section>
@@ -77,18 +80,32 @@ function BackendHidden({ hidden }: { hidden: Hidden }) {
   );
 }
 
-function FrontendHidden({ taskId, html }: { taskId: number; html: string }) {
+function FrontendHidden({ taskId, html, scored }: { taskId: number; html: string; scored: { id: string; profile: string | null } | null }) {
+  const notes = previewNotes(html);
   return (
     <div className="mt-3 space-y-4" data-testid="hidden-information">
-      <div>
-        <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Target page</h3>
-        {/* No scripts, no same-origin access; the preview route also forbids any request off this server. */}
-        <iframe
-          title="Target page"
-          src={`/api/tasks/${taskId}/preview`}
-          sandbox=""
-          className="h-[36rem] w-full rounded-lg border border-stone-200 bg-white"
-        />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <div>
+          <h3 className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">Target page (live preview)</h3>
+          {/* No scripts, no same-origin access; the preview route also forbids any request off this server. */}
+          <iframe title="Target page" src={`/api/tasks/${taskId}/preview`} sandbox="" className="h-[36rem] w-full rounded-lg border border-stone-200 bg-white" />
+          {notes.length ? (
+            <ul className="mt-1 list-disc pl-5 text-xs text-amber-800" data-testid="preview-notes">
+              {notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+        <figure>
+          <figcaption className="mb-1 text-xs font-medium uppercase tracking-wide text-stone-500">As the scorer rendered it{scored?.profile ? ` (${scored.profile})` : ""}</figcaption>
+          {scored ? (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={`/api/renders/${scored.id}`} alt="The target as the scorer rendered it" className="w-full rounded-lg border border-stone-200" data-testid="scored-render" />
+          ) : (
+            <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">No episode of this task has been scored yet, so there is no screenshot of it.</p>
+          )}
+        </figure>
       </div>
       <details>
         <summary className="cursor-pointer text-sm text-stone-600">Target HTML</summary>

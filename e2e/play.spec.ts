@@ -168,13 +168,18 @@ test("a person plays the agent on a frontend task with a live preview; no target
   // An empty Tailwind page to start from.
   await expect(page.getByTestId("html-preview")).toHaveAttribute("srcdoc", /tailwind-2\.2\.19\.min\.css[\s\S]*<body>\s*<\/body>/);
 
-  await setEditor(page, '<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-green-700 text-white"><h1 class="text-4xl p-8">Greenhouse Cafe</h1></body></html>');
+  await setEditor(page, '<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-green-700 text-white"><h1 class="text-4xl p-8">Greenhouse Cafe</h1><img alt="shop" src="https://picsum.photos/200/100"><script>document.title = "x"</script></body></html>');
   await expect(preview.getByRole("heading", { name: "Greenhouse Cafe" })).toBeVisible();
+  // The placeholder is the renderer's own picture, of the size asked; the inline script the preview does not run is named.
+  await expect.poll(() => preview.getByRole("img", { name: "shop" }).evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`)).toBe("200x100");
+  await expect(page.getByTestId("preview-notes")).toContainText("1 inline script");
   // Tailwind 2 applies inside the sandboxed preview (served by the studio, offline).
   await expect(preview.locator("body")).toHaveCSS("background-color", "rgb(4, 120, 87)");
 
   await reply(page, /Message to the collaborator/, "Here is a first draft of the page.");
   await expect(turnOf(page, "simulator")).toHaveCount(2, { timeout: 30_000 });
+  // Beside the live preview: the page just sent, as the scorer's browser rendered it.
+  await expect(page.getByTestId("sent-render").getByRole("img")).toBeVisible();
   await page.screenshot({ path: `${shots}/play-agent-frontend.png`, fullPage: true });
   await page.getByRole("button", { name: "Submit final answer…" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Submit final answer", exact: true }).click();

@@ -55,6 +55,10 @@ test("a frontend task shows its target page, styled, in a sandboxed frame", asyn
   const padded = frame.locator(".p-4, .p-6, .p-8, .px-4, .px-6, .py-4, .py-6").first();
   await expect(padded).toBeVisible();
   expect(await padded.evaluate((el) => getComputedStyle(el).padding)).not.toBe("0px");
+  // Beside the live preview, the target as the scorer rendered it (the e2e frontend run scored this task).
+  const scored = page.getByTestId("scored-render");
+  await expect(scored).toBeVisible();
+  expect(await scored.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(1000);
   await page.screenshot({ path: `${shots}/task-frontend-revealed.png`, fullPage: true });
 });
 

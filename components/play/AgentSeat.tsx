@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { previewDocument } from "@/lib/colbench/offline-html";
+import { previewDocument, previewNotes } from "@/lib/colbench/offline-html";
 import type { AgentSeatView } from "@/lib/play/seat-views";
 import { CodeEditor } from "@/components/code";
 import { Transcript } from "@/components/Transcript";
@@ -110,7 +110,7 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
         <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
           {editor.restored ? <p className="text-xs text-stone-500" data-testid="editor-restored">Your draft from this browser was restored.</p> : null}
           <CodeEditor value={code} onChange={editor.set} language={view.benchmark === "backend" ? "python" : "html"} height={360} label={view.benchmark === "backend" ? "Your Python function" : "Your HTML page"} />
-          {view.benchmark === "backend" ? <PythonScratch code={code} /> : <HtmlPreview html={code} />}
+          {view.benchmark === "backend" ? <PythonScratch code={code} /> : <HtmlPreview html={code} lastRender={[...live.turns].reverse().find((t) => t.role === "agent" && t.html)} />}
         </section>
       </div>
     </div>
@@ -118,7 +118,7 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
 }
 
 /** The person's own page in a sandboxed frame: no scripts, no requests beyond the studio's stylesheet and placeholders. */
-function HtmlPreview({ html }: { html: string }) {
+function HtmlPreview({ html, lastRender }: { html: string; lastRender?: { index: number; renderId?: string | null } }) {
   const [shown, setShown] = useState(html);
   useEffect(() => {
     const timer = setTimeout(() => setShown(html), 300);
@@ -129,6 +129,18 @@ function HtmlPreview({ html }: { html: string }) {
     <figure className="rounded-lg border border-stone-200 bg-white p-1">
       <figcaption className="mb-1 text-xs text-stone-500">Live preview (offline: Tailwind 2.2.19 and placeholder images from the studio)</figcaption>
       <iframe title="Preview of your page" sandbox="" srcDoc={doc} className="h-96 w-full" data-testid="html-preview" />
+      <PreviewNotes notes={previewNotes(shown)} />
+      {lastRender ? (
+        <div className="mt-2 border-t border-stone-200 pt-2" data-testid="sent-render">
+          <p className="mb-1 text-xs text-stone-500">The page you sent at turn {lastRender.index}, as the scorer&apos;s browser rendered it (what your collaborator and the score see)</p>
+          {lastRender.renderId ? (
+            // eslint-disable-next-line @next/next/no-img-element
+            <img src={`/api/renders/${lastRender.renderId}`} alt={`Render of your page at turn ${lastRender.index}`} className="max-h-96 w-full object-contain object-top" />
+          ) : (
+            <p className="text-xs text-red-700">It could not be rendered: the scorer counts it as a black image.</p>
+          )}
+        </div>
+      ) : null}
     </figure>
   );
 }
@@ -160,5 +172,17 @@ function PythonScratch({ code }: { code: string }) {
         </pre>
       ) : null}
     </div>
+  );
+}
+
+/** Where the live preview (no scripts, offline) may differ from the page the scorer renders. */
+function PreviewNotes({ notes }: { notes: string[] }) {
+  if (!notes.length) return null;
+  return (
+    <ul className="mt-1 list-disc pl-5 text-xs text-amber-800" data-testid="preview-notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
   );
 }

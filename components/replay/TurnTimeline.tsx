@@ -91,6 +91,9 @@ export function TurnTimeline({
                 later ↓
               </button>
             </div>
+            {benchmark === "frontend" && !current.renderId ? (
+              <p className="mb-3 rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800">This page could not be rendered: the simulator was told there was no page, and a final answer like it scores as a black image.</p>
+            ) : null}
             {benchmark === "frontend" && current.renderId ? (
               // eslint-disable-next-line @next/next/no-img-element
               <img src={`/api/renders/${current.renderId}`} alt={`Render of the page at turn ${current.index}`} className="mb-3 max-h-80 w-full rounded border border-stone-200 object-contain object-top" />

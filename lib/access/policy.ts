@@ -6,7 +6,7 @@ import type { SeatName, Viewer } from "./viewer";
 export type Decision = "allow" | "signin" | "deny";
 
 /** Open to anyone: the framework's assets, vendored files, health, sign-in, generated placeholders. */
-const PUBLIC = [/^\/_next\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder\//];
+const PUBLIC = [/^\/_next\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder$/];
 
 /** What an annotator may open: lists and scores, never a ground truth, test, target or replay. */
 const ANNOTATOR = [

@@ -1,15 +1,37 @@
+import { placeholderSize } from "./placeholder-url";
+
 // ColBench pages link Tailwind 2.2.19 from a CDN and photos from placeholder services, neither
 // reachable offline. These rewrites point them at the studio's own copies.
 
-const TAILWIND_CDN = /https?:\/\/[^"'\s)]*tailwindcss@2[^"'\s)]*\/dist\/tailwind(?:\.min)?\.css/g;
-const PICSUM = /https?:\/\/picsum\.photos\/(?:id\/\d+\/)?(\d+)(?:\/(\d+))?[^"'\s)]*/g;
+const TAILWIND_CDN = /^https?:\/\/[^"'\s)]*tailwindcss@2[^"'\s)]*\/dist\/tailwind(?:\.min)?\.css$/;
+const URL_IN_PAGE = /https?:\/\/[^"'\s)<>]+/g;
 
 export const LOCAL_TAILWIND_PATH = "/vendor/tailwind-2.2.19.min.css";
 
+/**
+ * Points the page's Tailwind stylesheet and placeholder images at the studio's own copies, by the
+ * renderer's own rule (the same URLs, answered with the same pictures); anything else stays, and
+ * the preview's policy refuses it as the renderer does.
+ */
 export function rewriteForOfflinePreview(html: string): string {
-  return html
-    .replace(TAILWIND_CDN, LOCAL_TAILWIND_PATH)
-    .replace(PICSUM, (_match, w: string, h?: string) => `/api/placeholder/${w}/${h ?? w}`);
+  return html.replace(URL_IN_PAGE, (found) => {
+    if (TAILWIND_CDN.test(found)) return LOCAL_TAILWIND_PATH;
+    const url = found.replace(/&amp;/g, "&");
+    return placeholderSize(url) ? `/api/placeholder?url=${encodeURIComponent(url)}` : found;
+  });
+}
+
+/** How a preview (a sandbox with no scripts) may differ from the page the scorer rendered. */
+export function previewNotes(html: string): string[] {
+  const notes: string[] = [];
+  const scripts = [...html.matchAll(/<script\b([^>]*)>/gi)];
+  const external = scripts.filter((m) => /\bsrc\s*=/i.test(m[1]!)).length;
+  if (scripts.length > external) notes.push(`${scripts.length - external} inline script${scripts.length - external === 1 ? "" : "s"}: the scorer's browser runs them, this preview does not — the scored screenshot shows what they did`);
+  if (external) notes.push(`${external} script${external === 1 ? "" : "s"} from elsewhere (e.g. a CDN's Tailwind 3): blocked, as the scorer blocks them`);
+  const withoutScripts = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
+  const outside = [...new Set([...withoutScripts.matchAll(URL_IN_PAGE)].map((m) => m[0].replace(/&amp;/g, "&")).filter((u) => !TAILWIND_CDN.test(u) && !placeholderSize(u) && !/^https?:\/\/(www\.)?w3\.org\//.test(u)))];
+  if (outside.length) notes.push(`${outside.length} other address${outside.length === 1 ? "" : "es"} (images, fonts, stylesheets): not fetched, by the scorer either`);
+  return notes;
 }
 
 /** Everything but the studio's own stylesheet and placeholders is refused, scripts included. */

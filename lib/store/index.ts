@@ -78,7 +78,7 @@ import {
 import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
-import { countTasksFrom, getTask, listTasks, taskCounts, taskExists } from "./tasks";
+import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -94,6 +94,7 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listTasks),
       get: bind(getTask),
       exists: bind(taskExists),
+      scoredTargetRender: bind(scoredTargetRender),
       counts: bind(taskCounts),
       countFrom: bind(countTasksFrom),
       import: bind(importTasks),

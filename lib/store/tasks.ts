@@ -121,3 +121,14 @@ export async function taskCounts(prisma: PrismaClient): Promise<TaskCounts> {
 export async function countTasksFrom(prisma: PrismaClient, prefix: string): Promise<number> {
   return prisma.task.count({ where: { source: { startsWith: prefix } } });
 }
+
+/** The target's render from the latest scored episode of a frontend task, with the profile it was rendered under. */
+export async function scoredTargetRender(prisma: PrismaClient, taskId: number): Promise<{ id: string; profile: string | null } | null> {
+  const rows = await prisma.$queryRaw<Array<{ id: string; profile: string | null }>>`
+    SELECT e."details"->>'targetRender' AS id, e."details"->'profile'->>'name' AS profile
+      FROM "Episode" e
+     WHERE e."taskId" = ${taskId} AND e."status" = 'done' AND e."details"->>'targetStatus' = 'ok'
+     ORDER BY e."endedAt" DESC NULLS LAST, e."id" DESC
+     LIMIT 1`;
+  return rows[0] ?? null;
+}

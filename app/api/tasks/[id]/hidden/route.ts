@@ -9,10 +9,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   // The gate keeps annotators and seat links away already; this route says so itself too.
   if (!seesHidden(requestViewer(request))) return Response.json({ error: "hidden information is for researchers and admins" }, { status: 403 });
   const id = Number.parseInt((await params).id, 10);
-  const task = Number.isSafeInteger(id) ? await (await getStore()).tasks.get(id) : null;
+  const store = await getStore();
+  const task = Number.isSafeInteger(id) ? await store.tasks.get(id) : null;
   if (!task) return Response.json({ error: "no such task" }, { status: 404 });
+  const scoredRender = task.benchmark === "frontend" ? await store.tasks.scoredTargetRender(id) : null;
   return Response.json(
-    { groundTruth: task.groundTruth, hiddenInformation: task.hiddenInformation, testCases: task.testCases },
+    { groundTruth: task.groundTruth, hiddenInformation: task.hiddenInformation, testCases: task.testCases, scoredRender },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
