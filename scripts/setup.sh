@@ -66,6 +66,7 @@ elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/
 fi
 if [ "$with_firefox" = 1 ] && [ -z "${COLBENCH_FIREFOX:-}" ] && ! [ -x /usr/bin/firefox-esr ]; then
   if command -v apt-get >/dev/null 2>&1; then missing+=(firefox-esr); else missing+=(firefox); fi
+fi
 # WebGPU in Node without a GPU (lib/gpu: tests, `colbench rank --critic-weights`): Dawn's OpenGL ES
 # backend on Mesa's software rasteriser (llvmpipe), reached through EGL without a display.
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
