@@ -32,7 +32,7 @@ test("the Leaderboard names each frontend run's render profile and refuses a win
   const frontend = page.getByTestId("leaderboard-frontend");
   await expect(frontend.getByRole("row", { name: /older-frontend/ }).getByTestId("render-profile")).toHaveText("studio-1280 · chromium · generated placeholders");
   await page.getByLabel("Baseline run").selectOption({ label: "e2e-frontend" });
-  await page.getByRole("button", { name: "Compare" }).click();
+  await page.getByRole("button", { name: "Set baseline" }).click();
   await expect(frontend.getByRole("row", { name: /older-frontend/ })).toContainText("not comparable: other render profile");
   await page.screenshot({ path: `${shots}/leaderboard-profiles.png`, fullPage: true });
 });

@@ -11,7 +11,7 @@ test("a person browses, filters and opens tasks, and reveals hidden information"
 
   await page.goto("/");
   await page.getByRole("link", { name: "Tasks", exact: true }).click();
-  await expect(page.getByRole("heading", { name: "Tasks" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Tasks", exact: true })).toBeVisible();
   const all = Number((await page.getByTestId("task-total").textContent())?.split(" ")[0]);
   expect(all).toBe(health.tasks.backend + health.tasks.frontend);
   await page.screenshot({ path: `${shots}/tasks.png`, fullPage: true });
