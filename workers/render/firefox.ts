@@ -5,7 +5,7 @@ import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Pa
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
-import type { Engine } from "./engine";
+import { SlotPool } from "./slot-pool";
 import { clipExtent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 import type { SlotResult } from "./slot";
@@ -224,40 +224,21 @@ class FirefoxSlot {
   }
 }
 
-interface Job {
-  html: string;
-  settings: RenderSettings;
-  deadlineMs: number;
-  attempts: number;
-  resolve(result: SlotResult): void;
-}
-
-export class FirefoxPool implements Engine {
+export class FirefoxPool extends SlotPool<FirefoxSlot> {
   private browser: Browser | null = null;
   private profile: string | null = null;
   private launching: Promise<Browser> | null = null;
-  private readonly queue: Job[] = [];
-  private readonly runners: Promise<void>[] = [];
-  private wake: (() => void)[] = [];
-  private closed = false;
-  browserVersion = "";
 
-  private constructor(private readonly options: FirefoxPoolOptions) {}
+  private constructor(private readonly options: FirefoxPoolOptions) {
+    super();
+  }
 
   static async start(options: FirefoxPoolOptions): Promise<FirefoxPool> {
     const pool = new FirefoxPool(options);
     const browser = await pool.ensureBrowser();
     pool.browserVersion = await browser.version();
-    for (let i = 0; i < Math.max(1, options.concurrency); i++) pool.runners.push(pool.run());
+    pool.startRunners(options.concurrency);
     return pool;
-  }
-
-  render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
-    if (this.closed) return Promise.reject(new Error("the render pool is closed"));
-    return new Promise((resolve) => {
-      this.queue.push({ html, settings, deadlineMs, attempts: 0, resolve });
-      this.wake.shift()?.();
-    });
   }
 
   private ensureBrowser(): Promise<Browser> {
@@ -291,7 +272,7 @@ export class FirefoxPool implements Engine {
     return this.launching;
   }
 
-  private async closeBrowser(): Promise<void> {
+  protected async closeBrowser(): Promise<void> {
     const browser = this.browser;
     const profile = this.profile;
     this.browser = null;
@@ -304,16 +285,7 @@ export class FirefoxPool implements Engine {
     if (profile) rmSync(profile, { recursive: true, force: true });
   }
 
-  private async next(): Promise<Job | null> {
-    while (!this.closed) {
-      const job = this.queue.shift();
-      if (job) return job;
-      await new Promise<void>((resolve) => this.wake.push(resolve));
-    }
-    return null;
-  }
-
-  private async openSlot(): Promise<FirefoxSlot> {
+  protected async openSlot(): Promise<FirefoxSlot> {
     for (let attempt = 0; ; attempt++) {
       const browser = await this.ensureBrowser();
       try {
@@ -323,41 +295,5 @@ export class FirefoxPool implements Engine {
         await this.closeBrowser(); // a browser that cannot open a page is relaunched
       }
     }
-  }
-
-  private async run(): Promise<void> {
-    let slot: FirefoxSlot | null = null;
-    for (let job = await this.next(); job; job = await this.next()) {
-      let result: SlotResult;
-      try {
-        slot ??= await this.openSlot();
-        result = await slot.render(job.html, job.settings, job.deadlineMs);
-      } catch (error) {
-        await slot?.close();
-        slot = null;
-        if (job.attempts++ < 1 && !this.closed) {
-          this.queue.unshift(job);
-          continue;
-        }
-        result = { status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error: String(error) };
-      }
-      job.resolve(result);
-      if (slot?.spent) {
-        await slot.close();
-        slot = null;
-      }
-    }
-    await slot?.close();
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    for (const wake of this.wake.splice(0)) wake();
-    for (const job of this.queue.splice(0)) {
-      job.resolve({ status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error: "the render pool closed" });
-    }
-    await Promise.all(this.runners);
-    await this.closeBrowser();
   }
 }
