@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { LocalScorer } from "../lib/gpu/model/scorer";
 import { ModelTokenizer } from "../lib/gpu/model/tokenizer";
 import { folderSource } from "../lib/gpu/node/folder-source";
 import { projectRoot } from "../lib/paths";
+import { runColbench } from "./testing/colbench";
 import { chatTemplate, promptText } from "../lib/sweet/chat-template";
 import { criticPrompt, criticScore } from "../lib/sweet/critic";
 import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
@@ -18,7 +18,6 @@ import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/script
 // on WebGPU (Dawn; a software adapter in CI). Its advantages are recomputed here on the CPU path,
 // one prompt at a time (no prefix shared), with the SWEET-RL rules of lib/sweet.
 
-const bin = path.join(projectRoot, "cli", "bin.mjs");
 const fixtures = path.join(projectRoot, "lib", "gpu", "fixtures");
 const critic = path.join(fixtures, "llama-tiny");
 const policy = path.join(fixtures, "llama-tiny-bf16");
@@ -26,14 +25,7 @@ const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-rank-local-"));
 let server: ScriptedServer;
 
-function colbench(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c) => (stdout += c));
-  child.stderr!.on("data", (c) => (stderr += c));
-  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
-}
+const colbench = (args: string[]) => runColbench(dataDir, args);
 
 async function ok(args: string[]): Promise<Record<string, unknown>> {
   const result = await colbench(args);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../lib/db/open";
 import { projectRoot } from "../lib/paths";
+import { runColbench } from "./testing/colbench";
 import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
 
 // kill -9 `colbench run` at an arbitrary moment, `colbench resume`, and check that every task has
@@ -26,19 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-// Asynchronous on purpose: the scripted model server lives in this process and must keep answering.
-function colbench(dataDir: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
-}
+const colbench = (dataDir: string, args: string[]) => runColbench(dataDir, args);
 
 async function runAndKill(dataDir: string, name: string, killAfterMs: number): Promise<string> {
   const child = spawn(

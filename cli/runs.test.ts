@@ -1,29 +1,21 @@
-import { spawn } from "node:child_process";
 import net from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../lib/paths";
+import { runColbench } from "./testing/colbench";
 import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
 
 // `colbench run` as a script sees it (stdout and stderr are pipes): the progress total is the run's,
 // a failed episode's reason is in the summary and beside the export, and runs are listed, archived
 // and deleted by kind.
 
-const bin = path.join(projectRoot, "cli", "bin.mjs");
 const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-runs-cli-"));
 let server: ScriptedServer;
 
-function colbench(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c) => (stdout += c));
-  child.stderr!.on("data", (c) => (stderr += c));
-  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
-}
+const colbench = (args: string[]) => runColbench(dataDir, args);
 /** A port on 127.0.0.1 that nothing listens on (a real refused connection, not a fetch "bad port"). */
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {

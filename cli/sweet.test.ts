@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/open";
 import { projectRoot } from "../lib/paths";
+import { runColbench } from "./testing/colbench";
 import { chatTemplate, promptText } from "../lib/sweet/chat-template";
 import { criticPrompt, groundTruthPrefix } from "../lib/sweet/critic";
 import { pseudoLogprob, startScriptedServer, tokenize, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
@@ -19,15 +20,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-sweet-"));
 const N = 4;
 let server: ScriptedServer;
 
-function colbench(args: string[], killAfterMs?: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c) => (stdout += c));
-  child.stderr!.on("data", (c) => (stderr += c));
-  if (killAfterMs !== undefined) setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
-}
+const colbench = (args: string[], killAfterMs?: number) => runColbench(dataDir, args, { killAfterMs });
 
 async function ok(args: string[]): Promise<Record<string, unknown>> {
   const result = await colbench(args);

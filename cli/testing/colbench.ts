@@ -1,0 +1,34 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { projectRoot } from "../../lib/paths";
+
+// The real `colbench` binary as tests run it: on a data folder of their own, never a DATABASE_URL
+// from the environment. Asynchronous on purpose: a scripted model server in the test's own process
+// must keep answering while the command runs.
+
+export const colbenchBin = path.join(projectRoot, "cli", "bin.mjs");
+
+export interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runColbench(dataDir: string, args: string[], options: { killAfterMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Outcome> {
+  const child = spawn(process.execPath, [colbenchBin, ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk) => (stdout += chunk));
+  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  if (options.killAfterMs !== undefined) setTimeout(() => child.kill("SIGKILL"), options.killAfterMs);
+  return new Promise((resolve) => child.once("exit", (status) => resolve({ status, stdout, stderr })));
+}
+
+/** The JSON summary a command prints as its last line. */
+export function lastJson(stdout: string): Record<string, unknown> {
+  return JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
+}
