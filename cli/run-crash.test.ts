@@ -38,9 +38,12 @@ async function runAndKill(dataDir: string, name: string, killAfterMs: number): P
   );
   let err = "";
   child.stderr!.on("data", (chunk) => (err += chunk));
-  // Kill only once the run exists and episodes are under way.
+  // Kill only once the run exists and (but for the early kill) its agent has been asked something,
+  // then after the given time: a busy machine's start-up does not eat into it.
   const deadline = Date.now() + 60_000;
-  while (!err.includes(`run "${name}"`) && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const asked = server.stats().requests;
+  const ready = () => err.includes(`run "${name}"`) && (killAfterMs < 1000 || server.stats().requests > asked);
+  while (!ready() && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, killAfterMs));
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGKILL");
