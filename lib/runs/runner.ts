@@ -46,6 +46,11 @@ export interface ExecuteOptions {
   /** The claimant written on episodes this call plays (default: this process). */
   owner?: string;
   leaseMs?: number;
+  /**
+   * Only these episodes (a worker's jobs, lib/queue): they exist already, and the run is marked done
+   * or failed only when none of its episodes is left to play, by whichever call ends the last one.
+   */
+  episodeIds?: number[];
 }
 
 export async function loadRunConfig(store: Store, runId: number): Promise<RunConfig> {
@@ -72,8 +77,9 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   const owner = options.owner ?? processOwner();
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const config = await loadRunConfig(store, runId);
-  await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
-  const unfinished = await store.episodes.unfinished(runId);
+  const only = options.episodeIds ? new Set(options.episodeIds) : null;
+  if (!only) await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
+  const unfinished = (await store.episodes.unfinished(runId, options.episodeIds)).filter((e) => !only || only.has(e.id));
   const before = await store.runs.counts(runId);
   await store.runs.setStatus(runId, "running");
   const publish = options.publish ?? (() => {});
@@ -181,6 +187,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
 
   stats.counts = await store.runs.counts(runId);
   stats.wallMs = performance.now() - started;
-  await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
+  const open = stats.counts.pending + stats.counts.running;
+  if (!only || open === 0) await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
   return stats;
 }

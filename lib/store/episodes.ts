@@ -34,9 +34,9 @@ export interface PendingEpisode {
 }
 
 /** Episodes of a run that are not done yet (pending, interrupted while running, or failed). */
-export async function unfinishedEpisodes(prisma: PrismaClient, runId: number): Promise<PendingEpisode[]> {
+export async function unfinishedEpisodes(prisma: PrismaClient, runId: number, only?: number[]): Promise<PendingEpisode[]> {
   const rows = await prisma.episode.findMany({
-    where: { runId, status: { not: "done" } },
+    where: { runId, status: { not: "done" }, ...(only ? { id: { in: only } } : {}) },
     orderBy: [{ taskId: "asc" }, { sample: "asc" }],
     select: {
       id: true,

@@ -80,6 +80,7 @@ import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
+import { beatWorker, listWorkers, orphanedJobs, queuedEpisodes, reapWorkers, removeWorker, runThroughput } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -160,6 +161,15 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+    },
+    workers: {
+      beat: bind(beatWorker),
+      remove: bind(removeWorker),
+      list: bind(listWorkers),
+      reap: bind(reapWorkers),
+      throughput: bind(runThroughput),
+      queuedEpisodes: bind(queuedEpisodes),
+      orphanedJobs: bind(orphanedJobs),
     },
     system: {
       counts: bind(databaseCounts),

@@ -1,0 +1,264 @@
+import os from "node:os";
+import type { RunConfig } from "../colbench/run-config";
+import type { EventBus } from "../events";
+import type { Store } from "../store";
+import type { HeldJob } from "../store/workers";
+import { CLAIM_LEASE_MS, processOwner } from "../runs/owner";
+import { openRunServices } from "../runs/play-run";
+import { executeRun, loadRunConfig, type RunServices } from "../runs/runner";
+import { queueName, type JobKind } from "./kinds";
+import type { FetchedJob, JobQueue } from "./queue";
+
+export interface WorkerOptions {
+  store: Store;
+  queue: JobQueue;
+  /** Where the turns, episodes and progress it plays are told (PgBus: every studio hears them). */
+  bus: EventBus;
+  kinds: JobKind[];
+  /** Jobs worked at once. */
+  concurrency: number;
+  /** How long its beat and its episode claims hold; a worker silent that long is taken for dead. */
+  leaseMs?: number;
+  /** How often it asks for jobs while the queue is empty. */
+  pollMs?: number;
+  /** Overrides how a run's episodes are played and scored (tests' scripted services). */
+  services?: (config: RunConfig) => Promise<{ services: RunServices; close(): Promise<void> }>;
+  log?: (line: string) => void;
+}
+
+interface Held {
+  job: FetchedJob;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+interface OpenServices {
+  ready: Promise<{ services: RunServices; close(): Promise<void> }>;
+  users: number;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+const PROGRESS_EVERY_MS = 250;
+/** A run's scorer (Python sandbox, browsers) stays open this long after its last job here. */
+const SERVICES_IDLE_MS = 30_000;
+
+/**
+ * One `colbench worker`: takes jobs from the run queue, plays them through the same `executeRun`
+ * the single-process runner uses (claims with its own owner name and lease, resume from the last
+ * stored turn), says every third of its lease that it is alive and what it holds, and hands back
+ * the jobs of workers that fell silent.
+ */
+export class QueueWorker {
+  readonly owner = processOwner();
+  private readonly held = new Map<string, Held>();
+  private readonly runs = new Map<number, OpenServices>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private beatTimer: ReturnType<typeof setInterval> | null = null;
+  private finished = 0;
+  private readonly progressAt = new Map<number, ReturnType<typeof setTimeout> | null>();
+
+  constructor(private readonly options: WorkerOptions) {
+    this.leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  /** Jobs this worker has finished. */
+  get done(): number {
+    return this.finished;
+  }
+
+  async start(): Promise<void> {
+    await this.beat();
+    this.beatTimer = setInterval(() => void this.beatAndReap(), Math.max(this.leaseMs / 3, 100));
+    this.loop = this.dispatch();
+  }
+
+  /**
+   * Stops taking jobs; those in hand get `graceMs` to finish, then are stopped between turns and
+   * handed back (their episodes' claims let go at once, so another worker resumes them right away).
+   */
+  async stop(graceMs = 30_000): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    const all = () => Promise.all([...this.held.values()].map((h) => h.done));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const held of this.held.values()) held.controller.abort();
+    await all();
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    for (const timer of this.progressAt.values()) if (timer) clearTimeout(timer);
+    await Promise.all([...this.runs.values()].map(async (open) => (await open.ready.catch(() => null))?.close()));
+    this.runs.clear();
+    await this.options.store.workers.remove(this.owner).catch(() => {});
+  }
+
+  private async dispatch(): Promise<void> {
+    const { queue, kinds, concurrency } = this.options;
+    while (!this.stopping) {
+      let got = 0;
+      for (const kind of kinds) {
+        const free = concurrency - this.held.size;
+        if (free <= 0 || this.stopping) break;
+        let jobs: FetchedJob[] = [];
+        try {
+          jobs = await queue.fetch(kind, free);
+        } catch (error) {
+          this.log(`taking jobs failed: ${(error as Error).message}`);
+        }
+        if (!jobs.length) continue;
+        got += jobs.length;
+        const started = jobs.map((job) => this.take(job));
+        // Said before the work starts: a worker killed from here on has its jobs handed back.
+        await this.beat();
+        for (const go of started) go();
+      }
+      if (this.stopping) break;
+      const full = this.held.size >= concurrency;
+      if (full || got === 0) {
+        await new Promise<void>((resolve) => {
+          const timer = full ? undefined : setTimeout(resolve, this.pollMs);
+          this.wake = () => (clearTimeout(timer), resolve());
+        });
+        this.wake = null;
+      }
+    }
+  }
+
+  /** Holds a job now; the returned function starts its work. */
+  private take(job: FetchedJob): () => void {
+    const controller = new AbortController();
+    let begin!: () => void;
+    const begun = new Promise<void>((resolve) => (begin = resolve));
+    const done = begun
+      .then(() => this.work(job, controller.signal))
+      .then(
+        () => this.options.queue.complete(job.kind, [job.id]),
+        (error) => {
+          if (!controller.signal.aborted) this.log(`job ${job.kind} ${JSON.stringify(job.data)} failed, handed back: ${(error as Error).message}`);
+          return this.options.queue.handBack(job.kind, [job.id]);
+        },
+      )
+      .catch((error) => this.log(`job ${job.id}: ${(error as Error).message}`))
+      .finally(() => {
+        this.held.delete(job.id);
+        this.finished++;
+        this.wake?.();
+      });
+    this.held.set(job.id, { job, controller, done });
+    return begin;
+  }
+
+  private async work(job: FetchedJob, signal: AbortSignal): Promise<void> {
+    switch (job.kind) {
+      case "play":
+        return this.play(job.data.runId, job.data.episodeId, signal);
+    }
+  }
+
+  private async play(runId: number, episodeId: number, signal: AbortSignal): Promise<void> {
+    const { store, bus } = this.options;
+    const services = await this.servicesFor(runId);
+    try {
+      await executeRun(store, runId, services, {
+        episodeIds: [episodeId],
+        owner: this.owner,
+        leaseMs: this.leaseMs,
+        concurrency: 1,
+        signal,
+        publish: (event) => bus.publish(event),
+      });
+    } finally {
+      this.release(runId);
+      this.progress(runId);
+    }
+  }
+
+  private async servicesFor(runId: number): Promise<RunServices> {
+    let open = this.runs.get(runId);
+    if (!open) {
+      const make = this.options.services ?? openRunServices;
+      open = { ready: loadRunConfig(this.options.store, runId).then(make), users: 0 };
+      this.runs.set(runId, open);
+      open.ready.catch(() => this.runs.delete(runId));
+    }
+    open.users++;
+    if (open.idleTimer) clearTimeout(open.idleTimer);
+    try {
+      return (await open.ready).services;
+    } catch (error) {
+      open.users--;
+      throw error;
+    }
+  }
+
+  private release(runId: number): void {
+    const open = this.runs.get(runId);
+    if (!open || --open.users > 0) return;
+    open.idleTimer = setTimeout(() => {
+      if (open.users > 0) return;
+      this.runs.delete(runId);
+      void open.ready.then((s) => s.close()).catch(() => {});
+    }, SERVICES_IDLE_MS);
+    open.idleTimer.unref();
+  }
+
+  /** The run's counts as every process should see them, at most every 250 ms per run. */
+  private progress(runId: number): void {
+    if (this.progressAt.has(runId)) return;
+    const send = async () => {
+      this.progressAt.delete(runId);
+      const c = await this.options.store.runs.counts(runId).catch(() => null);
+      if (!c) return;
+      const open = c.pending + c.running;
+      this.options.bus.publish({ type: "progress", runId, state: open ? "running" : "finished", done: c.done, failed: c.failed, running: c.running, total: c.total, turns: 0, tokens: 0 });
+    };
+    this.progressAt.set(runId, setTimeout(() => void send(), PROGRESS_EVERY_MS));
+  }
+
+  private heldJobs(): HeldJob[] {
+    return [...this.held.values()].map(({ job }) => ({ queue: queueName(job.kind), id: job.id, runId: job.data.runId }));
+  }
+
+  private async beat(): Promise<void> {
+    await this.options.store.workers.beat({
+      id: this.owner,
+      host: os.hostname(),
+      pid: process.pid,
+      kinds: this.options.kinds,
+      concurrency: this.options.concurrency,
+      jobs: this.heldJobs(),
+      finished: this.finished,
+    });
+  }
+
+  private beating = false;
+
+  private async beatAndReap(): Promise<void> {
+    if (this.beating) return;
+    this.beating = true;
+    try {
+      await this.beat();
+      const { store, queue } = this.options;
+      const dead = await store.workers.reap(this.leaseMs);
+      for (const worker of dead) this.log(`worker ${worker.id} fell silent; its ${worker.jobs.length} job(s) go back to the queue`);
+      const orphans = await store.workers.orphanedJobs(this.leaseMs);
+      const byQueue = new Map<string, string[]>();
+      for (const o of orphans) byQueue.set(o.queue, [...(byQueue.get(o.queue) ?? []), o.id]);
+      for (const [name, ids] of byQueue) await queue.handBack(name.replace(/^colbench-/, "") as JobKind, ids);
+    } catch (error) {
+      this.log(`heartbeat failed: ${(error as Error).message}`);
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  private log(line: string): void {
+    (this.options.log ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+  }
+}
