@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../lib/db/open";
+import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
+import { projectRoot } from "../lib/paths";
+import { runColbench, spawnColbench, type ColbenchProcess } from "./testing/colbench";
+import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+
+// A run of 200 episodes on the run queue of a real PostgreSQL server, played by three `colbench
+// worker` processes; one is killed with -9 mid-run and another started. Every sample ends with one
+// scored episode with a whole dialogue, and rewards match the single-process runner's.
+
+const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
+const TASKS = 10;
+const K = 20;
+// Short leases, so the dead worker's jobs come back within seconds.
+const WORKER = ["worker", "--concurrency", "8", "--lease", "2", "--poll", "100", "--grace", "5"];
+
+let server: ScriptedServer;
+let postgres: PostgresServer;
+let url: string;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-dist-"));
+const workers: ColbenchProcess[] = [];
+
+beforeAll(async () => {
+  const tasks = fs
+    .readFileSync(taskFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { problem_description: string; ground_truth: string })
+    .map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth }));
+  server = await startScriptedServer({ tasks });
+  postgres = await startPostgres();
+  url = await postgres.createDatabase("distributed");
+}, 60_000);
+
+afterAll(async () => {
+  for (const w of workers) w.child.kill("SIGKILL");
+  await server?.close();
+  await postgres?.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const onServer = { env: { DATABASE_URL: "" } };
+
+/** Reward of each task's episodes, by the task's text (ids differ between databases). */
+async function rewardsByTask(db: Database, runName: string): Promise<Map<string, number[]>> {
+  const run = await db.prisma.run.findUniqueOrThrow({ where: { name: runName } });
+  const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { task: { select: { problemDescription: true } } } });
+  const out = new Map<string, number[]>();
+  for (const e of episodes) out.set(e.task.problemDescription, [...(out.get(e.task.problemDescription) ?? []), e.reward ?? Number.NaN]);
+  return out;
+}
+
+describe("a run over three worker processes on a PostgreSQL queue", () => {
+  it("survives kill -9 of a worker: one scored episode per sample, no turn twice, the single-process rewards", { timeout: 150_000 }, async () => {
+    const env = { env: { DATABASE_URL: url } };
+    const imported = await runColbench(scratch, ["import", taskFile, "--benchmark", "backend"], env);
+    expect(imported.status, imported.stderr).toBe(0);
+
+    for (let i = 0; i < 3; i++) workers.push(spawnColbench(scratch, WORKER, env));
+    await Promise.all(workers.map((w) => w.waitFor("ready")));
+
+    const agent = `${server.url}#slow:60`;
+    const queued = await runColbench(scratch, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", String(TASKS), "--best-of", String(K),
+      "--name", "spread", "--detach", "--agent", agent, "--simulator", `${server.url}#simulator`], env);
+    expect(queued.status, queued.stderr).toBe(0);
+    expect(queued.stderr).toContain(`queued ${TASKS * K} episode(s)`);
+
+    const db = await openDatabase({ url, migrate: false });
+    try {
+      const run = await db.prisma.run.findUniqueOrThrow({ where: { name: "spread" } });
+      const done = () => db.prisma.episode.count({ where: { runId: run.id, status: "done" } });
+      // Mid-run: some episodes done, and the victim holding jobs it is playing.
+      const victim = workers[0]!;
+      const victimId = /worker (\S+) ready/.exec(victim.output())![1]!;
+      for (let deadline = Date.now() + 60_000; (await done()) < 40 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      const held = await db.prisma.worker.findUniqueOrThrow({ where: { id: victimId } });
+      expect((held.jobs as unknown[]).length).toBeGreaterThan(0);
+      victim.child.kill("SIGKILL");
+      await victim.exited;
+      const atKill = await done();
+      expect(atKill).toBeLessThan(TASKS * K);
+      const replacement = spawnColbench(scratch, WORKER, env);
+      workers.push(replacement);
+      await replacement.waitFor("ready");
+
+      for (let deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+        const status = (await db.prisma.run.findUniqueOrThrow({ where: { id: run.id } })).status;
+        if (status === "done" || status === "failed") break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { turns: { orderBy: { index: "asc" } } } });
+      expect(episodes).toHaveLength(TASKS * K);
+      expect(new Set(episodes.map((e) => `${e.taskId}/${e.sample}`)).size).toBe(TASKS * K);
+      for (const e of episodes) {
+        expect(e.status, JSON.stringify(e.details)).toBe("done");
+        expect(e.reward).not.toBeNull();
+        // Whole dialogues: each index once, roles alternating, ending with the answer.
+        expect(e.turns.map((t) => t.index)).toEqual(e.turns.map((_, i) => i));
+        e.turns.forEach((t, i) => expect(t.role).toBe(i % 2 === 0 ? "simulator" : "agent"));
+        expect(e.turns.at(-1)!.content).toContain("I WANT TO ANSWER:");
+      }
+      // The dead worker's episodes were finished by the others: it is gone from the table, and the queue is empty.
+      expect((await db.prisma.run.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
+      await expect.poll(async () => (await db.prisma.worker.findMany()).map((w) => w.id).includes(victimId), { timeout: 10_000 }).toBe(false);
+      const left = await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'colbench-play' AND state IN ('created', 'retry', 'active')`);
+      expect(Number(left[0]!.n)).toBe(0);
+      const handedBack = await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'colbench-play' AND retry_count > 0`);
+      expect(Number(handedBack[0]!.n)).toBeGreaterThan(0);
+
+      // SIGTERM: the live workers stop cleanly and leave the table.
+      const live = workers.slice(1);
+      for (const w of live) w.child.kill("SIGTERM");
+      expect(await Promise.all(live.map((w) => w.exited))).toEqual(live.map(() => 0));
+      expect(await db.prisma.worker.count()).toBe(0);
+
+      // The same tasks through the single-process runner (embedded database): the same rewards.
+      const single = path.join(scratch, "single");
+      expect((await runColbench(single, ["import", taskFile, "--benchmark", "backend"])).status).toBe(0);
+      const played = await runColbench(single, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", String(TASKS), "--best-of", "2",
+        "--name", "single", "--agent", agent, "--simulator", `${server.url}#simulator`]);
+      expect(played.status, played.stderr).toBe(0);
+      const local = await openDatabase({ pgliteDir: path.join(single, "db"), url: "" });
+      try {
+        const expected = await rewardsByTask(local, "single");
+        const actual = await rewardsByTask(db, "spread");
+        expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [task, rewards] of actual) expect(new Set(rewards), task).toEqual(new Set(expected.get(task)));
+      } finally {
+        await local.close();
+      }
+    } finally {
+      await db.close();
+    }
+  });
+});
