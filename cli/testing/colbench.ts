@@ -14,7 +14,7 @@ export interface Outcome {
   stderr: string;
 }
 
-export function runColbench(dataDir: string, args: string[], options: { killAfterMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Outcome> {
+export function runColbench(dataDir: string, args: string[], options: { killAfterMs?: number; env?: Record<string, string | undefined> } = {}): Promise<Outcome> {
   const child = spawn(process.execPath, [colbenchBin, ...args], {
     cwd: projectRoot,
     env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...options.env },
@@ -42,7 +42,7 @@ export interface ColbenchProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnColbench(dataDir: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): ColbenchProcess {
+export function spawnColbench(dataDir: string, args: string[], options: { env?: Record<string, string | undefined> } = {}): ColbenchProcess {
   const child = spawn(process.execPath, [colbenchBin, ...args], {
     cwd: projectRoot,
     env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...options.env },
