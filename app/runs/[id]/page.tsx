@@ -16,6 +16,8 @@ import { RunActions } from "@/components/RunActions";
 import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
+import { queueView } from "@/lib/runs/queue-view";
+import { RunWorkers } from "@/components/RunWorkers";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +36,7 @@ export default async function RunPage({
   const run = await store.runs.summary(id);
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
-  const [row, stats] = await Promise.all([store.runs.find(run.id), store.runs.episodeStats(run.id)]);
+  const [row, stats, queue] = await Promise.all([store.runs.find(run.id), store.runs.episodeStats(run.id), queueView(store, run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
   const dashboard = runDashboard(stats, { prices, running: run.status === "running" });
   const status = STATUSES.find((s) => s === query.status);
@@ -71,6 +73,7 @@ export default async function RunPage({
         </p>
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
       {manages ? <PipelinePanel runId={run.id} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {[
