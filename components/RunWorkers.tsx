@@ -27,7 +27,7 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-xs text-stone-500">{label}</dt>
-            <dd className="font-semibold tabular-nums text-stone-900" data-testid={`queue-${label.toLowerCase().replace(/ /g, "-")}`}>
+            <dd className="font-semibold tabular-nums text-stone-900" data-testid={`queue-${(label ?? "").toLowerCase().replace(/ /g, "-")}`}>
               {value}
             </dd>
           </div>
