@@ -43,12 +43,13 @@ export function register(program: Command): void {
         const onSignal = () => {
           // A second signal stops at once: what it holds goes back between turns.
           if (++signals === 1) process.stderr.write(`stopping: finishing ${opts.grace} s, then handing back what is left\n`);
+          else worker.hurry();
           stopped();
         };
         process.on("SIGTERM", onSignal);
         process.on("SIGINT", onSignal);
         await stopping;
-        await worker.stop(signals > 1 ? 0 : opts.grace * 1000);
+        await worker.stop(opts.grace * 1000);
         process.stderr.write(`worker ${worker.owner} stopped after ${worker.done} job(s)\n`);
         await queue.close().catch(() => {});
         await bus.close().catch(() => {});

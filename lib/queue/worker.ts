@@ -60,6 +60,7 @@ export class QueueWorker {
   private beatTimer: ReturnType<typeof setInterval> | null = null;
   private finished = 0;
   private readonly progressAt = new Map<number, ReturnType<typeof setTimeout> | null>();
+  private hurried: (() => void) | null = null;
 
   constructor(private readonly options: WorkerOptions) {
     this.leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
@@ -87,7 +88,7 @@ export class QueueWorker {
     await this.loop;
     const all = () => Promise.all([...this.held.values()].map((h) => h.done));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    await Promise.race([all(), new Promise<void>((resolve) => ((timer = setTimeout(resolve, graceMs)), (this.hurried = resolve)))]);
     clearTimeout(timer);
     for (const held of this.held.values()) held.controller.abort();
     await all();
@@ -96,6 +97,11 @@ export class QueueWorker {
     await Promise.all([...this.runs.values()].map(async (open) => (await open.ready.catch(() => null))?.close()));
     this.runs.clear();
     await this.options.store.workers.remove(this.owner).catch(() => {});
+  }
+
+  /** Ends the grace period of a `stop` under way: what is in hand is stopped and handed back now. */
+  hurry(): void {
+    this.hurried?.();
   }
 
   private async dispatch(): Promise<void> {
