@@ -136,4 +136,48 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
       await db.close();
     }
   });
+
+  it("a worker stopped with SIGTERM hands back what it holds at once, and another finishes it from the stored turns", { timeout: 90_000 }, async () => {
+    const env = { env: { DATABASE_URL: url } };
+    const first = spawnColbench(scratch, ["worker", "--concurrency", "4", "--lease", "30", "--poll", "100", "--grace", "0.2"], env);
+    workers.push(first);
+    await first.waitFor("ready");
+    // Slow replies: it holds four episodes mid-dialogue when it is told to stop.
+    const queued = await runColbench(scratch, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", "4", "--best-of", "2",
+      "--name", "handed-back", "--detach", "--agent", `${server.url}#slow:400`, "--simulator", `${server.url}#simulator`], env);
+    expect(queued.status, queued.stderr).toBe(0);
+    const db = await openDatabase({ url, migrate: false });
+    try {
+      const run = await db.prisma.run.findUniqueOrThrow({ where: { name: "handed-back" } });
+      await expect.poll(() => db.prisma.turn.count({ where: { episode: { runId: run.id }, role: "agent" } }), { timeout: 30_000 }).toBeGreaterThan(0);
+      first.child.kill("SIGTERM");
+      expect(await first.exited, first.output()).toBe(0);
+      expect(first.output()).toContain("stopped after");
+      // Handed back, not left to expire: its jobs wait again and its episodes' claims are let go.
+      const waiting = await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+        `SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'colbench-play' AND state IN ('created', 'retry') AND (data->>'runId')::int = ${run.id}`,
+      );
+      expect(Number(waiting[0]!.n)).toBe(8 - (await db.prisma.episode.count({ where: { runId: run.id, status: "done" } })));
+      expect(await db.prisma.episode.count({ where: { runId: run.id, status: "running", leaseUntil: { not: null } } })).toBe(0);
+      const interrupted = await db.prisma.episode.count({ where: { runId: run.id, status: "running", turns: { some: {} } } });
+      expect(interrupted).toBeGreaterThan(0);
+
+      // A fresh worker takes them at once (the 30-second lease is not waited out) and resumes them.
+      const started = Date.now();
+      const second = spawnColbench(scratch, ["worker", "--concurrency", "8", "--lease", "30", "--poll", "100"], env);
+      workers.push(second);
+      await expect.poll(async () => (await db.prisma.run.findUniqueOrThrow({ where: { id: run.id } })).status, { timeout: 30_000 }).toBe("done");
+      expect(Date.now() - started).toBeLessThan(25_000);
+      const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { turns: { orderBy: { index: "asc" } } } });
+      for (const e of episodes) {
+        expect(e.status).toBe("done");
+        expect(e.turns.map((t) => t.index)).toEqual(e.turns.map((_, i) => i));
+        e.turns.forEach((t, i) => expect(t.role).toBe(i % 2 === 0 ? "simulator" : "agent"));
+      }
+      second.child.kill("SIGTERM");
+      expect(await second.exited).toBe(0);
+    } finally {
+      await db.close();
+    }
+  });
 });
