@@ -180,4 +180,44 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
       await db.close();
     }
   });
+
+  it("splits playing and scoring: a --kinds play worker stores dialogues, a --kinds score worker scores them", { timeout: 90_000 }, async () => {
+    const env = { env: { DATABASE_URL: url } };
+    const player = spawnColbench(scratch, ["worker", "--kinds", "play", "--concurrency", "4", "--poll", "100"], env);
+    workers.push(player);
+    await player.waitFor("ready");
+    const queued = await runColbench(scratch, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", "3", "--best-of", "2",
+      "--name", "split", "--detach", "--agent", `${server.url}#ask-then-answer`, "--simulator", `${server.url}#simulator`], env);
+    expect(queued.status, queued.stderr).toBe(0);
+    const db = await openDatabase({ url, migrate: false });
+    try {
+      const run = await db.prisma.run.findUniqueOrThrow({ where: { name: "split" } });
+      const scoreJobs = async (state: string) =>
+        Number((await db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT COUNT(*) AS n FROM pgboss.job WHERE name = 'colbench-score' AND state = '${state}' AND (data->>'runId')::int = ${run.id}`))[0]!.n);
+      // Played to the answer, none scored: every episode waits for a scorer, its claim let go.
+      await expect.poll(() => scoreJobs("created"), { timeout: 30_000 }).toBe(6);
+      const waiting = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { turns: true } });
+      for (const e of waiting) {
+        expect(e.status).toBe("running");
+        expect(e.reward).toBeNull();
+        expect(e.leaseUntil).toBeNull();
+        expect(e.turns.some((t) => t.content.includes("I WANT TO ANSWER:"))).toBe(true);
+      }
+      const scorer = spawnColbench(scratch, ["worker", "--kinds", "score", "--concurrency", "4", "--poll", "100"], env);
+      workers.push(scorer);
+      await expect.poll(async () => (await db.prisma.run.findUniqueOrThrow({ where: { id: run.id } })).status, { timeout: 30_000 }).toBe("done");
+      expect(await scoreJobs("completed")).toBe(6);
+      const scored = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { _count: { select: { turns: true } } } });
+      // Scored from the stored dialogue: no turn was added by the scorer.
+      for (const e of scored) {
+        expect(e.status).toBe("done");
+        expect(e.reward).toBe(1);
+        expect(e._count.turns).toBe(waiting.find((w) => w.id === e.id)!.turns.length);
+      }
+      for (const w of [player, scorer]) w.child.kill("SIGTERM");
+      expect(await Promise.all([player.exited, scorer.exited])).toEqual([0, 0]);
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -147,7 +147,7 @@ async function workUntilEnded(
   const unsubscribe = bus.subscribe((event) => {
     if (event.type === "turn" && event.runId === runId) turns++;
   });
-  const worker = new QueueWorker({ store, queue, bus, kinds: ["play"], concurrency, pollMs: 250 });
+  const worker = new QueueWorker({ store, queue, bus, kinds: ["play", "score"], concurrency, pollMs: 250 });
   await worker.start();
   try {
     for (;;) {

@@ -1,7 +1,7 @@
 // What a worker can be asked to do. A job carries ids only: everything it works on is read from the
 // tables through lib/store when it starts, so a job retried on another machine sees the latest state.
 
-export const JOB_KINDS = ["play"] as const;
+export const JOB_KINDS = ["play", "score"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Play one episode of a run from its last stored turn, and score its answer. */
@@ -10,8 +10,18 @@ export interface PlayJob {
   episodeId: number;
 }
 
+/**
+ * Score an episode whose dialogue is stored (played by a worker that does not score: no Python sandbox
+ * or browser on its machine). Whoever takes it claims the episode, finds every turn and scores it.
+ */
+export interface ScoreJob {
+  runId: number;
+  episodeId: number;
+}
+
 export interface JobData {
   play: PlayJob;
+  score: ScoreJob;
 }
 
 /** pg-boss queue names (letters, digits, hyphens). */

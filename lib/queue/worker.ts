@@ -5,6 +5,7 @@ import type { Store } from "../store";
 import type { HeldJob } from "../store/workers";
 import { CLAIM_LEASE_MS, processOwner } from "../runs/owner";
 import { openRunServices } from "../runs/play-run";
+import { modelServices } from "../runs/services";
 import { executeRun, loadRunConfig, type RunServices } from "../runs/runner";
 import { queueName, type JobKind } from "./kinds";
 import type { FetchedJob, JobQueue } from "./queue";
@@ -39,6 +40,19 @@ interface OpenServices {
 }
 
 const PROGRESS_EVERY_MS = 250;
+
+/**
+ * A worker that does not score: backend episodes need only the model servers (no Python sandbox);
+ * frontend ones still render the agent's pages as they play, so they open the scorer's browser.
+ */
+async function openPlayingServices(config: RunConfig): Promise<{ services: RunServices; close(): Promise<void> }> {
+  if (config.benchmark !== "backend") return openRunServices(config);
+  const noScorer = {
+    score: () => Promise.reject(new Error("this worker does not score (--kinds without score)")),
+    close: async () => {},
+  };
+  return { services: modelServices(noScorer), close: async () => {} };
+}
 /** A run's scorer (Python sandbox, browsers) stays open this long after its last job here. */
 const SERVICES_IDLE_MS = 30_000;
 
@@ -161,14 +175,16 @@ export class QueueWorker {
   }
 
   private async work(job: FetchedJob, signal: AbortSignal): Promise<void> {
-    switch (job.kind) {
-      case "play":
-        return this.play(job.data.runId, job.data.episodeId, signal);
-    }
+    // Both are `executeRun` on one episode: a score job finds the dialogue stored and only scores.
+    return this.play(job.data.runId, job.data.episodeId, signal, job.kind === "play" && !this.scores);
   }
 
-  private async play(runId: number, episodeId: number, signal: AbortSignal): Promise<void> {
-    const { store, bus } = this.options;
+  private get scores(): boolean {
+    return this.options.kinds.includes("score");
+  }
+
+  private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<void> {
+    const { store, bus, queue } = this.options;
     const services = await this.servicesFor(runId);
     try {
       await executeRun(store, runId, services, {
@@ -178,6 +194,7 @@ export class QueueWorker {
         concurrency: 1,
         signal,
         publish: (event) => bus.publish(event),
+        ...(deferScore ? { deferScore: (id: number) => queue.enqueue("score", [{ runId, episodeId: id }]) } : {}),
       });
     } finally {
       this.release(runId);
@@ -188,7 +205,7 @@ export class QueueWorker {
   private async servicesFor(runId: number): Promise<RunServices> {
     let open = this.runs.get(runId);
     if (!open) {
-      const make = this.options.services ?? openRunServices;
+      const make = this.options.services ?? (this.scores ? openRunServices : openPlayingServices);
       open = { ready: loadRunConfig(this.options.store, runId).then(make), users: 0 };
       this.runs.set(runId, open);
       open.ready.catch(() => this.runs.delete(runId));

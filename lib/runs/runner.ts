@@ -51,6 +51,12 @@ export interface ExecuteOptions {
    * or failed only when none of its episodes is left to play, by whichever call ends the last one.
    */
   episodeIds?: number[];
+  /**
+   * Leaves scoring to someone else (a worker without the scorer's parts): a played episode's claim is
+   * let go with its dialogue stored, and this is told its id; whoever claims it next finds every turn
+   * stored and only scores it.
+   */
+  deferScore?: (episodeId: number) => Promise<void>;
 }
 
 export async function loadRunConfig(store: Store, runId: number): Promise<RunConfig> {
@@ -122,6 +128,11 @@ export async function executeRun(store: Store, runId: number, services: RunServi
         signal: options.signal,
       });
       stats.waitMs += outcome.waitMs;
+      if (options.deferScore) {
+        await store.episodes.releaseClaim(episode.id, owner);
+        await options.deferScore(episode.id);
+        return;
+      }
       const scoreStart = performance.now();
       const score = await services.score(episode.task, outcome);
       stats.scoreMs += performance.now() - scoreStart;

@@ -128,6 +128,12 @@ export async function releaseClaims(prisma: PrismaClient, runId: number, owner: 
     UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
+/** Lets go of one episode the caller holds, leaving it running: the next claimer continues it. */
+export async function releaseClaim(prisma: PrismaClient, episodeId: number, owner: string): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "id" = ${episodeId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+}
+
 /** The processes holding claims now (names as `processOwner()` writes them: host:pid:nonce). */
 export async function claimHolders(prisma: PrismaClient): Promise<string[]> {
   const rows = await prisma.$queryRaw<Array<{ claimedBy: string }>>`

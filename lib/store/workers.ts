@@ -99,7 +99,7 @@ export async function queuedEpisodes(prisma: PrismaClient, runId: number): Promi
   if (!(await hasQueue(prisma))) return [];
   const rows = await prisma.$queryRaw<Array<{ episodeId: number }>>`
     SELECT DISTINCT ("data"->>'episodeId')::int AS "episodeId" FROM pgboss.job
-     WHERE "name" = 'colbench-play' AND "state" IN ('created', 'retry', 'active') AND ("data"->>'runId')::int = ${runId}`;
+     WHERE "name" IN ('colbench-play', 'colbench-score') AND "state" IN ('created', 'retry', 'active') AND ("data"->>'runId')::int = ${runId}`;
   return rows.map((row) => row.episodeId);
 }
 
