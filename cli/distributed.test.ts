@@ -34,6 +34,8 @@ beforeAll(async () => {
   server = await startScriptedServer({ tasks });
   postgres = await startPostgres();
   url = await postgres.createDatabase("distributed");
+  const imported = await runColbench(scratch, ["import", taskFile, "--benchmark", "backend"], { env: { DATABASE_URL: url } });
+  expect(imported.status, imported.stderr).toBe(0);
 }, 60_000);
 
 afterAll(async () => {
@@ -57,9 +59,6 @@ async function rewardsByTask(db: Database, runName: string): Promise<Map<string,
 describe("a run over three worker processes on a PostgreSQL queue", () => {
   it("survives kill -9 of a worker: one scored episode per sample, no turn twice, the single-process rewards", { timeout: 150_000 }, async () => {
     const env = { env: { DATABASE_URL: url } };
-    const imported = await runColbench(scratch, ["import", taskFile, "--benchmark", "backend"], env);
-    expect(imported.status, imported.stderr).toBe(0);
-
     for (let i = 0; i < 3; i++) workers.push(spawnColbench(scratch, WORKER, env));
     await Promise.all(workers.map((w) => w.waitFor("ready")));
 
@@ -216,6 +215,52 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
       }
       for (const w of [player, scorer]) w.child.kill("SIGTERM");
       expect(await Promise.all([player.exited, scorer.exited])).toEqual([0, 0]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("samples and ranks candidates state by state as jobs, with the results of the single-process steps", { timeout: 120_000 }, async () => {
+    const env = { env: { DATABASE_URL: url } };
+    const worker = spawnColbench(scratch, ["worker", "--concurrency", "4", "--poll", "100"], env);
+    workers.push(worker);
+    await worker.waitFor("ready");
+    const model = `${server.url}#ask-then-answer`;
+    const ok = async (args: string[]) => {
+      const result = await runColbench(scratch, args, env);
+      expect(result.status, `${args.join(" ")}\n${result.stderr}`).toBe(0);
+      return JSON.parse(result.stdout.trim().split("\n").pop()!) as { states: number; queued: number };
+    };
+    // Two runs of the same tasks: one's steps go through the queue, the other's run in the command.
+    for (const name of ["sweet-queued", "sweet-local"]) {
+      await ok(["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", "2", "--name", name, "--agent", model, "--simulator", `${server.url}#simulator`]);
+    }
+    const db = await openDatabase({ url, migrate: false });
+    try {
+      const queued = await ok(["candidates", "sweet-queued", "--policy", model, "--n", "2", "--queue"]);
+      expect(queued.queued).toBe(queued.states);
+      expect(queued.states).toBeGreaterThan(0);
+      await ok(["candidates", "sweet-local", "--policy", model, "--n", "2"]);
+      const candidates = (name: string) =>
+        db.prisma.candidate.findMany({
+          where: { turn: { episode: { run: { name } } } },
+          include: { turn: { select: { index: true, episode: { select: { task: { select: { problemDescription: true } } } } } } },
+        });
+      await expect.poll(async () => (await candidates("sweet-queued")).length, { timeout: 30_000 }).toBe(queued.states * 3);
+
+      const ranked = await ok(["rank", "sweet-queued", "--critic", model, "--queue"]);
+      expect(ranked.queued).toBe(queued.states);
+      await ok(["rank", "sweet-local", "--critic", model]);
+      await expect.poll(async () => (await candidates("sweet-queued")).filter((c) => c.criticScore !== null).length, { timeout: 30_000 }).toBe(queued.states * 3);
+
+      const key = (c: Awaited<ReturnType<typeof candidates>>[number]) => `${c.turn.episode.task.problemDescription}|${c.turn.index}|${c.index}`;
+      const view = (c: Awaited<ReturnType<typeof candidates>>[number]) => ({ text: c.text, policyMean: c.policyMean, criticScore: c.criticScore, advantage: c.advantage });
+      const local = new Map((await candidates("sweet-local")).map((c) => [key(c), view(c)]));
+      const viaQueue = await candidates("sweet-queued");
+      expect(viaQueue).toHaveLength(local.size);
+      for (const c of viaQueue) expect(view(c), key(c)).toEqual(local.get(key(c)));
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
     } finally {
       await db.close();
     }

@@ -19,7 +19,7 @@ export function register(program: Command): void {
     .command("worker")
     .description("work jobs from the run queue on DATABASE_URL (a PostgreSQL server): play and score episodes of runs enqueued by `colbench run` or the studio, on this machine")
     .option("--concurrency <n>", "jobs worked at once", positive("--concurrency"), 8)
-    .option("--kinds <list>", "job kinds this machine takes, comma-separated: play (the dialogue; it scores too when score is listed), score (episodes whose dialogue another worker played); default both")
+    .option("--kinds <list>", "job kinds this machine takes, comma-separated: play (the dialogue; it scores too when score is listed), score (episodes whose dialogue another worker played), sample and rank (SWEET-RL candidates and their ranking, one state a job); default all")
     .option("--lease <seconds>", "how long its heartbeat and episode claims hold: a worker silent that long is taken for dead and its jobs go to others", positive("--lease"), 30)
     .option("--poll <ms>", "how often it asks for jobs while the queue is empty", positive("--poll"), 1000)
     .option("--grace <seconds>", "on SIGTERM/SIGINT, how long jobs in hand may finish before they are handed back", positive("--grace"), 30)

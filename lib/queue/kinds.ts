@@ -1,7 +1,7 @@
 // What a worker can be asked to do. A job carries ids only: everything it works on is read from the
 // tables through lib/store when it starts, so a job retried on another machine sees the latest state.
 
-export const JOB_KINDS = ["play", "score"] as const;
+export const JOB_KINDS = ["play", "score", "sample", "rank"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** Play one episode of a run from its last stored turn, and score its answer. */
@@ -19,9 +19,21 @@ export interface ScoreJob {
   episodeId: number;
 }
 
+/**
+ * SWEET-RL for one state (an agent turn of a finished episode): sample its candidates from the policy,
+ * or rank them with the critic. The servers and options are the `QueuedStep` row's.
+ */
+export interface StateJob {
+  runId: number;
+  stepId: number;
+  turnId: number;
+}
+
 export interface JobData {
   play: PlayJob;
   score: ScoreJob;
+  sample: StateJob;
+  rank: StateJob;
 }
 
 /** pg-boss queue names (letters, digits, hyphens). */

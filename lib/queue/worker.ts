@@ -7,7 +7,11 @@ import { CLAIM_LEASE_MS, processOwner } from "../runs/owner";
 import { openRunServices } from "../runs/play-run";
 import { modelServices } from "../runs/services";
 import { executeRun, loadRunConfig, type RunServices } from "../runs/runner";
-import { queueName, type JobKind } from "./kinds";
+import { queueName, type JobData, type JobKind } from "./kinds";
+import { parseServerSpec } from "../colbench/server-spec";
+import { OpenAICompatibleClient } from "../models/openai-client";
+import { chatTemplate, type TemplateName } from "../sweet/chat-template";
+import { rankState, sampleState } from "../sweet/pipeline";
 import type { FetchedJob, JobQueue } from "./queue";
 
 export interface WorkerOptions {
@@ -175,8 +179,48 @@ export class QueueWorker {
   }
 
   private async work(job: FetchedJob, signal: AbortSignal): Promise<void> {
-    // Both are `executeRun` on one episode: a score job finds the dialogue stored and only scores.
-    return this.play(job.data.runId, job.data.episodeId, signal, job.kind === "play" && !this.scores);
+    switch (job.kind) {
+      case "play":
+      case "score": {
+        const { runId, episodeId } = job.data as JobData["play"];
+        // Both are `executeRun` on one episode: a score job finds the dialogue stored and only scores.
+        return this.play(runId, episodeId, signal, job.kind === "play" && !this.scores);
+      }
+      case "sample":
+      case "rank":
+        return this.sweetState(job.kind, job.data as JobData["sample"]);
+    }
+  }
+
+  /** A SWEET-RL step for one state, with the servers its `QueuedStep` names (one client per step). */
+  private async sweetState(kind: "sample" | "rank", job: JobData["sample"]): Promise<void> {
+    const { store } = this.options;
+    const step = await store.workers.step(job.stepId);
+    if (!step) throw new Error(`no queued step ${job.stepId}`);
+    const settings = step.settings;
+    if (kind === "sample") {
+      const policy = this.clientFor(String(settings.policy));
+      const [state] = await store.sweet.states(job.runId, 1, job.turnId);
+      if (!state || state.candidates >= Number(settings.n) + 1) return;
+      await sampleState(store, policy, state, { n: Number(settings.n), template: chatTemplate(settings.template as TemplateName) });
+    } else {
+      await rankState(store, job.runId, job.turnId, this.clientFor(String(settings.critic)), {
+        groundTruth: settings.groundTruth !== false,
+        sum: settings.sum === true,
+        template: settings.template as TemplateName,
+      });
+    }
+  }
+
+  private readonly clients = new Map<string, OpenAICompatibleClient>();
+
+  private clientFor(spec: string): OpenAICompatibleClient {
+    let client = this.clients.get(spec);
+    if (!client) {
+      client = new OpenAICompatibleClient(parseServerSpec(spec), { concurrency: this.options.concurrency });
+      this.clients.set(spec, client);
+    }
+    return client;
   }
 
   private get scores(): boolean {
@@ -245,7 +289,7 @@ export class QueueWorker {
   }
 
   private heldJobs(): HeldJob[] {
-    return [...this.held.values()].map(({ job }) => ({ queue: queueName(job.kind), id: job.id, runId: job.data.runId }));
+    return [...this.held.values()].map(({ job }) => ({ queue: queueName(job.kind), id: job.id, runId: (job.data as { runId: number }).runId }));
   }
 
   private async beat(): Promise<void> {

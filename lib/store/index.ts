@@ -81,6 +81,7 @@ import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
+import { findQueuedStep, insertQueuedStep } from "./queued-steps";
 import { beatWorker, listWorkers, orphanedJobs, queuedEpisodes, reapWorkers, removeWorker, runThroughput } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
@@ -172,6 +173,8 @@ export function storeFor(prisma: PrismaClient) {
       throughput: bind(runThroughput),
       queuedEpisodes: bind(queuedEpisodes),
       orphanedJobs: bind(orphanedJobs),
+      insertStep: bind(insertQueuedStep),
+      step: bind(findQueuedStep),
     },
     system: {
       counts: bind(databaseCounts),
