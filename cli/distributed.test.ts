@@ -226,6 +226,11 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
     workers.push(worker);
     await worker.waitFor("ready");
     const model = `${server.url}#ask-then-answer`;
+    // `colbench doctor` reports the run queue beside the database: this worker, nothing waiting.
+    const doctor = await runColbench(scratch, ["doctor", "--json"], env);
+    const database = (JSON.parse(doctor.stdout) as { parts: Array<{ id: string; summary: string; details?: { queue?: { workers: number; waiting: number | null } } }> }).parts.find((p) => p.id === "database")!;
+    expect(database.details?.queue, database.summary).toEqual({ workers: 1, waiting: 0 });
+    expect(database.summary).toContain("run queue: 0 job(s) waiting, 1 worker(s)");
     const ok = async (args: string[]) => {
       const result = await runColbench(scratch, args, env);
       expect(result.status, `${args.join(" ")}\n${result.stderr}`).toBe(0);

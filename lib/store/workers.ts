@@ -119,3 +119,10 @@ async function hasQueue(prisma: PrismaClient): Promise<boolean> {
   const [row] = await prisma.$queryRaw<Array<{ job: string | null }>>`SELECT to_regclass('pgboss.job')::text AS "job"`;
   return Boolean(row?.job);
 }
+
+/** Jobs of every kind waiting on the run queue (null when no queue was ever made on this database). */
+export async function queueDepth(prisma: PrismaClient): Promise<number | null> {
+  if (!(await hasQueue(prisma))) return null;
+  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry')`;
+  return Number(row?.n ?? 0);
+}
