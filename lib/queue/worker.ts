@@ -85,7 +85,7 @@ export class QueueWorker {
     this.pollMs = options.pollMs ?? 1000;
   }
 
-  /** Jobs this worker has finished. */
+  /** Jobs this worker has completed (not counting those it handed back). */
   get done(): number {
     return this.finished;
   }
@@ -139,7 +139,7 @@ export class QueueWorker {
         got += jobs.length;
         const started = jobs.map((job) => this.take(job));
         // Said before the work starts: a worker killed from here on has its jobs handed back.
-        await this.beat();
+        await this.beat().catch((error) => this.log(`heartbeat failed: ${(error as Error).message}`));
         for (const go of started) go();
       }
       if (this.stopping) break;
@@ -162,7 +162,10 @@ export class QueueWorker {
     const done = begun
       .then(() => this.work(job, controller.signal))
       .then(
-        () => this.options.queue.complete(job.kind, [job.id]),
+        async () => {
+          await this.options.queue.complete(job.kind, [job.id]);
+          this.finished++;
+        },
         (error) => {
           if (!controller.signal.aborted) this.log(`job ${job.kind} ${JSON.stringify(job.data)} failed, handed back: ${(error as Error).message}`);
           return this.options.queue.handBack(job.kind, [job.id]);
@@ -171,7 +174,6 @@ export class QueueWorker {
       .catch((error) => this.log(`job ${job.id}: ${(error as Error).message}`))
       .finally(() => {
         this.held.delete(job.id);
-        this.finished++;
         this.wake?.();
       });
     this.held.set(job.id, { job, controller, done });
@@ -195,8 +197,9 @@ export class QueueWorker {
   /** A SWEET-RL step for one state, with the servers its `QueuedStep` names (one client per step). */
   private async sweetState(kind: "sample" | "rank", job: JobData["sample"]): Promise<void> {
     const { store } = this.options;
+    // Gone with its run (deleted since): nothing to do.
     const step = await store.workers.step(job.stepId);
-    if (!step) throw new Error(`no queued step ${job.stepId}`);
+    if (!step) return;
     const settings = step.settings;
     if (kind === "sample") {
       const policy = this.clientFor(String(settings.policy));
@@ -229,6 +232,8 @@ export class QueueWorker {
 
   private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<void> {
     const { store, bus, queue } = this.options;
+    // A run deleted since its jobs were queued leaves nothing to do (not an error to retry).
+    if (!(await store.runs.find(runId))) return;
     const services = await this.servicesFor(runId);
     try {
       await executeRun(store, runId, services, {
