@@ -6,6 +6,9 @@ import { openDatabase, type Database } from "../lib/db/open";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { projectRoot } from "../lib/paths";
 import { runColbench, spawnColbench, type ColbenchProcess } from "./testing/colbench";
+import { JobQueue } from "../lib/queue/queue";
+import { dequeueRun } from "../lib/queue/enqueue";
+import { storeFor } from "../lib/store";
 import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
 
 // A run of 200 episodes on the run queue of a real PostgreSQL server, played by three `colbench
@@ -267,6 +270,38 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
       worker.child.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
     } finally {
+      await db.close();
+    }
+  });
+
+  it("stopping a queued run takes its waiting jobs off the queue; resume puts back what is left", { timeout: 60_000 }, async () => {
+    const env = { env: { DATABASE_URL: url } };
+    const queued = await runColbench(scratch, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", "3", "--best-of", "2",
+      "--name", "stopped", "--detach", "--agent", `${server.url}#ask-then-answer`, "--simulator", `${server.url}#simulator`], env);
+    expect(queued.stderr).toContain("queued 6 episode(s)");
+    const db = await openDatabase({ url, migrate: false });
+    const queue = await JobQueue.open(url);
+    try {
+      const store = storeFor(db.prisma);
+      const run = (await store.runs.find("stopped"))!;
+      expect(await store.workers.waitingJobsOfRun(run.id)).toHaveLength(6);
+      expect(await dequeueRun(store, queue, run.id)).toBe(6);
+      expect(await store.workers.waitingJobsOfRun(run.id)).toHaveLength(0);
+      expect((await store.runs.find(run.id))!.status).toBe("paused");
+      // Resume enqueues every unfinished episode again (cancelled jobs do not count as queued)...
+      const resumed = await runColbench(scratch, ["resume", "stopped", "--detach"], env);
+      expect(resumed.stderr).toContain("queued 6 episode(s)");
+      // ...and only once.
+      const again = await runColbench(scratch, ["resume", "stopped", "--detach"], env);
+      expect(again.stderr).toContain("queued 0 episode(s)");
+      const worker = spawnColbench(scratch, ["worker", "--concurrency", "6", "--poll", "100"], env);
+      workers.push(worker);
+      await expect.poll(async () => (await store.runs.find(run.id))!.status, { timeout: 30_000 }).toBe("done");
+      expect(await db.prisma.episode.count({ where: { runId: run.id, status: "done" } })).toBe(6);
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+    } finally {
+      await queue.close();
       await db.close();
     }
   });

@@ -13,7 +13,7 @@ import { RunManager } from "../../lib/runs/manager";
 import { loadRunConfig } from "../../lib/runs/runner";
 import { isHuman } from "../../lib/colbench/run-config";
 import { JobQueue } from "../../lib/queue/queue";
-import { enqueueRun, queueConfigured } from "../../lib/queue/enqueue";
+import { dequeueRun, enqueueRun, queueConfigured } from "../../lib/queue/enqueue";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
 import { serveWeights } from "../../lib/gpu/node/served-weights";
@@ -61,7 +61,7 @@ export function register(program: Command): void {
               return true;
             }
           : undefined;
-        const runs = new RunManager(store, bus, seats.take, enqueue);
+        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, queue, runId)) : undefined);
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);

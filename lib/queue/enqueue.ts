@@ -55,3 +55,14 @@ export async function enqueueRank(store: Store, queue: JobQueue, runId: number, 
   await queue.enqueue("rank", turns.map((turnId) => ({ runId, stepId, turnId })));
   return { candidates: todo.length, queued: turns.length };
 }
+
+/**
+ * Stops a queued run: its waiting jobs are cancelled and it is paused; episodes being played finish
+ * where they are. Resume (or `colbench resume`) enqueues what is left.
+ */
+export async function dequeueRun(store: Store, queue: JobQueue, runId: number): Promise<number> {
+  const waiting = await store.workers.waitingJobsOfRun(runId);
+  await queue.cancel(waiting);
+  await store.runs.setStatus(runId, "paused");
+  return waiting.length;
+}

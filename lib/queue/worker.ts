@@ -285,10 +285,13 @@ export class QueueWorker {
     if (this.progressAt.has(runId)) return;
     const send = async () => {
       this.progressAt.delete(runId);
-      const c = await this.options.store.runs.counts(runId).catch(() => null);
-      if (!c) return;
+      const { store } = this.options;
+      const [c, turns, run] = await Promise.all([store.runs.counts(runId), store.workers.runTurnCount(runId), store.runs.find(runId)]).catch(() => [null, 0, null] as const);
+      if (!c || !run) return;
       const open = c.pending + c.running;
-      this.options.bus.publish({ type: "progress", runId, state: open ? "running" : "finished", done: c.done, failed: c.failed, running: c.running, total: c.total, turns: 0, tokens: 0 });
+      // A stopped run (its waiting jobs cancelled) stays stopped while its last episodes finish.
+      const state = !open ? "finished" : run.status === "paused" ? "stopped" : "running";
+      this.options.bus.publish({ type: "progress", runId, state, done: c.done, failed: c.failed, running: c.running, total: c.total, turns, tokens: 0 });
     };
     this.progressAt.set(runId, setTimeout(() => void send(), PROGRESS_EVERY_MS));
   }

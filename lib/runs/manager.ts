@@ -27,6 +27,8 @@ export class RunManager {
      * resolving false for a run that must be played here (people in its seats).
      */
     private readonly enqueue?: (runId: number) => Promise<boolean>,
+    /** With a run queue: takes a run's waiting jobs off it (Stop). */
+    private readonly dequeue?: (runId: number) => Promise<void>,
   ) {
     this.unsubscribe = bus.subscribe((event) => {
       if (event.type === "progress") this.last.set(event.runId, event);
@@ -71,7 +73,15 @@ export class RunManager {
   /** Stops a run between turns; interrupted episodes continue from their last turn on resume. */
   async stop(runId: number): Promise<void> {
     const run = this.active.get(runId);
-    if (!run) return;
+    if (!run) {
+      // Played by workers: what waits is taken off the queue, what is being played finishes.
+      if (this.dequeue) {
+        await this.dequeue(runId);
+        const last = this.last.get(runId);
+        if (last) this.bus.publish({ ...last, state: "stopped" });
+      }
+      return;
+    }
     const last = this.last.get(runId);
     if (last) this.bus.publish({ ...last, state: "stopping" });
     run.controller.abort();

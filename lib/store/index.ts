@@ -82,7 +82,7 @@ import { resolveTaskSelector } from "./task-selector";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runThroughput } from "./workers";
+import { beatWorker, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -173,6 +173,8 @@ export function storeFor(prisma: PrismaClient) {
       throughput: bind(runThroughput),
       queuedEpisodes: bind(queuedEpisodes),
       queueDepth: bind(queueDepth),
+      waitingJobsOfRun: bind(waitingJobsOfRun),
+      runTurnCount: bind(runTurnCount),
       orphanedJobs: bind(orphanedJobs),
       insertStep: bind(insertQueuedStep),
       step: bind(findQueuedStep),

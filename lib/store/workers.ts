@@ -126,3 +126,18 @@ export async function queueDepth(prisma: PrismaClient): Promise<number | null> {
   const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry')`;
   return Number(row?.n ?? 0);
 }
+
+/** Jobs of a run still waiting on the queue, by queue (to cancel them when the run is stopped). */
+export async function waitingJobsOfRun(prisma: PrismaClient, runId: number): Promise<Array<{ queue: string; id: string }>> {
+  if (!(await hasQueue(prisma))) return [];
+  return prisma.$queryRaw<Array<{ queue: string; id: string }>>`
+    SELECT "name" AS "queue", "id"::text AS "id" FROM pgboss.job
+     WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
+}
+
+/** Turns stored for a run so far, by every process (what a worker's progress event carries). */
+export async function runTurnCount(prisma: PrismaClient, runId: number): Promise<number> {
+  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`
+    SELECT COUNT(*) AS "n" FROM "Turn" t JOIN "Episode" e ON e."id" = t."episodeId" WHERE e."runId" = ${runId}`;
+  return Number(row?.n ?? 0);
+}
