@@ -6,7 +6,9 @@ import { openDatabase, type Database } from "../db/open";
 import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
 import { projectRoot } from "../paths";
 import { storeFor, type Store } from ".";
+import { figuresOf, type RunFigures } from "./run-figures";
 
+// The run's figures the database counts must equal the TypeScript reference over the same rows.
 // The turn totals an episode row keeps (triggers on Turn) must equal what its turns say after
 // every kind of write: single inserts, bulk inserts, changed usage, unrelated updates, deletes.
 // Checked against an aggregate over Turn itself, on PGlite and on a real PostgreSQL server.
@@ -94,6 +96,46 @@ describe.each(backends)("episode turn totals on $label", ({ open }) => {
     expect(stats[0]).toMatchObject({ turns: 2, agentTurns: 1, tokens: { agent: { prompt: 100, completion: 20 }, simulator: { prompt: 0, completion: 0 } } });
     expect(stats[1]).toMatchObject({ turns: 3, agentTurns: 1, tokens: { agent: { prompt: 11, completion: 6 }, simulator: { prompt: 70, completion: 30 } } });
     expect(stats).toEqual(await fromTurns());
+  });
+
+  it("are counted by the database exactly as the reference counts the rows: bins, best-of-k, tokens, pace", async () => {
+    // A run of 3 tasks x 5 samples with every kind of episode: done (rewards 0, tenths, 1), failed,
+    // running, pending; answers of many lengths; ends spread over twenty minutes.
+    const tasks = (await store.tasks.list({ benchmark: "backend" })).items.slice(0, 3).map((t) => t.id);
+    const config = { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } };
+    const run = (await db.prisma.run.create({ data: { name: "figures", benchmark: "backend", config } })).id;
+    await store.episodes.ensure(run, tasks, 5);
+    const rows = await db.prisma.episode.findMany({ where: { runId: run }, orderBy: { id: "asc" } });
+    const now = new Date("2026-06-01T12:00:00.000Z");
+    const rewards = [0, 0.05, 0.1, 0.45, 1, 0.999, 1, null, 0.5, 0.7, 0, null, 0.95, 0.3, null];
+    for (const [i, e] of rows.entries()) {
+      for (let t = 0; t < 1 + (i % 4) * 2; t++) {
+        await store.episodes.appendTurn(e.id, { index: t, role: t % 2 ? "agent" : "simulator", content: "x", usage: { promptTokens: 100 * i + t, completionTokens: 7 * t } });
+      }
+      const reward = rewards[i];
+      if (reward !== null && reward !== undefined) {
+        await store.episodes.finish(e.id, { answer: "y".repeat(37 * i * i), reward, details: {} });
+        await db.prisma.episode.update({ where: { id: e.id }, data: { endedAt: new Date(now.getTime() - (i * 90_000 + 123)) } });
+      } else if (i === 7) {
+        await db.prisma.episode.update({ where: { id: e.id }, data: { status: "failed" } });
+      } else if (i === 11) {
+        await store.episodes.claim(e.id, "test", 60_000);
+      }
+    }
+    const sql = await store.runs.figures(run, now);
+    const reference = figuresOf(await store.runs.episodeStats(run), now);
+    const exact = (f: RunFigures) => ({ ...f, byAgentTurns: f.byAgentTurns.map(([t, n, s]) => [t, n, s]), tasks: { ...f.tasks, bestSum: 0 } });
+    expect(exact(sql)).toEqual(exact(reference));
+    sql.byAgentTurns.forEach((row, i) => expect(row[3]).toBeCloseTo(reference.byAgentTurns[i]![3], 9));
+    expect(sql.tasks.bestSum).toBeCloseTo(reference.tasks.bestSum, 9);
+    // The case is not degenerate: every part has something in it.
+    expect(sql).toMatchObject({ episodes: 15, done: 12, remaining: 2, tasks: { count: 3, k: 5, successes: 2 } });
+    expect(sql.ended.sinceCutoff).toBeGreaterThan(0);
+    expect(sql.ended.sinceCutoff).toBeLessThan(sql.ended.total);
+    expect(sql.answerChars.counts.length).toBeGreaterThan(3);
+    // An empty run.
+    const empty = (await db.prisma.run.create({ data: { name: "empty", benchmark: "backend", config } })).id;
+    expect(await store.runs.figures(empty, now)).toEqual(figuresOf([], now));
   });
 
   it("start from what was stored before the totals existed (the migration fills them in)", async () => {
