@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gpu } from "../../../gpu/gpu";
+import { GpuClipVision } from "../../../gpu/clip/vision";
+import { openNodeGpu } from "../../../gpu/node/open";
+import { decodePng } from "../png";
+import { clipPreprocess } from "./clip-preprocess";
+import { embedImage, loadClipVision } from "./clip-vision";
+import { WebGpuClipEmbedder } from "./clip-webgpu";
+import { createEmbedder } from "./index";
+
+// The webgpu device (lib/gpu's kernels on Dawn: a GPU where there is one, else Mesa's software
+// OpenGL ES, which is what CI has) against transformers itself (fixtures/expected.json, written by
+// make_clip_fixture.py) and the TypeScript reference, on the committed tiny random CLIP.
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const TINY = path.join(FIXTURES, "tiny-clip");
+const expected = JSON.parse(readFileSync(path.join(FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } };
+const png = (name: string) => readFileSync(path.join(FIXTURES, name));
+const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+};
+
+let gpu: Gpu;
+beforeAll(async () => {
+  gpu = await openNodeGpu();
+  console.log(`adapter: ${gpu.info.backend} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}, shader-f16: ${gpu.info.f16}`);
+});
+afterAll(() => gpu?.destroy());
+
+describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
+  const model = loadClipVision(TINY);
+
+  it("equals transformers within 1e-4 in f32, through createEmbedder's decode and preprocessing", async () => {
+    const embedder = await createEmbedder("clip-vit-b32", { clipPath: TINY, device: "webgpu", webgpu: { format: "f32" } });
+    try {
+      expect(embedder.id).toBe("clip-vision-h64-l2-p32-i96-e32");
+      const embedding = await embedder.embed(png(expected.embedding.input));
+      const error = maxAbs(embedding, expected.embedding.values);
+      console.log(`webgpu f32 vs transformers: max abs error ${error.toExponential(2)}`);
+      expect(error).toBeLessThan(1e-4);
+    } finally {
+      await (embedder as WebGpuClipEmbedder).close();
+    }
+  });
+
+  // f16 storage is what an adapter with shader-f16 gets by default; without it (llvmpipe, SwiftShader)
+  // the same f16 bytes are widened as read. The fixture's weights are f16 already, so storing them
+  // in f16 loses nothing: this checks the f16 readers, not f16 rounding.
+  it("equals transformers within 2e-3 with f16 weights (read natively where the adapter has shader-f16, else packed)", async () => {
+    const embedder = WebGpuClipEmbedder.fromModel(gpu, model, { format: "f16" });
+    try {
+      const error = maxAbs(await embedder.embed(png(expected.embedding.input)), expected.embedding.values);
+      console.log(`webgpu f16 weights (shader-f16: ${gpu.info.f16}) vs transformers: max abs error ${error.toExponential(2)}`);
+      expect(error).toBeLessThan(2e-3);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it("embeds a batch of different images as the reference embeds each alone, in batches the size it was given", async () => {
+    const embedder = WebGpuClipEmbedder.fromModel(gpu, model, { format: "f32", maxBatch: 3 });
+    try {
+      expect(embedder.vision.maxBatch).toBe(3);
+      const shot = clipPreprocess(decodePng(png("screenshot.png")), 96);
+      const images = Array.from({ length: 8 }, (_, b) => shot.map((v, i) => v * (1 - b / 16) + Math.sin(i * (b + 1) * 0.01) / 4));
+      const batch = await Promise.all(images.map((pixels) => embedder.embedPixels(pixels)));
+      for (const [b, pixels] of images.entries()) expect(maxAbs(batch[b]!, embedImage(model, pixels)), `image ${b}`).toBeLessThan(1e-5);
+      // The images differ, so their embeddings do (a batch mixing rows up would show here).
+      expect(maxAbs(batch[0]!, batch[7]!)).toBeGreaterThan(1e-3);
+    } finally {
+      await embedder.close();
+    }
+  });
+
+  it("lowers the batch to what one binding of the adapter holds", () => {
+    const big = { ...model.config, imageSize: 224, patchSize: 32, intermediateSize: 3072, hiddenSize: 768 };
+    const fake = { limits: { maxStorageBufferBindingSize: 50 * 3072 * 4 * 5 + 1, maxBufferSize: 1 << 30 } } as unknown as Gpu;
+    expect(GpuClipVision.batchLimit(fake, big, 16)).toBe(5);
+    expect(GpuClipVision.batchLimit(fake, big, 2)).toBe(2);
+  });
+});
+
+
+
