@@ -85,6 +85,3 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
     expect(GpuClipVision.batchLimit(fake, big, 2)).toBe(2);
   });
 });
-
-
-

@@ -19,6 +19,7 @@ interface Pending {
 
 export class WebGpuClipEmbedder implements ImageEmbedder {
   readonly id: string;
+  readonly device = "webgpu";
   private queue: Pending[] = [];
   private running = false;
 

@@ -21,6 +21,7 @@ export function clipEmbedderId(c: ClipVisionConfig): string {
  */
 export class ClipEmbedder implements ImageEmbedder {
   readonly id: string;
+  readonly device = "reference";
 
   private constructor(readonly model: ClipVisionModel, id: string) {
     this.id = id;
