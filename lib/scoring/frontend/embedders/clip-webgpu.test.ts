@@ -85,3 +85,19 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
     expect(GpuClipVision.batchLimit(fake, big, 2)).toBe(2);
   });
 });
+
+describe("the browser's checkpoint reader (safetensors bytes in memory)", () => {
+  it("assembles the same model as the Node file reader, and names a missing tensor", async () => {
+    const { assembleClipVision } = await import("./clip-model");
+    const { safetensorsReader } = await import("./safetensors-bytes");
+    const bytes = readFileSync(path.join(TINY, "model.safetensors"));
+    const read = safetensorsReader(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    const fromBytes = assembleClipVision(JSON.parse(readFileSync(path.join(TINY, "config.json"), "utf8")) as Record<string, unknown>, read);
+    const fromFile = loadClipVision(TINY);
+    expect(fromBytes.config).toEqual(fromFile.config);
+    expect(Array.from(fromBytes.layers[1]!.fc2.weight)).toEqual(Array.from(fromFile.layers[1]!.fc2.weight));
+    expect(Array.from(fromBytes.projection)).toEqual(Array.from(fromFile.projection));
+    expect(() => read("vision_model.nope", [1])).toThrow(/no tensor vision_model.nope/);
+    expect(() => read("visual_projection.weight", [1, 2])).toThrow(/shape/);
+  });
+});

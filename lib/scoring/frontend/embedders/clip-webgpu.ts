@@ -3,7 +3,7 @@ import type { Gpu } from "../../../gpu/gpu";
 import { decodePng } from "../png";
 import { clipEmbedderId } from "./clip";
 import { clipPreprocess } from "./clip-preprocess";
-import type { ClipVisionModel } from "./clip-vision";
+import type { ClipVisionModel } from "./clip-model";
 import type { ImageEmbedder } from "./types";
 
 // CLIP's vision tower on WebGPU (the `webgpu` device): lib/gpu/clip/vision.ts's kernels, fed as the
