@@ -73,6 +73,16 @@ export interface ClipVisionModel {
   projection: Float32Array;
 }
 
+/**
+ * The id recorded with scores: "clip-vit-b32" for a checkpoint of ViT-B/32's shape, whichever device
+ * computes it (they agree), and a name spelling out the shape otherwise, so scores from another
+ * model are never labelled as B/32's.
+ */
+export function clipEmbedderId(c: ClipVisionConfig): string {
+  const b32 = c.hiddenSize === 768 && c.numLayers === 12 && c.numHeads === 12 && c.patchSize === 32 && c.imageSize === 224 && c.projectionDim === 512;
+  return b32 ? "clip-vit-b32" : `clip-vision-h${c.hiddenSize}-l${c.numLayers}-p${c.patchSize}-i${c.imageSize}-e${c.projectionDim}`;
+}
+
 /** Reads a tensor of a checkpoint by its full name, checking its shape, as float32. */
 export type TensorReader = (name: string, shape: number[]) => Float32Array;
 

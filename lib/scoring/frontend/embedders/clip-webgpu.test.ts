@@ -101,3 +101,30 @@ describe("the browser's checkpoint reader (safetensors bytes in memory)", () => 
     expect(() => read("visual_projection.weight", [1, 2])).toThrow(/shape/);
   });
 });
+
+describe("CLIP's vision tower streamed from a served folder (the browser's loader)", () => {
+  it("keeps only the vision tensors, in chunks of any size, and equals the file reader", async () => {
+    const { loadClipVisionFrom } = await import("../../../gpu/clip/source");
+    const bytes = new Uint8Array(readFileSync(path.join(TINY, "model.safetensors")));
+    const config = readFileSync(path.join(TINY, "config.json"), "utf8");
+    // Odd-sized chunks, so tensors and the header straddle them.
+    const stream = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.byteLength; at += 777) controller.enqueue(bytes.slice(at, at + 777));
+          controller.close();
+        },
+      });
+    const progress: number[] = [];
+    const model = await loadClipVisionFrom(
+      { where: "test", text: async (name) => (name === "config.json" ? config : null), size: async () => bytes.byteLength, stream: async () => stream() },
+      (p) => progress.push(p.loaded / p.total),
+    );
+    const fromFile = loadClipVision(TINY);
+    expect(Array.from(model.patchEmbedding)).toEqual(Array.from(fromFile.patchEmbedding));
+    expect(Array.from(model.layers[0]!.q.bias)).toEqual(Array.from(fromFile.layers[0]!.q.bias));
+    expect(Array.from(model.postLayerNorm.weight)).toEqual(Array.from(fromFile.postLayerNorm.weight));
+    expect(progress.at(-1)).toBeLessThanOrEqual(1);
+    expect(progress.length).toBeGreaterThan(1);
+  });
+});

@@ -1,7 +1,7 @@
 import { GpuClipVision, type GpuClipOptions } from "../../../gpu/clip/vision";
 import type { Gpu } from "../../../gpu/gpu";
 import { decodePng } from "../png";
-import { clipEmbedderId } from "./clip";
+import { clipEmbedderId } from "./clip-model";
 import { clipPreprocess } from "./clip-preprocess";
 import type { ClipVisionModel } from "./clip-model";
 import type { ImageEmbedder } from "./types";
