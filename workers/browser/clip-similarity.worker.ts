@@ -4,6 +4,7 @@
 // renders embeds both screenshots (each render id once) and posts their cosine: the frontend reward
 // the agent's current page would get, computed in the tab.
 import type { SimilarityMessage, SimilarityRequest } from "../../lib/gpu/clip/browser-similarity";
+import { decodePngInBrowser } from "../../lib/gpu/clip/browser-png";
 import { loadClipVisionFrom } from "../../lib/gpu/clip/source";
 import { GpuClipVision } from "../../lib/gpu/clip/vision";
 import { urlSource } from "../../lib/gpu/model/source";
@@ -28,24 +29,13 @@ function open(weightsBase: string): Promise<GpuClipVision> {
   return vision;
 }
 
-/** A PNG's RGBA pixels as the file holds them (no colour management, no premultiplication). */
-async function decode(png: Blob) {
-  const bitmap = await createImageBitmap(png, { colorSpaceConversion: "none", premultiplyAlpha: "none" });
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  const context = canvas.getContext("2d", { willReadFrequently: true })!;
-  context.drawImage(bitmap, 0, 0);
-  const data = context.getImageData(0, 0, bitmap.width, bitmap.height, { colorSpace: "srgb" }).data;
-  bitmap.close();
-  return { width: canvas.width, height: canvas.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
-}
-
 function embedding(model: GpuClipVision, rendersBase: string, id: string): Promise<Float32Array> {
   let pending = embeddings.get(id);
   if (!pending) {
     pending = (async () => {
       const response = await fetch(`${rendersBase}/${encodeURIComponent(id)}`);
       if (!response.ok) throw new Error(`render ${id.slice(0, 12)}…: HTTP ${response.status}`);
-      const [vector] = await model.embed([clipPreprocess(await decode(await response.blob()), model.config.imageSize)]);
+      const [vector] = await model.embed([clipPreprocess(await decodePngInBrowser(await response.blob()), model.config.imageSize)]);
       return vector!;
     })();
     pending.catch(() => embeddings.delete(id));
