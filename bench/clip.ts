@@ -27,8 +27,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { resolveModel } from "../lib/hub";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
-import { GpuClipVision } from "../lib/gpu/clip/vision";
-import { openNodeGpu } from "../lib/gpu/node/open";
+import "../lib/gpu/node/register-wgsl.mjs";
+import type { GpuClipVision } from "../lib/gpu/clip/vision";
 import { seeded } from "../lib/gpu/testing/random";
 import { encodeWeights } from "../lib/gpu/weight-format";
 import { OnnxClipEmbedder } from "../lib/scoring/frontend/embedders/clip-onnx";
@@ -138,13 +138,17 @@ function writeRandomB32(dir: string): void {
   console.log(`wrote a random ViT-B/32 vision tower to ${dir}`);
 }
 
+// The GPU modules import WGSL as text: loaded after the hook above is registered.
+const { GpuClipVision: GpuClip } = await import("../lib/gpu/clip/vision");
+const { openNodeGpu } = await import("../lib/gpu/node/open");
+
 async function main() {
   const opts = args();
   const out = path.join(projectRoot, "bench", "out");
   mkdirSync(out, { recursive: true });
   if (opts.randomB32) writeRandomB32(opts.randomB32);
   const { folder } = await resolveModel(opts.randomB32 || opts.clip, { files: CLIP_FILES });
-  console.log(`weights: ${opts.clip} (${folder})`);
+  console.log(`weights: ${opts.randomB32 ? "random ViT-B/32 (--random-b32)" : opts.clip} (${folder})`);
   console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores`);
 
   // 1. Real screenshots, rendered once.
@@ -175,7 +179,7 @@ async function main() {
   if (opts.webgpu) {
     started = performance.now();
     const gpu = await openNodeGpu();
-    webgpu = GpuClipVision.load(gpu, model, { maxBatch: opts.gpuBatch });
+    webgpu = GpuClip.load(gpu, model, { maxBatch: opts.gpuBatch });
     // Pipelines compile on first use: one batch before the clock starts.
     await webgpu.embed(pixels.slice(0, webgpu.maxBatch));
     const a = gpu.info;
