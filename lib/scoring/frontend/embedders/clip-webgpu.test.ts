@@ -128,3 +128,20 @@ describe("CLIP's vision tower streamed from a served folder (the browser's loade
     expect(progress.length).toBeGreaterThan(1);
   });
 });
+
+describe("choosing the device", () => {
+  it("takes webgpu from $COLBENCH_CLIP_DEVICE (what runs read) and says so on the embedder; names a device it does not know", async () => {
+    const { parseDevice } = await import("./index");
+    const saved = process.env.COLBENCH_CLIP_DEVICE;
+    process.env.COLBENCH_CLIP_DEVICE = "webgpu";
+    try {
+      const embedder = await createEmbedder("clip-vit-b32", { clipPath: TINY });
+      expect(embedder.device).toBe("webgpu");
+      await embedder.close?.();
+    } finally {
+      if (saved === undefined) delete process.env.COLBENCH_CLIP_DEVICE;
+      else process.env.COLBENCH_CLIP_DEVICE = saved;
+    }
+    expect(() => parseDevice("cuda")).toThrow(/cpu, webgpu, reference/);
+  });
+});
