@@ -66,7 +66,7 @@ async function referenceSimilarity(agentRender: string, targetRender: string): P
   return cosine(await reference.embed(await png(agentRender)), await reference.embed(await png(targetRender)));
 }
 
-test("the collaborator seat shows the CLIP similarity of the agent's current page to the target, computed in the tab", async ({ browser }) => {
+test("the collaborator seat shows the CLIP similarity of the agent's current page to the target, computed in the tab; so does the replay, page by page", async ({ browser }) => {
   const context = await browser.newContext({ baseURL: studio.url });
   const tasks = (await (await context.request.get("/api/tasks?benchmark=frontend")).json()) as { items: Array<{ id: number }> };
   const taskId = tasks.items[0]!.id;
@@ -112,6 +112,23 @@ test("the collaborator seat shows the CLIP similarity of the agent's current pag
   expect(Math.abs(second - first)).toBeGreaterThan(1e-4);
   expect(Math.abs(second - (await referenceSimilarity(secondRender, targetRender)))).toBeLessThan(1e-4);
   await expect(similarity).toContainText(second.toFixed(4));
+
+  // The episode ends; its replay shows each page's similarity to the target, in the browser too.
+  await reply(collaborator, /Your reply to the agent/, "That will do; submit it.");
+  await expect(agent.getByTestId("seat-status")).toHaveAttribute("data-state", "your-move", { timeout: 60_000 });
+  await agent.getByRole("button", { name: "Submit final answer…" }).click();
+  await agent.getByRole("dialog").getByRole("button", { name: "Submit final answer", exact: true }).click();
+  await expect(agent.getByTestId("seat-status")).toHaveAttribute("data-state", "ended", { timeout: 60_000 });
+  await collaborator.goto(`/episodes/${episodeId}`);
+  const replayed = collaborator.getByTestId("live-similarity");
+  await expect(replayed).toHaveAttribute("data-agent-render", firstRender, { timeout: 120_000 });
+  await expect(replayed).toHaveAttribute("data-state", "ready", { timeout: 120_000 });
+  expect(Math.abs(Number(await replayed.getAttribute("data-value")) - first)).toBeLessThan(1e-6);
+  await collaborator.keyboard.press("]");
+  await expect(replayed).toHaveAttribute("data-agent-render", secondRender, { timeout: 120_000 });
+  await expect(replayed).toHaveAttribute("data-state", "ready");
+  expect(Math.abs(Number(await replayed.getAttribute("data-value")) - second)).toBeLessThan(1e-6);
+  await collaborator.screenshot({ path: "e2e/artifacts/replay-similarity.png", fullPage: true });
 
   // The agent's browser got neither the target nor CLIP (its weights or anything computed with them).
   await recorder.settle();
