@@ -23,12 +23,16 @@ export class WebGpuClipEmbedder implements ImageEmbedder {
   private queue: Pending[] = [];
   private running = false;
 
-  constructor(readonly vision: GpuClipVision) {
+  /** `ownsDevice`: close() destroys the device too (it was opened for this embedder alone). */
+  constructor(
+    readonly vision: GpuClipVision,
+    private readonly ownsDevice = false,
+  ) {
     this.id = clipEmbedderId(vision.config);
   }
 
-  static fromModel(gpu: Gpu, model: ClipVisionModel, options: GpuClipOptions = {}): WebGpuClipEmbedder {
-    return new WebGpuClipEmbedder(GpuClipVision.load(gpu, model, options));
+  static fromModel(gpu: Gpu, model: ClipVisionModel, options: GpuClipOptions = {}, ownsDevice = false): WebGpuClipEmbedder {
+    return new WebGpuClipEmbedder(GpuClipVision.load(gpu, model, options), ownsDevice);
   }
 
   get config() {
@@ -68,5 +72,6 @@ export class WebGpuClipEmbedder implements ImageEmbedder {
 
   async close(): Promise<void> {
     this.vision.dispose();
+    if (this.ownsDevice) this.vision.gpu.destroy();
   }
 }

@@ -44,7 +44,7 @@ const DEVICES: Record<EmbedderDevice, DeviceLoader> = {
   },
   webgpu: async (folder, options) => {
     const [{ openNodeGpu }, { WebGpuClipEmbedder }] = await Promise.all([import("../../../gpu/node/open"), import("./clip-webgpu")]);
-    return WebGpuClipEmbedder.fromModel(await openNodeGpu(), loadClipVision(folder), options.webgpu);
+    return WebGpuClipEmbedder.fromModel(await openNodeGpu(), loadClipVision(folder), options.webgpu, true);
   },
   reference: async (folder) => ClipEmbedder.load(folder),
 };
