@@ -78,6 +78,28 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
     }
   });
 
+  it("takes images that arrive while a batch is on the GPU into the next batch (renders overlap embedding)", async () => {
+    const embedder = WebGpuClipEmbedder.fromModel(gpu, model, { format: "f32", maxBatch: 4 });
+    const sizes: number[] = [];
+    const embed = embedder.vision.embed.bind(embedder.vision);
+    embedder.vision.embed = async (images) => {
+      sizes.push(images.length);
+      return embed(images);
+    };
+    try {
+      const shot = clipPreprocess(decodePng(png("screenshot.png")), 96);
+      const first = [0, 1].map(() => embedder.embedPixels(shot));
+      // The first batch starts on the next turn; these come while it is on the GPU, as renders finish.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(sizes).toEqual([2]);
+      const later = [0, 1, 2].map(() => embedder.embedPixels(shot));
+      await Promise.all([...first, ...later]);
+      expect(sizes).toEqual([2, 3]);
+    } finally {
+      await embedder.close();
+    }
+  });
+
   it("lowers the batch to what one binding of the adapter holds", () => {
     const big = { ...model.config, imageSize: 224, patchSize: 32, intermediateSize: 3072, hiddenSize: 768 };
     const fake = { limits: { maxStorageBufferBindingSize: 50 * 3072 * 4 * 5 + 1, maxBufferSize: 1 << 30 } } as unknown as Gpu;
