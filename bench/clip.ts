@@ -1,15 +1,19 @@
-// CLIP ViT-B/32's image tower on this machine's CPU, three ways, same weights, same inputs: the
+// CLIP ViT-B/32's image tower on this machine, four ways, same weights, same inputs: the
 // TypeScript reference (the `reference` device), onnxruntime-node on the graph the studio builds
-// (the `cpu` device), and PyTorch in the same run where Python has torch and transformers. Inputs
+// (the `cpu` device), lib/gpu's WGSL kernels on whatever WebGPU adapter Dawn finds (the `webgpu`
+// device: a GPU through Vulkan, else Mesa's software llvmpipe, which the output names), and PyTorch
+// in the same run where Python has torch and transformers. Inputs
 // are real screenshots: the first N ColBench frontend targets (../shared/colbench/frontend_test.jsonl)
 // rendered by the project's pool (cached in bench/out/renders) and preprocessed once by the studio's
 // CLIP preprocessing, so every engine embeds the very same float32 pixels. The engines take turns
 // chunk by chunk (alternating which goes first), so a machine shared with other work loads them alike.
 //
-//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8]
+//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8] [--gpu-batch 16] [--no-webgpu]
 //
 // --clip: the weights, a folder or hub id (default $COLBENCH_CLIP_FULL, the full-size random ViT-B/32
 // fixtures/make_clip_fixture.py --full writes, else openai/clip-vit-base-patch32 through the cache).
+// --random-b32 DIR: instead, a ViT-B/32-shaped vision tower with seeded random F16 weights, written to
+// DIR once (config.json + model.safetensors, 176 MB) where neither PyTorch nor the hub is at hand.
 // PyTorch: COLBENCH_TORCH_PYTHONPATH names a folder holding torch and transformers (e.g. made with
 // `pip install --index-url file:///opt/pypi/simple --target DIR torch transformers safetensors`);
 // COLBENCH_PYTHON the interpreter (default python3). Without them the bench says PyTorch is absent.
@@ -17,12 +21,16 @@
 // Per chunk ONNX Runtime also embeds --batch1 images one at a time (batch 1).
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { resolveModel } from "../lib/hub";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
+import "../lib/gpu/node/register-wgsl.mjs";
+import type { GpuClipVision } from "../lib/gpu/clip/vision";
+import { seeded } from "../lib/gpu/testing/random";
+import { encodeWeights } from "../lib/gpu/weight-format";
 import { OnnxClipEmbedder } from "../lib/scoring/frontend/embedders/clip-onnx";
 import { clipPreprocess } from "../lib/scoring/frontend/embedders/clip-preprocess";
 import { embedImage, loadClipVision } from "../lib/scoring/frontend/embedders/clip-vision";
@@ -42,6 +50,9 @@ function args() {
     chunk: Number(opt("--chunk", "100")),
     batch: Number(opt("--batch", "8")),
     batch1: Number(opt("--batch1", "8")),
+    gpuBatch: Number(opt("--gpu-batch", "16")),
+    webgpu: !argv.includes("--no-webgpu"),
+    randomB32: opt("--random-b32", ""),
   };
 }
 
@@ -86,12 +97,58 @@ async function startTorch(folder: string, pixels: Float32Array[], size: number, 
   };
 }
 
+/** A ViT-B/32-shaped CLIP vision checkpoint with seeded random F16 weights (LayerNorms at 1 and 0). */
+function writeRandomB32(dir: string): void {
+  if (existsSync(path.join(dir, "model.safetensors"))) return;
+  mkdirSync(dir, { recursive: true });
+  const H = 768, I = 3072, P = 32, T = 50, E = 512;
+  const shapes: Array<[string, number[], "random" | "ones" | "zeros"]> = [
+    ["vision_model.embeddings.class_embedding", [H], "random"],
+    ["vision_model.embeddings.patch_embedding.weight", [H, 3, P, P], "random"],
+    ["vision_model.embeddings.position_embedding.weight", [T, H], "random"],
+    ["vision_model.pre_layrnorm.weight", [H], "ones"],
+    ["vision_model.pre_layrnorm.bias", [H], "zeros"],
+  ];
+  for (let l = 0; l < 12; l++) {
+    const p = `vision_model.encoder.layers.${l}`;
+    for (const n of ["layer_norm1", "layer_norm2"]) shapes.push([`${p}.${n}.weight`, [H], "ones"], [`${p}.${n}.bias`, [H], "zeros"]);
+    for (const n of ["q_proj", "k_proj", "v_proj", "out_proj"]) shapes.push([`${p}.self_attn.${n}.weight`, [H, H], "random"], [`${p}.self_attn.${n}.bias`, [H], "random"]);
+    shapes.push([`${p}.mlp.fc1.weight`, [I, H], "random"], [`${p}.mlp.fc1.bias`, [I], "random"], [`${p}.mlp.fc2.weight`, [H, I], "random"], [`${p}.mlp.fc2.bias`, [H], "random"]);
+  }
+  shapes.push(["vision_model.post_layernorm.weight", [H], "ones"], ["vision_model.post_layernorm.bias", [H], "zeros"], ["visual_projection.weight", [E, H], "random"]);
+  const random = seeded(32);
+  const header: Record<string, unknown> = {};
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (const [name, shape, fill] of shapes) {
+    const n = shape.reduce((a, b) => a * b, 1);
+    const values = new Float32Array(n);
+    for (let i = 0; i < n; i++) values[i] = fill === "ones" ? 1 : fill === "zeros" ? 0 : (random() * 2 - 1) * 0.04;
+    const bytes = encodeWeights(values, "f16");
+    header[name] = { dtype: "F16", shape, data_offsets: [at, at + bytes.byteLength] };
+    parts.push(bytes);
+    at += bytes.byteLength;
+  }
+  let json = JSON.stringify(header);
+  json += " ".repeat((8 - (json.length % 8)) % 8);
+  const length = new Uint8Array(8);
+  new DataView(length.buffer).setBigUint64(0, BigInt(json.length), true);
+  writeFileSync(path.join(dir, "model.safetensors"), Buffer.concat([length, new TextEncoder().encode(json), ...parts]));
+  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ model_type: "clip_vision_model", hidden_act: "quick_gelu", hidden_size: H, intermediate_size: I, num_hidden_layers: 12, num_attention_heads: 12, image_size: 224, patch_size: P, projection_dim: E, layer_norm_eps: 1e-5 }));
+  console.log(`wrote a random ViT-B/32 vision tower to ${dir}`);
+}
+
+// The GPU modules import WGSL as text: loaded after the hook above is registered.
+const { GpuClipVision: GpuClip } = await import("../lib/gpu/clip/vision");
+const { openNodeGpu } = await import("../lib/gpu/node/open");
+
 async function main() {
   const opts = args();
   const out = path.join(projectRoot, "bench", "out");
   mkdirSync(out, { recursive: true });
-  const { folder } = await resolveModel(opts.clip, { files: CLIP_FILES });
-  console.log(`weights: ${opts.clip} (${folder})`);
+  if (opts.randomB32) writeRandomB32(opts.randomB32);
+  const { folder } = await resolveModel(opts.randomB32 || opts.clip, { files: CLIP_FILES });
+  console.log(`weights: ${opts.randomB32 ? "random ViT-B/32 (--random-b32)" : opts.clip} (${folder})`);
   console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores`);
 
   // 1. Real screenshots, rendered once.
@@ -118,10 +175,24 @@ async function main() {
   await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p)));
   await ortSingle.embedPixels(pixels[0]!);
   const torch = await startTorch(folder, pixels, S, opts.batch, out);
+  let webgpu: GpuClipVision | null = null;
+  if (opts.webgpu) {
+    started = performance.now();
+    const gpu = await openNodeGpu();
+    webgpu = GpuClip.load(gpu, model, { maxBatch: opts.gpuBatch });
+    // Pipelines compile on first use: one batch before the clock starts.
+    await webgpu.embed(pixels.slice(0, webgpu.maxBatch));
+    const a = gpu.info;
+    console.log(
+      `WebGPU: ${a.backend}, ${a.description || a.architecture}${a.software ? " (software adapter: no GPU)" : ""}, shader-f16 ${a.f16 ? "yes" : "no"}, ` +
+        `${webgpu.format} weights, batch ${webgpu.maxBatch}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  }
 
   // 4. Turns, chunk by chunk.
-  const totals = { ort: { seconds: 0, images: 0 }, ort1: { seconds: 0, images: 0 }, torch: { seconds: 0, images: 0 }, reference: { seconds: 0, images: 0 } };
+  const totals = { ort: { seconds: 0, images: 0 }, ort1: { seconds: 0, images: 0 }, torch: { seconds: 0, images: 0 }, reference: { seconds: 0, images: 0 }, webgpu: { seconds: 0, images: 0 } };
   const ortEmbeddings: Float32Array[] = [];
+  let webgpuError = 0;
   const refError: number[] = [];
   for (let start = 0, round = 0; start < pixels.length; start += opts.chunk, round++) {
     const chunk = pixels.slice(start, start + opts.chunk);
@@ -136,8 +207,22 @@ async function main() {
       totals.torch.seconds += await torch.run(start, chunk.length);
       totals.torch.images += chunk.length;
     };
-    if (round % 2 === 0) await runOrt().then(runTorch);
-    else await runTorch().then(runOrt);
+    const runWebgpu = async () => {
+      if (!webgpu) return;
+      const t = performance.now();
+      const got = await webgpu.embed(chunk);
+      totals.webgpu.seconds += (performance.now() - t) / 1000;
+      totals.webgpu.images += chunk.length;
+      return got;
+    };
+    // Which goes first alternates, so a machine shared with other work loads them alike.
+    let gpuEmbeddings: Float32Array[] | undefined;
+    if (round % 2 === 0) await runOrt().then(runTorch).then(async () => (gpuEmbeddings = await runWebgpu()));
+    else {
+      gpuEmbeddings = await runWebgpu();
+      await runTorch().then(runOrt);
+    }
+    gpuEmbeddings?.forEach((e, i) => (webgpuError = Math.max(webgpuError, maxAbs(e, ortEmbeddings[start + i]!))));
     let t = performance.now();
     for (const p of chunk.slice(0, opts.batch1)) await ortSingle.embedPixels(p);
     totals.ort1.seconds += (performance.now() - t) / 1000;
@@ -151,12 +236,14 @@ async function main() {
   }
   await ort.close();
   await ortSingle.close();
+  webgpu?.dispose();
 
   console.log("");
   console.log(line("preprocessing (TS)", preprocess, `one thread, ${preprocess.images} images, shared by every engine`));
   console.log(line("TypeScript reference", totals.reference, `one image per chunk, ${totals.reference.images} images; max |Δ| to ORT ${Math.max(...refError).toExponential(1)}`));
   console.log(line("onnxruntime-node b=1", totals.ort1, `${totals.ort1.images} images, ${availableParallelism()} threads`));
   console.log(line(`onnxruntime-node b=${opts.batch}`, totals.ort, `${totals.ort.images} images, ${availableParallelism()} threads`));
+  if (webgpu) console.log(line(`WebGPU b=${webgpu.maxBatch}`, totals.webgpu, `${totals.webgpu.images} images, ${webgpu.gpu.info.software ? "software adapter" : webgpu.gpu.info.description}; max |Δ| to ORT ${webgpuError.toExponential(1)}`));
   if ("absent" in torch) console.log(torch.absent);
   else {
     const theirs = await torch.embeddings(16);
@@ -168,6 +255,15 @@ async function main() {
   console.log("");
   const ortPer = perImage(totals.ort);
   console.log(`ORT b=${opts.batch} is ${(perImage(totals.reference) / ortPer).toFixed(1)}x the TypeScript reference (time per image ratio ${(ortPer / perImage(totals.reference)).toFixed(4)}; goal >= 30x)`);
+  if (webgpu) {
+    const gpuPer = perImage(totals.webgpu);
+    console.log(
+      `WebGPU b=${webgpu.maxBatch} / ORT b=${opts.batch} (today's CPU embedder), images/s: ${(ortPer / gpuPer).toFixed(3)}` +
+        `${webgpu.gpu.info.software ? " (a software adapter: says nothing about a GPU; goal on a GPU >= 10)" : " (goal >= 10)"}; ` +
+        `WebGPU / TypeScript reference, images/s: ${(perImage(totals.reference) / gpuPer).toFixed(2)}`,
+    );
+    if (!("absent" in torch)) console.log(`WebGPU / PyTorch CPU, time per image: ${(gpuPer / perImage(totals.torch)).toFixed(3)} (PyTorch on this machine's CPU, not a GPU)`);
+  }
   if (!("absent" in torch)) console.log(`ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / perImage(totals.torch)).toFixed(3)} (goal <= 1, aim 0.6)`);
 }
 

@@ -18,7 +18,7 @@ export interface ScoreFrontendOptions {
   embedder?: EmbedderName;
   /** CLIP's weights: a folder or hub id. */
   clip?: string;
-  /** Where CLIP runs: cpu (ONNX Runtime, the default) or reference (TypeScript, for parity checks). */
+  /** Where CLIP runs: cpu (ONNX Runtime, the default), webgpu (lib/gpu's kernels through Dawn) or reference (TypeScript, for parity checks). */
   device?: EmbedderDevice;
   /** cpu: a graph exported elsewhere instead of the one built from the weights. */
   clipOnnx?: string;
@@ -74,6 +74,7 @@ export async function scoreFrontendFile(
         ...line.record,
         reward: s.reward,
         embedder: s.embedder,
+        ...(s.device ? { embedder_device: s.device } : {}),
         render_profile: s.profile,
         answer_render: s.answerRender,
         target_render: s.targetRender,
@@ -110,7 +111,7 @@ export function registerScoreFrontend(score: Command): void {
       ),
     )
     .option("--clip <ref>", "CLIP ViT-B/32's weights: a folder (model.safetensors, config.json) or hub id; default $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache")
-    .addOption(new Option("--device <device>", "where CLIP runs: cpu (ONNX Runtime; default $COLBENCH_CLIP_DEVICE, else cpu) or reference (TypeScript, for parity checks)").choices(EMBEDDER_DEVICES))
+    .addOption(new Option("--device <device>", "where CLIP runs: cpu (ONNX Runtime; default $COLBENCH_CLIP_DEVICE, else cpu), webgpu (WGSL kernels on this machine's GPU through Dawn, else Mesa's software adapter) or reference (TypeScript, for parity checks)").choices(EMBEDDER_DEVICES))
     .option("--clip-onnx <file>", "cpu: run this exported graph (pixel_values in, image embeddings out) instead of one built from the weights; default $COLBENCH_CLIP_ONNX")
     .option("--concurrency <n>", "pages rendered at once", positiveInt)
     .addOption(new Option("--profile <name>", "render profile: paper (the published scorer's screenshot, default) or studio-1280 (the studio's earlier 1280x800)").choices(PROFILE_NAMES))

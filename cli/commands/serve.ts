@@ -29,12 +29,14 @@ export function register(program: Command): void {
     .option("--dev", "run Next.js in development mode (hot reload)")
     .option("--policy-weights <dir>", "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS")
     .option("--critic-weights <dir>", "the critic model folder for the same (also COLBENCH_CRITIC_WEIGHTS)")
+    .option("--clip-weights <dir>", "a CLIP checkpoint folder (config.json, model.safetensors) the collaborator seat embeds pages with in the browser (WebGPU) to show the live similarity to the target; also COLBENCH_CLIP_WEIGHTS, else $COLBENCH_CLIP when it is a folder")
     .action(
-      action(async (opts: { port: number; host: string; dev?: boolean; policyWeights?: string; criticWeights?: string }) => {
+      action(async (opts: { port: number; host: string; dev?: boolean; policyWeights?: string; criticWeights?: string; clipWeights?: string }) => {
         if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
         // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
         if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
         if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
+        if (opts.clipWeights) serveWeights("clip", opts.clipWeights, "--clip-weights");
         // Bundled route code cannot find the checkout from its own location; pin the data folder.
         process.env.COLBENCH_DATA = dataDir();
         // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.

@@ -1,9 +1,11 @@
 "use client";
 
+import { useEffect, useState } from "react";
 import type { SimulatorSeatView } from "@/lib/play/seat-views";
 import { CodeEditor } from "@/components/code";
 import { Transcript } from "@/components/Transcript";
 import { useEpisodeStream } from "@/components/live/useEpisodeStream";
+import { LiveSimilarity } from "./LiveSimilarity";
 import { MoveBox } from "./MoveBox";
 import { SeatStatus } from "./SeatStatus";
 import { useMove } from "./usePost";
@@ -13,11 +15,18 @@ import { SIMULATOR_REPLY_LIMIT } from "@/lib/colbench/protocol";
  * The collaborator's seat (the simulated human's role, played by a person): the hidden
  * information the simulator model would get, the dialogue with the agent's pages rendered, a reply box.
  */
-export function CollaboratorSeat({ view }: { view: SimulatorSeatView }) {
+export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatView; /** The CLIP folder the studio serves, if any. */ clip?: string | null }) {
   const live = useEpisodeStream(view.episodeId, "simulator", { turns: view.turns, status: view.status, reward: view.reward });
   const move = useMove(view.episodeId, "simulator");
   const ended = live.status === "done" || live.status === "failed";
   const myMove = live.playing && !ended && live.awaiting?.role === "simulator";
+  // The agent's latest page and the target, kept while the agent works on the next one.
+  const [shown, setShown] = useState<{ agent: string | null; target: string | null }>({ agent: null, target: null });
+  const agentRender = live.awaiting?.role === "simulator" ? live.awaiting.agentRenderId : undefined;
+  const targetRender = live.awaiting?.role === "simulator" ? live.awaiting.targetRenderId : undefined;
+  useEffect(() => {
+    if (agentRender || targetRender) setShown({ agent: agentRender ?? null, target: targetRender ?? null });
+  }, [agentRender, targetRender]);
 
   return (
     <div>
@@ -25,6 +34,11 @@ export function CollaboratorSeat({ view }: { view: SimulatorSeatView }) {
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
           <Transcript turns={live.turns} names={{ agent: "agent", simulator: "you (collaborator)" }} />
+          {view.benchmark === "frontend" ? (
+            <div className="mt-4">
+              <LiveSimilarity clip={clip} agentRenderId={shown.agent} targetRenderId={shown.target} />
+            </div>
+          ) : null}
           {view.benchmark === "frontend" && live.awaiting?.role === "simulator" ? (
             <div className="mt-4 grid grid-cols-2 gap-2" data-testid="compare-renders">
               {[

@@ -6,6 +6,7 @@ import type { SeatTurn } from "@/lib/play/views";
 import { CodeDiff } from "@/components/code";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
 import type { RankedCandidate } from "@/lib/store/sweet";
+import { LiveSimilarity } from "@/components/play/LiveSimilarity";
 
 interface Proposal {
   index: number;
@@ -22,11 +23,14 @@ export function TurnTimeline({
   benchmark,
   names,
   candidates,
+  similarity,
 }: {
   turns: SeatTurn[];
   benchmark: "backend" | "frontend";
   names?: SpeakerNames;
   candidates?: Record<number, RankedCandidate[]>;
+  /** Frontend: the CLIP folder the studio serves and the target's render, for each page's similarity computed in the browser. */
+  similarity?: { clip: string | null; targetRenderId: string | null };
 }) {
   const proposals = useMemo<Proposal[]>(
     () =>
@@ -97,6 +101,11 @@ export function TurnTimeline({
             {benchmark === "frontend" && current.renderId ? (
               // eslint-disable-next-line @next/next/no-img-element
               <img src={`/api/renders/${current.renderId}`} alt={`Render of the page at turn ${current.index}`} className="mb-3 max-h-80 w-full rounded border border-stone-200 object-contain object-top" />
+            ) : null}
+            {benchmark === "frontend" && similarity?.targetRenderId ? (
+              <div className="mb-3">
+                <LiveSimilarity clip={similarity.clip} agentRenderId={current.renderId} targetRenderId={similarity.targetRenderId} label={`Similarity of the page at turn ${current.index} to the target`} />
+              </div>
             ) : null}
             <CodeDiff original={previous?.code ?? ""} modified={current.code} language={language} height={benchmark === "backend" ? 420 : 300} label={`Changes at turn ${current.index}`} />
           </>

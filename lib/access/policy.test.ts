@@ -57,6 +57,15 @@ describe("decide", () => {
     }
   });
 
+  it("lets a collaborator seat link, not an agent seat link, fetch CLIP's served weights (and only those)", () => {
+    const collaborator: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] };
+    expect(decide(collaborator, "GET", "/api/weights/clip/model.safetensors", q())).toBe("allow");
+    expect(decide(collaborator, "HEAD", "/api/weights/clip/config.json", q())).toBe("allow");
+    expect(decide(collaborator, "GET", "/api/weights/critic/model.safetensors", q())).toBe("deny");
+    expect(decide(seat, "GET", "/api/weights/clip/model.safetensors", q())).toBe("deny");
+    expect(decide(user("researcher"), "GET", "/api/weights/clip/config.json", q())).toBe("allow");
+  });
+
   it("opens a seat link's own seat only", () => {
     expect(decide(seat, "GET", "/play/7/agent", q())).toBe("allow");
     expect(decide(seat, "GET", "/api/episodes/7/events", q("seat=agent"))).toBe("allow");

@@ -48,6 +48,9 @@ export function managesData(viewer: Viewer): boolean {
 /** What a seat link opens: its own seat's page, events and moves, and renders (content-addressed). */
 function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {
   if (/^\/api\/renders\/[^/]+$/.test(path) && method === "GET") return true;
+  // CLIP's weights (no hidden information: the target's render comes by its own id) for the
+  // collaborator's in-browser similarity; the agent seat has no use for them.
+  if (/^\/api\/weights\/clip\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD")) return seats.some((s) => s.seat === "simulator");
   const holds = (episodeId: number, seat: SeatName) => seats.some((s) => s.episodeId === episodeId && s.seat === seat);
   let m = /^\/play\/(\d+)\/(agent|collaborator)$/.exec(path);
   if (m && method === "GET") return holds(Number(m[1]), m[2] === "agent" ? "agent" : "simulator");

@@ -36,6 +36,29 @@ function loadEngine(): Promise<EngineModule> {
   return engineModule;
 }
 
+type Adapter = Awaited<ReturnType<SqlMigrationAwareDriverAdapterFactory["connect"]>>;
+
+// @prisma/adapter-pg runs a migration by splitting it on every ";", which cuts a dollar-quoted
+// function body (the turn-totals trigger) apart. PostgreSQL takes a whole script as one simple
+// query, and runs it as one implicit transaction, so that adapter's scripts go to its pool whole.
+function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+  if (factory.adapterName !== "@prisma/adapter-pg") return factory;
+  const whole = (adapter: Adapter): Adapter => {
+    const pool = (adapter as unknown as { client?: { query(sql: string): Promise<unknown> } }).client;
+    if (!pool) throw new Error("@prisma/adapter-pg no longer keeps its pool as `client`: migrations with function bodies need another way to run whole");
+    adapter.executeScript = async (script: string) => {
+      await pool.query(script);
+    };
+    return adapter;
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => whole(await factory.connect()),
+    connectToShadowDb: async () => whole(await factory.connectToShadowDb()),
+  };
+}
+
 async function withEngine<T>(
   factory: SqlMigrationAwareDriverAdapterFactory,
   use: (engine: SchemaEngine) => Promise<T>,
@@ -48,7 +71,7 @@ async function withEngine<T>(
   const engine = await SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },
     log,
-    bindMigrationAwareSqlAdapterFactory(factory),
+    bindMigrationAwareSqlAdapterFactory(wholeScripts(factory)),
   );
   try {
     return await use(engine);

@@ -9,6 +9,7 @@ import { applyMigrations } from "./migrate";
 import { acquireOwnership, forgetUnreachableOwner, liveOwner, readLock, type LockInfo } from "./lock";
 import type { PgliteServer } from "./pglite-server";
 import { lockPathOf, pgliteDirFromEnv, redact } from "./location";
+import { keepStatistics, type StatisticsKeeper } from "./statistics";
 
 export { lockPathOf, pgliteDirFromEnv, redact } from "./location";
 
@@ -113,6 +114,7 @@ interface Served {
   pg: PGlite;
   server: PgliteServer;
   url: string;
+  statistics: StatisticsKeeper;
   release(): void;
 }
 
@@ -141,7 +143,10 @@ async function serveFolder(dir: string, previousUrl: string | undefined, update:
     }
     const url = `postgresql://colbench:${encodeURIComponent(password)}@127.0.0.1:${server.address.port}/postgres`;
     update({ url });
-    return { pg, server, url, release };
+    const { gatedPglite } = await import("./session-gate");
+    const gated = gatedPglite(pg, gate);
+    const statistics = keepStatistics(() => gated.exec("ANALYZE"), statisticsTimes());
+    return { pg, server, url, statistics, release };
   } catch (error) {
     await server?.close().catch(() => {});
     await pg?.close().catch(() => {});
@@ -152,11 +157,22 @@ async function serveFolder(dir: string, previousUrl: string | undefined, update:
 
 async function closeServed(served: Served): Promise<void> {
   try {
+    await served.statistics.stop();
     await served.server.close();
     await served.pg.close();
   } finally {
     served.release();
   }
+}
+
+/** COLBENCH_DB_ANALYZE_AFTER_MS / _EVERY_MS: when the owner analyses the folder (tests set them low). */
+function statisticsTimes(): { firstAfterMs?: number; everyMs?: number } {
+  const read = (name: string) => {
+    const text = process.env[name];
+    const value = Number(text);
+    return text && Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  return { firstAfterMs: read("COLBENCH_DB_ANALYZE_AFTER_MS"), everyMs: read("COLBENCH_DB_ANALYZE_EVERY_MS") };
 }
 
 async function reachable(url: string): Promise<boolean> {

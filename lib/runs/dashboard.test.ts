@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { EpisodeStats } from "../store/run-stats";
-import { runDashboard } from "./dashboard";
+import { figuresOf } from "../store/run-figures";
+import { runDashboard as dashboardOf } from "./dashboard";
+
+const runDashboard = (stats: EpisodeStats[], options: Parameters<typeof dashboardOf>[1] = {}) => dashboardOf(figuresOf(stats, options.now), options);
 
 const episode = (id: number, reward: number | null, agentTurns: number, extra: Partial<EpisodeStats> = {}): EpisodeStats => ({
   id,

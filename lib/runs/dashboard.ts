@@ -1,9 +1,9 @@
-import type { EpisodeStats } from "../store/run-stats";
-import { summarizeRewards } from "../scoring/metrics/metrics";
+import type { Histogram, RunFigures } from "../store/run-figures";
 
-// The figures the run page and Compare chart, computed from one run's episode statistics: how
-// rewards are spread, how success depends on how many turns the agent took (the paper's
-// collaboration length), answer lengths, tokens and their price, and how fast a running run goes.
+// The figures the run page and Compare chart, from what the store counted for one run
+// (`lib/store/run-figures.ts`): how rewards are spread, how success depends on how many turns the
+// agent took (the paper's collaboration length), answer lengths, tokens and their price, and how
+// fast a running run goes.
 
 /** Dollars per million tokens, as the run's config may give them. */
 export interface SidePrices {
@@ -38,48 +38,18 @@ export interface RunDashboard {
 
 const REWARD_LABELS = ["0", ...Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`), "1"];
 
-function rewardBin(reward: number): number {
-  if (reward <= 0) return 0;
-  if (reward >= 1) return 11;
-  return 1 + Math.min(9, Math.floor(reward * 10));
+/** Every bin from 0 to the one holding the largest value, labelled by its range; the last reads "≥". */
+function bins(h: Histogram, unit = ""): Bin[] {
+  const count = Math.floor(h.max / h.width) + 1;
+  const counts = new Map(h.counts);
+  return Array.from({ length: count }, (_, i) => ({ label: i === count - 1 ? `≥${i * h.width}${unit}` : `${i * h.width}–${(i + 1) * h.width - 1}${unit}`, count: counts.get(i) ?? 0 }));
 }
 
-/** Counts in equal-width bins from 0; the last bin holds everything from its start up. */
-function histogram(values: number[], width: number, bins: number, unit = ""): Bin[] {
-  const counts = new Array<number>(bins).fill(0);
-  for (const v of values) counts[Math.min(bins - 1, Math.floor(v / width))]!++;
-  return counts.map((count, i) => ({ label: i === bins - 1 ? `≥${i * width}${unit}` : `${i * width}–${(i + 1) * width - 1}${unit}`, count }));
-}
-
-/** A bin width from a short list that puts the largest value within about ten bins. */
-function niceWidth(max: number): number {
-  for (const w of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000]) if (max / w <= 10) return w;
-  return 1_000_000;
-}
-
-export function runDashboard(stats: EpisodeStats[], options: { prices?: { agent?: SidePrices; simulator?: SidePrices }; running?: boolean; now?: Date } = {}): RunDashboard {
-  const done = stats.filter((e) => e.status === "done" && e.reward !== null);
-  const rewards = new Array<number>(12).fill(0);
-  for (const e of done) rewards[rewardBin(e.reward!)]!++;
-
-  const byTurns = new Map<number, { episodes: number; successes: number; total: number }>();
-  for (const e of done) {
-    const row = byTurns.get(e.agentTurns) ?? { episodes: 0, successes: 0, total: 0 };
-    row.episodes++;
-    row.successes += e.reward === 1 ? 1 : 0;
-    row.total += e.reward!;
-    byTurns.set(e.agentTurns, row);
-  }
-
-  const turns = done.map((e) => e.turns);
-  const answers = done.flatMap((e) => (e.answerChars === null ? [] : [e.answerChars]));
-  const perEpisode = stats.map((e) => e.tokens.agent.prompt + e.tokens.agent.completion + e.tokens.simulator.prompt + e.tokens.simulator.completion);
-  const sum = (f: (e: EpisodeStats) => number) => stats.reduce((n, e) => n + f(e), 0);
-  const tokens = {
-    agent: { prompt: sum((e) => e.tokens.agent.prompt), completion: sum((e) => e.tokens.agent.completion) },
-    simulator: { prompt: sum((e) => e.tokens.simulator.prompt), completion: sum((e) => e.tokens.simulator.completion) },
-    meanPerEpisode: stats.length ? perEpisode.reduce((a, b) => a + b, 0) / stats.length : 0,
-  };
+export function runDashboard(figures: RunFigures, options: { prices?: { agent?: SidePrices; simulator?: SidePrices }; running?: boolean; now?: Date } = {}): RunDashboard {
+  const rewardCounts = new Map(figures.rewardBins);
+  const turnCounts = new Map(figures.turns);
+  const maxTurns = Math.max(0, ...figures.turns.map(([t]) => t));
+  const { tokens } = figures;
   const price = (side: { prompt: number; completion: number }, p?: SidePrices) => (p ? (side.prompt * p.prompt + side.completion * p.completion) / 1e6 : 0);
   const cost = options.prices?.agent || options.prices?.simulator
     ? (() => {
@@ -88,33 +58,29 @@ export function runDashboard(stats: EpisodeStats[], options: { prices?: { agent?
         return { agent, simulator, total: agent + simulator };
       })()
     : null;
-
-  const maxTurns = Math.max(0, ...turns);
-  const maxAnswer = Math.max(0, ...answers);
-  const maxTokens = Math.max(0, ...perEpisode);
-  const summary = summarizeRewards([...done].sort((a, b) => a.sample - b.sample).map((e) => ({ task: String(e.taskId), reward: e.reward! })));
+  const allTokens = tokens.agent.prompt + tokens.agent.completion + tokens.simulator.prompt + tokens.simulator.completion;
+  const { tasks } = figures;
   return {
-    episodes: stats.length,
-    done: done.length,
-    k: summary.k,
-    bestOfK: { reward: summary.best_of_k, success: summary.best_of_k_success },
-    rewards: REWARD_LABELS.map((label, i) => ({ label, count: rewards[i]! })),
-    byAgentTurns: [...byTurns.entries()].sort((a, b) => a[0] - b[0]).map(([agentTurns, r]) => ({ agentTurns, episodes: r.episodes, success: r.successes / r.episodes, meanReward: r.total / r.episodes })),
-    turns: Array.from({ length: maxTurns + 1 }, (_, n) => ({ label: String(n), count: turns.filter((t) => t === n).length })).filter((b, n) => n > 0 || b.count > 0),
-    answerChars: histogram(answers, niceWidth(maxAnswer), Math.floor(maxAnswer / niceWidth(maxAnswer)) + 1),
-    tokensPerEpisode: histogram(perEpisode, niceWidth(maxTokens), Math.floor(maxTokens / niceWidth(maxTokens)) + 1),
-    tokens,
+    episodes: figures.episodes,
+    done: figures.done,
+    k: tasks.k,
+    bestOfK: { reward: tasks.count ? tasks.bestSum / tasks.count : 0, success: tasks.count ? tasks.successes / tasks.count : 0 },
+    rewards: REWARD_LABELS.map((label, i) => ({ label, count: rewardCounts.get(i) ?? 0 })),
+    byAgentTurns: figures.byAgentTurns.map(([agentTurns, episodes, successes, total]) => ({ agentTurns, episodes, success: successes / episodes, meanReward: total / episodes })),
+    turns: Array.from({ length: maxTurns + 1 }, (_, n) => ({ label: String(n), count: turnCounts.get(n) ?? 0 })).filter((b, n) => n > 0 || b.count > 0),
+    answerChars: bins(figures.answerChars),
+    tokensPerEpisode: bins(figures.tokensPerEpisode),
+    tokens: { ...tokens, meanPerEpisode: figures.episodes ? allTokens / figures.episodes : 0 },
     cost,
-    pace: options.running ? pace(stats, options.now ?? new Date()) : null,
+    pace: options.running ? pace(figures, options.now ?? new Date()) : null,
   };
 }
 
 /** Episodes finished per minute over the last ten minutes (or since the first finished), and the ETA at that pace. */
-function pace(stats: EpisodeStats[], now: Date): RunDashboard["pace"] {
-  const remaining = stats.filter((e) => e.status !== "done" && e.status !== "failed").length;
-  const ended = stats.flatMap((e) => (e.endedAt ? [e.endedAt.getTime()] : [])).sort((a, b) => a - b);
-  const windowStart = Math.max(now.getTime() - 10 * 60_000, ended[0] ?? now.getTime());
-  const recent = ended.filter((t) => t >= windowStart).length;
+function pace(figures: RunFigures, now: Date): RunDashboard["pace"] {
+  const { ended, remaining } = figures;
+  const windowStart = Math.max(ended.cutoffMs, ended.firstMs ?? now.getTime());
+  const recent = ended.firstMs !== null && ended.firstMs >= ended.cutoffMs ? ended.total : ended.sinceCutoff;
   const minutes = (now.getTime() - windowStart) / 60_000;
   const perMinute = minutes > 0 ? recent / minutes : 0;
   return { perMinute, remaining, eta: perMinute > 0 ? new Date(now.getTime() + (remaining / perMinute) * 60_000) : null };

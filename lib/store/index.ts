@@ -61,6 +61,7 @@ import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from 
 import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
 import { runEpisodeStats } from "./run-stats";
+import { runFigures } from "./run-figures";
 import { searchTurns } from "./search";
 import {
   agentStates,
@@ -110,6 +111,7 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listRuns),
       summary: bind(runSummary),
       episodeStats: bind(runEpisodeStats),
+      figures: bind(runFigures),
       find: bind(findRun),
       setArchived: bind(setRunArchived),
       delete: bind(deleteRun),

@@ -34,21 +34,34 @@ export function profileMismatch(a: RunSummary, b: RunSummary): string | null {
   return `${a.name} was scored under ${describe(a)} and ${b.name} under ${describe(b)}: their similarities are not comparable. Rescore one with \`colbench rescore RUN --profile P --browser B\`.`;
 }
 
-/** Each task's finished rewards, in sample order. */
-async function perTask(prisma: PrismaClient, runId: number): Promise<Map<number, number[]>> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "done", reward: { not: null } }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { taskId: true, reward: true } });
-  const byTask = new Map<number, number[]>();
-  for (const row of rows) byTask.set(row.taskId, [...(byTask.get(row.taskId) ?? []), row.reward!]);
-  return byTask;
+interface TaskOutcomes {
+  /** Finished rewards per task, in sample order. */
+  rewards: Map<number, number[]>;
+  /** The lowest-sample finished episode of each task. */
+  first: Map<number, number>;
 }
 
-/** A run's lowest-sample finished episode of each task. */
-async function firstEpisodes(prisma: PrismaClient, runId: number): Promise<Map<number, number>> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true } });
+/**
+ * A run's outcomes by task in one grouped query, as one JSON text: a 10,000-episode run is 1000
+ * rows here, and a driver turning rows into objects costs more than the database's grouping.
+ */
+async function taskOutcomes(prisma: PrismaClient, runId: number): Promise<TaskOutcomes> {
+  const [row] = await prisma.$queryRaw<Array<{ rows: string | null }>>`
+    SELECT json_agg(json_build_array(t."taskId", t.rewards, t.first) ORDER BY t."taskId")::text AS rows
+      FROM (SELECT "taskId",
+                   array_agg("reward" ORDER BY "sample") FILTER (WHERE "status" = 'done' AND "reward" IS NOT NULL) AS rewards,
+                   (array_agg("id" ORDER BY "sample") FILTER (WHERE "status" = 'done'))[1] AS first
+              FROM "Episode" WHERE "runId" = ${runId} GROUP BY "taskId") t`;
+  const rewards = new Map<number, number[]>();
   const first = new Map<number, number>();
-  for (const row of rows) if (!first.has(row.taskId)) first.set(row.taskId, row.id);
-  return first;
+  for (const [taskId, rs, firstId] of JSON.parse(row?.rows ?? "[]") as Array<[number, number[] | null, number | null]>) {
+    if (rs) rewards.set(taskId, rs);
+    if (firstId !== null) first.set(taskId, firstId);
+  }
+  return { rewards, first };
 }
+
+const perTask = async (prisma: PrismaClient, runId: number) => (await taskOutcomes(prisma, runId)).rewards;
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -110,13 +123,14 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
   const [a, b] = await Promise.all([runSummary(prisma, aId), runSummary(prisma, bId)]);
   if (!a || !b) return `no run ${!a ? aId : bId}`;
   if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
-  const [ra, rb] = await Promise.all([perTask(prisma, a.id), perTask(prisma, b.id)]);
+  const [oa, ob] = await Promise.all([taskOutcomes(prisma, a.id), taskOutcomes(prisma, b.id)]);
+  const [ra, rb] = [oa.rewards, ob.rewards];
   const ids = [...new Set([...ra.keys(), ...rb.keys()])].sort((x, y) => x - y);
   const descriptions = new Map(
     (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map((t) => [t.id, t.problemDescription]),
   );
   const meanOf = (xs: number[] | undefined) => (xs?.length ? mean(xs) : null);
-  const [ea, eb] = await Promise.all([firstEpisodes(prisma, a.id), firstEpisodes(prisma, b.id)]);
+  const [ea, eb] = [oa.first, ob.first];
   const tasks = ids.map((taskId) => ({
     taskId,
     problemDescription: descriptions.get(taskId) ?? "",

@@ -72,6 +72,17 @@ describe.each(backends)("runs on $label", ({ open }) => {
     expect((await store.runs.leaderboard()).map((r) => r.run.name).sort()).toEqual(["bench-a", "bench-b"]);
   });
 
+  it("compares two runs task by task: finished rewards, each side's first finished episode", async () => {
+    const first = async (run: string) => (await db.prisma.episode.findFirstOrThrow({ where: { runId: ids[run], status: "done" } })).id;
+    const result = await store.runs.compare(ids["bench-a"]!, ids["bench-b"]!);
+    if (typeof result === "string") throw new Error(result);
+    // The second task has no finished episode in either run, so it is not a row.
+    expect(result.tasks).toEqual([{ taskId: expect.any(Number), problemDescription: expect.any(String), a: 0.9, b: 0.5, aEpisode: await first("bench-a"), bEpisode: await first("bench-b") }]);
+    // These runs record no render profile (as imported rewards do), so no win rate is drawn.
+    expect(result.profileMismatch).toContain("unknown render profile");
+    expect(result.versus).toBeNull();
+  });
+
   it("hides an archived run from lists and rankings until it is restored", async () => {
     expect(await store.runs.setArchived(ids["bench-b"]!, true)).toBe(true);
     expect((await store.runs.list()).map((r) => r.name)).toEqual(["bench-a"]);

@@ -215,12 +215,12 @@ export async function listEpisodes(
     orderBy: { id: "asc" },
     skip: (page - 1) * pageSize,
     take: pageSize,
-    select: { id: true, taskId: true, sample: true, status: true, reward: true, details: true, _count: { select: { turns: true } }, task: { select: { problemDescription: true } } },
+    select: { id: true, taskId: true, sample: true, status: true, reward: true, details: true, turnCount: true, task: { select: { problemDescription: true } } },
   });
   return {
     items: rows.map((r) => {
       const failure = r.status === "failed" ? failureOf(r.details) : null;
-      return { id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r._count.turns, problemDescription: r.task.problemDescription, failure: failure ? describeFailure(failure) : null };
+      return { id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r.turnCount, problemDescription: r.task.problemDescription, failure: failure ? describeFailure(failure) : null };
     }),
     total,
     page,

@@ -7,7 +7,7 @@ import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
 import { AdvantageChart } from "@/components/replay/AdvantageChart";
 import { BrowserScoring } from "@/components/replay/BrowserScoring";
-import { servedModels } from "@/lib/gpu/node/served-weights";
+import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { turnFor } from "@/lib/play/views";
 import { reward } from "@/components/format";
@@ -67,7 +67,7 @@ export default async function EpisodePage({ params }: Params) {
           </p>
           <BrowserScoring episodeId={episode.id} served={servedModels()} />
           {advantages.length ? <AdvantageChart points={advantages} /> : null}
-          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} />
+          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} similarity={episode.benchmark === "frontend" ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) } : undefined} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
         </>
       ) : (
@@ -75,4 +75,15 @@ export default async function EpisodePage({ params }: Params) {
       )}
     </article>
   );
+}
+
+/** The CLIP folder's name the studio serves to browsers, or null. */
+function servedClip(): string | null {
+  return servedFolder("clip")?.split(/[\\/]/).pop() ?? null;
+}
+
+/** The target's render id a frontend score recorded (content-addressed), or null. */
+function targetRenderOf(details: unknown): string | null {
+  const id = (details as { targetRender?: unknown } | null)?.targetRender;
+  return typeof id === "string" && /^[0-9a-f]{64}$/.test(id) ? id : null;
 }

@@ -36,9 +36,10 @@ export default async function RunPage({
   const run = await store.runs.summary(id);
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
-  const [row, stats, queue] = await Promise.all([store.runs.find(run.id), store.runs.episodeStats(run.id), queueView(store, run.id)]);
+  const now = new Date();
+  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
-  const dashboard = runDashboard(stats, { prices, running: run.status === "running" });
+  const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });

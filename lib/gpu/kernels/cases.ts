@@ -17,6 +17,14 @@ import { rmsnorm } from "./rmsnorm";
 import { rmsnormCpu } from "./rmsnorm.cpu";
 import { rope } from "./rope";
 import { ropeCpu } from "./rope.cpu";
+import { l2Normalize } from "./l2-normalize";
+import { l2NormalizeCpu } from "./l2-normalize.cpu";
+import { layernorm } from "./layernorm";
+import { layernormCpu } from "./layernorm.cpu";
+import { patches } from "./patches";
+import { patchesCpu } from "./patches.cpu";
+import { quickGeluMlp } from "./quick-gelu";
+import { quickGeluMlpCpu } from "./quick-gelu.cpu";
 import { segmentTotals } from "./segments";
 import { segmentTotalsCpu } from "./segments.cpu";
 
@@ -249,6 +257,94 @@ function segmentsCase(values: number, segments: number): KernelCase {
   };
 }
 
+/** Rows `xStride` apart when it is larger than d (CLIP's pooling reads each image's class token). */
+function layernormCase(rows: number, d: number, format: WeightFormat, xStride = d): KernelCase {
+  return {
+    kernel: "layernorm",
+    shape: `${rows}x${d} ${format}${xStride !== d ? `, rows ${xStride} apart` : ""}`,
+    tolerance: 1e-5,
+    async run(gpu) {
+      const random = seeded(rows * 29 + d + xStride);
+      // Rows offset from zero, where a one-pass variance would lose digits.
+      const x = floats(random, rows * xStride, 3).map((v, i) => v + (Math.floor(i / xStride) % 3) * 40);
+      const gammaBeta = roundTo(floats(random, 2 * d), format);
+      const y = gpu.storage(rows * d * 4);
+      const batch = gpu.batch();
+      layernorm(gpu, batch, { x: gpu.upload(x), y, rows, d, eps: 1e-5, weights: uploadWeights(gpu, gammaBeta, format), xStride });
+      batch.submit();
+      return { got: await gpu.readF32(y, rows * d), want: layernormCpu(x, rows, d, gammaBeta.subarray(0, d), gammaBeta.subarray(d), 1e-5, xStride) };
+    },
+  };
+}
+
+function quickGeluMlpCase(rows: number, d: number, inner: number, format: WeightFormat): KernelCase {
+  return {
+    kernel: "quick-gelu-mlp",
+    shape: `${rows}x${d}, inner ${inner}, ${format}`,
+    tolerance: 5e-5,
+    async run(gpu) {
+      const random = seeded(rows * 5 + d * 11 + inner);
+      const x = floats(random, rows * d, 2);
+      const residual = floats(random, rows * d);
+      // Each layer's matrix and its bias right after it, as the loader stores them.
+      const fc1 = roundTo(floats(random, inner * d + inner, 0.5), format);
+      const fc2 = roundTo(floats(random, d * inner + d, 0.5), format);
+      const y = gpu.storage(rows * d * 4);
+      const batch = gpu.batch();
+      quickGeluMlp(gpu, batch, {
+        x: gpu.upload(x),
+        y,
+        residual: gpu.upload(residual),
+        rows,
+        fc1: { weights: uploadWeights(gpu, fc1, format), n: inner, k: d, biasAt: inner * d },
+        fc2: { weights: uploadWeights(gpu, fc2, format), n: d, k: inner, biasAt: d * inner },
+        hidden: gpu.storage(rows * inner * 4),
+      });
+      batch.submit();
+      const want = quickGeluMlpCpu(x, rows, d, fc1.subarray(0, inner * d), fc1.subarray(inner * d), fc2.subarray(0, d * inner), fc2.subarray(d * inner), inner, residual);
+      return { got: await gpu.readF32(y, rows * d), want };
+    },
+  };
+}
+
+function l2NormalizeCase(rows: number, d: number): KernelCase {
+  return {
+    kernel: "l2-normalize",
+    shape: `${rows}x${d}`,
+    tolerance: 1e-6,
+    async run(gpu) {
+      const random = seeded(rows * 3 + d);
+      const x = floats(random, rows * d, 4);
+      // A zero row stays zero.
+      x.fill(0, 0, d);
+      const buffer = gpu.upload(x);
+      const batch = gpu.batch();
+      l2Normalize(gpu, batch, { x: buffer, rows, d });
+      batch.submit();
+      return { got: await gpu.readF32(buffer, rows * d), want: l2NormalizeCpu(x, rows, d) };
+    },
+  };
+}
+
+function patchesCase(images: number, size: number, patch: number): KernelCase {
+  return {
+    kernel: "patches",
+    shape: `${images} image(s) of ${size}, patch ${patch}`,
+    tolerance: 0,
+    async run(gpu) {
+      const random = seeded(images * 7 + size + patch);
+      const pixels = floats(random, images * 3 * size * size, 2);
+      const tokens = 1 + (size / patch) ** 2;
+      const out = gpu.storage(images * tokens * 3 * patch * patch * 4);
+      const batch = gpu.batch();
+      patches(gpu, batch, { pixels: gpu.upload(pixels), out, images, size, patch });
+      batch.submit();
+      const want = patchesCpu(pixels, images, size, patch);
+      return { got: await gpu.readF32(out, want.length), want };
+    },
+  };
+}
+
 function concat(parts: Float32Array[]): Float32Array {
   const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -290,4 +386,16 @@ export const KERNEL_CASES: KernelCase[] = [
   logprobsCase(70, 1500, 16, "f16", null),
   segmentsCase(1, 1),
   segmentsCase(513, 16),
+  layernormCase(1, 37, "f32"),
+  layernormCase(7, 300, "f16"),
+  layernormCase(3, 64, "bf16", 10 * 64),
+  layernormCase(513, 768, "f32"),
+  quickGeluMlpCase(1, 37, 45, "f32"),
+  quickGeluMlpCase(50, 64, 128, "f16"),
+  l2NormalizeCase(1, 5),
+  l2NormalizeCase(9, 512),
+  patchesCase(1, 96, 32),
+  patchesCase(3, 12, 4),
+  // CLIP's attention: each image's tokens see all of that image's tokens (one segment per image).
+  attentionCase(0, 3, 50, 4, 4, 64, false),
 ];

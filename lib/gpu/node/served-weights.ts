@@ -1,25 +1,31 @@
 import fs from "node:fs";
 import path from "node:path";
 
-// The policy and critic folders the studio serves to browsers that score turns themselves
-// (`colbench serve --policy-weights DIR --critic-weights DIR`, or COLBENCH_POLICY_WEIGHTS and
-// COLBENCH_CRITIC_WEIGHTS). Only a model's own files are served, by name, from the folder itself.
+// The model folders the studio serves to browsers that compute on their own GPU: the policy and
+// critic a replay scores turns with (`colbench serve --policy-weights DIR --critic-weights DIR`, or
+// COLBENCH_POLICY_WEIGHTS and COLBENCH_CRITIC_WEIGHTS), and CLIP's weights for the live similarity
+// the collaborator seat shows (`--clip-weights DIR` or COLBENCH_CLIP_WEIGHTS; else $COLBENCH_CLIP
+// when that is a folder). Only a model's own files are served, by name, from the folder itself.
 
-export type ServedModel = "policy" | "critic";
-export const SERVED_MODELS: readonly ServedModel[] = ["policy", "critic"];
+export type ServedModel = "policy" | "critic" | "clip";
+export const SERVED_MODELS: readonly ServedModel[] = ["policy", "critic", "clip"];
 
-const ENV: Record<ServedModel, string> = { policy: "COLBENCH_POLICY_WEIGHTS", critic: "COLBENCH_CRITIC_WEIGHTS" };
+const ENV: Record<ServedModel, string> = { policy: "COLBENCH_POLICY_WEIGHTS", critic: "COLBENCH_CRITIC_WEIGHTS", clip: "COLBENCH_CLIP_WEIGHTS" };
 
 /** The names a model folder's files may have: config, tokenizer, safetensors (sharded too). */
 const MODEL_FILE = /^(?:(?:config|generation_config|tokenizer|tokenizer_config|special_tokens_map)\.json|model(?:-\d{5}-of-\d{5})?\.safetensors|model\.safetensors\.index\.json)$/;
 
 export function servedFolder(model: ServedModel): string | null {
   const dir = process.env[ENV[model]];
-  return dir ? path.resolve(dir) : null;
+  if (dir) return path.resolve(dir);
+  // CLIP's weights given to the CLI as a folder serve the browser too.
+  const clip = process.env.COLBENCH_CLIP;
+  if (model === "clip" && clip && fs.existsSync(path.join(clip, "config.json"))) return path.resolve(clip);
+  return null;
 }
 
-/** Each model's folder name (what the scores are recorded under), or null where none is served. */
-export function servedModels(): Record<ServedModel, string | null> {
+/** Each scoring model's folder name (what the scores are recorded under), or null where none is served. */
+export function servedModels(): Record<"policy" | "critic", string | null> {
   return { policy: servedFolder("policy") && path.basename(servedFolder("policy")!), critic: servedFolder("critic") && path.basename(servedFolder("critic")!) };
 }
 

@@ -1,4 +1,8 @@
+import { decodePngInBrowser } from "../clip/browser-png";
+import { loadClipVisionFrom } from "../clip/source";
+import { GpuClipVision, type ClipWeightFormat } from "../clip/vision";
 import { KERNEL_CASES } from "../kernels/cases";
+import { clipPreprocess } from "../../scoring/frontend/embedders/clip-preprocess";
 import { GpuModel } from "../model/gpu-model";
 import { LocalScorer } from "../model/scorer";
 import { urlSource } from "../model/source";
@@ -40,4 +44,19 @@ async function scoreFixture(folder: string, prefix: string, candidates: string[]
   return { loads, logprobs: scores.map((s) => s.tokens.map((t) => t.logprob)) };
 }
 
-Object.assign(globalThis, { kernelCases, scoreFixture });
+/** The tiny CLIP fixture streamed over HTTP, a PNG decoded by the browser, embedded on WebGPU, in each weight format. */
+async function embedClipFixture(folder: string, image: string, formats: ClipWeightFormat[]) {
+  const gpu = await device();
+  const model = await loadClipVisionFrom(urlSource(`${location.origin}/clip-fixtures/${folder}`));
+  const png = await (await fetch(`${location.origin}/clip-fixtures/${image}`)).blob();
+  const pixels = clipPreprocess(await decodePngInBrowser(png), model.config.imageSize);
+  const out: Record<string, number[]> = {};
+  for (const format of formats) {
+    const vision = GpuClipVision.load(gpu, model, { format });
+    out[format] = Array.from((await vision.embed([pixels]))[0]!);
+    vision.dispose();
+  }
+  return { f16: gpu.info.f16, embeddings: out };
+}
+
+Object.assign(globalThis, { kernelCases, scoreFixture, embedClipFixture });

@@ -14,6 +14,8 @@ import { WEBGPU_CHROMIUM_FLAGS } from "../chromium-flags";
 // no studio build is needed, and the cases and fixtures are the Node tests' own.
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
+const CLIP_FIXTURES = path.resolve(import.meta.dirname, "../../scoring/frontend/embedders/fixtures");
+const clipExpected = JSON.parse(fs.readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } };
 const CHROMIUM = [process.env.COLBENCH_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => p && fs.existsSync(p));
 const parity = JSON.parse(fs.readFileSync(path.join(FIXTURES, "parity.json"), "utf8")) as {
   models: Record<string, { prefix: string; candidates: string[]; logprobs: Record<string, number[][]> }>;
@@ -32,6 +34,12 @@ const CASES = [
   "embed 7 ids, 300x17 f32",
   "logprobs 1 rows, vocabulary 101x33 f32",
   "segments 513 values, 16 segments",
+  // CLIP's operators.
+  "layernorm 3x64 bf16, rows 640 apart",
+  "quick-gelu-mlp 50x64, inner 128, f16",
+  "l2-normalize 9x512",
+  "patches 3 image(s) of 12, patch 4",
+  "attention prefix 0, 3 candidate(s) of ≤50, 4/4 heads of 64, not causal",
 ];
 
 let server: http.Server;
@@ -46,8 +54,9 @@ beforeAll(async () => {
     const url = new URL(request.url!, "http://x");
     if (url.pathname === "/") return response.end('<!doctype html><script type="module" src="/bundle.js"></script>');
     if (url.pathname === "/bundle.js") return response.writeHead(200, { "content-type": "text/javascript" }).end(script);
-    const file = path.join(FIXTURES, decodeURIComponent(url.pathname.replace(/^\/fixtures\//, "")));
-    if (!url.pathname.startsWith("/fixtures/") || !file.startsWith(FIXTURES) || !fs.existsSync(file)) return response.writeHead(404).end();
+    const [prefix, root] = url.pathname.startsWith("/clip-fixtures/") ? ["/clip-fixtures/", CLIP_FIXTURES] : ["/fixtures/", FIXTURES];
+    const file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length)));
+    if (!url.pathname.startsWith(prefix) || !file.startsWith(root) || !fs.existsSync(file)) return response.writeHead(404).end();
     response.writeHead(200, { "content-length": fs.statSync(file).size });
     if (request.method === "HEAD") return response.end();
     fs.createReadStream(file).pipe(response);
@@ -92,5 +101,18 @@ describe("lib/gpu in Chromium (SwiftShader WebGPU)", () => {
     });
     console.log(`Chromium qwen2-tiny vs PyTorch: max abs error ${worst.toExponential(2)}`);
     expect(worst).toBeLessThan(1e-3);
+  });
+
+  it("embeds the CLIP fixture's screenshot as transformers does (the PNG decoded by the browser, weights streamed)", { timeout: 180_000 }, async () => {
+    const { f16, embeddings } = await page.evaluate(
+      ([image]) =>
+        (globalThis as unknown as { embedClipFixture(f: string, i: string, formats: string[]): Promise<{ f16: boolean; embeddings: Record<string, number[]> }> }).embedClipFixture("tiny-clip", image, ["f32", "f16"]),
+      [clipExpected.embedding.input] as const,
+    );
+    const error = (got: number[]) => Math.max(...clipExpected.embedding.values.map((v, i) => Math.abs(v - got[i]!)));
+    console.log(`Chromium CLIP vs transformers: f32 ${error(embeddings.f32!).toExponential(2)}, f16 weights ${error(embeddings.f16!).toExponential(2)} (shader-f16: ${f16})`);
+    expect(embeddings.f32).toHaveLength(clipExpected.embedding.values.length);
+    expect(error(embeddings.f32!)).toBeLessThan(1e-4);
+    expect(error(embeddings.f16!)).toBeLessThan(2e-3);
   });
 });

@@ -18,6 +18,8 @@ export type AnswerSource = RenderStatus | "image" | "none";
 export interface FrontendScore {
   reward: number;
   embedder: string;
+  /** Where the embedder ran (cpu, webgpu, reference); absent for the weight-free embedder. */
+  device?: string;
   /** How both screenshots were made (profile, engine, placeholders): scores under different ones are not comparable. */
   profile: RenderProfile;
   /** Render id of the answer (sha256), "png:<sha256>" for an image answer, "fallback" for none. */
@@ -54,6 +56,7 @@ export class FrontendScorer {
     return {
       reward: cosine(a, t),
       embedder: this.embedder.id,
+      ...(this.embedder.device ? { device: this.embedder.device } : {}),
       profile: target.profile,
       answerRender: answered.id,
       targetRender: target.id,

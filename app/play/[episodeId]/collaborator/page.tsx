@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { seatLink } from "@/lib/access/users";
 import { simulatorSeatView } from "@/lib/play/seat-views";
+import { servedFolder } from "@/lib/gpu/node/served-weights";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
 
@@ -26,7 +27,7 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
   ) : null;
   return (
     <SeatPage title="You are the collaborator" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat} extra={invite}>
-      <CollaboratorSeat view={view} />
+      <CollaboratorSeat view={view} clip={view.benchmark === "frontend" ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null) : null} />
     </SeatPage>
   );
 }

@@ -37,6 +37,7 @@ interface Pending {
 }
 
 export class OnnxClipEmbedder implements ImageEmbedder {
+  readonly device = "cpu";
   private queue: Pending[] = [];
   private running = false;
 

@@ -1,6 +1,13 @@
 // The CPU math of the CLIP vision tower, one small function per operation so that a GPU runner
 // can replace them one by one. Matrices are row-major Float32Arrays; weights keep PyTorch's
 // Linear layout [out, in], so a projection is x · Wᵀ and both operands are read along rows.
+// LayerNorm, quick-GELU and the L2 norm are lib/gpu's CPU references of its WGSL kernels (one
+// operator a file there); the matmul here is blocked for speed and the attention is plain
+// multi-head, where lib/gpu's references serve the packed, cached case.
+
+import { l2NormalizeCpu } from "../../../gpu/kernels/l2-normalize.cpu";
+import { layernormCpu } from "../../../gpu/kernels/layernorm.cpu";
+import { quickGeluCpu } from "../../../gpu/kernels/quick-gelu.cpu";
 
 /**
  * out[M, N] = x[M, K] · w[N, K]ᵀ (+ bias[N]). Blocks of 4 rows of x by 4 rows of w share their
@@ -59,24 +66,9 @@ export function linear(x: Float32Array, M: number, K: number, w: Float32Array, N
   return out;
 }
 
-/** LayerNorm over the last dimension of x[M, D] (biased variance, as PyTorch). */
+/** LayerNorm over the last dimension of x[M, D] (biased variance, as PyTorch): lib/gpu's reference. */
 export function layerNorm(x: Float32Array, M: number, D: number, gamma: Float32Array, beta: Float32Array, eps: number): Float32Array {
-  const out = new Float32Array(M * D);
-  for (let i = 0; i < M; i++) {
-    const o = i * D;
-    let mean = 0;
-    for (let d = 0; d < D; d++) mean += x[o + d]!;
-    mean /= D;
-    let variance = 0;
-    for (let d = 0; d < D; d++) {
-      const v = x[o + d]! - mean;
-      variance += v * v;
-    }
-    variance /= D;
-    const inv = 1 / Math.sqrt(variance + eps);
-    for (let d = 0; d < D; d++) out[o + d] = (x[o + d]! - mean) * inv * gamma[d]! + beta[d]!;
-  }
-  return out;
+  return layernormCpu(x, M, D, gamma, beta, eps);
 }
 
 /** x += y, elementwise. */
@@ -84,12 +76,9 @@ export function addInPlace(x: Float32Array, y: Float32Array): void {
   for (let i = 0; i < x.length; i++) x[i]! += y[i]!;
 }
 
-/** CLIP's activation: x * sigmoid(1.702 x). */
+/** CLIP's activation: x * sigmoid(1.702 x), in place (lib/gpu's reference). */
 export function quickGeluInPlace(x: Float32Array): void {
-  for (let i = 0; i < x.length; i++) {
-    const v = x[i]!;
-    x[i] = v / (1 + Math.exp(-1.702 * v));
-  }
+  quickGeluCpu(x);
 }
 
 /**
@@ -131,12 +120,7 @@ export function attention(q: Float32Array, k: Float32Array, v: Float32Array, T: 
   return out;
 }
 
-/** x / ‖x‖ (a zero vector stays zero). */
+/** x / ‖x‖ (a zero vector stays zero): lib/gpu's reference. */
 export function l2Normalize(x: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i]! * x[i]!;
-  const n = Math.sqrt(s);
-  const out = new Float32Array(x.length);
-  if (n > 0) for (let i = 0; i < x.length; i++) out[i] = x[i]! / n;
-  return out;
+  return l2NormalizeCpu(x, 1, x.length);
 }

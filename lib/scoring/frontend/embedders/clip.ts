@@ -1,17 +1,10 @@
 import { decodePng } from "../png";
 import { clipPreprocess } from "./clip-preprocess";
-import { embedImage, loadClipVision, type ClipVisionConfig, type ClipVisionModel } from "./clip-vision";
+import { clipEmbedderId } from "./clip-model";
+import { embedImage, loadClipVision, type ClipVisionModel } from "./clip-vision";
 import type { ImageEmbedder } from "./types";
 
-/**
- * The id recorded with scores: "clip-vit-b32" for a checkpoint of ViT-B/32's shape, whichever device
- * computes it (they agree), and a name spelling out the shape otherwise, so scores from another
- * model are never labelled as B/32's.
- */
-export function clipEmbedderId(c: ClipVisionConfig): string {
-  const b32 = c.hiddenSize === 768 && c.numLayers === 12 && c.numHeads === 12 && c.patchSize === 32 && c.imageSize === 224 && c.projectionDim === 512;
-  return b32 ? "clip-vit-b32" : `clip-vision-h${c.hiddenSize}-l${c.numLayers}-p${c.patchSize}-i${c.imageSize}-e${c.projectionDim}`;
-}
+export { clipEmbedderId };
 
 /**
  * CLIP ViT-B/32 image embeddings computed in TypeScript: the `reference` device, kept for parity
@@ -21,6 +14,7 @@ export function clipEmbedderId(c: ClipVisionConfig): string {
  */
 export class ClipEmbedder implements ImageEmbedder {
   readonly id: string;
+  readonly device = "reference";
 
   private constructor(readonly model: ClipVisionModel, id: string) {
     this.id = id;

@@ -1,6 +1,8 @@
 import type { EmbedderName } from "../../../colbench/run-config";
 import { resolveModel, type FileProgress } from "../../../hub";
+import type { GpuClipOptions } from "../../../gpu/clip/vision";
 import { ClipEmbedder } from "./clip";
+import { loadClipVision } from "./clip-vision";
 import { CLIP_FILES, CLIP_HUB_ID } from "./choose";
 import { DefaultEmbedder } from "./default";
 import type { ImageEmbedder } from "./types";
@@ -10,11 +12,11 @@ export { chooseFrontendEmbedder, CLIP_HUB_ID, type EmbedderChoice } from "./choo
 
 /**
  * Where CLIP runs. Every device computes the same embedding (parity-tested), so scores record the
- * same id whichever ran: `cpu` is ONNX Runtime on the CPU (the default), `reference` the TypeScript
- * forward pass kept for parity tests. A new device (WebGPU) is one more name and one more entry in
- * DEVICES below.
+ * same embedder id whichever ran (and the run records the device beside it): `cpu` is ONNX Runtime
+ * on the CPU (the default), `webgpu` the WGSL kernels of lib/gpu on this machine's adapter (Dawn),
+ * `reference` the TypeScript forward pass kept for parity tests.
  */
-export const EMBEDDER_DEVICES = ["cpu", "reference"] as const;
+export const EMBEDDER_DEVICES = ["cpu", "webgpu", "reference"] as const;
 export type EmbedderDevice = (typeof EMBEDDER_DEVICES)[number];
 
 export interface EmbedderOptions {
@@ -24,6 +26,8 @@ export interface EmbedderOptions {
   device?: EmbedderDevice;
   /** cpu: a graph exported elsewhere to run instead of the one built from the weights; default $COLBENCH_CLIP_ONNX. */
   onnxFile?: string;
+  /** webgpu: images per batch (lowered to the adapter's limits; default 16) and the weights' format (default f16 where the adapter has shader-f16). */
+  webgpu?: GpuClipOptions;
   /** Download progress, when the weights come from the hub for the first time. */
   onProgress?: (progress: FileProgress) => void;
   /** cpu: told when an ONNX graph is built from the weights (once per checkpoint). */
@@ -37,6 +41,10 @@ const DEVICES: Record<EmbedderDevice, DeviceLoader> = {
     // Loaded only when used: the native binding is large and the default embedder needs none of it.
     const { OnnxClipEmbedder } = await import("./clip-onnx");
     return OnnxClipEmbedder.load(folder, { onnxFile: options.onnxFile, onBuild: options.onBuild });
+  },
+  webgpu: async (folder, options) => {
+    const [{ openNodeGpu }, { WebGpuClipEmbedder }] = await Promise.all([import("../../../gpu/node/open"), import("./clip-webgpu")]);
+    return WebGpuClipEmbedder.fromModel(await openNodeGpu(), loadClipVision(folder), options.webgpu, true);
   },
   reference: async (folder) => ClipEmbedder.load(folder),
 };

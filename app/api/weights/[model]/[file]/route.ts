@@ -7,8 +7,9 @@ export const dynamic = "force-dynamic";
 type Params = { params: Promise<{ model: string; file: string }> };
 
 /**
- * A file of the policy or critic folder the studio serves (`colbench serve --critic-weights DIR`),
- * for a browser that scores turns on its own GPU; researchers and admins only (lib/access/policy.ts).
+ * A file of the policy, critic or CLIP folder the studio serves (`colbench serve --critic-weights DIR`,
+ * `--clip-weights DIR`), for a browser that computes on its own GPU; researchers and admins, and for
+ * CLIP also collaborator seat links (lib/access/policy.ts).
  */
 async function serve(request: Request, { params }: Params, body: boolean): Promise<Response> {
   const { model, file } = await params;
