@@ -15,6 +15,7 @@ import * as sweet from "./commands/sweet";
 import * as doctor from "./commands/doctor";
 import * as label from "./commands/label";
 import * as models from "./commands/models";
+import * as worker from "./commands/worker";
 
 // A reader that closes the pipe early (`colbench export RUN | head`) has read all it wants: end
 // quietly, as a command killed by SIGPIPE would, instead of a stack trace from the next write.
@@ -29,7 +30,7 @@ const program = new Command()
   .showHelpAfterError()
   .enablePositionalOptions();
 
-for (const command of [serve, doctor, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, sweet, models, users, label]) command.register(program);
+for (const command of [serve, doctor, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, sweet, models, users, label, worker]) command.register(program);
 
 await program.parseAsync(process.argv);
 // Commands are done when their action resolves (`serve` never resolves); libraries such as the

@@ -17,6 +17,9 @@ import { describeFailure } from "../../lib/colbench/failure";
 import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
 import { resolveModel } from "../../lib/hub";
 import { CLIP_FILES, CLIP_HUB_ID } from "../../lib/scoring/frontend/embedders/choose";
+import { enqueueRun, queueConfigured } from "../../lib/queue/enqueue";
+import { JobQueue } from "../../lib/queue/queue";
+import { QueueWorker } from "../../lib/queue/worker";
 import { withDatabase } from "../database";
 import { hubProgress } from "../hub-progress";
 import { action, fail } from "../errors";
@@ -86,7 +89,7 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
 }
 
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
-async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string }): Promise<RunStats> {
+async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string; detach?: boolean }): Promise<RunStats | null> {
   const config = await loadRunConfig(store, runId);
   if (config.benchmark === "frontend" && config.embedder === "clip-vit-b32") {
     // Fetched here, with a bar per file, rather than silently when the scorer opens.
@@ -104,7 +107,22 @@ async function play(store: Store, db: Database, runId: number, opts: { concurren
     }
   });
   try {
-    const stats = await playRun(store, runId, { bus, concurrency: opts.concurrency, onProgress: display.update });
+    let stats: RunStats;
+    if (queueConfigured(db)) {
+      // A PostgreSQL server: the episodes go on the run queue, where every `colbench worker` takes
+      // them; this command works them too unless detached, and waits until the run has ended.
+      const queue = await JobQueue.open(db.url);
+      try {
+        const { queued } = await enqueueRun(store, queue, runId);
+        process.stderr.write(`queued ${queued} episode(s) on the run queue\n`);
+        if (opts.detach) return null;
+        stats = await workUntilEnded(store, queue, bus, runId, opts.concurrency ?? config.concurrency, display.update);
+      } finally {
+        await queue.close().catch(() => {});
+      }
+    } else {
+      stats = await playRun(store, runId, { bus, concurrency: opts.concurrency, onProgress: display.update });
+    }
     display.stop();
     if (opts.out) await writeOfficial(store, runId, opts.out);
     return stats;
@@ -112,6 +130,38 @@ async function play(store: Store, db: Database, runId: number, opts: { concurren
     display.stop();
     unsubscribe();
     await bus.close();
+  }
+}
+
+/** Works the queue beside the other workers until none of the run's episodes is left to play. */
+async function workUntilEnded(
+  store: Store,
+  queue: JobQueue,
+  bus: Awaited<ReturnType<typeof openEventBus>>,
+  runId: number,
+  concurrency: number,
+  onProgress: ProgressDisplay["update"],
+): Promise<RunStats> {
+  const started = performance.now();
+  let turns = 0;
+  const unsubscribe = bus.subscribe((event) => {
+    if (event.type === "turn" && event.runId === runId) turns++;
+  });
+  const worker = new QueueWorker({ store, queue, bus, kinds: ["play", "score"], concurrency, pollMs: 250 });
+  await worker.start();
+  try {
+    for (;;) {
+      const counts = await store.runs.counts(runId);
+      onProgress({ done: counts.done, running: counts.running, failed: counts.failed, turns, tokens: 0 });
+      if (counts.pending + counts.running === 0) {
+        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0 };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    // Jobs of other runs this command took meanwhile go back to the queue at once.
+    await worker.stop(0);
+    unsubscribe();
   }
 }
 
@@ -185,8 +235,10 @@ export function register(program: Command): void {
     .addOption(new Option("--profile <name>", "frontend: render profile, paper (the published scorer's screenshot) or studio-1280").choices(PROFILE_NAMES).default("paper"))
     .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
     .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
+    .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
     .action(
       action(async (opts: {
+        detach?: boolean;
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
@@ -219,8 +271,8 @@ export function register(program: Command): void {
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
           if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
           else if (run.config.benchmark === "frontend") process.stderr.write(`frontend similarity: ${run.config.embedderReason}\n`);
-          const stats = await play(store, db, run.id, { out: opts.out });
-          await summary(store, run.id, run.name, stats);
+          const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
+          if (stats) await summary(store, run.id, run.name, stats);
         });
       }),
     );
@@ -231,12 +283,13 @@ export function register(program: Command): void {
     .argument("<run>", "the run's name or id")
     .option("--concurrency <n>", "episodes played at once (default: the run's own)", int("--concurrency"))
     .option("--out <file>", "write the official trajectory JSONL here when done")
+    .option("--detach", "with DATABASE_URL: only put the unfinished episodes on the run queue and exit")
     .action(
-      action(async (name: string, opts: { concurrency?: number; out?: string }) => {
+      action(async (name: string, opts: { concurrency?: number; out?: string; detach?: boolean }) => {
         await withDatabase("resume", async (store, db) => {
           const run = await findRun(store, name);
           const stats = await play(store, db, run.id, opts);
-          await summary(store, run.id, run.name, stats);
+          if (stats) await summary(store, run.id, run.name, stats);
         });
       }),
     );

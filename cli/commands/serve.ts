@@ -10,6 +10,10 @@ import { Seats, setSeats } from "../../lib/play/seats";
 import { PipelineJobs, setPipelineJobs } from "../../lib/sweet/jobs";
 import { OfficialImports, setOfficialImports } from "../../lib/official/jobs";
 import { RunManager } from "../../lib/runs/manager";
+import { loadRunConfig } from "../../lib/runs/runner";
+import { isHuman } from "../../lib/colbench/run-config";
+import { JobQueue } from "../../lib/queue/queue";
+import { dequeueRun, enqueueRun, queueConfigured } from "../../lib/queue/enqueue";
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
 import { serveWeights } from "../../lib/gpu/node/served-weights";
@@ -48,7 +52,18 @@ export function register(program: Command): void {
         setEventBus(bus);
         const seats = new Seats(bus);
         setSeats(seats);
-        const runs = new RunManager(store, bus, seats.take);
+        // On a PostgreSQL server, runs go on the run queue for `colbench worker`s (any machine);
+        // runs with people in their seats are still played here.
+        const queue = queueConfigured(db) ? await JobQueue.open(db.url) : null;
+        const enqueue = queue
+          ? async (runId: number) => {
+              const config = await loadRunConfig(store, runId);
+              if (isHuman(config.agent) || isHuman(config.simulator)) return false;
+              await enqueueRun(store, queue, runId);
+              return true;
+            }
+          : undefined;
+        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, queue, runId)) : undefined);
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);
@@ -79,6 +94,7 @@ export function register(program: Command): void {
           server.closeAllConnections();
           // Runs stop between turns; `colbench resume` or the Resume button continues them.
           await runs.close().catch(() => {});
+          await queue?.close().catch(() => {});
           await pipeline.close().catch(() => {});
           await imports.close().catch(() => {});
           await app.close().catch(() => {});

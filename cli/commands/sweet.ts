@@ -9,6 +9,9 @@ import type { LoadProgress } from "../../lib/gpu/model/layout";
 import type { LocalScorer } from "../../lib/gpu/model/scorer";
 import type { LocalDevice } from "../../lib/gpu/node/local-scorer";
 import type { PromptScorer } from "../../lib/sweet/score-turn";
+import { enqueueCandidates, enqueueRank, queueConfigured } from "../../lib/queue/enqueue";
+import { JobQueue } from "../../lib/queue/queue";
+import type { Database } from "../../lib/db/open";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -20,6 +23,17 @@ const positive = (name: string) => (value: string) => {
   if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim()) throw new Error(`${name}: expected a positive whole number, got "${value}"`);
   return n;
 };
+
+/** `--queue`: the step's jobs go on the run queue (one per state) for `colbench worker --kinds sample,rank`. */
+async function onQueue<T>(db: Database, put: (queue: JobQueue) => Promise<T>): Promise<T> {
+  if (!queueConfigured(db)) fail("--queue needs the run queue on a PostgreSQL server: set DATABASE_URL");
+  const queue = await JobQueue.open(db.url);
+  try {
+    return await put(queue);
+  } finally {
+    await queue.close().catch(() => {});
+  }
+}
 
 async function runOf(store: Store, nameOrId: string) {
   const run = await store.runs.find(nameOrId);
@@ -86,10 +100,20 @@ export function register(program: Command): void {
     .option("--n <n>", "candidates per turn", positive("--n"), 16)
     .option("--fraction <f>", "only the first fraction of the run's episodes", Number.parseFloat, 1)
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
+    .option("--queue", "with DATABASE_URL: put one job per state on the run queue for `colbench worker`s and exit")
     .addOption(templateOption())
     .action(
-      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template: TemplateName }) => {
+      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template: TemplateName; queue?: boolean }) => {
         if (!(opts.fraction > 0 && opts.fraction <= 1)) fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
+        if (opts.queue) {
+          parseServerSpec(opts.policy, "--policy");
+          const summary = await withDatabase("candidates", async (store, db) => {
+            const run = await runOf(store, name);
+            return { run: run.name, ...(await onQueue(db, (queue) => enqueueCandidates(store, queue, run.id, { policy: opts.policy, n: opts.n, fraction: opts.fraction, template: opts.template }))) };
+          });
+          console.log(JSON.stringify(summary));
+          return;
+        }
         const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), { concurrency: opts.concurrency });
         const bar = progressBar("candidates");
         const summary = await withDatabase("candidates", async (store) => {
@@ -115,14 +139,25 @@ export function register(program: Command): void {
     .option("--no-ground-truth", "leave the task's final answer out of the critic's prompt")
     .option("--sum", "sum the log-probs instead of averaging them (the policy's sum is subtracted then)")
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
+    .option("--queue", "with DATABASE_URL and --critic: put one job per state on the run queue for `colbench worker`s and exit")
     .addOption(templateOption())
     .action(
       action(async (
         name: string,
-        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName },
+        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName; queue?: boolean },
         command: Command,
       ) => {
         if (Boolean(opts.critic) === Boolean(opts.criticWeights)) fail("rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)");
+        if (opts.queue) {
+          if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
+          parseServerSpec(opts.critic, "--critic");
+          const summary = await withDatabase("rank", async (store, db) => {
+            const run = await runOf(store, name);
+            return { run: run.name, ...(await onQueue(db, (queue) => enqueueRank(store, queue, run.id, { critic: opts.critic!, groundTruth: opts.groundTruth, sum: Boolean(opts.sum), template: opts.template }))) };
+          });
+          console.log(JSON.stringify(summary));
+          return;
+        }
         if (opts.policyWeights && !opts.criticWeights) fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
         let critic: PromptScorer;
         let policy: LocalScorer | undefined;

@@ -31,6 +31,12 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
     const recorded = await store.system.migrations();
     const counts = recorded.length ? await store.system.counts() : { tasks: 0, runs: 0, episodes: 0, turns: 0 };
     const pending = migrationNames().filter((name) => !recorded.includes(name));
+    // The run queue lives on a PostgreSQL server only (DATABASE_URL): its workers and what waits.
+    const queue =
+      database.kind === "postgresql" && recorded.length
+        ? { workers: (await store.workers.list()).length, waiting: await store.workers.queueDepth() }
+        : null;
+    const queueText = queue ? `; run queue: ${queue.waiting === null ? "not used yet" : `${queue.waiting} job(s) waiting`}, ${queue.workers} worker(s)` : "";
     const owner = database.kind === "pglite" ? database.owner() : undefined;
     const socket = owner?.url ? new URL(owner.url) : undefined;
     const who =
@@ -44,7 +50,7 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
       name: "Database",
       status: pending.length ? "degraded" : "ok",
       required: true,
-      summary: `${database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"} ${who}; ${pending.length ? `${pending.length} migration(s) pending` : `migrations current (${recorded.length})`}; ${counts.tasks} tasks, ${counts.runs} runs, ${counts.episodes} episodes, ${counts.turns} turns`,
+      summary: `${database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"} ${who}; ${pending.length ? `${pending.length} migration(s) pending` : `migrations current (${recorded.length})`}; ${counts.tasks} tasks, ${counts.runs} runs, ${counts.episodes} episodes, ${counts.turns} turns${queueText}`,
       fix: pending.length ? "apply them: `npx colbench db migrate` (the studio also applies them when it starts)" : undefined,
       details: {
         kind: database.kind,
@@ -53,6 +59,7 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
         owner: owner ? { pid: owner.pid, command: owner.command, state: owner.state, since: owner.since, address: socket ? `${socket.hostname}:${socket.port}` : null } : null,
         migrations: { applied: recorded.length, pending },
         counts,
+        ...(queue ? { queue } : {}),
       },
     });
   } catch (error) {

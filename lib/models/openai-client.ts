@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
-import { apiKeyFor, formatServerSpec, type ServerSpec } from "../colbench/server-spec";
+import { apiKeyFor, formatServerSpec, serverUrls, type ServerSpec } from "../colbench/server-spec";
+import { serverPool, type ServerPool } from "./server-pool";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
 
@@ -75,6 +76,9 @@ function toUsage(raw: z.infer<typeof usageSchema>): Usage | undefined {
   return { promptTokens: raw.prompt_tokens ?? 0, completionTokens: raw.completion_tokens ?? 0 };
 }
 
+/** A replica that could not be reached, timed out or answered 5xx is taken out of its pool for a while. */
+const takesServerOut = (error: unknown) => error instanceof ModelServerError && error.retryable && (error.status === undefined || error.status >= 500);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -83,6 +87,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export class OpenAICompatibleClient {
   private readonly limiter: Limiter;
+  /** Replicas: each request to the least loaded server that is up (concurrency is per server). */
+  private readonly pool: ServerPool | null;
   private readonly options: Required<Omit<ClientOptions, "apiKey" | "fetch">>;
   private readonly apiKey: string | undefined;
   private readonly fetch: typeof fetch;
@@ -100,6 +106,7 @@ export class OpenAICompatibleClient {
     this.apiKey = options.apiKey ?? apiKeyFor(spec);
     this.fetch = options.fetch ?? fetch;
     this.limiter = serverLimiter(spec.baseUrl, this.options.concurrency);
+    this.pool = spec.replicas?.length ? serverPool(serverUrls(spec), this.options.concurrency) : null;
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
@@ -179,7 +186,9 @@ export class OpenAICompatibleClient {
       let retryAfterMs: number | undefined;
       try {
         const attemptStart = performance.now();
-        const json = await this.limiter.run(() => this.once(path, body, schema));
+        const json = this.pool
+          ? await this.pool.run((baseUrl) => this.once(path, body, schema, baseUrl), takesServerOut)
+          : await this.limiter.run(() => this.once(path, body, schema));
         return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts: attempt + 1 };
       } catch (error) {
         lastError =
@@ -203,12 +212,12 @@ export class OpenAICompatibleClient {
     });
   }
 
-  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-    const server = formatServerSpec(this.spec);
+  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl): Promise<T> {
+    const server = this.pool ? `${baseUrl}#${this.spec.model}` : formatServerSpec(this.spec);
     const where = `${server} ${path}`;
     let response: Response;
     try {
-      response = await this.fetch(`${this.spec.baseUrl}${path}`, {
+      response = await this.fetch(`${baseUrl}${path}`, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",

@@ -22,6 +22,13 @@ export class RunManager {
     private readonly store: Store,
     private readonly bus: EventBus,
     private readonly seats?: PlayRunOptions["seats"],
+    /**
+     * With a run queue (a PostgreSQL server): puts a run's episodes on it for `colbench worker`s,
+     * resolving false for a run that must be played here (people in its seats).
+     */
+    private readonly enqueue?: (runId: number) => Promise<boolean>,
+    /** With a run queue: takes a run's waiting jobs off it (Stop). */
+    private readonly dequeue?: (runId: number) => Promise<void>,
   ) {
     this.unsubscribe = bus.subscribe((event) => {
       if (event.type === "progress") this.last.set(event.runId, event);
@@ -34,8 +41,25 @@ export class RunManager {
     return run.id;
   }
 
-  /** Starts (or resumes) a run in this process; a run already playing here is left alone. */
+  /**
+   * Starts (or resumes) a run: on the run queue when there is one, else in this process; a run
+   * already playing here is left alone.
+   */
   start(runId: number): void {
+    if (this.active.has(runId)) return;
+    if (this.enqueue) {
+      void this.enqueue(runId)
+        .then((queued) => (queued ? undefined : this.play(runId)))
+        .catch(async (error) => {
+          await this.store.runs.setStatus(runId, "failed").catch(() => {});
+          this.bus.publish({ type: "progress", runId, state: "crashed", error: `could not enqueue: ${(error as Error).message}`, done: 0, failed: 0, running: 0, total: 0, turns: 0, tokens: 0 });
+        });
+      return;
+    }
+    this.play(runId);
+  }
+
+  private play(runId: number): void {
     if (this.active.has(runId)) return;
     const controller = new AbortController();
     const finished = playRun(this.store, runId, { bus: this.bus, signal: controller.signal, seats: this.seats })
@@ -49,7 +73,15 @@ export class RunManager {
   /** Stops a run between turns; interrupted episodes continue from their last turn on resume. */
   async stop(runId: number): Promise<void> {
     const run = this.active.get(runId);
-    if (!run) return;
+    if (!run) {
+      // Played by workers: what waits is taken off the queue, what is being played finishes.
+      if (this.dequeue) {
+        await this.dequeue(runId);
+        const last = this.last.get(runId);
+        if (last) this.bus.publish({ ...last, state: "stopped" });
+      }
+      return;
+    }
     const last = this.last.get(runId);
     if (last) this.bus.publish({ ...last, state: "stopping" });
     run.controller.abort();

@@ -63,7 +63,7 @@ export async function playRun(store: Store, runId: number, options: PlayRunOptio
   sendProgress();
   let opened: { services: RunServices; close(): Promise<void> } | null = null;
   try {
-    opened = await (options.services ?? defaultServices)(config);
+    opened = await (options.services ?? openRunServices)(config);
     const services: RunServices = { ...opened.services };
     if (seats?.agent) services.makeAgent = () => seats.agent!;
     if (seats?.simulator) services.makeSimulator = () => seats.simulator!;
@@ -98,8 +98,8 @@ export async function playRun(store: Store, runId: number, options: PlayRunOptio
   }
 }
 
-/** Model servers on both sides, answers scored by the benchmark's scorer. */
-async function defaultServices(config: RunConfig) {
+/** Model servers on both sides, answers scored by the benchmark's scorer (a worker opens these per run too). */
+export async function openRunServices(config: RunConfig): Promise<{ services: RunServices; close(): Promise<void> }> {
   const scorer = await openScorer(config);
   return { services: { ...scorer.services, ...modelServices(scorer) }, close: () => scorer.close() };
 }

@@ -46,6 +46,17 @@ export interface ExecuteOptions {
   /** The claimant written on episodes this call plays (default: this process). */
   owner?: string;
   leaseMs?: number;
+  /**
+   * Only these episodes (a worker's jobs, lib/queue): they exist already, and the run is marked done
+   * or failed only when none of its episodes is left to play, by whichever call ends the last one.
+   */
+  episodeIds?: number[];
+  /**
+   * Leaves scoring to someone else (a worker without the scorer's parts): a played episode's claim is
+   * let go with its dialogue stored, and this is told its id; whoever claims it next finds every turn
+   * stored and only scores it.
+   */
+  deferScore?: (episodeId: number) => Promise<void>;
 }
 
 export async function loadRunConfig(store: Store, runId: number): Promise<RunConfig> {
@@ -72,8 +83,9 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   const owner = options.owner ?? processOwner();
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const config = await loadRunConfig(store, runId);
-  await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
-  const unfinished = await store.episodes.unfinished(runId);
+  const only = options.episodeIds ? new Set(options.episodeIds) : null;
+  if (!only) await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
+  const unfinished = (await store.episodes.unfinished(runId, options.episodeIds)).filter((e) => !only || only.has(e.id));
   const before = await store.runs.counts(runId);
   await store.runs.setStatus(runId, "running");
   const publish = options.publish ?? (() => {});
@@ -116,6 +128,11 @@ export async function executeRun(store: Store, runId: number, services: RunServi
         signal: options.signal,
       });
       stats.waitMs += outcome.waitMs;
+      if (options.deferScore) {
+        await store.episodes.releaseClaim(episode.id, owner);
+        await options.deferScore(episode.id);
+        return;
+      }
       const scoreStart = performance.now();
       const score = await services.score(episode.task, outcome);
       stats.scoreMs += performance.now() - scoreStart;
@@ -181,6 +198,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
 
   stats.counts = await store.runs.counts(runId);
   stats.wallMs = performance.now() - started;
-  await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
+  const open = stats.counts.pending + stats.counts.running;
+  if (!only || open === 0) await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
   return stats;
 }

@@ -34,9 +34,9 @@ export interface PendingEpisode {
 }
 
 /** Episodes of a run that are not done yet (pending, interrupted while running, or failed). */
-export async function unfinishedEpisodes(prisma: PrismaClient, runId: number): Promise<PendingEpisode[]> {
+export async function unfinishedEpisodes(prisma: PrismaClient, runId: number, only?: number[]): Promise<PendingEpisode[]> {
   const rows = await prisma.episode.findMany({
-    where: { runId, status: { not: "done" } },
+    where: { runId, status: { not: "done" }, ...(only ? { id: { in: only } } : {}) },
     orderBy: [{ taskId: "asc" }, { sample: "asc" }],
     select: {
       id: true,
@@ -126,6 +126,12 @@ export async function renewClaims(prisma: PrismaClient, owner: string, leaseMs: 
 export async function releaseClaims(prisma: PrismaClient, runId: number, owner: string): Promise<number> {
   return prisma.$executeRaw`
     UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+}
+
+/** Lets go of one episode the caller holds, leaving it running: the next claimer continues it. */
+export async function releaseClaim(prisma: PrismaClient, episodeId: number, owner: string): Promise<number> {
+  return prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "id" = ${episodeId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
 /** The processes holding claims now (names as `processOwner()` writes them: host:pid:nonce). */

@@ -31,6 +31,7 @@ import {
   lapseClaimsOf,
   loadTurn,
   loadTurns,
+  releaseClaim,
   releaseClaims,
   renewClaims,
   runClaims,
@@ -81,6 +82,8 @@ import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
+import { findQueuedStep, insertQueuedStep } from "./queued-steps";
+import { beatWorker, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -130,6 +133,7 @@ export function storeFor(prisma: PrismaClient) {
       claim: bind(claimEpisode),
       renewClaims: bind(renewClaims),
       releaseClaims: bind(releaseClaims),
+      releaseClaim: bind(releaseClaim),
       claimHolders: bind(claimHolders),
       lapseClaimsOf: bind(lapseClaimsOf),
       claims: bind(episodeClaims),
@@ -162,6 +166,20 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+    },
+    workers: {
+      beat: bind(beatWorker),
+      remove: bind(removeWorker),
+      list: bind(listWorkers),
+      reap: bind(reapWorkers),
+      throughput: bind(runThroughput),
+      queuedEpisodes: bind(queuedEpisodes),
+      queueDepth: bind(queueDepth),
+      waitingJobsOfRun: bind(waitingJobsOfRun),
+      runTurnCount: bind(runTurnCount),
+      orphanedJobs: bind(orphanedJobs),
+      insertStep: bind(insertQueuedStep),
+      step: bind(findQueuedStep),
     },
     system: {
       counts: bind(databaseCounts),

@@ -89,11 +89,14 @@ export interface AgentState {
  * Every agent turn of the run's finished episodes: SWEET-RL's states. `fraction` keeps the first
  * part of the episodes (in id order), as the published sampler's data fraction does.
  */
-export async function agentStates(prisma: PrismaClient, runId: number, fraction = 1): Promise<AgentState[]> {
-  const episodes = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: { id: "asc" }, select: { id: true } });
-  const kept = episodes.slice(0, Math.floor(episodes.length * fraction)).map((e) => e.id);
+export async function agentStates(prisma: PrismaClient, runId: number, fraction = 1, turnId?: number): Promise<AgentState[]> {
+  // One state (a queued job's): its turn, if it is an agent turn of a finished episode of the run.
+  const where =
+    turnId === undefined
+      ? { episodeId: { in: await keptEpisodes(prisma, runId, fraction) }, role: "agent" as const }
+      : { id: turnId, role: "agent" as const, episode: { runId, status: "done" as const } };
   const turns = await prisma.turn.findMany({
-    where: { episodeId: { in: kept }, role: "agent" },
+    where,
     orderBy: [{ episodeId: "asc" }, { index: "asc" }],
     select: {
       id: true,
@@ -116,6 +119,11 @@ export async function agentStates(prisma: PrismaClient, runId: number, fraction 
     groundTruth: t.episode.task.groundTruth,
     candidates: t._count.candidates,
   }));
+}
+
+async function keptEpisodes(prisma: PrismaClient, runId: number, fraction: number): Promise<number[]> {
+  const episodes = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: { id: "asc" }, select: { id: true } });
+  return episodes.slice(0, Math.floor(episodes.length * fraction)).map((e) => e.id);
 }
 
 export interface NewCandidate {
@@ -143,9 +151,9 @@ export interface CandidateToRank {
 }
 
 /** Candidates of a run that no critic has scored yet. */
-export async function unrankedCandidates(prisma: PrismaClient, runId: number): Promise<CandidateToRank[]> {
+export async function unrankedCandidates(prisma: PrismaClient, runId: number, turnId?: number): Promise<CandidateToRank[]> {
   const rows = await prisma.candidate.findMany({
-    where: { criticScore: null, turn: { episode: { runId } } },
+    where: { criticScore: null, turn: { episode: { runId } }, ...(turnId === undefined ? {} : { turnId }) },
     orderBy: [{ turnId: "asc" }, { index: "asc" }],
     select: { id: true, turnId: true, index: true, text: true, policyMean: true, policySum: true, turn: { select: { prompt: true, episode: { select: { task: { select: { groundTruth: true } } } } } } },
   });

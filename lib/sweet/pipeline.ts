@@ -49,6 +49,52 @@ function messagesOf(prompt: unknown, turnId: number): ChatMessage[] {
   return prompt as ChatMessage[];
 }
 
+/** One state's candidates (a queued job's whole work, `lib/queue`): its own output as 0, then N samples. */
+export async function sampleState(
+  store: Store,
+  policy: OpenAICompatibleClient,
+  state: { turnId: number; prompt: unknown; output: string },
+  options: { n: number; template: ReturnType<typeof chatTemplate>; temperature?: number; maxTokens?: number },
+): Promise<number> {
+  const messages = messagesOf(state.prompt, state.turnId);
+  const [own, samples] = await Promise.all([
+    policy.textLogprobs(promptText(options.template, messages), state.output),
+    policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, options.n),
+  ]);
+  const ownStats = continuationStats(own);
+  const rows = [
+    { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum },
+    ...samples.map((s, i) => {
+      const lps = s.logprobs.map((t) => t.logprob);
+      return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
+    }),
+  ];
+  return store.sweet.insertCandidates(state.turnId, rows);
+}
+
+/**
+ * Ranks one state's unranked candidates with a critic server (a queued job's whole work): the same
+ * score and advantage as `rankCandidates` gives each, stored together.
+ */
+export async function rankState(
+  store: Store,
+  runId: number,
+  turnId: number,
+  critic: PromptScorer,
+  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName } = {},
+): Promise<number> {
+  const template = chatTemplate(options.template ?? "llama3");
+  const todo = await store.sweet.unranked(runId, turnId);
+  const scores: CandidateScore[] = [];
+  for (const c of todo) {
+    const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
+    const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
+    scores.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
+  }
+  await store.sweet.score(critic.spec.model, scores);
+  return scores.length;
+}
+
 /**
  * N candidates per agent turn from the policy at temperature 1.0 (max 1024 tokens), each with the
  * mean and sum of its own token log-probs; the turn's own output is candidate 0, scored by the
@@ -68,20 +114,7 @@ export async function sampleCandidates(
   let added = 0;
   options.onProgress?.(done, states.length);
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
-    const messages = messagesOf(state.prompt, state.turnId);
-    const [own, samples] = await Promise.all([
-      policy.textLogprobs(promptText(template, messages), state.output),
-      policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, n),
-    ]);
-    const ownStats = continuationStats(own);
-    const rows = [
-      { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum },
-      ...samples.map((s, i) => {
-        const lps = s.logprobs.map((t) => t.logprob);
-        return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
-      }),
-    ];
-    added += await store.sweet.insertCandidates(state.turnId, rows);
+    added += await sampleState(store, policy, state, { n, template, temperature: options.temperature, maxTokens: options.maxTokens });
     options.onProgress?.(++done, states.length);
   });
   return { states: states.length, sampled: todo.length, candidates: added };

@@ -16,6 +16,8 @@ import { RunActions } from "@/components/RunActions";
 import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
+import { queueView } from "@/lib/runs/queue-view";
+import { RunWorkers } from "@/components/RunWorkers";
 
 export const dynamic = "force-dynamic";
 
@@ -35,7 +37,7 @@ export default async function RunPage({
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
-  const [row, figures] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now)]);
+  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
   const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
   const status = STATUSES.find((s) => s === query.status);
@@ -72,6 +74,7 @@ export default async function RunPage({
         </p>
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
       {manages ? <PipelinePanel runId={run.id} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {[

@@ -1,0 +1,55 @@
+import type { QueueView } from "@/lib/runs/queue-view";
+import { DataTable } from "@/components/DataTable";
+import { Every } from "@/components/live/Every";
+
+const ago = (ms: number) => (ms < 1500 ? "just now" : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`);
+
+function duration(ms: number | null): string {
+  if (ms === null) return "—";
+  const s = Math.round(ms / 1000);
+  if (s < 90) return `${s} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}
+
+/** The run queue as this run sees it: workers on any machine, what waits, the pace and an ETA. */
+export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
+  return (
+    <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="run-workers">
+      {live ? <Every seconds={3} /> : null}
+      <h2 className="mb-3 text-sm font-semibold text-stone-700">Workers</h2>
+      <dl className="mb-3 grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
+        {[
+          ["Queued jobs", String(view.queued)],
+          ["Episodes left", String(view.remaining)],
+          ["Throughput", view.perMinute === null ? "—" : `${view.perMinute.toFixed(1)} episodes/min`],
+          ["ETA", view.remaining ? duration(view.etaMs) : "done"],
+        ].map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-xs text-stone-500">{label}</dt>
+            <dd className="font-semibold tabular-nums text-stone-900" data-testid={`queue-${(label ?? "").toLowerCase().replace(/ /g, "-")}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {view.workers.length ? (
+        <DataTable
+          testId="workers-table"
+          dense
+          rows={view.workers}
+          rowKey={(w) => w.id}
+          columns={[
+            { header: "Host", className: "font-mono text-xs", title: (w) => w.id, cell: (w) => `${w.host}:${w.pid}` },
+            { header: "Kinds", cell: (w) => w.kinds.join(", ") },
+            { header: "In flight (this run)", numeric: true, cell: (w) => `${w.inFlight}/${w.concurrency} (${w.forRun})` },
+            { header: "Jobs done", numeric: true, cell: (w) => w.finished },
+            { header: "Last heartbeat", className: "text-stone-600", cell: (w) => ago(w.silentMs) },
+          ]}
+        />
+      ) : (
+        <p className="text-sm text-amber-800">No worker is running: start one with <code>DATABASE_URL=… colbench worker</code> on any machine.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,143 @@
+import type { PrismaClient } from "../db/generated/client";
+
+// `colbench worker` processes and the work queued for runs. Times are the database's clock (UTC),
+// never a worker's: machines' clocks disagree, and a beat is judged stale against the same clock.
+
+/** A job a worker holds now: enough for another worker to hand it back to the queue. */
+export interface HeldJob {
+  queue: string;
+  id: string;
+  runId: number;
+}
+
+export interface WorkerBeat {
+  id: string;
+  host: string;
+  pid: number;
+  kinds: string[];
+  concurrency: number;
+  jobs: HeldJob[];
+  finished: number;
+}
+
+export interface WorkerRow extends WorkerBeat {
+  inFlight: number;
+  startedAt: Date;
+  beatAt: Date;
+  /** Milliseconds since its last beat, by the database's clock. */
+  silentMs: number;
+}
+
+/** A worker says it is alive and what it holds (one statement, so a beat is cheap). */
+export async function beatWorker(prisma: PrismaClient, beat: WorkerBeat): Promise<void> {
+  const jobs = JSON.stringify(beat.jobs);
+  await prisma.$executeRaw`
+    INSERT INTO "Worker" ("id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt")
+    VALUES (${beat.id}, ${beat.host}, ${beat.pid}, ${beat.kinds}::text[], ${beat.concurrency}, ${beat.jobs.length}, ${jobs}::jsonb, ${beat.finished},
+            (now() AT TIME ZONE 'UTC'), (now() AT TIME ZONE 'UTC'))
+    ON CONFLICT ("id") DO UPDATE SET "inFlight" = EXCLUDED."inFlight", "jobs" = EXCLUDED."jobs", "finished" = EXCLUDED."finished",
+           "beatAt" = EXCLUDED."beatAt"`;
+}
+
+/** A worker that stopped cleanly leaves the table. */
+export async function removeWorker(prisma: PrismaClient, id: string): Promise<void> {
+  await prisma.$executeRaw`DELETE FROM "Worker" WHERE "id" = ${id}`;
+}
+
+type RawWorker = Omit<WorkerRow, "jobs" | "silentMs"> & { jobs: unknown; silentMs: number | string };
+
+const rowOf = (row: RawWorker): WorkerRow => ({ ...row, jobs: (row.jobs as HeldJob[]) ?? [], silentMs: Number(row.silentMs) });
+
+export async function listWorkers(prisma: PrismaClient): Promise<WorkerRow[]> {
+  const rows = await prisma.$queryRaw<RawWorker[]>`
+    SELECT "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt",
+           EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "beatAt")) * 1000 AS "silentMs"
+      FROM "Worker" ORDER BY "startedAt", "id"`;
+  return rows.map(rowOf);
+}
+
+/**
+ * Removes the workers silent for longer than `leaseMs` and returns them with the jobs they held.
+ * One statement: of two workers that find the same dead one, only one gets its jobs to hand back.
+ */
+export async function reapWorkers(prisma: PrismaClient, leaseMs: number): Promise<WorkerRow[]> {
+  const rows = await prisma.$queryRaw<RawWorker[]>`
+    DELETE FROM "Worker" WHERE "beatAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${leaseMs / 1000})
+    RETURNING "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt", 0 AS "silentMs"`;
+  return rows.map(rowOf);
+}
+
+export interface RunThroughput {
+  /** Episodes of the run that ended in the window. */
+  ended: number;
+  windowMs: number;
+  /** Episodes not yet done or failed. */
+  remaining: number;
+  /** Jobs of the run waiting in the queue (none when no queue was ever made on this database). */
+  queued: number;
+}
+
+/** How fast a run's episodes end lately, what is left, and how much of it waits in the queue. */
+export async function runThroughput(prisma: PrismaClient, runId: number, windowMs = 60_000): Promise<RunThroughput> {
+  const [row] = await prisma.$queryRaw<Array<{ ended: bigint; remaining: bigint }>>`
+    SELECT COUNT(*) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" >= (now() AT TIME ZONE 'UTC') - make_interval(secs => ${windowMs / 1000})) AS "ended",
+           COUNT(*) FILTER (WHERE "status" IN ('pending', 'running')) AS "remaining"
+      FROM "Episode" WHERE "runId" = ${runId}`;
+  return { ended: Number(row?.ended ?? 0), windowMs, remaining: Number(row?.remaining ?? 0), queued: await queuedJobs(prisma, runId) };
+}
+
+/** pg-boss keeps its jobs in its own schema; reading the count here keeps every query in lib/store. */
+async function queuedJobs(prisma: PrismaClient, runId: number): Promise<number> {
+  if (!(await hasQueue(prisma))) return 0;
+  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`
+    SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
+  return Number(row?.n ?? 0);
+}
+
+/** Episodes of a run with a play job waiting or being worked, so enqueueing again adds none twice. */
+export async function queuedEpisodes(prisma: PrismaClient, runId: number): Promise<number[]> {
+  if (!(await hasQueue(prisma))) return [];
+  const rows = await prisma.$queryRaw<Array<{ episodeId: number }>>`
+    SELECT DISTINCT ("data"->>'episodeId')::int AS "episodeId" FROM pgboss.job
+     WHERE "name" IN ('colbench-play', 'colbench-score') AND "state" IN ('created', 'retry', 'active') AND ("data"->>'runId')::int = ${runId}`;
+  return rows.map((row) => row.episodeId);
+}
+
+/**
+ * Active jobs that no live worker lists and that started more than `leaseMs` ago: their worker died
+ * (its row was reaped, or it died between taking them and saying so). They go back to the queue.
+ */
+export async function orphanedJobs(prisma: PrismaClient, leaseMs: number): Promise<Array<{ queue: string; id: string }>> {
+  if (!(await hasQueue(prisma))) return [];
+  return prisma.$queryRaw<Array<{ queue: string; id: string }>>`
+    SELECT j."name" AS "queue", j."id"::text AS "id" FROM pgboss.job j
+     WHERE j."name" LIKE 'colbench-%' AND j."state" = 'active' AND j."started_on" < now() - make_interval(secs => ${leaseMs / 1000})
+       AND NOT EXISTS (SELECT 1 FROM "Worker" w, jsonb_array_elements(w."jobs") held WHERE held->>'id' = j."id"::text)`;
+}
+
+async function hasQueue(prisma: PrismaClient): Promise<boolean> {
+  const [row] = await prisma.$queryRaw<Array<{ job: string | null }>>`SELECT to_regclass('pgboss.job')::text AS "job"`;
+  return Boolean(row?.job);
+}
+
+/** Jobs of every kind waiting on the run queue (null when no queue was ever made on this database). */
+export async function queueDepth(prisma: PrismaClient): Promise<number | null> {
+  if (!(await hasQueue(prisma))) return null;
+  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry')`;
+  return Number(row?.n ?? 0);
+}
+
+/** Jobs of a run still waiting on the queue, by queue (to cancel them when the run is stopped). */
+export async function waitingJobsOfRun(prisma: PrismaClient, runId: number): Promise<Array<{ queue: string; id: string }>> {
+  if (!(await hasQueue(prisma))) return [];
+  return prisma.$queryRaw<Array<{ queue: string; id: string }>>`
+    SELECT "name" AS "queue", "id"::text AS "id" FROM pgboss.job
+     WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
+}
+
+/** Turns stored for a run so far, by every process (what a worker's progress event carries). */
+export async function runTurnCount(prisma: PrismaClient, runId: number): Promise<number> {
+  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`
+    SELECT COUNT(*) AS "n" FROM "Turn" t JOIN "Episode" e ON e."id" = t."episodeId" WHERE e."runId" = ${runId}`;
+  return Number(row?.n ?? 0);
+}
