@@ -12,6 +12,8 @@ export function ShortcutHelp() {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  // Keys pressed before the page is interactive go nowhere; tests wait for this mark instead of guessing.
+  const [listening, setListening] = useState(false);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -25,6 +27,7 @@ export function ShortcutHelp() {
       }
     };
     window.addEventListener("keydown", onKey);
+    setListening(true);
     return () => window.removeEventListener("keydown", onKey);
   }, [path, router]);
 
@@ -34,7 +37,7 @@ export function ShortcutHelp() {
   }, [open]);
 
   return (
-    <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="shortcuts-title" className="m-auto w-full max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40" data-testid="shortcut-help">
+    <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="shortcuts-title" className="m-auto w-full max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40" data-testid="shortcut-help" data-listening={listening ? "" : undefined}>
       <h2 id="shortcuts-title" className="text-lg font-semibold text-stone-900">
         Keyboard shortcuts
       </h2>

@@ -51,6 +51,7 @@ test("a phrase said in one episode is found and opens the replay at its turn", a
   await expect.poll(async () => (await request.get(`/episodes/${episodeId}`)).status()).toBe(200);
 
   await page.goto("/");
+  await expect(page.getByTestId("shortcut-help")).toHaveAttribute("data-listening", "");
   await page.keyboard.press("/");
   await expect(page).toHaveURL(/\/search$/);
   await page.getByLabel("Words or phrase").fill('"zebra crossing budget"');
@@ -86,8 +87,9 @@ test("a task file uploaded in the browser is imported and its broken lines are n
 
 test("? opens the list of the page's keyboard shortcuts", async ({ page }) => {
   await page.goto("/episodes/1");
-  await page.keyboard.press("?");
   const help = page.getByTestId("shortcut-help");
+  await expect(help).toHaveAttribute("data-listening", "");
+  await page.keyboard.press("?");
   await expect(help).toBeVisible();
   await expect(help).toContainText("the agent's previous and next proposal");
   await expect(help).toContainText("search every episode");
