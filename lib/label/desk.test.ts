@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/open";
-import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import type { Database } from "../db/open";
+import { databaseBackends } from "../db/testing/backends";
 import { storeFor, type Store } from "../store";
 import { addUser } from "../access/users";
 import type { Viewer } from "../access/viewer";
@@ -16,24 +13,8 @@ import { makeRunPair, type RunPair } from "./testing/run-pair";
 // Queues, assignment and labels on both databases: many people at once never label a pair past
 // its overlap or twice, leases lapse, undo and skip, gold pairs, and the blinded view.
 
-let pgServer: PostgresServer | undefined;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-label-"));
-
-afterAll(async () => {
-  await pgServer?.stop();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const backends = [
-  { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(tmp, "db"), url: "" }) },
-  {
-    label: "postgresql",
-    open: async () => {
-      pgServer ??= await startPostgres();
-      return openDatabase({ url: await pgServer.createDatabase(`label_${process.pid}`) });
-    },
-  },
-];
+const { backends, cleanup } = databaseBackends("label");
+afterAll(cleanup);
 
 describe.each(backends)("labelling on $label", ({ open }) => {
   let db: Database;

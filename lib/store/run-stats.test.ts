@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/open";
-import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import type { Database } from "../db/open";
+import { databaseBackends } from "../db/testing/backends";
 import { projectRoot } from "../paths";
 import { storeFor, type Store } from ".";
 import { figuresOf, type RunFigures } from "./run-figures";
@@ -13,17 +12,8 @@ import { figuresOf, type RunFigures } from "./run-figures";
 // every kind of write: single inserts, bulk inserts, changed usage, unrelated updates, deletes.
 // Checked against an aggregate over Turn itself, on PGlite and on a real PostgreSQL server.
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-run-stats-"));
-let pgServer: PostgresServer | undefined;
-afterAll(async () => {
-  await pgServer?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const backends = [
-  { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) },
-  { label: "postgresql", open: async () => openDatabase({ url: await (pgServer ??= await startPostgres()).createDatabase(`run_stats_${process.pid}`) }) },
-];
+const { backends, cleanup } = databaseBackends("run_stats");
+afterAll(cleanup);
 
 describe.each(backends)("episode turn totals on $label", ({ open }) => {
   let db: Database;

@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/open";
-import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import type { Database } from "../db/open";
+import { databaseBackends } from "../db/testing/backends";
 import { projectRoot } from "../paths";
 import { deleteRun } from "../runs/remove";
 import { storeFor, type Store } from ".";
@@ -12,17 +11,8 @@ import { storeFor, type Store } from ".";
 // is its alone (episodes, turns, candidates, pairs, renders no other run names) and nothing else.
 // Once on embedded PGlite, once on a real PostgreSQL server.
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-runs-"));
-let pgServer: PostgresServer | undefined;
-afterAll(async () => {
-  await pgServer?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const backends = [
-  { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) },
-  { label: "postgresql", open: async () => openDatabase({ url: await (pgServer ??= await startPostgres()).createDatabase(`runs_${process.pid}`) }) },
-];
+const { backends, dir, cleanup } = databaseBackends("runs");
+afterAll(cleanup);
 
 const config = (human: boolean) => ({ benchmark: "frontend", agent: human ? { human: true } : { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "sim" } });
 const sha = (c: string) => c.repeat(64);

@@ -1,25 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/open";
-import { startPostgres, type PostgresServer } from "../db/testing/postgres-server";
+import type { Database } from "../db/open";
+import { databaseBackends } from "../db/testing/backends";
 import { projectRoot } from "../paths";
 import { storeFor, type Store } from ".";
 
 // Full-text search of turns, on embedded PGlite and on a real PostgreSQL server.
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-search-"));
-let pgServer: PostgresServer | undefined;
-afterAll(async () => {
-  await pgServer?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const backends = [
-  { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) },
-  { label: "postgresql", open: async () => openDatabase({ url: await (pgServer ??= await startPostgres()).createDatabase(`search_${process.pid}`) }) },
-];
+const { backends, cleanup } = databaseBackends("search");
+afterAll(cleanup);
 
 describe.each(backends)("turn search on $label", ({ open }) => {
   let db: Database;
