@@ -136,3 +136,19 @@ test("the collaborator seat shows the CLIP similarity of the agent's current pag
   expect(leaks(recorder.bodies, [hidden.groundTruth, ...secretPieces(hidden.groundTruth, 30).filter((l) => !/tailwindcss|<!doctype|<meta/i.test(l)), targetRender])).toEqual([]);
   await context.close();
 });
+
+test("the served CLIP checkpoint answers a range request with just those bytes (a tab skips the text tower)", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: studio.url });
+  const file = fs.readFileSync(path.join(tinyClip, "model.safetensors"));
+  const part = await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: "bytes=8-1031" } });
+  expect(part.status()).toBe(206);
+  expect(part.headers()["content-range"]).toBe(`bytes 8-1031/${file.byteLength}`);
+  expect(Buffer.compare(await part.body(), file.subarray(8, 1032))).toBe(0);
+  const tail = await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: `bytes=${file.byteLength - 10}-` } });
+  expect(Buffer.compare(await tail.body(), file.subarray(file.byteLength - 10))).toBe(0);
+  expect((await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: `bytes=${file.byteLength}-` } })).status()).toBe(416);
+  const whole = await context.request.get("/api/weights/clip/model.safetensors");
+  expect(whole.status()).toBe(200);
+  expect(whole.headers()["accept-ranges"]).toBe("bytes");
+  await context.close();
+});

@@ -9,6 +9,25 @@ export interface WeightSource {
   size(name: string): Promise<number>;
   /** The file's bytes from the start, as they arrive. */
   stream(name: string): Promise<ReadableStream<Uint8Array>>;
+  /** The file's bytes from `offset` on, without reading those before where the source can (optional). */
+  streamFrom?(name: string, offset: number): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** `stream` without its first `n` bytes (for a server that answers a range request with the whole file). */
+export function dropFirst(stream: ReadableStream<Uint8Array>, n: number): ReadableStream<Uint8Array> {
+  let left = n;
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (left >= chunk.byteLength) {
+          left -= chunk.byteLength;
+          return;
+        }
+        controller.enqueue(left ? chunk.subarray(left) : chunk);
+        left = 0;
+      },
+    }),
+  );
 }
 
 /** Files under a base URL: `${base}/${name}` (the studio's weights routes, or any static host). */
@@ -35,6 +54,11 @@ export function urlSource(base: string, fetchFile: typeof fetch = fetch): Weight
       const response = await get(name);
       if (response.status === 404 || !response.body) throw new Error(`${url(name)}: no such file`);
       return response.body;
+    },
+    async streamFrom(name, offset) {
+      const response = await get(name, offset ? { headers: { Range: `bytes=${offset}-` } } : undefined);
+      if (response.status === 404 || !response.body) throw new Error(`${url(name)}: no such file`);
+      return response.status === 206 || !offset ? response.body : dropFirst(response.body, offset);
     },
   };
 }

@@ -22,5 +22,8 @@ export function folderSource(dir: string): WeightSource {
     async stream(name) {
       return Readable.toWeb(fs.createReadStream(file(name), { highWaterMark: 4 << 20 })) as ReadableStream<Uint8Array>;
     },
+    async streamFrom(name, offset) {
+      return Readable.toWeb(fs.createReadStream(file(name), { start: offset, highWaterMark: 4 << 20 })) as ReadableStream<Uint8Array>;
+    },
   };
 }

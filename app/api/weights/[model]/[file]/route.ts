@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import { servedFile } from "@/lib/gpu/node/served-weights";
+import { parseByteRange } from "@/lib/http/byte-range";
 
 export const dynamic = "force-dynamic";
 
@@ -16,9 +17,18 @@ async function serve(request: Request, { params }: Params, body: boolean): Promi
   const found = servedFile(model, file);
   if (!found) return Response.json({ error: `no ${file} in a served ${model} folder (start the studio with --${model}-weights DIR)` }, { status: 404 });
   const size = fs.statSync(found).size;
-  const headers = { "Content-Length": String(size), "Content-Type": file.endsWith(".json") ? "application/json" : "application/octet-stream", "Cache-Control": "private, no-cache" };
-  if (!body) return new Response(null, { headers });
-  return new Response(Readable.toWeb(fs.createReadStream(found, { highWaterMark: 4 << 20 })) as ReadableStream, { headers });
+  const type = file.endsWith(".json") ? "application/json" : "application/octet-stream";
+  const headers = { "Content-Type": type, "Cache-Control": "private, no-cache", "Accept-Ranges": "bytes" };
+  // A page that needs only part of a checkpoint (CLIP's vision tower sits after its text tower) asks
+  // for the bytes from there on.
+  const range = parseByteRange(request.headers.get("range"), size);
+  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  const partHeaders = { ...headers, "Content-Length": String(end - start + 1), ...(range ? { "Content-Range": `bytes ${start}-${end}/${size}` } : {}) };
+  const status = range ? 206 : 200;
+  if (!body) return new Response(null, { status, headers: partHeaders });
+  if (size === 0) return new Response(null, { status, headers: partHeaders });
+  return new Response(Readable.toWeb(fs.createReadStream(found, { start, end, highWaterMark: 4 << 20 })) as ReadableStream, { status, headers: partHeaders });
 }
 
 export function GET(request: Request, context: Params) {
