@@ -4,12 +4,12 @@
 // renders embeds both screenshots (each render id once) and posts their cosine: the frontend reward
 // the agent's current page would get, computed in the tab.
 import type { SimilarityMessage, SimilarityRequest } from "../../lib/gpu/clip/browser-similarity";
-import { decodePngInBrowser } from "../../lib/gpu/clip/browser-png";
+import { decodePngInBrowser } from "../../lib/scoring/frontend/browser-png";
 import { loadClipVisionFrom } from "../../lib/gpu/clip/source";
 import { GpuClipVision } from "../../lib/gpu/clip/vision";
 import { urlSource } from "../../lib/gpu/model/source";
 import { openBrowserGpu } from "../../lib/gpu/open-browser";
-import { clipEmbedderId } from "../../lib/scoring/frontend/embedders/clip-model";
+import { clipEmbedderId } from "../../lib/gpu/clip/model";
 import { clipPreprocess } from "../../lib/scoring/frontend/embedders/clip-preprocess";
 import { cosine } from "../../lib/scoring/frontend/similarity";
 

@@ -1,5 +1,5 @@
-import { assembleClipVision, type ClipVisionModel } from "../../scoring/frontend/embedders/clip-model";
-import { safetensorsFromStream } from "../../scoring/frontend/embedders/safetensors-bytes";
+import { assembleClipVision, type ClipVisionModel } from "./model";
+import { safetensorsFromStream } from "../model/safetensors-bytes";
 import type { WeightSource } from "../model/source";
 
 /**

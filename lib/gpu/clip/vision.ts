@@ -1,4 +1,4 @@
-import type { ClipVisionModel } from "../../scoring/frontend/embedders/clip-model";
+import type { ClipVisionModel } from "./model";
 import type { Gpu } from "../gpu";
 import { attention } from "../kernels/attention";
 import { l2Normalize } from "../kernels/l2-normalize";

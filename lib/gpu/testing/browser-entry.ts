@@ -1,4 +1,4 @@
-import { decodePngInBrowser } from "../clip/browser-png";
+import { decodePngInBrowser } from "../../scoring/frontend/browser-png";
 import { loadClipVisionFrom } from "../clip/source";
 import { GpuClipVision, type ClipWeightFormat } from "../clip/vision";
 import { KERNEL_CASES } from "../kernels/cases";

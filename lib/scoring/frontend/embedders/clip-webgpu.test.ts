@@ -110,8 +110,8 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
 
 describe("the browser's checkpoint reader (safetensors bytes in memory)", () => {
   it("assembles the same model as the Node file reader, and names a missing tensor", async () => {
-    const { assembleClipVision } = await import("./clip-model");
-    const { safetensorsReader } = await import("./safetensors-bytes");
+    const { assembleClipVision } = await import("../../../gpu/clip/model");
+    const { safetensorsReader } = await import("../../../gpu/model/safetensors-bytes");
     const bytes = readFileSync(path.join(TINY, "model.safetensors"));
     const read = safetensorsReader(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     const fromBytes = assembleClipVision(JSON.parse(readFileSync(path.join(TINY, "config.json"), "utf8")) as Record<string, unknown>, read);

@@ -1,9 +1,9 @@
 import { GpuClipVision, type GpuClipOptions } from "../../../gpu/clip/vision";
 import type { Gpu } from "../../../gpu/gpu";
 import { decodePng } from "../png";
-import { clipEmbedderId } from "./clip-model";
+import { clipEmbedderId } from "../../../gpu/clip/model";
 import { clipPreprocess } from "./clip-preprocess";
-import type { ClipVisionModel } from "./clip-model";
+import type { ClipVisionModel } from "../../../gpu/clip/model";
 import type { ImageEmbedder } from "./types";
 
 // CLIP's vision tower on WebGPU (the `webgpu` device): lib/gpu/clip/vision.ts's kernels, fed as the

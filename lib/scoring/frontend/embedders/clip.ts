@@ -1,6 +1,6 @@
 import { decodePng } from "../png";
 import { clipPreprocess } from "./clip-preprocess";
-import { clipEmbedderId } from "./clip-model";
+import { clipEmbedderId } from "../../../gpu/clip/model";
 import { embedImage, loadClipVision, type ClipVisionModel } from "./clip-vision";
 import type { ImageEmbedder } from "./types";
 

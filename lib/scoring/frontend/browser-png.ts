@@ -1,4 +1,4 @@
-import type { RgbaImage } from "../../scoring/frontend/png";
+import type { RgbaImage } from "./png";
 
 /**
  * A PNG's RGBA pixels in a page or worker, as the file holds them (no colour management, no

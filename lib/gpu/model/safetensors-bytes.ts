@@ -1,5 +1,5 @@
-import { decodeWeights } from "../../../gpu/weight-format";
-import type { TensorReader } from "./clip-model";
+import { decodeWeights } from "../weight-format";
+import type { TensorReader } from "../clip/model";
 
 // A safetensors file already in memory (fetched by a browser): an 8-byte little-endian header
 // length, the JSON header {name: {dtype, shape, data_offsets}}, then the tensors' bytes. The

@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { safetensorsFromStream } from "./safetensors-bytes";
-import { urlSource } from "../../../gpu/model/source";
-import { parseByteRange } from "../../../http/byte-range";
+import { urlSource } from "./source";
+import { parseByteRange } from "../../http/byte-range";
 
 // A checkpoint laid out as CLIP's is: the text tower's tensors first (here 1.5 MB), then the vision
 // tower's. Read as a stream, only the wanted tensors are kept; given a way to start the file
