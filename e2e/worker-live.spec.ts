@@ -10,7 +10,7 @@ import { startStudio, type RunningStudio } from "./studio";
 
 const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
+const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 7;
 
 let postgres: PostgresServer;
 let url: string;
