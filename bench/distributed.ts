@@ -4,13 +4,13 @@
 // Peers, measured in the same run: 1 worker (for the scaling ratios) and a 5 ms budget per job.
 //
 //   npx tsx bench/distributed.ts [perWorkerConcurrency=4] [roundsPerWorker=4] [replyMs=500]
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../lib/db/open";
 import { startPostgres } from "../lib/db/testing/postgres-server";
 import { projectRoot } from "../lib/paths";
+import { spawnScriptedServer } from "./scripted-server";
 import { JobQueue } from "../lib/queue/queue";
 import { runColbench, spawnColbench, type ColbenchProcess } from "../cli/testing/colbench";
 
@@ -20,25 +20,9 @@ const replyMs = Number(process.argv[4] ?? 500);
 const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-dist-"));
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "e2e/fixtures/scripted-model-server.ts"), "--port", "0", "--tasks", taskFile, "--reply-ms", String(replyMs)], {
-    cwd: projectRoot,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening (\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`scripted server exited ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
 
 const postgres = await startPostgres();
-const server = await startServer();
+const server = await spawnScriptedServer(["--port", "0", "--tasks", taskFile, "--reply-ms", String(replyMs)]);
 try {
   const url = await postgres.createDatabase("bench");
   const env = { env: { DATABASE_URL: url } };

@@ -6,7 +6,6 @@
 // turn is the difference in this process's CPU time per turn; wall times are printed too.
 //
 //   npx tsx bench/orchestration.ts [episodes=1000] [concurrency=64]
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +13,7 @@ import { storeFor } from "../lib/store";
 import { openDatabase } from "../lib/db/open";
 import { importTasks } from "../lib/store/import-tasks";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
+import { spawnScriptedServer } from "./scripted-server";
 import { parseServerSpec } from "../lib/colbench/server-spec";
 import { createRun } from "../lib/runs/create";
 import { executeRun } from "../lib/runs/runner";
@@ -32,23 +32,6 @@ const official = path.join(sharedColbenchDir(), "backend_test.jsonl");
 const taskFile = fs.existsSync(official) ? official : path.join(projectRoot, "samples", "backend.jsonl");
 if (!fs.existsSync(official)) console.log(`note: ${official} is absent; using the project's samples (with repeats)`);
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "e2e/fixtures/scripted-model-server.ts"), "--port", String(port), "--tasks", taskFile, "--slow-ms", "0"], {
-    cwd: projectRoot,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening (\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`scripted server exited ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
 
 const cpuMs = () => {
   const usage = process.cpuUsage();
@@ -56,7 +39,7 @@ const cpuMs = () => {
 };
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-orch-"));
-const server = await startServer();
+const server = await spawnScriptedServer(["--port", "0", "--tasks", taskFile, "--slow-ms", "0"]);
 const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
 try {
   await importTasks(db.prisma, { file: taskFile, benchmark: "backend", name: "bench" });

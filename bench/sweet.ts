@@ -5,12 +5,12 @@
 //
 //   npx tsx bench/sweet.ts [states=1000] [n=16] [concurrency=64]
 
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "../lib/db/open";
 import { projectRoot } from "../lib/paths";
+import { spawnScriptedServer } from "./scripted-server";
 import { storeFor } from "../lib/store";
 import { createRun } from "../lib/runs/create";
 import { processOwner } from "../lib/runs/owner";
@@ -24,17 +24,9 @@ const n = Number(process.argv[3] ?? 16);
 const concurrency = Number(process.argv[4] ?? 64);
 const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 
-async function startServer(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "e2e", "fixtures", "scripted-model-server.ts"), "--port", "0", "--tasks", taskFile], { cwd: projectRoot, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve) => child.stdout!.on("data", (chunk: Buffer) => {
-    const m = /listening (\S+)/.exec(chunk.toString());
-    if (m) resolve(m[1]!);
-  }));
-  return { url, stop: () => child.kill() };
-}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-sweet-"));
-const server = await startServer();
+const server = await spawnScriptedServer(["--port", "0", "--tasks", taskFile]);
 const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
 try {
   const store = storeFor(db.prisma);

@@ -9,7 +9,7 @@ import { runColbench, spawnColbench, type ColbenchProcess } from "./testing/colb
 import { JobQueue } from "../lib/queue/queue";
 import { dequeueRun } from "../lib/queue/enqueue";
 import { storeFor } from "../lib/store";
-import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+import { loadScriptedTasks, startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
 
 // A run of 200 episodes on the run queue of a real PostgreSQL server, played by three `colbench
 // worker` processes; one is killed with -9 mid-run and another started. Every sample ends with one
@@ -28,15 +28,10 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-dist-"));
 const workers: ColbenchProcess[] = [];
 
 beforeAll(async () => {
-  const tasks = fs
-    .readFileSync(taskFile, "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as { problem_description: string; ground_truth: string })
-    // The scripted agent answers with what it is given here: the real solution for most tasks, and for
-    // every third one the solution with its returns broken, so rewards differ between tasks and the
-    // comparison with the single-process runner below has something to disagree about.
-    .map((t, i) => ({ problemDescription: t.problem_description, groundTruth: i % 3 === 1 ? t.ground_truth.replace(/return\b[^\n]*/g, "return None") : t.ground_truth }));
+  // The scripted agent answers with what it is given here: the real solution for most tasks, and for
+  // every third one the solution with its returns broken, so rewards differ between tasks and the
+  // comparison with the single-process runner below has something to disagree about.
+  const tasks = loadScriptedTasks(taskFile).map((t, i) => (i % 3 === 1 ? { ...t, groundTruth: t.groundTruth.replace(/return\b[^\n]*/g, "return None") } : t));
   server = await startScriptedServer({ tasks });
   postgres = await startPostgres();
   url = await postgres.createDatabase("distributed");

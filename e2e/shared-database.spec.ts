@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
-import { startStudio, type RunningStudio } from "./studio";
+import { startStudioOnPostgres, type PostgresStudio } from "./studio";
 
 // (Its own studio on its own port: the other specs share the one global-setup starts on PGlite.)
 // One PostgreSQL server, two processes: a studio, and `colbench run` in a terminal. The turns the
@@ -12,23 +11,18 @@ const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
 const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 1;
 
-let postgres: PostgresServer;
-let url: string;
-let studio: RunningStudio;
+let studio: PostgresStudio;
 let terminal: ChildProcess | null = null;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  postgres = await startPostgres();
-  url = await postgres.createDatabase("shared_e2e");
   // The studio migrates the empty database and seeds the sample tasks.
-  studio = await startStudio(PORT, undefined, { DATABASE_URL: url });
+  studio = await startStudioOnPostgres(PORT, "shared_e2e");
 });
 
 test.afterAll(async () => {
   terminal?.kill("SIGKILL");
   const code = await studio?.stop();
-  await postgres?.stop();
   expect(code, studio?.output()).toBe(0);
 });
 
@@ -39,7 +33,7 @@ test("a turn stored by `colbench run` in another process shows up live on the st
     process.execPath,
     [path.join(root, "cli", "bin.mjs"), "run", "--benchmark", "backend", "--tasks", "ids=1-2", "--concurrency", "1", "--name", "from-a-terminal",
       "--agent", `${models}#slow:1500`, "--simulator", `${models}#simulator`],
-    { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: root, env: { ...process.env, DATABASE_URL: studio.databaseUrl }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
   terminal.stdout!.on("data", (chunk) => (log += chunk));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startPostgres } from "../lib/db/testing/postgres-server";
 
 export interface RunningStudio {
   url: string;
@@ -52,4 +53,35 @@ export async function startStudio(port: number, dataDir?: string, env: Record<st
         child.kill(signal);
       }),
   };
+}
+
+export interface PostgresStudio extends RunningStudio {
+  /** The database's URL, for the other processes a spec starts beside the studio. */
+  databaseUrl: string;
+}
+
+/**
+ * The built studio on a database of its own throwaway PostgreSQL server (specs where other
+ * processes share the studio's database); `stop` stops both and gives the studio's exit code.
+ */
+export async function startStudioOnPostgres(port: number, database: string): Promise<PostgresStudio> {
+  const postgres = await startPostgres();
+  try {
+    const databaseUrl = await postgres.createDatabase(database);
+    const studio = await startStudio(port, undefined, { DATABASE_URL: databaseUrl });
+    return {
+      ...studio,
+      databaseUrl,
+      async stop(signal) {
+        try {
+          return await studio.stop(signal);
+        } finally {
+          await postgres.stop();
+        }
+      },
+    };
+  } catch (error) {
+    await postgres.stop();
+    throw error;
+  }
 }

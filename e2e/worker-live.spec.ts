@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
-import { startStudio, type RunningStudio } from "./studio";
+import { startStudioOnPostgres, type PostgresStudio } from "./studio";
 
 // (Its own studio on its own port, on its own PostgreSQL server.) A run started from the studio goes
 // on the run queue; a `colbench worker` process plays it, and the turns it stores show up live on
@@ -12,23 +11,18 @@ const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
 const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 7;
 
-let postgres: PostgresServer;
-let url: string;
-let studio: RunningStudio;
+let studio: PostgresStudio;
 let worker: ChildProcess | null = null;
 let log = "";
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  postgres = await startPostgres();
-  url = await postgres.createDatabase("worker_e2e");
-  studio = await startStudio(PORT, undefined, { DATABASE_URL: url });
+  studio = await startStudioOnPostgres(PORT, "worker_e2e");
 });
 
 test.afterAll(async () => {
   worker?.kill("SIGKILL");
   const code = await studio?.stop();
-  await postgres?.stop();
   expect(code, studio?.output()).toBe(0);
 });
 
@@ -37,7 +31,7 @@ test("turns a worker process stores show up live on the studio's episode page", 
   const models = process.env.COLBENCH_E2E_MODELS!;
   worker = spawn(process.execPath, [path.join(root, "cli", "bin.mjs"), "worker", "--concurrency", "2", "--poll", "200"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: url },
+    env: { ...process.env, DATABASE_URL: studio.databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   worker.stdout!.on("data", (chunk) => (log += chunk));

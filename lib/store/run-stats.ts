@@ -1,7 +1,8 @@
 import type { PrismaClient } from "../db/generated/client";
 
-// What the run page and Compare chart: per episode, its reward, how many turns it took, how long
-// the answer was and the tokens each side spent, from the totals each episode row keeps.
+// One row per episode with what the run's figures count (reward, turns, answer length, tokens of
+// each side, from the totals the episode row keeps): the input of run-figures.ts's reference
+// `figuresOf`, against which the database's own counting is tested.
 
 export interface EpisodeStats {
   id: number;
@@ -19,29 +20,25 @@ export interface EpisodeStats {
 }
 
 export async function runEpisodeStats(prisma: PrismaClient, runId: number): Promise<EpisodeStats[]> {
-  // The turn totals live on the episode (kept by triggers on Turn), so a 10,000-episode run reads
-  // 10,000 rows here, not its 100,000 turns; they come as one JSON text because a driver turning
-  // 10,000 rows of 14 columns into objects costs ten times what the database spends on them.
-  const [row] = await prisma.$queryRaw<Array<{ rows: string | null }>>`
-    SELECT json_agg(json_build_array(
-             "id", "taskId", "sample", "status", "reward", "answerChars", "turnCount", "agentTurnCount",
-             "agentPromptTokens", "agentCompletionTokens", "simulatorPromptTokens", "simulatorCompletionTokens",
-             extract(epoch FROM "startedAt") * 1000, extract(epoch FROM "endedAt") * 1000) ORDER BY "id")::text AS rows
-      FROM "Episode"
-     WHERE "runId" = ${runId}`;
-  type Row = [number, number, number, string, number | null, number | null, number, number, number, number, number, number, number | null, number | null];
-  const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-  return (JSON.parse(row?.rows ?? "[]") as Row[]).map(([id, taskId, sample, status, reward, answerChars, turns, agentTurns, ap, ac, sp, sc, startedAt, endedAt]) => ({
-    id,
-    taskId,
-    sample,
-    status,
-    reward,
-    turns,
-    agentTurns,
-    answerChars,
-    tokens: { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } },
-    startedAt: date(startedAt),
-    endedAt: date(endedAt),
+  const rows = await prisma.episode.findMany({
+    where: { runId },
+    orderBy: { id: "asc" },
+    select: {
+      id: true, taskId: true, sample: true, status: true, reward: true, answerChars: true, turnCount: true, agentTurnCount: true,
+      agentPromptTokens: true, agentCompletionTokens: true, simulatorPromptTokens: true, simulatorCompletionTokens: true, startedAt: true, endedAt: true,
+    },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    taskId: r.taskId,
+    sample: r.sample,
+    status: r.status,
+    reward: r.reward,
+    turns: r.turnCount,
+    agentTurns: r.agentTurnCount,
+    answerChars: r.answerChars,
+    tokens: { agent: { prompt: r.agentPromptTokens, completion: r.agentCompletionTokens }, simulator: { prompt: r.simulatorPromptTokens, completion: r.simulatorCompletionTokens } },
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
   }));
 }

@@ -1,7 +1,6 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodePng } from "../png";
 import { ClipEmbedder } from "./clip";
@@ -9,22 +8,14 @@ import { OnnxClipEmbedder } from "./clip-onnx";
 import { clipPreprocess } from "./clip-preprocess";
 import { embedImage, loadClipVision } from "./clip-vision";
 import { createEmbedder } from "./index";
+import { CLIP_FIXTURES as FIXTURES, TINY_CLIP as TINY, expectedEmbedding, fixturePng as png, maxAbs } from "../../testing/clip-fixtures";
 
 // The cpu device (ONNX Runtime on a graph built from the checkpoint) against the TypeScript
 // reference and against transformers itself (fixtures/expected.json, make_clip_fixture.py), on the
 // committed tiny random CLIP; and, where $COLBENCH_CLIP_FULL holds the full-size random ViT-B/32
 // the fixture script writes (not committed: 350 MB), on that too.
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
-const TINY = path.join(FIXTURES, "tiny-clip");
-const expected = JSON.parse(readFileSync(path.join(FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } };
-const png = (name: string) => readFileSync(path.join(FIXTURES, name));
-const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  expect(a.length).toBe(b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-};
+const expected = { embedding: expectedEmbedding };
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "colbench-onnx-"));
 const saved = process.env.COLBENCH_ONNX_CACHE;

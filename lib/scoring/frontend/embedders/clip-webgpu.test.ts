@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gpu } from "../../../gpu/gpu";
 import { GpuClipVision } from "../../../gpu/clip/vision";
@@ -10,21 +9,13 @@ import { clipPreprocess } from "./clip-preprocess";
 import { embedImage, loadClipVision } from "./clip-vision";
 import { WebGpuClipEmbedder } from "./clip-webgpu";
 import { createEmbedder } from "./index";
+import { TINY_CLIP as TINY, expectedEmbedding, fixturePng as png, maxAbs } from "../../testing/clip-fixtures";
 
 // The webgpu device (lib/gpu's kernels on Dawn: a GPU where there is one, else Mesa's software
 // OpenGL ES, which is what CI has) against transformers itself (fixtures/expected.json, written by
 // make_clip_fixture.py) and the TypeScript reference, on the committed tiny random CLIP.
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
-const TINY = path.join(FIXTURES, "tiny-clip");
-const expected = JSON.parse(readFileSync(path.join(FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } };
-const png = (name: string) => readFileSync(path.join(FIXTURES, name));
-const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  expect(a.length).toBe(b.length);
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
-  return m;
-};
+const expected = { embedding: expectedEmbedding };
 
 let gpu: Gpu;
 beforeAll(async () => {
