@@ -8,24 +8,29 @@ ADD COLUMN     "turnCount" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN     "answerChars" INTEGER GENERATED ALWAYS AS (length("answer")) STORED;
 
 -- The totals follow every write to Turn, whichever path makes it (the runner's plain INSERT, an
--- imported trajectory, a deleted run): statement triggers with transition tables, so a bulk write
--- costs one UPDATE of the episodes it touched, not one per turn. An UPDATE that changes neither
--- role nor usage (advantages, critic scores) changes no episode.
+-- imported trajectory, a deleted run). An inserted turn adds itself to its episode in a row trigger:
+-- turns are written one at a time while episodes play, and a row trigger costs that hot path less
+-- than a statement trigger's transition table and aggregate. Deletes and updates come in bulk (a
+-- deleted run cascades to all its turns) and go through statement triggers with transition tables,
+-- one UPDATE of the episodes touched; an UPDATE that changes neither role nor usage (advantages,
+-- critic scores) changes no episode.
+CREATE FUNCTION "colbench_turn_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "Episode"
+     SET "turnCount" = "turnCount" + 1,
+         "agentTurnCount" = "agentTurnCount" + (NEW."role" = 'agent')::int,
+         "agentPromptTokens" = "agentPromptTokens" + CASE WHEN NEW."role" = 'agent' THEN coalesce((NEW."usage"->>'promptTokens')::bigint, 0)::int ELSE 0 END,
+         "agentCompletionTokens" = "agentCompletionTokens" + CASE WHEN NEW."role" = 'agent' THEN coalesce((NEW."usage"->>'completionTokens')::bigint, 0)::int ELSE 0 END,
+         "simulatorPromptTokens" = "simulatorPromptTokens" + CASE WHEN NEW."role" = 'simulator' THEN coalesce((NEW."usage"->>'promptTokens')::bigint, 0)::int ELSE 0 END,
+         "simulatorCompletionTokens" = "simulatorCompletionTokens" + CASE WHEN NEW."role" = 'simulator' THEN coalesce((NEW."usage"->>'completionTokens')::bigint, 0)::int ELSE 0 END
+   WHERE "id" = NEW."episodeId";
+  RETURN NULL;
+END
+$$;
+
 CREATE FUNCTION "colbench_turn_totals"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    UPDATE "Episode" e
-       SET "turnCount" = e."turnCount" + d.turns, "agentTurnCount" = e."agentTurnCount" + d.agent,
-           "agentPromptTokens" = e."agentPromptTokens" + d.ap, "agentCompletionTokens" = e."agentCompletionTokens" + d.ac,
-           "simulatorPromptTokens" = e."simulatorPromptTokens" + d.sp, "simulatorCompletionTokens" = e."simulatorCompletionTokens" + d.sc
-      FROM (SELECT "episodeId", count(*)::int AS turns, count(*) FILTER (WHERE "role" = 'agent')::int AS agent,
-                   coalesce(sum(("usage"->>'promptTokens')::bigint) FILTER (WHERE "role" = 'agent'), 0)::int AS ap,
-                   coalesce(sum(("usage"->>'completionTokens')::bigint) FILTER (WHERE "role" = 'agent'), 0)::int AS ac,
-                   coalesce(sum(("usage"->>'promptTokens')::bigint) FILTER (WHERE "role" = 'simulator'), 0)::int AS sp,
-                   coalesce(sum(("usage"->>'completionTokens')::bigint) FILTER (WHERE "role" = 'simulator'), 0)::int AS sc
-              FROM new_turns GROUP BY "episodeId") d
-     WHERE e."id" = d."episodeId";
-  ELSIF TG_OP = 'DELETE' THEN
+  IF TG_OP = 'DELETE' THEN
     UPDATE "Episode" e
        SET "turnCount" = e."turnCount" - d.turns, "agentTurnCount" = e."agentTurnCount" - d.agent,
            "agentPromptTokens" = e."agentPromptTokens" - d.ap, "agentCompletionTokens" = e."agentCompletionTokens" - d.ac,
@@ -61,8 +66,8 @@ BEGIN
 END
 $$;
 
-CREATE TRIGGER "Turn_totals_insert" AFTER INSERT ON "Turn" REFERENCING NEW TABLE AS new_turns
-  FOR EACH STATEMENT EXECUTE FUNCTION "colbench_turn_totals"();
+CREATE TRIGGER "Turn_totals_insert" AFTER INSERT ON "Turn"
+  FOR EACH ROW EXECUTE FUNCTION "colbench_turn_inserted"();
 CREATE TRIGGER "Turn_totals_delete" AFTER DELETE ON "Turn" REFERENCING OLD TABLE AS old_turns
   FOR EACH STATEMENT EXECUTE FUNCTION "colbench_turn_totals"();
 CREATE TRIGGER "Turn_totals_update" AFTER UPDATE ON "Turn" REFERENCING OLD TABLE AS old_turns NEW TABLE AS new_turns
