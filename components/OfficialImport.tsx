@@ -14,27 +14,33 @@ const bytes = (n = 0) => formatBytes(n);
  * shares) and imported; the same as `colbench import --official`. Progress comes live from the
  * server (a bar per file, then the lines imported).
  */
-export function OfficialImport({ dataset }: { dataset: string }) {
+export function OfficialImport({ dataset, offered }: { dataset: string; offered: boolean }) {
   const router = useRouter();
   const [status, setStatus] = useState<ImportState>({ state: "idle" });
   const [error, setError] = useState<string | null>(null);
+  // Once the tasks are in, the page stops offering them (the refresh below); a panel that watched
+  // the import stays to show its results until the person leaves.
+  const [watched, setWatched] = useState(false);
 
   useEffect(() => {
     const source = new EventSource("/api/tasks/import");
     source.addEventListener("import", (e) => {
       const next = JSON.parse((e as MessageEvent<string>).data) as ImportState;
       setStatus(next);
+      if (next.state === "downloading" || next.state === "importing") setWatched(true);
       if (next.state === "finished") router.refresh();
     });
     return () => source.close();
   }, [router]);
 
   const start = async (split: "test" | "train") => {
+    setWatched(true);
     setError(null);
     const response = await fetch("/api/tasks/import", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ split }) });
     if (!response.ok) setError(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
   };
   const busy = status.state === "downloading" || status.state === "importing";
+  if (!offered && !watched) return null;
 
   return (
     <section className="mb-6 rounded-lg border border-teal-200 bg-teal-50/50 p-4 text-sm" data-testid="official-import" aria-labelledby="official-import-title">

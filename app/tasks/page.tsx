@@ -22,7 +22,8 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const counts = page.total === 0 ? await store.tasks.counts() : null;
   const none = counts !== null && counts.backend + counts.frontend === 0;
   // Until the benchmark's own tasks are here, researchers are offered to fetch them (the samples aside).
-  const offerOfficial = managesData(await currentViewer()) && (await store.tasks.countFrom(officialSource(OFFICIAL_DATASET, ""))) === 0;
+  const manages = managesData(await currentViewer());
+  const offerOfficial = manages && (await store.tasks.countFrom(officialSource(OFFICIAL_DATASET, ""))) === 0;
   return (
     <>
       <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
@@ -31,7 +32,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
       <PageHeader title="Tasks">
         Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
       </PageHeader>
-      {offerOfficial ? <OfficialImport dataset={OFFICIAL_DATASET} /> : null}
+      {manages ? <OfficialImport dataset={OFFICIAL_DATASET} offered={offerOfficial} /> : null}
       <TaskFilters query={query} />
       {page.total === 0 ? (
         none ? (
