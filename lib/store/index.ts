@@ -80,6 +80,7 @@ import {
 import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
+import { runSpan } from "./run-span";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
@@ -126,6 +127,7 @@ export function storeFor(prisma: PrismaClient) {
       sessions: bind(listSessions),
       toRescore: bind(episodesToRescore),
       replaceScores: bind(replaceScores),
+      span: bind(runSpan),
     },
     episodes: {
       ensure: bind(ensureEpisodes),
