@@ -11,6 +11,7 @@ import { rescoreRun } from "../../lib/runs/rescore";
 import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
+import { loadPipelineView } from "../../lib/sweet/pipeline-view";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
@@ -210,7 +211,7 @@ export function register(program: Command): void {
     .command("run")
     .description("run ColBench episodes between an agent and a simulator on OpenAI-compatible model servers")
     .addOption(new Option("--benchmark <kind>", "backend or frontend").choices(BENCHMARKS).makeOptionMandatory())
-    .option("--tasks <selector>", "which tasks: all | split=test | source=NAME | ids=1-50+77 (clauses joined by commas)", "all")
+    .option("--tasks <selector>", "which tasks: all | split=test | source=FILE | index=0-49 (position in its file, from 0) | lines=1-50 (from 1) | ids=21,25,30-40 (the studio's task ids); clauses joined by commas, e.g. split=test,index=0-99", "all")
     .requiredOption("--agent <url#model>", "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct")
     .requiredOption("--simulator <url#model>", "the simulated human's server")
     .option("--best-of <k>", "episodes per task", int("--best-of"), 1)
@@ -344,6 +345,11 @@ export function register(program: Command): void {
               : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
           const n = await writeLines(lines, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
+          // An empty file says which step would have filled it.
+          if (n === 0) {
+            const empty = (await loadPipelineView(store, run)).exports.find((x) => x.format === opts.format)?.empty;
+            if (empty) process.stderr.write(`colbench export: ${opts.format} of "${run.name}" is empty: ${empty.cli}\n`);
+          }
           // The trajectory files hold finished episodes only; say which were left out, and why.
           if (opts.format === "official" || opts.format === "official-best-of-k") {
             const failures = await failureLines(store, run.id);

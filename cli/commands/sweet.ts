@@ -1,3 +1,4 @@
+import { explainStepError } from "../../lib/sweet/pipeline-view";
 import { Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
@@ -120,6 +121,8 @@ export function register(program: Command): void {
           const run = await runOf(store, name);
           try {
             return { run: run.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template: opts.template, concurrency: opts.concurrency, onProgress: bar.update })) };
+          } catch (error) {
+            throw new Error(explainStepError("candidates", (error as Error).message));
           } finally {
             bar.stop();
           }

@@ -81,6 +81,7 @@ import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { runSpan } from "./run-span";
+import { pipelineCounts } from "./sweet-progress";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
@@ -168,6 +169,7 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+      progress: bind(pipelineCounts),
     },
     workers: {
       beat: bind(beatWorker),

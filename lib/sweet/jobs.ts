@@ -4,6 +4,7 @@ import { OpenAICompatibleClient } from "../models/openai-client";
 import type { Store } from "../store";
 import type { TemplateName } from "./chat-template";
 import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
+import { explainStepError } from "./pipeline-view";
 
 export interface StepRequest {
   step: PipelineStep;
@@ -73,7 +74,7 @@ export class PipelineJobs {
     tell("running");
     const finished = work()
       .then((summary) => tell("finished", { summary }))
-      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: error.message }))
+      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: explainStepError(step, error.message) }))
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { step, controller, finished });
   }

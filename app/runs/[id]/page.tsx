@@ -19,6 +19,17 @@ import { runConfigSchema } from "@/lib/colbench/run-config";
 import { queueView } from "@/lib/runs/queue-view";
 import { RunWorkers } from "@/components/RunWorkers";
 import { RunSpec } from "@/components/RunSpec";
+import { loadPipelineView } from "@/lib/sweet/pipeline-view";
+import { getPipelineJobs } from "@/lib/sweet/jobs";
+
+/** The latest step's news in this process, if it has pipeline jobs (the studio's server does). */
+function pipelineStatus(runId: number) {
+  try {
+    return getPipelineJobs().status(runId);
+  } catch {
+    return null;
+  }
+}
 
 export const dynamic = "force-dynamic";
 
@@ -45,6 +56,8 @@ export default async function RunPage({
   const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
+  // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
+  const pipeline = manages ? { ...(await loadPipelineView(store, run)), last: pipelineStatus(run.id) } : null;
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
@@ -102,7 +115,7 @@ export default async function RunPage({
         ))}
       </dl>
       <RunSpec runId={run.id} config={row?.config} createdAt={run.createdAt} span={span} prompts={manages} />
-      {manages ? <PipelinePanel runId={run.id} /> : null}
+      {pipeline ? <PipelinePanel runId={run.id} initial={pipeline} /> : null}
       {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
         <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />
