@@ -61,6 +61,13 @@ test("no page or seat logs a console error on entering or leaving it", async ({ 
     expect(response?.status(), path).toBe(200);
     await page.waitForLoadState("networkidle");
   }
+  // Unknown addresses answer the studio's 404 page, without a hydration error either.
+  for (const path of ["/episodes/99999", "/play/99999/agent", "/play/99999/collaborator", "/runs/99999", "/tasks/99999", "/no/such/page"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByTestId("not-found")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+  }
   // Leaving a replay (a diff editor) and a seat (an editor) by the studio's own links.
   for (const path of ["/episodes/1", frontendEpisode, seats.simulatorUrl]) {
     await page.goto(path);
