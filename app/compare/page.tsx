@@ -22,9 +22,9 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const b = Number(query.b) || undefined;
   const result = a && b ? await store.runs.compare(a, b) : null;
   const select = (name: "a" | "b", value?: number) => (
-    <label className="flex items-center gap-2">
+    <label className="flex min-w-0 max-w-full items-center gap-2">
       Run {name.toUpperCase()}
-      <select name={name} defaultValue={value ?? ""} className="rounded-md border border-stone-300 bg-white px-2 py-1">
+      <select name={name} defaultValue={value ?? ""} className="min-w-0 max-w-full rounded-md border border-stone-300 bg-white px-2 py-1">
         <option value="">choose…</option>
         {runs.map((r) => (
           <option key={r.id} value={r.id}>
