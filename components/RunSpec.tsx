@@ -36,7 +36,7 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
     rows.push([
       "Tasks",
       <>
-        <span className="font-mono">{c.selector}</span> → {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}, best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episodes)
+        <span className="font-mono">{c.selector}</span> → {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}, best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episode{c.taskIds.length * c.bestOf === 1 ? "" : "s"})
       </>,
     ]);
     rows.push(["Sampling", `temperature ${c.sampling.temperature}, at most ${c.sampling.maxTokens} tokens a turn, ${c.maxAgentTurns} agent turns`]);
