@@ -71,6 +71,10 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   await page.screenshot({ path: `${shots}/run-provenance-390.png`, fullPage: true });
   await menu.getByRole("link", { name: "Leaderboard" }).click();
   await expect(page).toHaveURL(/\/leaderboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Leaderboard" })).toBeVisible();
+  // The menu closes once the page changes (the layout, and so the menu, stays).
+  await expect(menu.getByRole("link", { name: "Leaderboard" })).toBeHidden();
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `${shots}/leaderboard-390.png`, fullPage: true });
   await page.goto("/episodes/1");
   await page.screenshot({ path: `${shots}/episode-390.png`, fullPage: true });
