@@ -3,7 +3,7 @@ import { SingleBar, Presets } from "cli-progress";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { OpenAICompatibleClient } from "../../lib/models/openai-client";
 import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
-import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress } from "../../lib/sweet/pipeline";
+import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress, type StateOrder } from "../../lib/sweet/pipeline";
 import type { Store } from "../../lib/store";
 import type { LoadProgress } from "../../lib/gpu/model/layout";
 import type { LocalScorer } from "../../lib/gpu/model/scorer";
@@ -195,13 +195,19 @@ export function register(program: Command): void {
     .command("turn-pairs")
     .description("SWEET-RL step 4: turn-level pairs, one candidate from the upper half against one from the lower half of each turn's ranking")
     .argument("<run>", "the run's name or id")
-    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement)", positive("--pairs-per-state"), 4)
-    .option("--seed <s>", "the drawing's seed", (v) => Number.parseInt(v, 10), 42)
+    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement; the published script's num_pairs)", positive("--pairs-per-state"), 8)
+    .option("--seed <s>", "the drawing's seed: Python's random.seed(s), as the published script seeds it", (v) => {
+      if (!/^\d+$/.test(v.trim())) throw new Error(`--seed: expected a whole number, got "${v}"`);
+      return Number.parseInt(v, 10);
+    }, 42)
+    .option("--include-own", "count the turn's own output (candidate 0) as a candidate; the published pool is the N samples only")
+    .addOption(new Option("--order <layout>", "the order states are drawn in: that of the official export the published scripts read").choices(["task", "best-of-k"]).default("task"))
     .action(
-      action(async (name: string, opts: { pairsPerState: number; seed: number }) => {
+      action(async (name: string, opts: { pairsPerState: number; seed: number; includeOwn?: boolean; order: StateOrder }) => {
         const summary = await withDatabase("turn-pairs", async (store) => {
           const run = await runOf(store, name);
-          return { run: run.name, ...(await makeTurnPairs(store, run.id, opts)) };
+          const pool = opts.includeOwn ? "samples+own" : "samples";
+          return { run: run.name, ...(await makeTurnPairs(store, run.id, { pairsPerState: opts.pairsPerState, seed: opts.seed, pool, order: opts.order })), pool, order: opts.order };
         });
         console.log(JSON.stringify(summary));
       }),

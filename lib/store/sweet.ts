@@ -213,13 +213,21 @@ export interface RankedCandidate {
   advantage: number | null;
 }
 
+/** Where a ranked candidate's state sits in the run: its episode's task and sample, the turn's place. */
+export interface RankedCandidateInRun extends RankedCandidate {
+  taskId: number;
+  sample: number;
+  turnIndex: number;
+}
+
 /** A run's scored candidates, turn by turn. */
-export async function rankedCandidates(prisma: PrismaClient, runId: number): Promise<RankedCandidate[]> {
-  return prisma.candidate.findMany({
+export async function rankedCandidates(prisma: PrismaClient, runId: number): Promise<RankedCandidateInRun[]> {
+  const rows = await prisma.candidate.findMany({
     where: { turn: { episode: { runId } }, advantage: { not: null } },
     orderBy: [{ turnId: "asc" }, { index: "asc" }],
-    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true },
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true, turn: { select: { index: true, episode: { select: { taskId: true, sample: true } } } } },
   });
+  return rows.map(({ turn, ...c }) => ({ ...c, taskId: turn.episode.taskId, sample: turn.episode.sample, turnIndex: turn.index }));
 }
 
 /** One turn's candidates, best advantage first (the replay shows them). */

@@ -176,16 +176,43 @@ export async function rankCandidates(
   return { ranked: todo.length };
 }
 
-/** Turn pairs drawn from the ranked candidates (replacing earlier ones). */
-export async function makeTurnPairs(store: Store, runId: number, options: { pairsPerState?: number; seed?: number } = {}): Promise<{ states: number; pairs: number }> {
-  const ranked = await store.sweet.ranked(runId);
+/**
+ * Which candidates a state's pairs are drawn from: the published pool is the N fresh samples
+ * (`samples`); `samples+own` adds the turn's own output (candidate 0), which is always scored for
+ * the replay and the step-level rewards but is a candidate only when asked for.
+ */
+export type CandidatePool = "samples" | "samples+own";
+
+/**
+ * The order states are drawn in: the order of the official export the published scripts would
+ * read (`task`: task by task, each task's samples together; `best-of-k`: the benchmark's k blocks
+ * of the task list), turns in dialogue order.
+ */
+export type StateOrder = "task" | "best-of-k";
+
+/**
+ * Turn pairs drawn from the ranked candidates (replacing earlier ones), as the published
+ * `generate_random_pairs_from_ranks.py` draws them from the file the published scripts would have
+ * made of this run: same seed, same pairs, same order.
+ */
+export async function makeTurnPairs(
+  store: Store,
+  runId: number,
+  options: { pairsPerState?: number; seed?: number; pool?: CandidatePool; order?: StateOrder } = {},
+): Promise<{ states: number; pairs: number }> {
+  const pool = options.pool ?? "samples";
+  const order = options.order ?? "task";
+  const ranked = (await store.sweet.ranked(runId)).filter((c) => pool === "samples+own" || c.index > 0);
+  ranked.sort((a, b) =>
+    (order === "task" ? a.taskId - b.taskId || a.sample - b.sample : a.sample - b.sample || a.taskId - b.taskId) || a.turnIndex - b.turnIndex || a.index - b.index,
+  );
   const byTurn = new Map<number, Array<{ id: number; advantage: number }>>();
   for (const c of ranked) {
     const list = byTurn.get(c.turnId) ?? [];
     list.push({ id: c.id, advantage: c.advantage! });
     byTurn.set(c.turnId, list);
   }
-  const params = { pairsPerState: options.pairsPerState ?? 4, seed: options.seed ?? 42 };
+  const params = { pairsPerState: options.pairsPerState ?? 8, seed: options.seed ?? 42, pool, order };
   const pairs = drawTurnPairs([...byTurn].map(([state, candidates]) => ({ state, candidates })), params);
   const stored = await store.sweet.replacePairs(runId, "turn", "critic", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
   return { states: byTurn.size, pairs: stored };
