@@ -72,6 +72,8 @@ import {
   insertCandidates,
   pairsOf,
   rankedCandidates,
+  runTemplate,
+  recordRunTemplate,
   replacePairs,
   runSamples,
   scoreCandidates,
@@ -166,6 +168,8 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+      template: bind(runTemplate),
+      recordTemplate: bind(recordRunTemplate),
     },
     workers: {
       beat: bind(beatWorker),

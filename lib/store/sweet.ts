@@ -132,6 +132,8 @@ export interface NewCandidate {
   policyModel: string;
   policyMean: number;
   policySum: number;
+  /** "own", "chat" or "completions": how it was made. */
+  sampledVia?: string;
 }
 
 /** Stores a turn's candidates; ones already there (same turn and index) are kept as they are. */
@@ -252,4 +254,22 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
   for (const { turn, ...c } of rows) (byTurn[turn.index] ??= []).push(c);
   for (const list of Object.values(byTurn)) list.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity) || a.index - b.index);
   return byTurn;
+}
+
+/**
+ * The chat template a run's SWEET-RL strings are written in, as its first step recorded it (kept in
+ * the run's config beside what the run was made with), or null.
+ */
+export async function runTemplate(prisma: PrismaClient, runId: number): Promise<Record<string, unknown> | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { config: true } });
+  const recorded = (run?.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
+  return recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null;
+}
+
+/** Records a run's chat template once: the first step's wins, so every later string uses the same. */
+export async function recordRunTemplate(prisma: PrismaClient, runId: number, template: Record<string, unknown>): Promise<boolean> {
+  const changed = await prisma.$executeRaw`
+    UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetTemplate}', ${JSON.stringify(template)}::jsonb)
+     WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetTemplate')`;
+  return changed > 0;
 }
