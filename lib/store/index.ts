@@ -72,6 +72,8 @@ import {
   insertCandidates,
   pairsOf,
   rankedCandidates,
+  runTemplate,
+  recordRunTemplate,
   replacePairs,
   runSamples,
   scoreCandidates,
@@ -170,6 +172,8 @@ export function storeFor(prisma: PrismaClient) {
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
       progress: bind(pipelineCounts),
+      template: bind(runTemplate),
+      recordTemplate: bind(recordRunTemplate),
     },
     workers: {
       beat: bind(beatWorker),
