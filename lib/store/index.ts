@@ -12,8 +12,13 @@ import {
   seatByToken,
   sessionUser,
   setUserDisabled,
-  setUserToken,
-  userByToken,
+  replaceSignInLink,
+  signInLinkState,
+  useSignInLink,
+  deleteSeatTokens,
+  answerRenderEpisodes,
+  targetInMembersQueue,
+  episodeTarget,
 } from "./access";
 import { importAdvantages } from "./advantages";
 import {
@@ -198,9 +203,10 @@ export function storeFor(prisma: PrismaClient) {
       insert: bind(insertUser),
       list: bind(listUsers),
       count: bind(countUsers),
-      setToken: bind(setUserToken),
+      replaceLink: bind(replaceSignInLink),
       setDisabled: bind(setUserDisabled),
-      byToken: bind(userByToken),
+      linkState: bind(signInLinkState),
+      useLink: bind(useSignInLink),
       localId: bind(localUserId),
     },
     sessions: {
@@ -211,6 +217,12 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+      revokeAll: bind(deleteSeatTokens),
+      target: bind(episodeTarget),
+    },
+    renders: {
+      answerEpisodes: bind(answerRenderEpisodes),
+      targetInMembersQueue: bind(targetInMembersQueue),
     },
     queues: {
       insert: bind(insertQueue),

@@ -1,3 +1,5 @@
+import { requestViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { getStore } from "@/lib/store";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "@/lib/sweet/pipeline";
 import { officialLines } from "@/lib/sweet/official";
@@ -9,6 +11,8 @@ const FORMATS = ["official", "official-best-of-k", ...TRAINING_FORMATS];
 
 /** A run as a JSONL download: its trajectories, or its SWEET-RL training pairs (as `colbench export`). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  // Trajectories carry the simulator's prompts, and so the hidden information.
+  if (!seesHidden(requestViewer(request))) return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
   const runId = Number.parseInt((await params).id, 10);
   const query = new URL(request.url).searchParams;
   const format = query.get("format") ?? "official";
