@@ -12,7 +12,8 @@ import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileNa
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
 import { loadPipelineView } from "../../lib/sweet/pipeline-view";
-import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
+import { officialLines, type OfficialInputs } from "../../lib/sweet/official";
+import { templateForRun } from "../../lib/sweet/run-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
 import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
@@ -167,7 +168,7 @@ async function workUntilEnded(
 }
 
 async function writeOfficial(store: Store, runId: number, out: string): Promise<number> {
-  return writeLines(store.trajectories.exportOfficial(runId), out);
+  return writeLines(officialLines(store, runId, await templateForRun(store, runId)), out);
 }
 
 async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<number> {
@@ -334,15 +335,17 @@ export function register(program: Command): void {
     .addOption(new Option("--format <format>", "output format").choices(["official", "official-best-of-k", ...TRAINING_FORMATS]).default("official"))
     .option("--out <file>", "output file (default: standard output)", "-")
     .option("--with-prompt", "openrlhf-policy: {prompt, chosen, rejected} instead of full texts")
-    .addOption(new Option("--template <name>", "the chat template the texts are written in").choices(TEMPLATE_NAMES).default("llama3"))
+    .addOption(new Option("--inputs <kind>", "official formats: each agent turn's input as the prompt string the policy saw (the published scripts read it), or as the stored chat messages").choices(["string", "messages"]).default("string"))
+    .option("--template <ref>", "the chat template strings are written in: a hub id or model folder (its tokenizer_config.json), or a fallback (llama3, chatml); default: the run's recorded one")
     .action(
-      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template: TemplateName }) => {
+      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template?: string; inputs: OfficialInputs }) => {
         await withDatabase("export", async (store) => {
           const run = await findRun(store, name);
+          const template = await templateForRun(store, run.id, opts.template);
           const lines =
             opts.format === "official" || opts.format === "official-best-of-k"
-              ? store.trajectories.exportOfficial(run.id, { layout: opts.format === "official" ? "task" : "best-of-k" })
-              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
+              ? officialLines(store, run.id, template, { layout: opts.format === "official" ? "task" : "best-of-k", inputs: opts.inputs })
+              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template });
           const n = await writeLines(lines, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
           // An empty file says which step would have filled it.

@@ -6,6 +6,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
+import { refuseNewer } from "./versions";
 import { acquireOwnership, forgetUnreachableOwner, liveOwner, readLock, type LockInfo } from "./lock";
 import type { PgliteServer } from "./pglite-server";
 import { lockPathOf, pgliteDirFromEnv, redact } from "./location";
@@ -69,10 +70,12 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   return openEmbedded(path.resolve(options.pgliteDir ?? pgliteDirFromEnv()), options);
 }
 
-async function withPrisma(factory: SqlMigrationAwareDriverAdapterFactory, options: OpenOptions): Promise<{ prisma: PrismaClient; applied: string[] }> {
+async function withPrisma(factory: SqlMigrationAwareDriverAdapterFactory, options: OpenOptions, where = "the database"): Promise<{ prisma: PrismaClient; applied: string[] }> {
   const prisma = new PrismaClient({ adapter: factory });
   try {
-    const applied = options.migrate === false ? [] : await applyMigrations(factory, await recordedMigrations(prisma));
+    const recorded = await recordedMigrations(prisma);
+    refuseNewer(where, recorded);
+    const applied = options.migrate === false ? [] : await applyMigrations(factory, recorded);
     return { prisma, applied };
   } catch (error) {
     await prisma.$disconnect().catch(() => {});
@@ -94,7 +97,7 @@ async function recordedMigrations(prisma: PrismaClient): Promise<string[]> {
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const factory = new PrismaPg({ connectionString: url });
-  const { prisma, applied } = await withPrisma(factory, options);
+  const { prisma, applied } = await withPrisma(factory, options, `the PostgreSQL database ${redact(url)}`);
   return {
     prisma,
     applied,
@@ -211,7 +214,7 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
     // The owner's own queries take turns with the socket's clients through the same gate.
     // (The adapter's typings lag a minor version of driver-adapter-utils behind; the shapes match.)
     const factory = new PrismaPGlite(gatedPglite(served.pg, served.server.gate)) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    const { prisma, applied } = await withPrisma(factory, options);
+    const { prisma, applied } = await withPrisma(factory, options, `the database folder ${dir}`);
     // Migrated: clients may come in.
     ownership.update({ state: "serving" });
     let closed = false;
@@ -244,7 +247,7 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
 async function openAsClient(dir: string, url: string, options: OpenOptions): Promise<Database> {
   const lockPath = lockPathOf(dir);
   const factory = new PrismaPg({ connectionString: url });
-  const { prisma, applied } = await withPrisma(factory, options);
+  const { prisma, applied } = await withPrisma(factory, options, `the database folder ${dir}`);
   let served: Served | null = null;
   let closed = false;
   let checking = false;

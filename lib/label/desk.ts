@@ -1,5 +1,4 @@
 import { queueShowsHidden, mayLabel } from "../access/policy";
-import { hashToken, newToken } from "../access/tokens";
 import type { Viewer } from "../access/viewer";
 import type { Store } from "../store";
 import type { Assigned, Progress, Side } from "../store/labels";
@@ -25,7 +24,7 @@ export async function openDesk(store: Store, viewer: Viewer, queueId: number): P
   const queue = Number.isSafeInteger(queueId) ? await store.queues.find(queueId) : null;
   if (!queue) return { status: 404, error: `no queue ${queueId}` };
   if (!mayLabel(viewer, queue)) return { status: 403, error: "you are not a member of this queue" };
-  const userId = viewer.kind === "user" ? viewer.id : await store.users.localId(hashToken(newToken()));
+  const userId = viewer.kind === "user" ? viewer.id : await store.users.localId();
   return { queue, userId, hidden: queueShowsHidden(viewer, queue) };
 }
 

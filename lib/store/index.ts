@@ -12,8 +12,13 @@ import {
   seatByToken,
   sessionUser,
   setUserDisabled,
-  setUserToken,
-  userByToken,
+  replaceSignInLink,
+  signInLinkState,
+  useSignInLink,
+  deleteSeatTokens,
+  answerRenderEpisodes,
+  targetInMembersQueue,
+  episodeTarget,
 } from "./access";
 import { importAdvantages } from "./advantages";
 import {
@@ -72,6 +77,8 @@ import {
   insertCandidates,
   pairsOf,
   rankedCandidates,
+  runTemplate,
+  recordRunTemplate,
   replacePairs,
   runSamples,
   scoreCandidates,
@@ -170,6 +177,8 @@ export function storeFor(prisma: PrismaClient) {
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
       progress: bind(pipelineCounts),
+      template: bind(runTemplate),
+      recordTemplate: bind(recordRunTemplate),
     },
     workers: {
       beat: bind(beatWorker),
@@ -194,9 +203,10 @@ export function storeFor(prisma: PrismaClient) {
       insert: bind(insertUser),
       list: bind(listUsers),
       count: bind(countUsers),
-      setToken: bind(setUserToken),
+      replaceLink: bind(replaceSignInLink),
       setDisabled: bind(setUserDisabled),
-      byToken: bind(userByToken),
+      linkState: bind(signInLinkState),
+      useLink: bind(useSignInLink),
       localId: bind(localUserId),
     },
     sessions: {
@@ -207,6 +217,12 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+      revokeAll: bind(deleteSeatTokens),
+      target: bind(episodeTarget),
+    },
+    renders: {
+      answerEpisodes: bind(answerRenderEpisodes),
+      targetInMembersQueue: bind(targetInMembersQueue),
     },
     queues: {
       insert: bind(insertQueue),
