@@ -143,7 +143,7 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   expect(turnPairs).toBeGreaterThan(0);
   for (const s of ["pairs", "candidates", "rank", "turn-pairs"]) await expect(step(s)).toHaveAttribute("data-state", "done");
   await expect(panel.getByTestId("pipeline-next")).toHaveText("Every step is done: the training files below are ready.");
-  for (const format of ["official", "official-best-of-k", "openrlhf-critic", "openrlhf-policy", "trl-dpo"]) {
+  for (const format of ["official", "official-best-of-k", "openrlhf-critic", "published-frontend-critic", "openrlhf-policy", "trl-dpo"]) {
     const link = exported(format).getByRole("link", { name: format, exact: true });
     await expect(link).toBeVisible();
     const lines = Number(await exported(format).getAttribute("data-lines"));

@@ -113,6 +113,7 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
     { format: "official", holds: "one trajectory per finished episode, task by task (the benchmark's format)", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
     { format: "official-best-of-k", holds: "one trajectory per finished episode, in the benchmark's best-of-k order", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
     { format: "openrlhf-critic", holds: "one line per trajectory pair (critic training, OpenRLHF)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
+    { format: "published-frontend-critic", holds: "one line per trajectory pair, sides as {input, output} (the published frontend critic's shape)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
     { format: "openrlhf-policy", holds: "one line per turn pair (policy DPO, OpenRLHF)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
     { format: "trl-dpo", holds: "one line per turn pair (policy DPO, TRL)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
   ];
