@@ -18,6 +18,7 @@ const run = (name: string, render: RunSummary["render"], benchmark: RunSummary["
   meanReward: 1,
   successRate: 1,
   render,
+  waiting: null,
 });
 
 const paper = { name: "paper", browser: "chromium", placeholders: "generated" } as const;

@@ -17,7 +17,9 @@ import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
 import { queueView } from "@/lib/runs/queue-view";
+import { paceOf } from "@/lib/runs/pace";
 import { RunWorkers } from "@/components/RunWorkers";
+import { describeWait } from "@/lib/colbench/failure";
 
 export const dynamic = "force-dynamic";
 
@@ -37,9 +39,11 @@ export default async function RunPage({
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
-  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id)]);
+  // One pace for the charts and the Workers panel alike.
+  const pace = paceOf(await store.workers.paceFigures(run.id));
+  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id, pace)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
-  const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
+  const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
@@ -71,6 +75,12 @@ export default async function RunPage({
       {run.archivedAt ? (
         <p className="mb-4 rounded-lg border border-stone-300 bg-stone-100 px-4 py-2 text-sm text-stone-700" data-testid="archived-banner">
           Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the Leaderboard and Compare until it is restored.
+        </p>
+      ) : null}
+      {run.waiting ? (
+        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="waiting-banner">
+          {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"} {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers
+          again; only after {Math.round((runConfigSchema.safeParse(row?.config).data?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
         </p>
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} />
