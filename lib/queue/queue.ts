@@ -65,13 +65,6 @@ export class JobQueue {
     if (ids.length) await this.boss.fail(queueName(kind), ids);
   }
 
-  /** Takes waiting jobs off the queue (a stopped run); jobs being worked are not touched. */
-  async cancel(jobs: Array<{ queue: string; id: string }>): Promise<void> {
-    const byQueue = new Map<string, string[]>();
-    for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job.id]);
-    for (const [name, ids] of byQueue) await this.boss.cancel(name, ids);
-  }
-
   /** Jobs of a kind waiting to be taken. */
   async depth(kind: JobKind): Promise<number> {
     return this.boss.getQueueSize(queueName(kind));

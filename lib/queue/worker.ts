@@ -77,6 +77,7 @@ export class QueueWorker {
   private loop: Promise<void> | null = null;
   private beatTimer: ReturnType<typeof setInterval> | null = null;
   private finished = 0;
+  private dropped = 0;
   private readonly progressAt = new Map<number, ReturnType<typeof setTimeout> | null>();
   private hurried: (() => void) | null = null;
 
@@ -88,6 +89,11 @@ export class QueueWorker {
   /** Jobs this worker has completed (not counting those it handed back). */
   get done(): number {
     return this.finished;
+  }
+
+  /** Jobs dropped because their episode's claim was lost (another worker took it over while this one was away). */
+  get lost(): number {
+    return this.dropped;
   }
 
   async start(): Promise<void> {
@@ -162,7 +168,10 @@ export class QueueWorker {
     const done = begun
       .then(() => this.work(job, controller.signal))
       .then(
-        async () => {
+        async (lost) => {
+          // The episode is another worker's now, and so is this job (handed back, fetched again):
+          // neither completed nor handed back from here.
+          if (lost) return void this.dropped++;
           await this.options.queue.complete(job.kind, [job.id]);
           this.finished++;
         },
@@ -175,12 +184,15 @@ export class QueueWorker {
       .finally(() => {
         this.held.delete(job.id);
         this.wake?.();
+        // The Workers panel's counts drop when a job ends, not at the next beat.
+        if (!this.stopping) void this.beat().catch(() => {});
       });
     this.held.set(job.id, { job, controller, done });
     return begin;
   }
 
-  private async work(job: FetchedJob, signal: AbortSignal): Promise<void> {
+  /** Does a job; true when its episode's claim was lost on the way. */
+  private async work(job: FetchedJob, signal: AbortSignal): Promise<boolean> {
     switch (job.kind) {
       case "play":
       case "score": {
@@ -190,7 +202,8 @@ export class QueueWorker {
       }
       case "sample":
       case "rank":
-        return this.sweetState(job.kind, job.data as JobData["sample"]);
+        await this.sweetState(job.kind, job.data as JobData["sample"]);
+        return false;
     }
   }
 
@@ -230,13 +243,13 @@ export class QueueWorker {
     return this.options.kinds.includes("score");
   }
 
-  private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<void> {
+  private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<boolean> {
     const { store, bus, queue } = this.options;
     // A run deleted since its jobs were queued leaves nothing to do (not an error to retry).
-    if (!(await store.runs.find(runId))) return;
+    if (!(await store.runs.find(runId))) return false;
     const services = await this.servicesFor(runId);
     try {
-      await executeRun(store, runId, services, {
+      const stats = await executeRun(store, runId, services, {
         episodeIds: [episodeId],
         owner: this.owner,
         leaseMs: this.leaseMs,
@@ -244,7 +257,9 @@ export class QueueWorker {
         signal,
         publish: (event) => bus.publish(event),
         ...(deferScore ? { deferScore: (id: number) => queue.enqueue("score", [{ runId, episodeId: id }]) } : {}),
+        log: (line) => this.log(line),
       });
+      return stats.lost > 0;
     } finally {
       this.release(runId);
       this.progress(runId);
@@ -309,6 +324,7 @@ export class QueueWorker {
       concurrency: this.options.concurrency,
       jobs: this.heldJobs(),
       finished: this.finished,
+      beatMs: Math.max(this.leaseMs / 3, 100),
     });
   }
 
