@@ -61,6 +61,7 @@ import {
   storeLabel,
   undoLastLabel,
 } from "./labels";
+import { labelAndNext } from "./label-next";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
@@ -247,6 +248,7 @@ export function storeFor(prisma: PrismaClient) {
       next: bind(nextAssignment),
       open: bind(openAssignments),
       store: bind(storeLabel),
+      storeAndNext: bind(labelAndNext),
       undo: bind(undoLastLabel),
       skip: bind(skipItem),
       renew: bind(renewLeases),
