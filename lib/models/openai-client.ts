@@ -4,6 +4,7 @@ import { apiKeyFor, formatServerSpec, serverUrls, type ServerSpec } from "../col
 import { serverPool, type ServerPool } from "./server-pool";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
+import { promptSpan, SpanProblem, type PromptToken } from "./prompt-span";
 
 export type ModelServerFailure = ServerFailure;
 
@@ -60,11 +61,16 @@ const completionSchema = z.object({
   choices: z
     .array(
       z.object({
-        logprobs: z.object({
-          tokens: z.array(z.string()),
-          token_logprobs: z.array(z.number().nullable()),
-          text_offset: z.array(z.number()).optional(),
-        }),
+        index: z.number().optional(),
+        text: z.string().nullish(),
+        finish_reason: z.string().nullish(),
+        logprobs: z
+          .object({
+            tokens: z.array(z.string()),
+            token_logprobs: z.array(z.number().nullable()),
+            text_offset: z.array(z.number()).nullish(),
+          })
+          .nullish(),
       }),
     )
     .min(1),
@@ -135,43 +141,77 @@ export class OpenAICompatibleClient {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     const { json } = await this.post("/chat/completions", body, chatSchema);
-    return json.choices.map((choice) => ({ text: choice.message.content, logprobs: (choice.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob })) }));
+    if (json.choices.length !== n) throw this.incomplete("/chat/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    return json.choices.map((choice, i) => {
+      const content = choice.logprobs?.content;
+      if (!content || (content.length === 0 && choice.message.content.length > 0)) throw this.incomplete("/chat/completions", `sample ${i} came without the log-probs of its tokens (logprobs: true was sent)`);
+      return { text: choice.message.content, logprobs: content.map((t) => ({ token: t.token, logprob: t.logprob })) };
+    });
   }
 
-  /** Every prompt token with its log-prob (the first has none), through the completions endpoint's echo. */
-  async promptLogprobs(prompt: string): Promise<Array<{ token: string; logprob: number | null }>> {
-    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0 }, completionSchema);
-    const lp = json.choices[0]!.logprobs;
-    // One generated token follows the prompt's; the usage count tells them apart.
-    const count = Math.min(json.usage?.prompt_tokens ?? lp.tokens.length - 1, lp.tokens.length);
-    return lp.tokens.slice(0, count).map((token, i) => ({ token, logprob: lp.token_logprobs[i] ?? null }));
+  /**
+   * N samples continuing a prompt string (the published sampler's way: vLLM's generate on the
+   * prompt as the policy saw it), through the completions endpoint, each with its tokens' log-probs
+   * (vLLM includes the end-of-sequence token's when a sample ends on it; its text does not).
+   */
+  async sampleText(prompt: string, n: number, options: { temperature?: number; maxTokens?: number } = {}): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
+    const body: Record<string, unknown> = { model: this.spec.model, prompt, n, logprobs: 0, add_special_tokens: false, stream: false };
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+    const { json } = await this.post("/completions", body, completionSchema);
+    if (json.choices.length !== n) throw this.incomplete("/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    const ordered = [...json.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    return ordered.map((choice, i) => {
+      const lp = choice.logprobs;
+      if (!lp || typeof choice.text !== "string") throw this.incomplete("/completions", `sample ${i} came without ${lp ? "its text" : "the log-probs of its tokens (logprobs: 0 was sent)"}`);
+      const nulls = lp.token_logprobs.filter((v) => typeof v !== "number").length;
+      if (nulls || lp.token_logprobs.length !== lp.tokens.length) throw this.incomplete("/completions", `sample ${i}: ${nulls} of its ${lp.tokens.length} tokens have no log-prob`);
+      return { text: choice.text, logprobs: lp.tokens.map((token, t) => ({ token, logprob: lp.token_logprobs[t]! })) };
+    });
+  }
+
+  /** A scoring answer that does not cover what was asked: never retried, never stored. */
+  private incomplete(path: string, what: string): ModelServerError {
+    const server = formatServerSpec(this.spec);
+    return new ModelServerError(`${server} ${path}: incomplete answer: ${what}`, false, undefined, { server, path, cause: `incomplete answer: ${what}` });
+  }
+
+  /**
+   * The prompt's tokens, each with its log-prob and its start in the prompt, through the completions
+   * endpoint's echo; the answer must cover the prompt exactly (lib/models/prompt-span.ts). The prompt
+   * is sent as it is (add_special_tokens false): the chat template already wrote any BOS it wants.
+   */
+  async scorePrompt(prompt: string): Promise<PromptToken[]> {
+    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0, add_special_tokens: false }, completionSchema);
+    const choice = json.choices[0]!;
+    if (!choice.logprobs) throw this.incomplete("/completions", "logprobs is null (the server did not score the prompt)");
+    try {
+      return promptSpan(prompt, choice.logprobs && { ...choice.logprobs, text: choice.text }, json.usage?.prompt_tokens);
+    } catch (error) {
+      if (error instanceof SpanProblem) throw this.incomplete("/completions", error.message);
+      throw error;
+    }
+  }
+
+  /** Every prompt token with its log-prob (the first has none) and its start in the prompt. */
+  async promptLogprobs(prompt: string): Promise<PromptToken[]> {
+    return this.scorePrompt(prompt);
   }
 
   /**
    * Log-probabilities of the tokens of `prefix + continuation` as the model scores them, via the
-   * completions endpoint with echo (as vLLM offers it). The first token has none and is dropped.
+   * completions endpoint with echo (as vLLM offers it). The first token has none and is dropped; a
+   * token that straddles the boundary (" The" after "question.") belongs to the continuation.
    */
   async textLogprobs(prefix: string, continuation = ""): Promise<TextLogprobs> {
-    const prompt = prefix + continuation;
-    const { json } = await this.post(
-      "/completions",
-      { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0 },
-      completionSchema,
-    );
-    const lp = json.choices[0]!.logprobs;
-    // max_tokens 1 adds one generated token after the prompt's; the usage count tells them apart.
-    const promptTokens = json.usage?.prompt_tokens ?? lp.tokens.length - 1;
+    const scored = await this.scorePrompt(prefix + continuation);
     const tokens: TokenLogprob[] = [];
     let continuationStart = -1;
-    const count = Math.min(promptTokens, lp.tokens.length);
-    for (let i = 0; i < count; i++) {
-      // A token that straddles the boundary (" The" after "question.") belongs to the continuation.
-      const end = i + 1 < count ? lp.text_offset?.[i + 1] : prompt.length;
-      if (continuationStart < 0 && continuation && end !== undefined && end > prefix.length) continuationStart = tokens.length;
-      const logprob = lp.token_logprobs[i];
-      if (logprob === null || logprob === undefined) continue;
-      tokens.push({ token: lp.tokens[i]!, logprob });
-    }
+    scored.forEach((t, i) => {
+      const end = i + 1 < scored.length ? scored[i + 1]!.start : prefix.length + continuation.length;
+      if (continuationStart < 0 && continuation && end > prefix.length) continuationStart = tokens.length;
+      if (t.logprob !== null) tokens.push({ token: t.token, logprob: t.logprob });
+    });
     return { tokens, continuationStart: continuationStart < 0 ? tokens.length : continuationStart };
   }
 

@@ -10,7 +10,7 @@ import { executeRun, loadRunConfig, type RunServices } from "../runs/runner";
 import { queueName, type JobData, type JobKind } from "./kinds";
 import { parseServerSpec } from "../colbench/server-spec";
 import { OpenAICompatibleClient } from "../models/openai-client";
-import { chatTemplate, type TemplateName } from "../sweet/chat-template";
+import { templateForRun } from "../sweet/run-template";
 import { rankState, sampleState } from "../sweet/pipeline";
 import type { FetchedJob, JobQueue } from "./queue";
 
@@ -205,12 +205,12 @@ export class QueueWorker {
       const policy = this.clientFor(String(settings.policy));
       const [state] = await store.sweet.states(job.runId, 1, job.turnId);
       if (!state || state.candidates >= Number(settings.n) + 1) return;
-      await sampleState(store, policy, state, { n: Number(settings.n), template: chatTemplate(settings.template as TemplateName) });
+      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId) });
     } else {
       await rankState(store, job.runId, job.turnId, this.clientFor(String(settings.critic)), {
         groundTruth: settings.groundTruth !== false,
         sum: settings.sum === true,
-        template: settings.template as TemplateName,
+        template: await templateForRun(store, job.runId),
       });
     }
   }

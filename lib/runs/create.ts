@@ -10,6 +10,8 @@ import { chooseFrontendEmbedder } from "../scoring/frontend/embedders/choose";
 export interface NewRun {
   benchmark: Benchmark;
   selector: string;
+  /** How error messages name the selector: "--tasks" (the default) or the form's "Tasks". */
+  selectorField?: string;
   limit?: number;
   bestOf?: number;
   agent: Player;
@@ -33,10 +35,11 @@ export interface NewRun {
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
-  const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit);
-  if (taskIds.length === 0) {
-    throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
-  }
+  // Selector messages name no flag: the caller says where the text came from (`--tasks`, or the form's "Tasks").
+  const field = spec.selectorField ?? "--tasks";
+  const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit).catch((error: Error) => {
+    throw new Error(`${field} "${spec.selector}": ${error.message}`);
+  });
   const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
   // Chosen once, here: every episode of the run, resumed or not, is scored with the same embedder.
   const choice = spec.benchmark === "frontend" ? await chooseFrontendEmbedder({ embedder: spec.embedder, clip: spec.clipPath }) : null;

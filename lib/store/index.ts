@@ -12,8 +12,13 @@ import {
   seatByToken,
   sessionUser,
   setUserDisabled,
-  setUserToken,
-  userByToken,
+  replaceSignInLink,
+  signInLinkState,
+  useSignInLink,
+  deleteSeatTokens,
+  answerRenderEpisodes,
+  targetInMembersQueue,
+  episodeTarget,
 } from "./access";
 import { importAdvantages } from "./advantages";
 import {
@@ -72,6 +77,8 @@ import {
   insertCandidates,
   pairsOf,
   rankedCandidates,
+  runTemplate,
+  recordRunTemplate,
   replacePairs,
   runSamples,
   scoreCandidates,
@@ -80,6 +87,8 @@ import {
 import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
+import { runSpan } from "./run-span";
+import { pipelineCounts } from "./sweet-progress";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
@@ -126,6 +135,7 @@ export function storeFor(prisma: PrismaClient) {
       sessions: bind(listSessions),
       toRescore: bind(episodesToRescore),
       replaceScores: bind(replaceScores),
+      span: bind(runSpan),
     },
     episodes: {
       ensure: bind(ensureEpisodes),
@@ -166,6 +176,9 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+      progress: bind(pipelineCounts),
+      template: bind(runTemplate),
+      recordTemplate: bind(recordRunTemplate),
     },
     workers: {
       beat: bind(beatWorker),
@@ -190,9 +203,10 @@ export function storeFor(prisma: PrismaClient) {
       insert: bind(insertUser),
       list: bind(listUsers),
       count: bind(countUsers),
-      setToken: bind(setUserToken),
+      replaceLink: bind(replaceSignInLink),
       setDisabled: bind(setUserDisabled),
-      byToken: bind(userByToken),
+      linkState: bind(signInLinkState),
+      useLink: bind(useSignInLink),
       localId: bind(localUserId),
     },
     sessions: {
@@ -203,6 +217,12 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+      revokeAll: bind(deleteSeatTokens),
+      target: bind(episodeTarget),
+    },
+    renders: {
+      answerEpisodes: bind(answerRenderEpisodes),
+      targetInMembersQueue: bind(targetInMembersQueue),
     },
     queues: {
       insert: bind(insertQueue),

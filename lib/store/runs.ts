@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { playerName, runConfigSchema, runRenderProfile, type RunConfig } from "../colbench/run-config";
+import { playerName, runConfigSchema, runEmbedder, runRenderProfile, type RunConfig, type RunEmbedder } from "../colbench/run-config";
 import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
 import { describeFailure, failureOf } from "../colbench/failure";
@@ -25,6 +25,8 @@ export interface RunSummary {
   successRate: number | null;
   /** Frontend: the render profile its scores were made under (null: backend, or imported rewards). */
   render: RenderProfile | null;
+  /** Frontend: the image embedder its similarities come from (null: backend, or imported rewards). */
+  embedder: RunEmbedder | null;
 }
 
 function models(config: unknown): { agent: string | null; simulator: string | null } {
@@ -118,6 +120,7 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
       archivedAt: run.archivedAt,
       ...models(run.config),
       render: runRenderProfile(run.config),
+      embedder: runEmbedder(run.config),
       total: counts.reduce((n, g) => n + g._count._all, 0),
       done,
       failed: count("failed"),

@@ -132,6 +132,8 @@ export interface NewCandidate {
   policyModel: string;
   policyMean: number;
   policySum: number;
+  /** "own", "chat" or "completions": how it was made. */
+  sampledVia?: string;
 }
 
 /** Stores a turn's candidates; ones already there (same turn and index) are kept as they are. */
@@ -213,13 +215,21 @@ export interface RankedCandidate {
   advantage: number | null;
 }
 
+/** Where a ranked candidate's state sits in the run: its episode's task and sample, the turn's place. */
+export interface RankedCandidateInRun extends RankedCandidate {
+  taskId: number;
+  sample: number;
+  turnIndex: number;
+}
+
 /** A run's scored candidates, turn by turn. */
-export async function rankedCandidates(prisma: PrismaClient, runId: number): Promise<RankedCandidate[]> {
-  return prisma.candidate.findMany({
+export async function rankedCandidates(prisma: PrismaClient, runId: number): Promise<RankedCandidateInRun[]> {
+  const rows = await prisma.candidate.findMany({
     where: { turn: { episode: { runId } }, advantage: { not: null } },
     orderBy: [{ turnId: "asc" }, { index: "asc" }],
-    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true },
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true, turn: { select: { index: true, episode: { select: { taskId: true, sample: true } } } } },
   });
+  return rows.map(({ turn, ...c }) => ({ ...c, taskId: turn.episode.taskId, sample: turn.episode.sample, turnIndex: turn.index }));
 }
 
 /** One turn's candidates, best advantage first (the replay shows them). */
@@ -244,4 +254,22 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
   for (const { turn, ...c } of rows) (byTurn[turn.index] ??= []).push(c);
   for (const list of Object.values(byTurn)) list.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity) || a.index - b.index);
   return byTurn;
+}
+
+/**
+ * The chat template a run's SWEET-RL strings are written in, as its first step recorded it (kept in
+ * the run's config beside what the run was made with), or null.
+ */
+export async function runTemplate(prisma: PrismaClient, runId: number): Promise<Record<string, unknown> | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { config: true } });
+  const recorded = (run?.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
+  return recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null;
+}
+
+/** Records a run's chat template once: the first step's wins, so every later string uses the same. */
+export async function recordRunTemplate(prisma: PrismaClient, runId: number, template: Record<string, unknown>): Promise<boolean> {
+  const changed = await prisma.$executeRaw`
+    UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetTemplate}', ${JSON.stringify(template)}::jsonb)
+     WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetTemplate')`;
+  return changed > 0;
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
-import { getDatabase } from "@/lib/db";
-import { runDoctor } from "@/lib/doctor";
+import { checkRunning, lastReport } from "@/lib/doctor/last-report";
+import { SystemRecheck } from "@/components/admin/SystemRecheck";
+import { checkSystem } from "./doctor";
 import type { Part } from "@/lib/doctor/types";
 import { PageHeader } from "@/components/PageHeader";
 import { DataTable } from "@/components/DataTable";
@@ -57,16 +58,34 @@ function BackupsPanel() {
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "System" };
 
+/** A report older than this is checked again in the background when the page is opened. */
+const STALE_MS = 60_000;
+
 export default async function SystemPage() {
-  // The same checks as `colbench doctor`, run by the studio's own process on its own database.
-  const db = await getDatabase();
-  const report = await runDoctor({ db, open: async () => db, webgpuOpener: process.env.COLBENCH_WEBGPU_OPENER || undefined });
+  // The last report at once; the checks (seconds) run in the background and the button shows their result.
+  const report = lastReport();
+  if (!report || Date.now() - Date.parse(report.at) > STALE_MS) void checkSystem().catch(() => {});
+  const running = checkRunning();
+  if (!report) {
+    return (
+      <>
+        <PageHeader title="System">
+          What this machine gives the studio, part by part, as <code>npx colbench doctor</code> reports it.
+        </PageHeader>
+        <p className="mb-4 rounded-lg border border-stone-200 bg-stone-50 p-3 text-sm text-stone-700" data-testid="system-verdict">
+          No check has run in this studio yet: checking now (Python, the browsers and WebGPU take a few seconds).{" "}
+          <SystemRecheck running={running} />
+        </p>
+      </>
+    );
+  }
   const missing = report.parts.filter((p) => p.required && p.status === "missing");
   return (
     <>
       <PageHeader title="System">
         What this machine gives the studio, part by part, as <code>npx colbench doctor</code> reports it (run it in a terminal when something fails; add{" "}
-        <code>--json</code> for scripts). Checked {new Date(report.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC in {(report.tookMs / 1000).toFixed(1)} s; reload to check again.
+        <code>--json</code> for scripts). Checked {new Date(report.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC in {(report.tookMs / 1000).toFixed(1)} s
+        {running ? "; checking again in the background" : ""}. <SystemRecheck running={running} />
       </PageHeader>
       <p className={`mb-4 rounded-lg border p-3 text-sm ${missing.length ? "border-red-200 bg-red-50 text-red-800" : "border-teal-200 bg-teal-50 text-teal-900"}`} data-testid="system-verdict">
         {missing.length ? `The studio cannot work without: ${missing.map((p) => p.name).join(", ")}.` : "Everything the studio needs is here."}

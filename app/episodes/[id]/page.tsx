@@ -2,6 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
+import { currentViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
@@ -21,6 +23,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function EpisodePage({ params }: Params) {
+  // A replay quotes the simulator's prompt (hidden information): the page checks, not only the gate.
+  if (!seesHidden(await currentViewer())) notFound();
   const id = Number.parseInt((await params).id, 10);
   const store = await getStore();
   const episode = Number.isSafeInteger(id) ? await store.episodes.get(id) : null;

@@ -18,6 +18,18 @@ import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
 import { queueView } from "@/lib/runs/queue-view";
 import { RunWorkers } from "@/components/RunWorkers";
+import { RunSpec } from "@/components/RunSpec";
+import { loadPipelineView } from "@/lib/sweet/pipeline-view";
+import { getPipelineJobs } from "@/lib/sweet/jobs";
+
+/** The latest step's news in this process, if it has pipeline jobs (the studio's server does). */
+function pipelineStatus(runId: number) {
+  try {
+    return getPipelineJobs().status(runId);
+  } catch {
+    return null;
+  }
+}
 
 export const dynamic = "force-dynamic";
 
@@ -37,11 +49,15 @@ export default async function RunPage({
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
-  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id)]);
+  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id), store.runs.span(run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
+  // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
+  const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
   const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
+  // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
+  const pipeline = manages ? { ...(await loadPipelineView(store, run)), last: pipelineStatus(run.id) } : null;
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
@@ -75,23 +91,31 @@ export default async function RunPage({
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} />
       {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
-      {manages ? <PipelinePanel runId={run.id} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
-        {[
-          ["Episodes done", `${run.done}/${run.total}`],
-          ["Failed", String(run.failed)],
-          ["Mean reward", reward(run.meanReward)],
-          [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
-          ...(dashboard.k > 1
-            ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward)]]
-            : []),
-        ].map(([label, value]) => (
-          <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
+        {(
+          [
+            ["Episodes done", `${run.done}/${run.total}`],
+            ["Failed", String(run.failed)],
+            [run.benchmark === "backend" ? "Mean reward" : "Mean similarity", reward(run.meanReward), similarityBy],
+            [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
+            ...(dashboard.k > 1
+              ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward), similarityBy]]
+              : []),
+          ] as Array<[string, string, string | undefined]>
+        ).map(([label, value, note]) => (
+          <div key={label} className="min-w-0 rounded-lg border border-stone-200 bg-white p-4">
             <dt className="text-xs text-stone-500">{label}</dt>
             <dd className="mt-1 truncate text-xl font-semibold text-stone-900">{value}</dd>
+            {note ? (
+              <dd className="mt-1 text-xs text-stone-500" data-testid="figure-embedder">
+                {note}
+              </dd>
+            ) : null}
           </div>
         ))}
       </dl>
+      <RunSpec runId={run.id} config={row?.config} createdAt={run.createdAt} span={span} prompts={manages} />
+      {pipeline ? <PipelinePanel runId={run.id} initial={pipeline} /> : null}
       {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
         <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />

@@ -3,6 +3,7 @@ import { jsonBody } from "@/lib/http/guard";
 import { getPipelineJobs } from "@/lib/sweet/jobs";
 import { TEMPLATE_NAMES } from "@/lib/sweet/chat-template";
 import { getStore } from "@/lib/store";
+import { loadPipelineView } from "@/lib/sweet/pipeline-view";
 
 export const dynamic = "force-dynamic";
 
@@ -16,6 +17,15 @@ const stepSchema = z.object({
   seed: z.coerce.number().int().optional(),
   template: z.enum(TEMPLATE_NAMES as ["llama3", "chatml"]).optional(),
 });
+
+/** Where SWEET-RL's steps stand on a run: each step's state and counts (from the stored rows), the next step, the exports; and the latest step's news. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const runId = Number.parseInt((await params).id, 10);
+  const store = await getStore();
+  const run = await store.runs.find(runId);
+  if (!run) return Response.json({ error: `no run ${runId}` }, { status: 404 });
+  return Response.json({ ...(await loadPipelineView(store, run)), last: getPipelineJobs().status(run.id) });
+}
 
 /** Starts (or continues) a SWEET-RL step on a run's data; the same as `colbench pairs|candidates|rank|turn-pairs`. */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
