@@ -40,9 +40,7 @@ function annotate(url: string, queueId: number, tokens: string[]) {
   let stop = false;
   let finished = false;
   const done = (async () => {
-    const cookies = await Promise.all(
-      tokens.map(async (token) => (await fetch(signInUrl(url, token), { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!),
-    );
+    const cookies = await Promise.all(tokens.map((token) => signInCookie(url, token)));
     const post = async (cookie: string, action: string, body: unknown) => {
       const response = await fetch(`${url}/api/queues/${queueId}/${action}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
       return { status: response.status, json: (await response.json()) as { pair?: { itemId: number } | null; next?: { itemId: number } | null } };
@@ -62,6 +60,20 @@ function annotate(url: string, queueId: number, tokens: string[]) {
     );
   })().finally(() => (finished = true));
   return { acks, done, stop: () => (stop = true), finished: () => finished };
+}
+
+/** Signs in with a link's token as its confirm form does (a bare GET of the link signs no one in). */
+async function signInCookie(url: string, token: string): Promise<string> {
+  const link = new URL(signInUrl(url, token));
+  const response = await fetch(`${url}/signin`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
+    body: new URLSearchParams({ token: link.searchParams.get("token")! }).toString(),
+  });
+  const cookie = response.headers.get("set-cookie");
+  if (!cookie) throw new Error(`sign-in answered ${response.status} without a cookie: ${await response.text()}`);
+  return cookie.split(";")[0]!;
 }
 
 async function prepare(db: Database) {

@@ -21,6 +21,7 @@ import { serveWeights } from "../../lib/gpu/node/served-weights";
 import { openStore } from "../database";
 import { parseEvery, scheduleBackups } from "../../lib/db/backup/service";
 import { backupSettings } from "../../lib/db/backup/settings";
+import { defaultRenderDir } from "../../lib/scoring/frontend/render-cache";
 import { action, fail } from "../errors";
 
 export function register(program: Command): void {
@@ -50,7 +51,7 @@ export function register(program: Command): void {
           fail((error as Error).message);
         }
         // The System page's "Back up now" reads these from the environment, as route code does.
-        const backups = backupSettings({ dir: opts.backupDir, keep: opts.keep, renders: opts.backupRenders });
+        const backups = backupSettings({ dir: opts.backupDir, keep: opts.keep, renders: opts.backupRenders ? defaultRenderDir() : undefined });
         // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
         if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
         if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");

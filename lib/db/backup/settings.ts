@@ -1,6 +1,5 @@
 import path from "node:path";
 import { dataDir } from "../../paths";
-import { defaultRenderDir } from "../../scoring/frontend/render-cache";
 
 export interface BackupSettings {
   dir: string;
@@ -11,18 +10,19 @@ export interface BackupSettings {
 
 /**
  * Where the studio's backups go: `colbench serve` fixes them from its flags and leaves them in the
- * environment (COLBENCH_BACKUP_DIR, _KEEP, _RENDERS), where the System page's bundled code reads them.
+ * environment (COLBENCH_BACKUP_DIR, _KEEP, _RENDERS: the render folder when backups include it), where
+ * the System page's bundled code reads them.
  */
-export function backupSettings(flags?: { dir?: string; keep?: number; renders?: boolean }): BackupSettings {
+export function backupSettings(flags?: { dir?: string; keep?: number; renders?: string }): BackupSettings {
   if (flags) {
     process.env.COLBENCH_BACKUP_DIR = path.resolve(/*turbopackIgnore: true*/ flags.dir ?? process.env.COLBENCH_BACKUP_DIR ?? path.join(dataDir(), "backups"));
     process.env.COLBENCH_BACKUP_KEEP = String(flags.keep ?? 14);
-    process.env.COLBENCH_BACKUP_RENDERS = flags.renders ? "1" : "";
+    process.env.COLBENCH_BACKUP_RENDERS = flags.renders ?? "";
   }
   const keep = Number(process.env.COLBENCH_BACKUP_KEEP);
   return {
     dir: path.resolve(/*turbopackIgnore: true*/ process.env.COLBENCH_BACKUP_DIR ?? path.join(dataDir(), "backups")),
     keep: Number.isInteger(keep) && keep > 0 ? keep : 14,
-    renders: process.env.COLBENCH_BACKUP_RENDERS ? defaultRenderDir() : undefined,
+    renders: process.env.COLBENCH_BACKUP_RENDERS || undefined,
   };
 }
