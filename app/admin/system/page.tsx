@@ -6,6 +6,54 @@ import type { Part } from "@/lib/doctor/types";
 import { PageHeader } from "@/components/PageHeader";
 import { DataTable } from "@/components/DataTable";
 import { PartStatusBadge } from "@/components/admin/PartStatus";
+import { revalidatePath } from "next/cache";
+import { backupInto, lastBackups } from "@/lib/db/backup/service";
+import { backupSettings } from "@/lib/db/backup/settings";
+import { dataDir } from "@/lib/paths";
+
+async function backUpNow() {
+  "use server";
+  // Only admins reach this page (the gate); the action posts to the page's own path.
+  const settings = backupSettings();
+  await backupInto(await getDatabase(), settings.dir, { keep: settings.keep, renders: settings.renders, dataDir: dataDir(), by: "System page" }).catch(() => {
+    // Recorded with its error in the list below.
+  });
+  revalidatePath("/admin/system");
+}
+
+function BackupsPanel() {
+  const records = lastBackups(dataDir()).reverse();
+  const settings = backupSettings();
+  const last = records[0];
+  return (
+    <section className="mt-8" data-testid="system-backups">
+      <h2 className="mb-2 text-base font-semibold text-stone-800">Backups</h2>
+      <p className="mb-3 text-sm text-stone-600">
+        {last
+          ? last.error
+            ? `The last backup, started ${new Date(last.takenAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC, failed: ${last.error}`
+            : `Last backup: ${last.file}, as of ${new Date(last.takenAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC (${last.rows} rows, ${(last.bytes / 1e6).toFixed(2)} MB, by ${last.by}).`
+          : "No backup has been taken on this machine."}{" "}
+        Restore one with <code>npx colbench db restore FILE --into DIR</code> (or a PostgreSQL URL). Scheduled backups:{" "}
+        <code>colbench serve --backup-every 6h --keep 14</code>.
+      </p>
+      <form action={backUpNow} className="mb-3">
+        <button type="submit" className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50" data-testid="backup-now">
+          Back up now into {settings.dir}
+        </button>
+      </form>
+      {records.length > 1 ? (
+        <ul className="text-xs text-stone-500">
+          {records.slice(1).map((r) => (
+            <li key={r.file + r.takenAt}>
+              {r.takenAt} {r.error ? `failed: ${r.error}` : `${r.file} (${r.rows} rows, ${(r.bytes / 1e6).toFixed(2)} MB, ${r.by})`}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "System" };
@@ -60,6 +108,7 @@ export default async function SystemPage() {
           },
         ]}
       />
+      <BackupsPanel />
     </>
   );
 }

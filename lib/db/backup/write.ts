@@ -129,11 +129,11 @@ export async function writeBackup(source: BackupSource, file: string, options: B
   }
   try {
     // Renders are content-addressed files written once: copying them after the snapshot is safe.
-    if (options.renders && fs.existsSync(options.renders)) {
+    if (options.renders && fs.existsSync(/*turbopackIgnore: true*/ options.renders)) {
       for (const relative of listFiles(options.renders)) {
         let data: Buffer;
         try {
-          data = fs.readFileSync(path.join(options.renders, relative));
+          data = fs.readFileSync(path.join(/*turbopackIgnore: true*/ options.renders, relative));
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // evicted meanwhile
           throw error;
@@ -160,7 +160,7 @@ export async function writeBackup(source: BackupSource, file: string, options: B
 
 function listFiles(root: string, under = ""): string[] {
   const found: string[] = [];
-  for (const entry of fs.readdirSync(path.join(root, under), { withFileTypes: true })) {
+  for (const entry of fs.readdirSync(path.join(/*turbopackIgnore: true*/ root, under), { withFileTypes: true })) {
     const relative = path.join(under, entry.name);
     if (entry.isDirectory()) found.push(...listFiles(root, relative));
     // A render being written has a temporary name (ID.png.PID.RANDOM.png) until it is renamed.
