@@ -260,10 +260,11 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
  * The chat template a run's SWEET-RL strings are written in, as its first step recorded it (kept in
  * the run's config beside what the run was made with), or null.
  */
-export async function runTemplate(prisma: PrismaClient, runId: number): Promise<Record<string, unknown> | null> {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { config: true } });
-  const recorded = (run?.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
-  return recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null;
+export async function runTemplate(prisma: PrismaClient, runId: number): Promise<{ name: string; createdAt: Date; recorded: Record<string, unknown> | null } | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { name: true, createdAt: true, config: true } });
+  if (!run) return null;
+  const recorded = (run.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
+  return { name: run.name, createdAt: run.createdAt, recorded: recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null };
 }
 
 /** Records a run's chat template once: the first step's wins, so every later string uses the same. */

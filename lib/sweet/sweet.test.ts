@@ -126,6 +126,6 @@ describe("exports", () => {
     // TRL's string format: prompt + reply is the OpenRLHF line's text, trailing whitespace kept.
     const trl = trlDpoLine("P", "A \n", "B", "<|eot_id|>");
     expect(trl).toEqual({ prompt: "P", chosen: "A \n<|eot_id|>", rejected: "B<|eot_id|>" });
-    expect(trl.prompt + trl.chosen).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
+    expect(trl.prompt! + trl.chosen!).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
   });
 });
