@@ -75,7 +75,7 @@ describe.each(fixtures)("a data folder made by $sha ($schema)", (fixture) => {
       const store = storeFor(db.prisma);
       // What the releases wrote reads back through today's store.
       const episode = (await db.prisma.episode.findFirst({ orderBy: { id: "asc" } }))!;
-      const turns = await store.episodes.loadTurns(episode.id);
+      const turns = await store.episodes.turns(episode.id);
       expect(turns.map((t) => t.index)).toEqual([0, 1, 2, 3]);
       expect(turns[0]!.content.length).toBeGreaterThan(10);
       if (fixture.counts.labels) {
