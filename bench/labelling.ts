@@ -16,7 +16,7 @@ import path from "node:path";
 import { openDatabase, type Database } from "../lib/db/open";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { storeFor } from "../lib/store";
-import { addUser, signInUrl } from "../lib/access/users";
+import { addUser } from "../lib/access/users";
 import { createQueue } from "../lib/label/build";
 import { makeRunPair } from "../lib/label/testing/run-pair";
 import { projectRoot } from "../lib/paths";
@@ -62,7 +62,8 @@ async function prepare(db: Database): Promise<{ queueId: number; tokens: string[
 async function label(url: string, queueId: number, tokens: string[], alive: () => boolean) {
   const cookies: string[] = [];
   for (const token of tokens) {
-    const response = await fetch(signInUrl(url, token), { redirect: "manual" });
+    // A sign-in link only asks to confirm; the confirming POST starts the session.
+    const response = await fetch(`${url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}`, redirect: "manual" });
     cookies.push(response.headers.get("set-cookie")!.split(";")[0]!);
   }
   const acknowledged: Array<{ user: number; item: number }> = [];
