@@ -2,7 +2,7 @@
 // itself, timed) and bench/studio-pages.ts (the same load beside the pages it times).
 import type { Database } from "../lib/db/open";
 import { storeFor } from "../lib/store";
-import { addUser, signInUrl } from "../lib/access/users";
+import { addUser } from "../lib/access/users";
 import { createQueue } from "../lib/label/build";
 import { makeRunPair } from "../lib/label/testing/run-pair";
 
@@ -52,7 +52,8 @@ export async function runAnnotators(
 ): Promise<LoadResult> {
   const cookies: string[] = [];
   for (const token of setup.tokens) {
-    const response = await fetch(signInUrl(url, token), { redirect: "manual" });
+    // A sign-in link only asks to confirm; the confirming POST starts the session.
+    const response = await fetch(`${url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}`, redirect: "manual" });
     cookies.push(response.headers.get("set-cookie")!.split(";")[0]!);
   }
   const acknowledged: LoadResult["acknowledged"] = [];

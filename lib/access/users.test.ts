@@ -63,6 +63,22 @@ describe.each(backends)("sign-in links on $label", ({ open }) => {
     expect(await signIn(store, (await renewLink(store, "gone")).token)).not.toBeNull();
   });
 
+  it("knows an agent's render by its turns or its scored answer, and a target by nothing of the sort", async () => {
+    await store.tasks.import({ file: path.join(projectRoot, "samples", "frontend.jsonl"), benchmark: "frontend", name: "renders" });
+    const task = (await store.tasks.list({ benchmark: "frontend" })).items[0]!;
+    const run = await db.prisma.run.create({ data: { name: "renders", benchmark: "frontend", config: { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } } } });
+    await store.episodes.ensure(run.id, [task.id], 2);
+    const [one, two] = (await db.prisma.episode.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } })).map((e) => e.id);
+    const [turnRender, answerRender, targetRender] = ["a", "b", "c"].map((c) => c.repeat(64));
+    await store.episodes.appendTurn(one!, { index: 0, role: "agent", content: "a page", html: "<p>x</p>", renderId: turnRender });
+    await store.episodes.finish(two!, { answer: "<p>y</p>", reward: 0.5, details: { answerRender, targetRender } });
+    expect(await store.renders.answerEpisodes(turnRender!)).toEqual([one]);
+    expect(await store.renders.answerEpisodes(answerRender!)).toEqual([two]);
+    expect(await store.renders.answerEpisodes(targetRender!)).toEqual([]);
+    expect(await store.renders.targetInMembersQueue(targetRender!, 1)).toBe(false);
+    expect((await store.seats.target(two!))?.groundTruth).toBe((await store.tasks.get(task.id))!.groundTruth);
+  });
+
   it("task search takes _, % and \\ as written, not as LIKE wildcards", async () => {
     // Three tasks that differ only where a wildcard would blur them.
     const base = JSON.parse((await fs.readFile(path.join(projectRoot, "samples", "backend.jsonl"), "utf8")).split("\n")[0]!) as Record<string, unknown>;
