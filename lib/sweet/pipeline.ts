@@ -1,4 +1,5 @@
 import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { JobFence } from "../store/workers";
 import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
 import type { CandidateScore } from "../store/sweet";
@@ -54,7 +55,7 @@ export async function sampleState(
   store: Store,
   policy: OpenAICompatibleClient,
   state: { turnId: number; prompt: unknown; output: string },
-  options: { n: number; template: ReturnType<typeof chatTemplate>; temperature?: number; maxTokens?: number },
+  options: { n: number; template: ReturnType<typeof chatTemplate>; temperature?: number; maxTokens?: number; fence?: JobFence },
 ): Promise<number> {
   const messages = messagesOf(state.prompt, state.turnId);
   const [own, samples] = await Promise.all([
@@ -69,7 +70,7 @@ export async function sampleState(
       return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
     }),
   ];
-  return store.sweet.insertCandidates(state.turnId, rows);
+  return store.sweet.insertCandidates(state.turnId, rows, options.fence);
 }
 
 /**
@@ -81,7 +82,7 @@ export async function rankState(
   runId: number,
   turnId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName } = {},
+  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; fence?: JobFence } = {},
 ): Promise<number> {
   const template = chatTemplate(options.template ?? "llama3");
   const todo = await store.sweet.unranked(runId, turnId);
@@ -91,7 +92,7 @@ export async function rankState(
     const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
     scores.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
   }
-  await store.sweet.score(critic.spec.model, scores);
+  await store.sweet.score(critic.spec.model, scores, options.fence);
   return scores.length;
 }
 
