@@ -191,6 +191,7 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
     const runId = await queueRun("outage", `${server.url}#slow:300`);
     await until("a few episodes to end", async () => (await db.prisma.episode.count({ where: { runId, status: "done" } })) >= 2);
     const port = Number(new URL(server.url).port);
+    expect(await db.prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } })).toBeGreaterThan(0);
     await server.close();
     const downAt = Date.now();
     const waits = () => db.prisma.$queryRawUnsafe<Array<{ waitingFor: unknown }>>(`SELECT "waitingFor" FROM "Episode" WHERE "runId" = ${runId} AND "status" = 'running' AND "waitingFor" IS NOT NULL`);
@@ -209,6 +210,7 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
     const workers = await startWorkers(3);
     const runId = await queueRun("pg-restart", `${server.url}#slow:300`);
     await until("a few episodes to end", async () => (await db.prisma.episode.count({ where: { runId, status: "done" } })) >= 2);
+    expect(await db.prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } })).toBeGreaterThan(0);
     await postgres.restart();
     await expectWhole(runId, "pg-restart");
     await stop(workers);
@@ -221,6 +223,7 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
     await until("both victims to hold episodes", async () => (await Promise.all(victims.map((v) => heldBy(runId, v.id)))).every((held) => held.length > 0));
     for (const v of victims) v.child.kill("SIGKILL");
     await Promise.all(victims.map((v) => v.exited));
+    expect(await db.prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } })).toBeGreaterThan(0);
     await expectWhole(runId, "two-killed");
     await stop(workers.slice(2));
   });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { Command, Option } from "commander";
 import { MultiBar, Presets } from "cli-progress";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { parseDuration } from "../../lib/colbench/run-config";
+import { parseDuration } from "../../lib/colbench/duration";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { openEventBus } from "../../lib/events";
 import { createRun } from "../../lib/runs/create";
@@ -239,14 +239,14 @@ export function register(program: Command): void {
     .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
     .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
     .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
-    .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 10m, 90s", (v: string) => parseDuration(v), 600)
+    .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)", (v: string) => parseDuration(v))
     .action(
       action(async (opts: {
         detach?: boolean;
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
-        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp: number;
+        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");

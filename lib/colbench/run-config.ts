@@ -67,14 +67,6 @@ export const runConfigSchema = z.object({
 
 export type RunConfig = z.infer<typeof runConfigSchema>;
 
-/** "10m", "90s", "1h" or plain seconds: the give-up time of `--give-up`. */
-export function parseDuration(text: string, name = "--give-up"): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/.exec(text);
-  const seconds = m ? Number(m[1]) * ({ ms: 0.001, s: 1, m: 60, min: 60, h: 3600 } as Record<string, number>)[m[2] ?? "s"]! : Number.NaN;
-  if (!(seconds > 0)) throw new Error(`${name}: expected a duration such as 10m, 90s or 1h, got "${text}"`);
-  return seconds;
-}
-
 /**
  * The profile a run's scores were made under: frontend runs' (legacy ones read as studio-1280),
  * null for backend runs and for imported trajectories, whose rewards came from elsewhere.

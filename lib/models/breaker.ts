@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { durationMs } from "../colbench/duration";
 
 // A circuit breaker per model server, shared by every client and job of one process: once the
 // server stops answering (no connection, a timeout, HTTP 5xx) requests stop hammering it and wait;
@@ -117,5 +118,5 @@ export function currentOutages(): Outage[] {
   return [...breakers.values()].flatMap((b) => (b.outage ? [{ ...b.outage }] : []));
 }
 
-/** How long a client waits out an outage before it fails the request, unless told otherwise. */
-export const DEFAULT_GIVE_UP_MS = 10 * 60_000;
+/** How long a client waits out an outage before it fails the request, unless told otherwise ($COLBENCH_GIVE_UP, else 10 minutes). */
+export const DEFAULT_GIVE_UP_MS = durationMs(process.env.COLBENCH_GIVE_UP ?? "") > 0 ? durationMs(process.env.COLBENCH_GIVE_UP!) : 10 * 60_000;

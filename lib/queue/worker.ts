@@ -2,7 +2,7 @@ import os from "node:os";
 import type { RunConfig } from "../colbench/run-config";
 import type { EventBus } from "../events";
 import type { Store } from "../store";
-import type { HeldJob } from "../store/workers";
+import { JobLost, type HeldJob, type JobFence } from "../store/workers";
 import { CLAIM_LEASE_MS, processOwner } from "../runs/owner";
 import { openRunServices } from "../runs/play-run";
 import { modelServices } from "../runs/services";
@@ -202,13 +202,19 @@ export class QueueWorker {
       }
       case "sample":
       case "rank":
-        await this.sweetState(job.kind, job.data as JobData["sample"]);
-        return false;
+        try {
+          await this.sweetState(job.kind, job.data as JobData["sample"], { queue: queueName(job.kind), id: job.id, attempt: job.attempt });
+          return false;
+        } catch (error) {
+          if (!(error instanceof JobLost)) throw error;
+          this.log(`${error.message}: its results were not written (another worker does it)`);
+          return true;
+        }
     }
   }
 
   /** A SWEET-RL step for one state, with the servers its `QueuedStep` names (one client per step). */
-  private async sweetState(kind: "sample" | "rank", job: JobData["sample"]): Promise<void> {
+  private async sweetState(kind: "sample" | "rank", job: JobData["sample"], fence: JobFence): Promise<void> {
     const { store } = this.options;
     // Gone with its run (deleted since): nothing to do.
     const step = await store.workers.step(job.stepId);
@@ -218,12 +224,13 @@ export class QueueWorker {
       const policy = this.clientFor(String(settings.policy));
       const [state] = await store.sweet.states(job.runId, 1, job.turnId);
       if (!state || state.candidates >= Number(settings.n) + 1) return;
-      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId) });
+      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId), fence });
     } else {
       await rankState(store, job.runId, job.turnId, this.clientFor(String(settings.critic)), {
         groundTruth: settings.groundTruth !== false,
         sum: settings.sum === true,
         template: await templateForRun(store, job.runId),
+        fence,
       });
     }
   }

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../db/generated/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
 
 // `colbench worker` processes and the work queued for runs. Times are the database's clock (UTC),
 // never a worker's: machines' clocks disagree, and a beat is judged stale against the same clock.
@@ -155,6 +155,35 @@ export async function cancelWaitingJobs(prisma: PrismaClient, runId: number): Pr
 export async function deleteJobsOfRun(prisma: PrismaClient, runId: number): Promise<number> {
   if (!(await hasQueue(prisma))) return 0;
   return prisma.$executeRaw`DELETE FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND ("data"->>'runId')::int = ${runId}`;
+}
+
+/** A job as one fetch of it holds it: pg-boss raises the retry count at every fetch after the first. */
+export interface JobFence {
+  queue: string;
+  id: string;
+  attempt: number;
+}
+
+/** A write for a job this worker no longer holds (handed back while it was away, and fetched by another). */
+export class JobLost extends Error {
+  constructor(readonly fence: JobFence) {
+    super(`job ${fence.id} (attempt ${fence.attempt}) is no longer this worker's`);
+    this.name = "JobLost";
+  }
+}
+
+/**
+ * Runs `write` in a transaction that first locks the job's row as this fetch holds it (active, the
+ * same attempt): a hand-back waits for the write to commit, or the write finds the job gone and
+ * nothing is written (JobLost).
+ */
+export async function fencedByJob<T>(prisma: PrismaClient, fence: JobFence, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    const held = await tx.$queryRaw<Array<{ ok: number }>>`
+      SELECT 1 AS "ok" FROM pgboss.job WHERE "name" = ${fence.queue} AND "id" = ${fence.id}::uuid AND "state" = 'active' AND "retry_count" = ${fence.attempt} FOR SHARE`;
+    if (!held.length) throw new JobLost(fence);
+    return write(tx);
+  });
 }
 
 /** Turns stored for a run so far, by every process (what a worker's progress event carries). */

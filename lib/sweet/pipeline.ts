@@ -1,4 +1,5 @@
 import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { JobFence } from "../store/workers";
 import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
 import type { CandidateScore } from "../store/sweet";
@@ -67,7 +68,7 @@ export async function sampleState(
   store: Store,
   policy: OpenAICompatibleClient,
   state: { turnId: number; prompt: unknown; output: string },
-  options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number },
+  options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number; fence?: JobFence },
 ): Promise<number> {
   const sampling = { temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 };
   const text = typeof state.prompt === "string";
@@ -86,7 +87,7 @@ export async function sampleState(
       return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps), sampledVia: via };
     }),
   ];
-  return store.sweet.insertCandidates(state.turnId, rows);
+  return store.sweet.insertCandidates(state.turnId, rows, options.fence);
 }
 
 type Unranked = Awaited<ReturnType<Store["sweet"]["unranked"]>>[number];
@@ -125,12 +126,12 @@ export async function rankState(
   runId: number,
   turnId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate },
+  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate; fence?: JobFence },
 ): Promise<number> {
   const todo = await store.sweet.unranked(runId, turnId);
   if (!todo.length) return 0;
   const scores = await scoreState(critic, options.template, todo, options);
-  await store.sweet.score(critic.spec.model, scores);
+  await store.sweet.score(critic.spec.model, scores, options.fence);
   return scores.length;
 }
 
