@@ -255,6 +255,8 @@ describe("files that go into the published scripts and come back", () => {
       const own = await db.prisma.candidate.count({ where: { index: 0, id: { in: drawn.flatMap((p) => [p.chosenId, p.rejectedId]) } } });
       expect(own).toBe(0);
     });
+    // The policy's file says which pool its pairs came from.
+    expect((await colbench(["export", "strings", "--format", "openrlhf-policy"])).stderr).toContain(`"pool":"samples"`);
     expect((await colbench(["export", "strings", "--format", "official"])).stdout).toBe(fs.readFileSync(stringsFile, "utf8"));
   });
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { getPipelineJobs } from "@/lib/sweet/jobs";
-import { TEMPLATE_NAMES } from "@/lib/sweet/chat-template";
 import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +12,10 @@ const stepSchema = z.object({
   groundTruth: z.boolean().optional(),
   sum: z.boolean().optional(),
   pairsPerState: z.coerce.number().int().min(1).max(64).optional(),
-  seed: z.coerce.number().int().optional(),
-  template: z.enum(TEMPLATE_NAMES as ["llama3", "chatml"]).optional(),
+  seed: z.coerce.number().int().min(0).optional(),
+  includeOwn: z.boolean().optional(),
+  /** A hub id, model folder or fallback name (llama3, chatml); the run's recorded template when left out. */
+  template: z.string().min(1).max(500).optional(),
 });
 
 /** Starts (or continues) a SWEET-RL step on a run's data; the same as `colbench pairs|candidates|rank|turn-pairs`. */
