@@ -361,6 +361,11 @@ export function register(program: Command): void {
             const failures = await failureLines(store, run.id);
             if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
           }
+          // Turn-pair files say which candidate pool their pairs were drawn from, and how.
+          if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
+            const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as Record<string, unknown> | undefined;
+            if (params) process.stderr.write(`${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`);
+          }
         });
       }),
     );
