@@ -198,7 +198,13 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
     // through the same gate there. (The adapter's typings lag a minor version of
     // driver-adapter-utils behind; the shapes match.)
     const factory = new PrismaPGlite(served.host.pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    const { prisma, applied } = await withPrisma(factory, options, `the database folder ${dir}`);
+    const migrated = await withPrisma(factory, options, `the database folder ${dir}`);
+    const { applied } = migrated;
+    let prisma = migrated.prisma;
+    if (ownerVia() === "socket") {
+      await prisma.$disconnect();
+      prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: served.url }) });
+    }
     // Migrated: clients may come in.
     ownership.update({ state: "serving" });
     let closed = false;
@@ -226,6 +232,11 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
     await closeServed(served);
     throw error;
   }
+}
+
+/** COLBENCH_DB_OWNER_VIA: how the owner's own Prisma client reaches the database's thread (bench/embedded-clients.ts, bench/labelling.ts compare them). */
+function ownerVia(): "port" | "socket" {
+  return process.env.COLBENCH_DB_OWNER_VIA === "socket" ? "socket" : "port";
 }
 
 async function openAsClient(dir: string, url: string, options: OpenOptions): Promise<Database> {
