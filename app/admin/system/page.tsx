@@ -10,6 +10,7 @@ import { revalidatePath } from "next/cache";
 import { backupInto, lastBackups } from "@/lib/db/backup/service";
 import { backupSettings } from "@/lib/db/backup/settings";
 import { dataDir } from "@/lib/paths";
+import { getDatabase } from "@/lib/db";
 
 async function backUpNow() {
   "use server";
