@@ -41,7 +41,10 @@ interface Expected {
 
 const fixtures: Expected[] = [
   { sha: "c0edc44", schema: "20261122055952_init", counts: { tasks: 20, runs: 1, episodes: 3, turns: 12, users: 0, labels: 0 } },
+  // Its turn-totals migration is the file as first released, with statement triggers: 077f220 edited
+  // that migration in place later, so folders made before keep the first version (and still work).
   { sha: "bb9dc21", schema: "20261125193157_episode_turn_totals", counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 } },
+  { sha: "a692294", schema: "20261125201124_run_queue", counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 } },
 ];
 
 async function counts(db: Database) {
