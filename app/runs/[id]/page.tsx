@@ -99,7 +99,7 @@ export default async function RunPage({
           again; only after {Math.round((runConfigSchema.safeParse(row?.config).data?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
         </p>
       ) : null}
-      <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      <RunLive runId={run.id} status={run.status} failed={run.failed} ended={run.done + run.failed} />
       {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {(
