@@ -214,9 +214,12 @@ describe("files that go into the published scripts and come back", () => {
     const countOf = (where: object) => withDb((db) => db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }));
     expect(await countOf({})).toBe(0);
 
-    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "3"]);
+    // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
+    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
     expect(sampled.sampled).toBeGreaterThan(0);
-    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 3);
+    expect(sampled.candidates).toBe((sampled.states as number) * 17);
+    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 16);
+    expect((sampled.states as number) * 17).toBeGreaterThan(256);
     expect(await countOf({ sampledVia: "own" })).toBe(sampled.states);
     await withDb(async (db) => {
       const samples = await db.prisma.candidate.findMany({ where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } }, include: { turn: true } });

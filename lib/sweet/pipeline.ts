@@ -153,7 +153,9 @@ export async function sampleCandidates(
   let added = 0;
   options.onProgress?.(done, states.length);
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
-    added += await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
+    const stored = await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    added += stored;
     options.onProgress?.(++done, states.length);
   });
   return { states: states.length, sampled: todo.length, candidates: added };
@@ -206,7 +208,9 @@ export async function rankCandidates(
   } else {
     // States side by side, each state's candidates together; the client bounds requests in flight.
     await eachConcurrently(turns, Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))), options.signal, async (candidates) => {
-      batch.push(...(await scoreState(critic, template, candidates, options)));
+      // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
+      const scores = await scoreState(critic, template, candidates, options);
+      batch.push(...scores);
       if (batch.length >= 256) await flush();
       done += candidates.length;
       options.onProgress?.(done, todo.length);
