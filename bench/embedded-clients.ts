@@ -11,6 +11,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { openDatabase, type Database } from "../lib/db/open";
 import { storeFor } from "../lib/store";
 

@@ -17,6 +17,7 @@ import { processOwner } from "../lib/runs/owner";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { createRun } from "../lib/runs/create";
 import { startStudio } from "../e2e/studio";
+import { addUser, signInUrl } from "../lib/access/users";
 import { describeTimes, percentile, prepareLabelling, runAnnotators, type LabellingSetup } from "./labelling-load";
 
 const episodes = Number(process.argv[2] ?? 10_000);
@@ -39,6 +40,8 @@ interface DataSet {
   bigEpisode: number;
   smallEpisode: number;
   labelling: LabellingSetup | null;
+  /** An admin's sign-in token: once the studio has users, pages need a signed-in viewer. */
+  admin: string | null;
 }
 
 /** The large run, its peer and the side load's queue, made through the store in `dir`. */
@@ -89,8 +92,9 @@ async function makeDataSet(dir: string): Promise<DataSet> {
   console.log(`made ${episodes} + 10 episodes (${turnsPerEpisode} turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // The side load's queue: 1500 pairs of two small runs of their own, overlap 3, 50 annotators.
   const labelling = labellingSeconds > 0 ? await prepareLabelling(db, { annotators: 50, pairs: 1500, overlap: 3, prefix: "side" }) : null;
+  const admin = labelling ? (await addUser(store, "bench-admin", "admin")).token : null;
   await db.close();
-  return { big, small, bigEpisode, smallEpisode, labelling };
+  return { big, small, bigEpisode, smallEpisode, labelling, admin };
 }
 
 // COLBENCH_BENCH_PAGES_CACHE=DIR keeps the data set made once and times a fresh copy of it on later
@@ -110,18 +114,20 @@ if (cache && fs.existsSync(path.join(cache, "data-set.json"))) {
     fs.writeFileSync(path.join(cache, "data-set.json"), JSON.stringify(data));
   }
 }
-const { big, small, bigEpisode, smallEpisode, labelling } = data;
+const { big, small, bigEpisode, smallEpisode, labelling, admin } = data;
 
 // The studio analyses its folder a few seconds after it starts; here at once, so that every page
 // is timed with the planner statistics a studio that has been up a while has.
 const studio = await startStudio(Number(process.env.COLBENCH_BENCH_PORT ?? 3290 + Math.floor(Math.random() * 100)), dir, { COLBENCH_DB_ANALYZE_AFTER_MS: "0" });
 await new Promise((resolve) => setTimeout(resolve, 3000));
+const headers: Record<string, string> = {};
+if (admin) headers.cookie = (await fetch(signInUrl(studio.url, admin), { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
 /** Median and 95th percentile of `repeats` requests, after two that warm Next's route caches. */
 async function time(url: string): Promise<{ median: number; p95: number }> {
   const samples: number[] = [];
   for (let i = 0; i < repeats + 2; i++) {
     const t0 = performance.now();
-    const response = await fetch(studio.url + url);
+    const response = await fetch(studio.url + url, { headers });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     if (i >= 2) samples.push(performance.now() - t0); // the first two warm Next's route caches
@@ -170,7 +176,7 @@ try {
     for (let i = 0; loading; i++) {
       const [name, url] = pagesBeside[i % 2]!;
       const t0 = performance.now();
-      const response = await fetch(studio.url + url);
+      const response = await fetch(studio.url + url, { headers });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
       if (loading) beside[name]!.push(performance.now() - t0);
