@@ -11,6 +11,10 @@ const nextConfig: NextConfig = {
   // WGSL kernels (lib/gpu) are imported as text; the replay's scoring worker bundles them.
   turbopack: { rules: { "*.wgsl": { type: "raw" } } },
   poweredByHeader: false,
+  // No image optimizer: it fetches the URL it is given from inside the server, past the access gate
+  // and with nobody's cookies, and the studio's images (renders, placeholders) need no resizing.
+  // The gate answers /_next/image with 404 as well (lib/access/http.ts).
+  images: { unoptimized: true },
   typedRoutes: false,
 };
 

@@ -38,7 +38,7 @@ export function EpisodeScore({
       {d.error ? <p className="mb-3 rounded bg-red-50 p-3 text-sm text-red-800">This episode failed: {d.error}</p> : null}
       {benchmark === "backend" ? (
         <>
-          <pre className="overflow-x-auto rounded-lg bg-stone-900 p-4 font-mono text-sm text-stone-100">{answer ?? "(no answer)"}</pre>
+          <pre className="whitespace-pre-wrap break-words rounded-lg bg-stone-900 p-4 font-mono text-sm text-stone-100">{answer ?? "(no answer)"}</pre>
           {d.tests?.length ? (
             <table className="mt-3 w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="test-results">
               <tbody className="divide-y divide-stone-100">

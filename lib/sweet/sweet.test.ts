@@ -117,10 +117,15 @@ describe("exports", () => {
   it("writes the critic's, the policy's and TRL's lines", () => {
     const c = { input: "I1", output: "O1" };
     const r = { input: "I2", output: "O2" };
-    expect(criticPairLine("backend", "GT", c, r)).toEqual({ chosen: "In light that the final answer is: GT.I1O1", rejected: "In light that the final answer is: GT.I2O2" });
-    expect(criticPairLine("frontend", "GT", c, r)).toEqual({ chosen: { input: "In light that the final answer is: GT.I1", output: "O1" }, rejected: { input: "In light that the final answer is: GT.I2", output: "O2" } });
+    // openrlhf-critic: strings for either benchmark (what OpenRLHF's RewardDataset reads).
+    expect(criticPairLine("strings", "GT", c, r)).toEqual({ chosen: "In light that the final answer is: GT.I1O1", rejected: "In light that the final answer is: GT.I2O2" });
+    // published-frontend-critic: the published frontend script's {input, output} sides.
+    expect(criticPairLine("objects", "GT", c, r)).toEqual({ chosen: { input: "In light that the final answer is: GT.I1", output: "O1" }, rejected: { input: "In light that the final answer is: GT.I2", output: "O2" } });
     expect(policyPairLine("P", "A", "B", "<|eot_id|>", false)).toEqual({ chosen: "PA<|eot_id|>", rejected: "PB<|eot_id|>" });
     expect(policyPairLine("P", "A", "B", "<|eot_id|>", true)).toEqual({ prompt: "P", chosen: "A<|eot_id|>", rejected: "B<|eot_id|>" });
-    expect(trlDpoLine([{ role: "user", content: "q" }], "A", "B")).toEqual({ prompt: [{ role: "user", content: "q" }], chosen: [{ role: "assistant", content: "A" }], rejected: [{ role: "assistant", content: "B" }] });
+    // TRL's string format: prompt + reply is the OpenRLHF line's text, trailing whitespace kept.
+    const trl = trlDpoLine("P", "A \n", "B", "<|eot_id|>");
+    expect(trl).toEqual({ prompt: "P", chosen: "A \n<|eot_id|>", rejected: "B<|eot_id|>" });
+    expect(trl.prompt! + trl.chosen!).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
   });
 });
