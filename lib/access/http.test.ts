@@ -68,6 +68,10 @@ describe("the gate", () => {
     expect((await request("/signin", { "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
     expect((await request("/signin", { origin: `http://${host}`, "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
     expect((await request("/signin", {}, "POST")).status).toBe(200);
+    // The studio's own form under its no-referrer policy: Origin null, but the browser says same-origin.
+    expect((await request("/signin", { origin: "null", "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
+    expect((await request("/signin", { origin: "null" }, "POST")).status).toBe(403);
+    expect((await request("/signin", { origin: "null", "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
   });
 
   it("answers nothing at Next's image optimizer, whatever URL it is given", async () => {
