@@ -10,6 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 base=${BASE:-4640}
 pg_port=$base http_port=$((base + 1)) studio_port=$((base + 2)) https_port=$((base + 3)) admin_port=$((base + 4))
 site=colbench.test
+pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 tmp=$(mktemp -d /tmp/colbench-try-XXXXXX)
 chmod 755 "$tmp"
 pids=()
@@ -24,11 +25,10 @@ trap cleanup EXIT
 fail() { say "FAILED: $*"; for f in "$tmp"/*.log; do say "--- $f"; tail -20 "$f"; done; exit 1; }
 
 # PostgreSQL: a cluster of its own, password authentication as a lab server would have.
-pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 install -d -o postgres "$tmp/pg"
 echo -n lab-secret > "$tmp/pwfile"; chmod 644 "$tmp/pwfile"
 runuser -u postgres -- "$pgbin/initdb" -D "$tmp/pg" -U colbench --pwfile="$tmp/pwfile" --auth=scram-sha-256 -E UTF8 --no-locale >/dev/null
-runuser -u postgres -- "$pgbin/pg_ctl" -D "$tmp/pg" -w -l "$tmp/pg.log" -o "-p $pg_port -k $tmp -c listen_addresses=127.0.0.1" start >/dev/null
+runuser -u postgres -- "$pgbin/pg_ctl" -D "$tmp/pg" -w -l "$tmp/pg.log" -o "-p $pg_port -k $tmp/pg -c listen_addresses=127.0.0.1" start >/dev/null
 PGPASSWORD=lab-secret "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U colbench -d postgres -qc "CREATE DATABASE colbench" || fail "create database"
 say "postgresql: $("$pgbin/postgres" --version) on 127.0.0.1:$pg_port"
 
