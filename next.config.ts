@@ -14,6 +14,10 @@ const nextConfig: NextConfig = {
   // runs, and it is the build's longest step; `npm test` and `npm run typecheck` still check types.
   typescript: { ignoreBuildErrors: process.env.COLBENCH_BUILD_SKIP_TYPES === "1" },
   poweredByHeader: false,
+  // No image optimizer: it fetches the URL it is given from inside the server, past the access gate
+  // and with nobody's cookies, and the studio's images (renders, placeholders) need no resizing.
+  // The gate answers /_next/image with 404 as well (lib/access/http.ts).
+  images: { unoptimized: true },
   typedRoutes: false,
 };
 

@@ -19,7 +19,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <NavBar viewer={viewer} />
-        <main id="main" className="mx-auto max-w-6xl px-6 py-8">
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
           {children}
         </main>
         <ShortcutHelp />

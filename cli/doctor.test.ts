@@ -66,7 +66,17 @@ describe("colbench doctor", () => {
       expect(typeof p.summary).toBe("string");
       if (p.status !== "ok") expect(p.fix, p.id).toEqual(expect.any(String));
     }
-    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "model-server", "render-cache"]);
+    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "clip", "model-server", "render-cache"]);
+  });
+
+  it("says which CLIP the next frontend run would use and why: offline with an empty cache, the weight-free default-v2 and how to get CLIP", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-doctor-hf-"));
+    const { stdout } = await doctor(["--json"], { HF_HUB_OFFLINE: "1", HF_HUB_CACHE: empty, COLBENCH_CLIP: "" });
+    fs.rmSync(empty, { recursive: true, force: true });
+    const [clip] = byId(JSON.parse(stdout) as DoctorReport, "clip");
+    expect(clip).toMatchObject({ status: "degraded", required: false, details: { embedder: "default-v2" } });
+    expect(clip!.summary).toMatch(/^the next frontend run uses the weight-free default-v2, because CLIP ViT-B\/32 can be neither found nor fetched/);
+    expect(clip!.fix).toContain("colbench models download openai/clip-vit-base-patch32");
   });
 
   it("finds every part this machine has: Node, Chromium cut off from the network, Python, numpy and the sandbox, PostgreSQL", () => {

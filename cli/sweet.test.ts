@@ -9,6 +9,10 @@ import { runColbench } from "./testing/colbench";
 import { chatTemplate, promptText } from "../lib/sweet/chat-template";
 import { criticPrompt, groundTruthPrefix } from "../lib/sweet/critic";
 import { pseudoLogprob, startScriptedServer, tokenize, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+import { storeFor } from "../lib/store";
+import { MemoryBus } from "../lib/events/memory-bus";
+import { PipelineJobs } from "../lib/sweet/jobs";
+import { chatTemplateSource, renderJinja, specialTokensOf, promptMessages } from "../lib/sweet/chat-template";
 
 // The whole SWEET-RL loop through the real `colbench` binary against the scripted model server:
 // a best-of-3 run, trajectory pairs, candidates, ranking, turn pairs, the training files. The
@@ -47,8 +51,9 @@ function expectedCriticMean(prompt: string): number {
   return span.reduce((a, b) => a + b, 0) / span.length;
 }
 
+/** A sample's mean log-prob: its tokens and the end-of-sequence token it ended on (vLLM scores that one too). */
 function expectedPolicyMean(text: string): number {
-  const tokens = tokenize(text);
+  const tokens = [...tokenize(text), "<|eot_id|>"];
   const lps = tokens.map((t, i) => pseudoLogprob(t, tokens[i - 1] ?? ""));
   return lps.reduce((a, b) => a + b, 0) / lps.length;
 }
@@ -141,9 +146,10 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     expect(lines.every((l) => l.chosen.endsWith("<|eot_id|>") && l.chosen.startsWith("<|begin_of_text|>"))).toBe(true);
     const withPrompt = JSON.parse((await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!);
     expect(Object.keys(withPrompt)).toEqual(["prompt", "chosen", "rejected"]);
-    const trl = JSON.parse((await colbench(["export", "loop", "--format", "trl-dpo"])).stdout.split("\n")[0]!);
-    expect(trl.chosen[0].role).toBe("assistant");
-    expect(trl.prompt[0].role).toBe("system");
+    // TRL's string format: prompt + reply is the OpenRLHF policy line's text, pair by pair.
+    const trl = (await colbench(["export", "loop", "--format", "trl-dpo"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
+    expect(trl.map((l) => ({ chosen: l.prompt + l.chosen, rejected: l.prompt + l.rejected }))).toEqual(lines);
+    expect(trl.every((l) => l.chosen.endsWith("<|eot_id|>"))).toBe(true);
     // The official best-of-k layout: k blocks of the task list.
     const file = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout;
     const blocks = file.trim().split("\n").map((l) => JSON.parse(l) as { task: { problem_description: string } });
@@ -169,5 +175,125 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     });
     expect(result.stderr).not.toMatch(/EPIPE|Error/);
     expect(result.stderr).toContain("status=0");
+  });
+});
+
+describe("files that go into the published scripts and come back", () => {
+  const model = (name: string) => `${server.url}#${name}`;
+  const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as { dialogue_history: Array<{ role: string; input?: unknown; output?: string }> });
+  const stringsFile = path.join(dataDir, "loop-official.jsonl");
+
+  it("the official export's agent inputs are the prompt strings the policy saw; --inputs messages keeps the stored messages", { timeout: 60_000 }, async () => {
+    const official = (await colbench(["export", "loop", "--format", "official"])).stdout;
+    const messages = lines((await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout);
+    const llama = chatTemplate("llama3");
+    const exported = lines(official);
+    expect(exported.length).toBe(9);
+    let agentTurns = 0;
+    exported.forEach((trajectory, i) => {
+      trajectory.dialogue_history.forEach((turn, j) => {
+        if (turn.role !== "assistant") return;
+        agentTurns++;
+        const stored = messages[i]!.dialogue_history[j]!.input;
+        expect(Array.isArray(stored)).toBe(true);
+        expect(typeof turn.input).toBe("string");
+        expect(turn.input).toBe(promptText(llama, stored));
+      });
+    });
+    expect(agentTurns).toBeGreaterThan(9);
+    fs.writeFileSync(stringsFile, official);
+  });
+
+  it("a file in the published layout (string inputs) imports, samples through /v1/completions, ranks and exports back identically", { timeout: 180_000 }, async () => {
+    await ok(["import-trajectories", stringsFile, "--name", "strings"]);
+    // A policy whose completions answers ignore echo: its own output cannot be scored; nothing is stored.
+    const broken = await colbench(["candidates", "strings", "--policy", model("no-echo"), "--n", "3"]);
+    expect(broken.status).not.toBe(0);
+    expect(broken.stderr).toContain(`${server.url}#no-echo`);
+    expect(broken.stderr).toMatch(/incomplete answer: .*ignored echo/);
+    const countOf = (where: object) => withDb((db) => db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }));
+    expect(await countOf({})).toBe(0);
+
+    // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
+    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
+    expect(sampled.sampled).toBeGreaterThan(0);
+    expect(sampled.candidates).toBe((sampled.states as number) * 17);
+    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 16);
+    expect((sampled.states as number) * 17).toBeGreaterThan(256);
+    expect(await countOf({ sampledVia: "own" })).toBe(sampled.states);
+    await withDb(async (db) => {
+      const samples = await db.prisma.candidate.findMany({ where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } }, include: { turn: true } });
+      for (const c of samples) {
+        // Sampled after the prompt string: the first token follows the prompt's last.
+        expect(typeof c.turn.prompt).toBe("string");
+        const tokens = [...tokenize(c.text), "<|eot_id|>"];
+        const previous = [tokenize(c.turn.prompt as string).at(-1)!, ...tokens];
+        const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]!));
+        expect(c.policyMean).toBeCloseTo(lps.reduce((a, b) => a + b, 0) / lps.length, 9);
+      }
+    });
+
+    // Critics whose answers do not cover the prompt stop the step, naming the server and the cause; nothing is stored.
+    const faults: Array<[string, RegExp]> = [
+      ["no-echo", /ignored echo/],
+      ["truncated-prompt", /cut or changed the prompt/],
+      ["null-logprobs", /have no log-prob/],
+      ["shifted-offsets", /text_offset\[3\]/],
+      ["forced-bos", /BOS token it added/],
+    ];
+    for (const [name, cause] of faults) {
+      const result = await colbench(["rank", "strings", "--critic", model(name)]);
+      expect(result.status, name).not.toBe(0);
+      expect(result.stderr, name).toContain(`${server.url}#${name}`);
+      expect(result.stderr, name).toMatch(cause);
+      expect(result.stdout, name).not.toContain("ranked");
+      expect(await countOf({ NOT: { criticScore: null } }), name).toBe(0);
+    }
+    await ok(["rank", "strings", "--critic", model("ask-then-answer")]);
+    expect(await countOf({ criticScore: null })).toBe(0);
+    const pairs = await ok(["turn-pairs", "strings"]);
+    expect(pairs).toMatchObject({ pool: "samples", pairs: (sampled.states as number) * 8 });
+    await withDb(async (db) => {
+      const drawn = await db.prisma.pair.findMany({ where: { kind: "turn", run: { name: "strings" } } });
+      const own = await db.prisma.candidate.count({ where: { index: 0, id: { in: drawn.flatMap((p) => [p.chosenId, p.rejectedId]) } } });
+      expect(own).toBe(0);
+    });
+    // The policy's file says which pool its pairs came from.
+    expect((await colbench(["export", "strings", "--format", "openrlhf-policy"])).stderr).toContain(`"pool":"samples"`);
+    expect((await colbench(["export", "strings", "--format", "official"])).stdout).toBe(fs.readFileSync(stringsFile, "utf8"));
+  });
+
+  it("the training-data panel's rank step ends with the same cause", { timeout: 60_000 }, async () => {
+    await withDb(async (db) => {
+      const store = storeFor(db.prisma);
+      const bus = new MemoryBus();
+      const jobs = new PipelineJobs(store, bus);
+      const run = (await store.runs.find("strings"))!;
+      await db.prisma.candidate.updateMany({ where: { turn: { episode: { runId: run.id } } }, data: { criticScore: null, advantage: null, criticModel: null } });
+      jobs.start(run.id, { step: "rank", server: model("no-echo") });
+      await expect.poll(() => jobs.status(run.id)?.state, { timeout: 30_000 }).toBe("crashed");
+      const event = jobs.status(run.id)!;
+      expect(event.error).toContain(`${server.url}#no-echo`);
+      expect(event.error).toMatch(/incomplete answer: .*ignored echo/);
+      await jobs.close();
+      await bus.close();
+    });
+  });
+
+  it("--template FOLDER writes the run's strings in the model's own template, recorded for every later step", { timeout: 60_000 }, async () => {
+    const folder = path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header");
+    const config = JSON.parse(fs.readFileSync(path.join(folder, "tokenizer_config.json"), "utf8")) as Record<string, unknown>;
+    const official = lines((await colbench(["export", "loop", "--format", "official", "--template", folder])).stdout);
+    const stored = lines((await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout);
+    const day = await withDb(async (db) => (await db.prisma.run.findUniqueOrThrow({ where: { name: "loop" } })).createdAt.toISOString().slice(0, 10));
+    const turn = official[0]!.dialogue_history.findIndex((t) => t.role === "assistant");
+    const want = renderJinja(chatTemplateSource(config)!, promptMessages(stored[0]!.dialogue_history[turn]!.input), { specialTokens: specialTokensOf(config), date: new Date(`${day}T12:00:00Z`) });
+    expect(official[0]!.dialogue_history[turn]!.input).toBe(want);
+    expect(want).toContain("Current date: ");
+    // Recorded: later exports use it without being told, and refuse another.
+    expect(lines((await colbench(["export", "loop", "--format", "official"])).stdout)[0]!.dialogue_history[turn]!.input).toBe(want);
+    const mixed = await colbench(["export", "loop", "--format", "official", "--template", "llama3"]);
+    expect(mixed.status).not.toBe(0);
+    expect(mixed.stderr).toMatch(/would mix two/);
   });
 });

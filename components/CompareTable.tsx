@@ -30,7 +30,7 @@ export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: 
     );
   return (
     <>
-      <nav aria-label="Filter tasks by outcome" className="mb-3 flex gap-2 text-sm">
+      <nav aria-label="Filter tasks by outcome" className="mb-3 flex flex-wrap gap-2 text-sm">
         {(
           [
             ["all", `all (${tasks.length})`],

@@ -12,8 +12,10 @@ export interface Column<Row> {
 /** The studio's one table: a header row, one row per item, hover highlight; `dense` for long lists. */
 export function DataTable<Row>({ rows, columns, rowKey, testId, dense = false }: { rows: Row[]; columns: Column<Row>[]; rowKey: (row: Row) => string | number; testId?: string; dense?: boolean }) {
   const pad = dense ? "px-3 py-1.5" : "px-3 py-2";
+  // A table wider than the screen scrolls inside its own box instead of widening the page.
   return (
-    <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid={testId}>
+    <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
+    <table className="w-full text-sm" data-testid={testId}>
       <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
         <tr>
           {columns.map((column) => (
@@ -35,5 +37,6 @@ export function DataTable<Row>({ rows, columns, rowKey, testId, dense = false }:
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

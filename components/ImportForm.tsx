@@ -13,6 +13,8 @@ interface Outcome {
   stored: number;
   existing: number;
   problems: string[];
+  /** Lines left out (a line can have several problems), when the server says: the CLI's "bad". */
+  bad?: number;
   runId?: number;
 }
 
@@ -67,11 +69,12 @@ export function ImportForm() {
         setError(response instanceof Error ? response.message : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`));
         break;
       }
-      const part = (await response.json()) as { lines?: number; inserted?: number; existing?: number; episodes?: number; runId?: number; problems: string[] };
+      const part = (await response.json()) as { lines?: number; valid?: number; inserted?: number; existing?: number; episodes?: number; runId?: number; problems: string[] };
       total.lines += part.lines ?? chunk.lines.filter((l) => l.trim()).length;
       total.stored += part.inserted ?? part.episodes ?? 0;
       total.existing += part.existing ?? 0;
       total.problems.push(...part.problems);
+      if (part.lines !== undefined && part.valid !== undefined) total.bad = (total.bad ?? 0) + part.lines - part.valid;
       if (part.runId) total.runId = part.runId;
       setProgress({ done: i + 1, total: chunks.length });
     }
@@ -135,7 +138,10 @@ export function ImportForm() {
         <section className="mt-6 max-w-3xl" aria-label="Import result" data-testid="import-result">
           <p className="text-sm text-stone-800">
             {outcome.lines} lines read: {outcome.stored} {kind === "tasks" ? "tasks stored" : "episodes stored"}
-            {kind === "tasks" ? `, ${outcome.existing} already there` : ""}, {outcome.problems.length} problem{outcome.problems.length === 1 ? "" : "s"}.{" "}
+            {kind === "tasks" ? `, ${outcome.existing} already there` : ""}, {outcome.bad !== undefined
+              ? `${outcome.bad} bad line${outcome.bad === 1 ? "" : "s"} left out${outcome.problems.length !== outcome.bad ? ` (${outcome.problems.length} problems)` : ""}`
+              : `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"}`}
+            .{" "}
             {kind === "tasks" ? (
               <Link href="/tasks" className="text-teal-700 underline">
                 See the tasks

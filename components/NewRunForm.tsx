@@ -37,8 +37,11 @@ export function NewRunForm() {
         </select>
       </label>
       <label className={label}>
-        Tasks (all, split=test, source=NAME, ids=1-50; commas combine them)
-        <input name="tasks" defaultValue="all" className={field} />
+        Tasks
+        <input name="tasks" defaultValue="all" className={field} aria-describedby="tasks-hint" />
+        <span id="tasks-hint" className="text-xs font-normal text-stone-500">
+          all · split=test · source=FILE · index=0-49 (the benchmark&apos;s own order in its file, from 0; lines=1-50 from 1) · ids=21,25,30-40 (the studio&apos;s task numbers, #N on the Tasks page). Commas combine them: split=test,index=0-99.
+        </span>
       </label>
       <label className={`${label} sm:col-span-2`}>
         Agent server (URL#MODEL)

@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
+import type { PipelineView, StepState, StepView } from "@/lib/sweet/pipeline-view";
 
 interface StepEvent {
-  step: "pairs" | "candidates" | "rank" | "turn-pairs";
+  step: StepView["step"];
   state: "running" | "finished" | "stopped" | "crashed";
   done: number;
   total: number;
@@ -12,29 +13,49 @@ interface StepEvent {
   error?: string;
 }
 
+export type PanelData = PipelineView & { last: StepEvent | null };
+
 const LABELS: Record<StepEvent["step"], string> = { pairs: "Trajectory pairs", candidates: "Candidates", rank: "Ranking", "turn-pairs": "Turn pairs" };
+const STATE_WORDS: Record<StepState, string> = { done: "done", partly: "partly done", ready: "ready", blocked: "nothing to work on yet" };
+const STATE_LOOK: Record<StepState, string> = {
+  done: "bg-teal-50 text-teal-800 ring-teal-200",
+  partly: "bg-amber-50 text-amber-800 ring-amber-200",
+  ready: "bg-sky-50 text-sky-800 ring-sky-200",
+  blocked: "bg-stone-100 text-stone-600 ring-stone-200",
+};
 const field = "rounded-md border border-stone-300 bg-white px-2 py-1 text-sm";
 const button = "rounded-md bg-teal-700 px-3 py-1 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50";
+const label = "flex flex-col gap-0.5 text-xs text-stone-600";
 
 /**
- * SWEET-RL's steps on this run's data, with their progress live from the run's event stream:
- * pairs for the critic, candidates from a policy, the critic's ranking, pairs for the policy,
- * and the training files to download. A stopped step continues where it stopped.
+ * SWEET-RL's steps on this run's data as a pipeline: each step's state and counts (read from the
+ * stored rows, so they survive reloads), what it works on, which step is next and why a step cannot
+ * run yet; the step in flight live from the run's event stream; the training files with what they hold.
+ * A stopped step continues where it stopped.
  */
-export function PipelinePanel({ runId }: { runId: number }) {
+export function PipelinePanel({ runId, initial }: { runId: number; initial: PanelData }) {
   const router = useRouter();
-  const [status, setStatus] = useState<StepEvent | null>(null);
+  const [view, setView] = useState<PanelData>(initial);
+  const [status, setStatus] = useState<StepEvent | null>(initial.last);
   const [error, setError] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    const response = await fetch(`/api/runs/${runId}/pipeline`);
+    if (response.ok) setView((await response.json()) as PanelData);
+  }, [runId]);
 
   useEffect(() => {
     const source = new EventSource(`/api/runs/${runId}/events`);
     source.addEventListener("pipeline", (e) => {
       const next = JSON.parse((e as MessageEvent<string>).data) as StepEvent;
       setStatus(next);
-      if (next.state !== "running") router.refresh();
+      if (next.state !== "running") {
+        void reload();
+        router.refresh();
+      }
     });
     return () => source.close();
-  }, [runId, router]);
+  }, [runId, router, reload]);
 
   const post = async (path: string, body?: unknown) => {
     setError(null);
@@ -55,19 +76,82 @@ export function PipelinePanel({ runId }: { runId: number }) {
     });
   };
   const running = status?.state === "running";
+  const next = view.steps.find((s) => s.step === view.next);
+
+  const forms: Record<StepView["step"], ReactNode> = {
+    pairs: (
+      <>
+        <label className="flex items-center gap-1 text-xs text-stone-600">
+          <input type="checkbox" name="groundTruth" /> put the final answer in the critic&apos;s training text
+        </label>
+        <SubmitButton running={running}>Make trajectory pairs</SubmitButton>
+      </>
+    ),
+    candidates: (
+      <>
+        <label className={label}>
+          Policy server (URL#MODEL)
+          <input name="server" required placeholder="http://gpu-box:8000/v1#my-policy" className={`${field} w-64 font-mono`} />
+        </label>
+        <label className={label}>
+          Candidates per turn
+          <input name="n" type="number" min={1} max={64} defaultValue={16} className={`${field} w-20`} />
+        </label>
+        <SubmitButton running={running}>Sample candidates</SubmitButton>
+      </>
+    ),
+    rank: (
+      <>
+        <label className={label}>
+          Critic server (URL#MODEL)
+          <input name="server" required placeholder="http://gpu-box:8001/v1#my-critic" className={`${field} w-64 font-mono`} />
+        </label>
+        <label className="flex items-center gap-1 text-xs text-stone-600">
+          <input type="checkbox" name="groundTruth" defaultChecked /> show the critic the final answer
+        </label>
+        <SubmitButton running={running}>Rank candidates</SubmitButton>
+      </>
+    ),
+    "turn-pairs": (
+      <>
+        <label className={label}>
+          Pairs per turn
+          <input name="pairsPerState" type="number" min={1} max={64} defaultValue={4} className={`${field} w-20`} />
+        </label>
+        <label className={label}>
+          Seed
+          <input name="seed" type="number" defaultValue={42} className={`${field} w-24`} />
+        </label>
+        <SubmitButton running={running}>Draw turn pairs</SubmitButton>
+      </>
+    ),
+  };
 
   return (
     <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm" data-testid="pipeline" aria-labelledby="pipeline-title">
-      <h2 id="pipeline-title" className="mb-3 font-medium text-stone-800">
+      <h2 id="pipeline-title" className="mb-1 font-medium text-stone-800">
         Training data (SWEET-RL)
       </h2>
+      <p className="mb-3 text-stone-700" data-testid="pipeline-next">
+        {next ? (
+          <>
+            Next: step {next.number}, {next.title.toLowerCase()}.
+          </>
+        ) : view.steps.every((s) => s.state === "done") ? (
+          "Every step is done: the training files below are ready."
+        ) : (
+          `Nothing can run yet: ${view.steps[0]!.why ?? view.steps.find((s) => s.why)?.why ?? "see the steps below"}.`
+        )}
+      </p>
       <div className="mb-3 text-stone-700" aria-live="polite" data-testid="pipeline-status" data-state={status?.state ?? "idle"}>
         {status ? (
-          <span className="flex items-center gap-3">
-            {LABELS[status.step]}: {status.state}
-            {status.total ? ` · ${status.done}/${status.total}` : ""}
-            {status.summary ? ` · ${Object.entries(status.summary).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}
-            {status.error ? <span className="text-red-700"> · {status.error}</span> : null}
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <span>
+              Latest: {LABELS[status.step]}: {status.state === "finished" ? "finished" : status.state}
+              {status.total ? ` · ${status.done}/${status.total}` : ""}
+              {status.summary ? ` · ${Object.entries(status.summary).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}
+            </span>
+            {status.error ? <span className="text-red-700" data-testid="pipeline-error">{status.error}</span> : null}
             {running && status.total ? <progress max={status.total} value={status.done} /> : null}
             {running ? (
               <button type="button" className="rounded-md px-2 py-0.5 ring-1 ring-stone-300" onClick={() => void post("pipeline/stop")}>
@@ -76,55 +160,72 @@ export function PipelinePanel({ runId }: { runId: number }) {
             ) : null}
           </span>
         ) : (
-          "No step has worked on this run's data here yet."
+          "No step has run in this studio since it started; the counts below are what the steps stored."
         )}
       </div>
-      <div className="grid gap-3 md:grid-cols-2">
-        <form onSubmit={start("pairs")} className="flex flex-wrap items-center gap-2">
-          <label className="flex items-center gap-1">
-            <input type="checkbox" name="groundTruth" /> with the final answer
-          </label>
-          <button type="submit" className={button} disabled={running}>
-            Make trajectory pairs
-          </button>
-        </form>
-        <form onSubmit={start("candidates")} className="flex flex-wrap items-center gap-2">
-          <input name="server" required placeholder="policy URL#MODEL" aria-label="Policy server" className={`${field} w-64`} />
-          <input name="n" type="number" min={1} max={64} defaultValue={16} aria-label="Candidates per turn" className={`${field} w-16`} />
-          <button type="submit" className={button} disabled={running}>
-            Sample candidates
-          </button>
-        </form>
-        <form onSubmit={start("rank")} className="flex flex-wrap items-center gap-2">
-          <input name="server" required placeholder="critic URL#MODEL" aria-label="Critic server" className={`${field} w-64`} />
-          <label className="flex items-center gap-1">
-            <input type="checkbox" name="groundTruth" defaultChecked /> final answer
-          </label>
-          <button type="submit" className={button} disabled={running}>
-            Rank candidates
-          </button>
-        </form>
-        <form onSubmit={start("turn-pairs")} className="flex flex-wrap items-center gap-2">
-          <input name="pairsPerState" type="number" min={1} max={64} defaultValue={4} aria-label="Pairs per turn" className={`${field} w-16`} />
-          <input name="seed" type="number" defaultValue={42} aria-label="Seed" className={`${field} w-20`} />
-          <button type="submit" className={button} disabled={running}>
-            Draw turn pairs
-          </button>
-        </form>
-      </div>
+      <ol className="grid gap-3">
+        {view.steps.map((s) => (
+          <li key={s.step} className={`rounded-md border p-3 ${s.step === view.next ? "border-sky-300" : "border-stone-200"}`} data-testid={`step-${s.step}`} data-state={s.state}>
+            <div className="flex flex-wrap items-baseline gap-2">
+              <span className="font-medium text-stone-800">
+                {s.number}. {s.title}
+              </span>
+              <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${STATE_LOOK[s.state]}`}>{STATE_WORDS[s.state]}</span>
+              {s.step === view.next ? <span className="text-xs font-medium text-sky-800">next</span> : null}
+            </div>
+            <p className="mt-1 text-stone-700" data-testid="step-made">
+              Made: {s.made}
+            </p>
+            <p className="text-stone-500" data-testid="step-input">
+              Works on: {s.input}
+            </p>
+            {s.why ? (
+              <p className="mt-1 text-amber-800" data-testid="step-why">
+                {s.why}
+              </p>
+            ) : null}
+            <form onSubmit={start(s.step)} className="mt-2 flex flex-wrap items-end gap-2" aria-label={s.title}>
+              <fieldset disabled={s.state === "blocked"} className="contents">
+                {forms[s.step]}
+              </fieldset>
+            </form>
+          </li>
+        ))}
+      </ol>
       {error ? (
         <p role="alert" className="mt-2 text-red-700">
           {error}
         </p>
       ) : null}
-      <p className="mt-3 flex flex-wrap gap-3 text-stone-600">
-        Download:
-        {["official", "official-best-of-k", "openrlhf-critic", "openrlhf-policy", "trl-dpo"].map((format) => (
-          <a key={format} href={`/api/runs/${runId}/export?format=${format}`} className="text-teal-700 hover:underline">
-            {format}
-          </a>
-        ))}
-      </p>
+      <div className="mt-3 text-stone-600">
+        <p className="mb-1">Training files (JSONL):</p>
+        <ul className="grid gap-1" data-testid="pipeline-exports">
+          {view.exports.map((x) => (
+            <li key={x.format} data-testid={`export-${x.format}`} data-lines={x.lines}>
+              {x.empty ? (
+                <span aria-disabled="true" className="text-stone-400">
+                  <span className="font-mono">{x.format}</span> — empty: {x.empty.panel}
+                </span>
+              ) : (
+                <>
+                  <a href={`/api/runs/${runId}/export?format=${x.format}`} className="font-mono text-teal-700 hover:underline">
+                    {x.format}
+                  </a>{" "}
+                  — {x.lines} line{x.lines === 1 ? "" : "s"}: {x.holds}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
     </section>
+  );
+}
+
+function SubmitButton({ running, children }: { running: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className={button} disabled={running}>
+      {children}
+    </button>
   );
 }

@@ -7,7 +7,7 @@ const number = (n: number) => n.toLocaleString("en");
 
 function Chart({ title, data, dataKey = "count", format, testId, fill = "#0f766e" }: { title: string; data: object[]; dataKey?: string; format?: (v: number) => string; testId: string; fill?: string }) {
   return (
-    <figure className="rounded-lg border border-stone-200 bg-white p-3" data-testid={testId}>
+    <figure className="min-w-0 rounded-lg border border-stone-200 bg-white p-3" data-testid={testId}>
       <figcaption className="mb-1 text-xs font-medium text-stone-700">{title}</figcaption>
       <div style={{ height: 150 }}>
         <ResponsiveContainer width="100%" height="100%">
@@ -43,15 +43,17 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
       {title ? <h2 className="mb-2 text-sm font-semibold text-stone-800">{title}</h2> : null}
       {d.pace ? (
         <p className="mb-2 text-sm text-stone-700" data-testid="run-pace">
-          {d.pace.perMinute > 0
-            ? `${d.pace.perMinute.toFixed(1)} episodes a minute lately; ${d.pace.remaining} left, done around ${d.pace.eta!.toLocaleTimeString()}.`
-            : `${d.pace.remaining} episodes left; no pace yet.`}
+          {d.pace.state === "playing" && d.pace.perMinute !== null && d.pace.eta
+            ? `${d.pace.perMinute.toFixed(1)} episodes a minute; ${d.pace.remaining} left, done around ${d.pace.eta.toLocaleTimeString()}.`
+            : d.pace.state === "starting"
+              ? `Starting: ${d.pace.remaining} episodes left; the pace is known once the first ones end.`
+              : `${d.pace.remaining} episodes left; none is being played now.`}
         </p>
       ) : null}
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
         <Chart title={benchmark === "backend" ? "Reward (% tests passed) over episodes" : "Similarity over episodes"} data={bins(d.rewards)} testId="chart-rewards" />
         <Chart
-          title="Success by agent turns (questions asked + the answer)"
+          title={`${benchmark === "backend" ? "Success" : "Mean similarity"} by agent turns (questions asked + the answer)`}
           data={d.byAgentTurns.map((r) => ({ label: String(r.agentTurns), success: benchmark === "backend" ? r.success : r.meanReward, episodes: r.episodes }))}
           dataKey="success"
           format={(v) => (benchmark === "backend" ? `${Math.round(v * 100)}%` : v.toFixed(2))}
@@ -61,8 +63,9 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
         <Chart title="Turns per episode" data={bins(d.turns)} testId="chart-turns" />
         <Chart title="Final answer length (characters)" data={bins(d.answerChars)} testId="chart-answer-length" />
         <Chart title="Tokens per episode (both sides)" data={bins(d.tokensPerEpisode)} testId="chart-tokens" />
-        <figure className="rounded-lg border border-stone-200 bg-white p-3 text-xs" data-testid="token-totals">
+        <figure className="min-w-0 overflow-hidden break-words rounded-lg border border-stone-200 bg-white p-3 text-xs" data-testid="token-totals">
           <figcaption className="mb-1 font-medium text-stone-700">Tokens in total</figcaption>
+          <div className="overflow-x-auto">
           <table className="w-full">
             <thead className="text-stone-500">
               <tr>
@@ -76,6 +79,7 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
               {side("simulator", d.tokens.simulator)}
             </tbody>
           </table>
+          </div>
           <p className="mt-2 text-stone-600">{number(Math.round(d.tokens.meanPerEpisode))} per episode on average.</p>
           {d.cost ? (
             <p className="mt-1 text-stone-700" data-testid="run-cost">

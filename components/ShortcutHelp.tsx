@@ -41,7 +41,10 @@ export function ShortcutHelp() {
       <h2 id="shortcuts-title" className="text-lg font-semibold text-stone-900">
         Keyboard shortcuts
       </h2>
-      {shortcutsFor(path).map((group) => (
+      {/* Listed once mounted: a 404 page is rendered on the server under another path than the
+          browser's (/episodes/99999 lists the replay's keys in the browser only), and the list is
+          hidden until `?` anyway. */}
+      {(listening ? shortcutsFor(path) : []).map((group) => (
         <section key={group.title} className="mt-4">
           <h3 className="text-xs font-medium uppercase tracking-wide text-stone-500">{group.title}</h3>
           <dl className="mt-1 space-y-1 text-sm">

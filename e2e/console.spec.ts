@@ -61,6 +61,17 @@ test("no page or seat logs a console error on entering or leaving it", async ({ 
     expect(response?.status(), path).toBe(200);
     await page.waitForLoadState("networkidle");
   }
+  // Unknown addresses answer the studio's 404 page, without a hydration error either. Chromium
+  // logs the document's own 404 status as a console error: that one line per page is expected.
+  for (const path of ["/episodes/99999", "/play/99999/agent", "/play/99999/collaborator", "/runs/99999", "/tasks/99999", "/no/such/page"]) {
+    const before = errors.length;
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByTestId("not-found")).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const own = errors.splice(before).filter((e) => e !== `${page.url()}: console: Failed to load resource: the server responded with a status of 404 (Not Found)`);
+    errors.push(...own);
+  }
   // Leaving a replay (a diff editor) and a seat (an editor) by the studio's own links.
   for (const path of ["/episodes/1", frontendEpisode, seats.simulatorUrl]) {
     await page.goto(path);

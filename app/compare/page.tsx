@@ -8,6 +8,7 @@ import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { currentViewer } from "@/app/_lib/viewer";
 import { seesHidden } from "@/lib/access/viewer";
+import { profileLabel } from "@/lib/colbench/render-profile";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
@@ -21,13 +22,13 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const b = Number(query.b) || undefined;
   const result = a && b ? await store.runs.compare(a, b) : null;
   const select = (name: "a" | "b", value?: number) => (
-    <label className="flex items-center gap-2">
+    <label className="flex min-w-0 max-w-full items-center gap-2">
       Run {name.toUpperCase()}
-      <select name={name} defaultValue={value ?? ""} className="rounded-md border border-stone-300 bg-white px-2 py-1">
+      <select name={name} defaultValue={value ?? ""} className="min-w-0 max-w-full rounded-md border border-stone-300 bg-white px-2 py-1">
         <option value="">choose…</option>
         {runs.map((r) => (
           <option key={r.id} value={r.id}>
-            {r.name} ({r.benchmark}{r.render ? `, ${r.render.name} · ${r.render.browser}` : ""})
+            {r.name} ({r.benchmark}{r.render ? `, ${r.render.name} · ${r.render.browser}` : ""}{r.embedder ? `, ${r.embedder.id}` : ""})
           </option>
         ))}
       </select>
@@ -54,9 +55,26 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               Different render profiles: {result.profileMismatch} No win rate is computed; the rewards below are shown side by side as they were scored.
             </p>
           ) : null}
+          {result.embedderMismatch ? (
+            <p role="alert" data-testid="embedder-mismatch" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Different embedders: {result.embedderMismatch} No win rate is computed; the rewards below are shown side by side as they were scored.
+            </p>
+          ) : null}
+          {result.a.benchmark === "frontend" ? (
+            <p className="mb-2 text-sm text-stone-600" data-testid="compare-provenance">
+              {[result.a, result.b].map((run, i) => (
+                <span key={run.id} className="mr-4 inline-block">
+                  {i ? "B" : "A"}: {run.name} — similarity by <span className="font-mono">{run.embedder?.label ?? "an unknown embedder (imported rewards)"}</span>
+                  {run.render ? <>, rendered {profileLabel(run.render)}</> : null}
+                </span>
+              ))}
+            </p>
+          ) : null}
           <p className="mb-4 text-sm text-stone-700" data-testid="compare-summary">
             {result.profileMismatch
               ? "Not compared: the two runs were scored under different render profiles."
+              : result.embedderMismatch
+              ? "Not compared: the two runs' similarities come from different embedders."
               : result.versus
               ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
               : "The two runs have no finished task in common."}

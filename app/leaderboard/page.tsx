@@ -10,6 +10,7 @@ import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { HumanPreference } from "@/components/label/HumanPreference";
 import { humanRatings } from "@/lib/label/leaderboard";
+import { FilterPills } from "@/components/FilterPills";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
@@ -21,7 +22,9 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
   // Runs with several samples per task are also ranked as the benchmark reports them: each task's best sample.
   const bestOf = rows.some((r) => r.bestOfK);
   return (
-    <table className="mb-8 w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid={`leaderboard-${benchmark}`}>
+    // Wide tables scroll inside their own box on a narrow screen instead of widening the page.
+    <div className="mb-8 overflow-x-auto rounded-lg border border-stone-200 bg-white">
+    <table className="w-full text-sm" data-testid={`leaderboard-${benchmark}`}>
       <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
         <tr>
           <th className="px-3 py-2">Run</th>
@@ -36,6 +39,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
           ) : (
             <>
               <th className="px-3 py-2">Render profile</th>
+              <th className="px-3 py-2">Embedder</th>
               <th className="px-3 py-2 text-right">Similarity (95% CI)</th>
               <th className="px-3 py-2 text-right">Win rate vs baseline (95% CI)</th>
               {bestOf ? <th className="px-3 py-2 text-right">Best-of-k similarity (95% CI)</th> : null}
@@ -67,6 +71,9 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
                 <td className="px-3 py-2 font-mono text-xs text-stone-600" data-testid="render-profile">
                   {row.run.render ? profileLabel(row.run.render) : "unknown (imported)"}
                 </td>
+                <td className={`px-3 py-2 font-mono text-xs ${row.run.embedder?.paperMetric === false ? "text-amber-800" : "text-stone-600"}`} data-testid="embedder">
+                  {row.run.embedder?.label ?? "unknown (imported)"}
+                </td>
                 <td className="px-3 py-2 text-right tabular-nums">{interval(row.reward, false)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">
                   {row.run.id === baseline ? (
@@ -75,7 +82,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
                     `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}`
                   ) : row.notComparable ? (
                     <span title={row.notComparable} className="text-amber-800">
-                      not comparable: other render profile
+                      not comparable: other {row.notComparableBy ?? "render profile"}
                     </span>
                   ) : (
                     "–"
@@ -88,6 +95,7 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
 
@@ -98,7 +106,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const rows = await (await getStore()).runs.leaderboard(baseline, { includePlayed });
   const human = await humanRatings(await getStore());
   const backend = rows.filter((r) => r.run.benchmark === "backend");
-  const frontend = rows.filter((r) => r.run.benchmark === "frontend");
+  const allFrontend = rows.filter((r) => r.run.benchmark === "frontend");
+  // Similarities are comparable only within one embedder: the table can show one at a time.
+  const embedderOf = (r: LeaderboardRow) => r.run.embedder?.id ?? "unknown";
+  const embedders = [...new Set(allFrontend.map(embedderOf))].sort();
+  const embedder = embedders.find((e) => e === query.embedder);
+  const frontend = embedder ? allFrontend.filter((r) => embedderOf(r) === embedder) : allFrontend;
   return (
     <>
       <LiveRefresh />
@@ -128,12 +141,13 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
               <Table rows={backend} benchmark="backend" />
             </>
           ) : null}
-          {frontend.length ? (
+          {allFrontend.length ? (
             <>
-              <div className="mb-2 flex items-end justify-between">
+              <div className="mb-2 flex flex-wrap items-end justify-between gap-2">
                 <h2 className="text-lg font-semibold text-stone-900">Frontend design</h2>
                 <form method="get" className="flex items-center gap-2 text-sm">
                   {includePlayed ? <input type="hidden" name="played" value="1" /> : null}
+                  {embedder ? <input type="hidden" name="embedder" value={embedder} /> : null}
                   <label htmlFor="baseline" className="text-stone-600">
                     Baseline run
                   </label>
@@ -155,6 +169,22 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
                   These runs were scored under different render profiles (see the column): similarities are comparable only between runs of one profile.
                   Rescore a run under another with <code className="font-mono">colbench rescore RUN --profile P --browser B</code>.
                 </p>
+              ) : null}
+              {embedders.length > 0 ? (
+                <>
+                  <div className="mb-2 text-sm">
+                    <FilterPills
+                      label="Filter by embedder"
+                      caption="embedder"
+                      pills={[undefined, ...embedders].map((e) => ({ label: e ?? "all", href: withQuery("/leaderboard", query, { embedder: e }), current: e === embedder }))}
+                    />
+                  </div>
+                  {!embedder && embedders.length > 1 ? (
+                    <p role="alert" data-testid="leaderboard-embedders" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+                      These runs&apos; similarities come from different image embedders (see the column): only runs of one embedder are comparable, and only CLIP ViT-B/32&apos;s with the paper.
+                    </p>
+                  ) : null}
+                </>
               ) : null}
               <Table rows={frontend} benchmark="frontend" baseline={baseline} />
             </>

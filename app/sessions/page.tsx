@@ -8,6 +8,7 @@ import { DataTable } from "@/components/DataTable";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { percent } from "@/components/format";
+import { RevokeSeatLinks } from "@/components/play/RevokeSeatLinks";
 import type { SessionRow } from "@/lib/store/play";
 
 export const dynamic = "force-dynamic";
@@ -91,9 +92,12 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
             {
               header: "",
               cell: (s) => (
-                <Link href={`/runs/${s.runId}`} className="text-xs text-stone-500 hover:underline">
-                  {s.archivedAt ? "archived · " : ""}details
-                </Link>
+                <span className="flex gap-3">
+                  <Link href={`/runs/${s.runId}`} className="text-xs text-stone-500 hover:underline">
+                    {s.archivedAt ? "archived · " : ""}details
+                  </Link>
+                  {s.episode ? <RevokeSeatLinks episodeId={s.episode.id} /> : null}
+                </span>
               ),
             },
           ]}

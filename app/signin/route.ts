@@ -1,28 +1,59 @@
 import { serialize } from "cookie";
+import { page } from "@/lib/access/http";
+import { hashToken } from "@/lib/access/tokens";
 import { signIn } from "@/lib/access/users";
-import { SESSION_COOKIE } from "@/lib/access/viewer";
+import { PROTO_HEADER, SESSION_COOKIE } from "@/lib/access/viewer";
+import { requestViewer } from "@/app/_lib/viewer";
 import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const html = (status: number, title: string, body: string, headers: Record<string, string> = {}) =>
-  new Response(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · ColBench Studio</title>${status === 200 ? '<meta http-equiv="refresh" content="0;url=/">' : ""}
-<style>body{font-family:system-ui,sans-serif;background:#fafaf9;color:#1c1917;max-width:40rem;margin:4rem auto;padding:0 1rem}a{color:#0f766e}code{background:#e7e5e4;padding:0 .25rem}</style></head>
-<body><p><strong>ColBench Studio</strong></p><h1>${title}</h1>${body}</body></html>`,
-    { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", ...headers } },
-  );
+  new Response(page(status, title, body), { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", ...headers } });
+
+const NO_LINK = "<p>Open the sign-in link an admin made for you (<code>colbench users add NAME --role annotator</code>, <code>colbench users link NAME</code>, or the Users page).</p>";
+
+const WHY: Record<"used" | "expired" | "unknown", string> = {
+  used: "This link was used already: a sign-in link works once. Ask an admin for a new one (<code>colbench users link NAME</code>).",
+  expired: "This link expired before it was used. Ask an admin for a new one (<code>colbench users link NAME</code>).",
+  unknown: "It was replaced, or its person was disabled. Ask an admin for a new one.",
+};
 
 /**
- * A sign-in link (`/signin?token=…`) starts a session. The page answers itself and then moves on
- * to the studio from this origin, so the SameSite=Strict cookie goes with that first request.
+ * A sign-in link (`/signin?token=…`) only shows whom it signs in and asks to confirm: a bare GET
+ * changes no session, so a foreign page that sends someone's browser here signs nobody in or out.
  */
 export async function GET(request: Request) {
   const token = new URL(request.url).searchParams.get("token");
-  if (!token) return html(401, "Sign in", "<p>Open the sign-in link an admin made for you (<code>colbench users add NAME --role annotator</code>, or the Users page).</p>");
+  if (!token) return html(401, "Sign in", NO_LINK);
+  const state = await (await getStore()).users.linkState(hashToken(token));
+  if (state.state !== "open") return html(401, "This link opens nothing", `<p>${WHY[state.state]}</p>`);
+  const viewer = requestViewer(request);
+  const now = viewer.kind === "user" ? `<p>This browser is signed in as <strong>${escape(viewer.name)}</strong> now; continuing replaces that.</p>` : "";
+  return html(
+    200,
+    `Sign in as ${escape(state.user.name)}?`,
+    `<p>${escape(state.user.role)}. The link works once: after this, it opens nothing.</p>${now}
+<form method="post" action="/signin"><input type="hidden" name="token" value="${escape(token)}"><button type="submit" data-testid="confirm-signin">Sign in as ${escape(state.user.name)}</button></form>`,
+  );
+}
+
+/**
+ * The confirmation: uses the link (once) and starts a session. The gate lets this POST through only
+ * from the studio's own pages (Origin, Sec-Fetch-Site), so no other site can sign a browser in.
+ */
+export async function POST(request: Request) {
+  const type = request.headers.get("content-type") ?? "";
+  let token: string | null = null;
+  if (/^application\/x-www-form-urlencoded/i.test(type)) token = new URLSearchParams(await request.text()).get("token");
+  else if (/^application\/json/i.test(type)) token = ((await request.json().catch(() => null)) as { token?: unknown } | null)?.token as string | null;
+  if (typeof token !== "string" || !token) return html(400, "Sign in", NO_LINK);
   const signed = await signIn(await getStore(), token);
-  if (!signed) return html(401, "This link opens nothing", "<p>It was replaced, or its user was disabled. Ask an admin for a new one.</p>");
-  const cookie = serialize(SESSION_COOKIE, signed.session, { httpOnly: true, sameSite: "strict", path: "/", expires: signed.expires });
-  const name = signed.user.name.replace(/[&<>"']/g, "");
-  return html(200, `Signed in as ${name}`, `<p>${signed.user.role}. <a href="/">Open the studio</a>.</p>`, { "Set-Cookie": cookie });
+  if (!signed) return html(401, "This link opens nothing", `<p>${WHY.used.replace("was used already", "was used already, expired or was replaced")}</p>`);
+  const secure = request.headers.get(PROTO_HEADER) === "https";
+  const cookie = serialize(SESSION_COOKIE, signed.session, { httpOnly: true, sameSite: "strict", path: "/", expires: signed.expires, secure });
+  // A same-origin POST answered with a redirect: the Strict cookie goes with the next request.
+  return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": cookie, "Cache-Control": "no-store" } });
 }

@@ -59,9 +59,9 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
               <li key={task.id}>
                 <Link href={`/tasks/${task.id}`} className="flex items-start gap-4 px-4 py-3 hover:bg-stone-50 focus-visible:bg-stone-50">
                   <span className="w-12 shrink-0 pt-0.5 text-right font-mono text-xs text-stone-400">#{task.id}</span>
-                  <span className="flex-1">
-                    <span className="line-clamp-2 text-sm text-stone-800">{task.problemDescription}</span>
-                    <span className="mt-1 flex items-center gap-2 text-xs text-stone-500">
+                  <span className="min-w-0 flex-1">
+                    <span className="line-clamp-2 break-words text-sm text-stone-800">{task.problemDescription}</span>
+                    <span className="mt-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
                       <BenchmarkBadge benchmark={task.benchmark} />
                       <span>{task.split}</span>
                       {task.testCount !== null ? <span>{task.testCount} tests</span> : null}

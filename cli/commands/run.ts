@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { Command, Option } from "commander";
 import { MultiBar, Presets } from "cli-progress";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
+import { parseDuration } from "../../lib/colbench/duration";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { openEventBus } from "../../lib/events";
 import { createRun } from "../../lib/runs/create";
@@ -11,7 +12,9 @@ import { rescoreRun } from "../../lib/runs/rescore";
 import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
-import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
+import { loadPipelineView } from "../../lib/sweet/pipeline-view";
+import { officialLines, type OfficialInputs } from "../../lib/sweet/official";
+import { templateForRun } from "../../lib/sweet/run-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
 import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
@@ -154,7 +157,7 @@ async function workUntilEnded(
       const counts = await store.runs.counts(runId);
       onProgress({ done: counts.done, running: counts.running, failed: counts.failed, turns, tokens: 0 });
       if (counts.pending + counts.running === 0) {
-        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0 };
+        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: worker.lost };
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -166,7 +169,7 @@ async function workUntilEnded(
 }
 
 async function writeOfficial(store: Store, runId: number, out: string): Promise<number> {
-  return writeLines(store.trajectories.exportOfficial(runId), out);
+  return writeLines(officialLines(store, runId, await templateForRun(store, runId)), out);
 }
 
 async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<number> {
@@ -210,7 +213,7 @@ export function register(program: Command): void {
     .command("run")
     .description("run ColBench episodes between an agent and a simulator on OpenAI-compatible model servers")
     .addOption(new Option("--benchmark <kind>", "backend or frontend").choices(BENCHMARKS).makeOptionMandatory())
-    .option("--tasks <selector>", "which tasks: all | split=test | source=NAME | ids=1-50+77 (clauses joined by commas)", "all")
+    .option("--tasks <selector>", "which tasks: all | split=test | source=FILE | index=0-49 (position in its file, from 0) | lines=1-50 (from 1) | ids=21,25,30-40 (the studio's task ids); clauses joined by commas, e.g. split=test,index=0-99", "all")
     .requiredOption("--agent <url#model>", "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct")
     .requiredOption("--simulator <url#model>", "the simulated human's server")
     .option("--best-of <k>", "episodes per task", int("--best-of"), 1)
@@ -236,13 +239,14 @@ export function register(program: Command): void {
     .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
     .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
     .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
+    .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)", (v: string) => parseDuration(v))
     .action(
       action(async (opts: {
         detach?: boolean;
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
-        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string;
+        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -259,6 +263,7 @@ export function register(program: Command): void {
             maxTokens: opts.maxTokens,
             logprobs: opts.logprobs,
             concurrency: opts.concurrency,
+            giveUpSeconds: opts.giveUp,
             name: opts.name,
             embedder: opts.embedder,
             clipPath: opts.clip,
@@ -333,21 +338,33 @@ export function register(program: Command): void {
     .addOption(new Option("--format <format>", "output format").choices(["official", "official-best-of-k", ...TRAINING_FORMATS]).default("official"))
     .option("--out <file>", "output file (default: standard output)", "-")
     .option("--with-prompt", "openrlhf-policy: {prompt, chosen, rejected} instead of full texts")
-    .addOption(new Option("--template <name>", "the chat template the texts are written in").choices(TEMPLATE_NAMES).default("llama3"))
+    .addOption(new Option("--inputs <kind>", "official formats: each agent turn's input as the prompt string the policy saw (the published scripts read it), or as the stored chat messages").choices(["string", "messages"]).default("string"))
+    .option("--template <ref>", "the chat template strings are written in: a hub id or model folder (its tokenizer_config.json), or a fallback (llama3, chatml); default: the run's recorded one")
     .action(
-      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template: TemplateName }) => {
+      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template?: string; inputs: OfficialInputs }) => {
         await withDatabase("export", async (store) => {
           const run = await findRun(store, name);
+          const template = await templateForRun(store, run.id, opts.template);
           const lines =
             opts.format === "official" || opts.format === "official-best-of-k"
-              ? store.trajectories.exportOfficial(run.id, { layout: opts.format === "official" ? "task" : "best-of-k" })
-              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template: opts.template });
+              ? officialLines(store, run.id, template, { layout: opts.format === "official" ? "task" : "best-of-k", inputs: opts.inputs })
+              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template });
           const n = await writeLines(lines, opts.out);
           if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
+          // An empty file says which step would have filled it.
+          if (n === 0) {
+            const empty = (await loadPipelineView(store, run)).exports.find((x) => x.format === opts.format)?.empty;
+            if (empty) process.stderr.write(`colbench export: ${opts.format} of "${run.name}" is empty: ${empty.cli}\n`);
+          }
           // The trajectory files hold finished episodes only; say which were left out, and why.
           if (opts.format === "official" || opts.format === "official-best-of-k") {
             const failures = await failureLines(store, run.id);
             if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+          }
+          // Turn-pair files say which candidate pool their pairs were drawn from, and how.
+          if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
+            const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as Record<string, unknown> | undefined;
+            if (params) process.stderr.write(`${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`);
           }
         });
       }),

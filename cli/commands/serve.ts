@@ -4,6 +4,7 @@ import { openDatabase } from "../../lib/db/open";
 import { setDatabase } from "../../lib/db/index";
 import { updateLock } from "../../lib/db/lock";
 import { gated } from "../../lib/access/http";
+import { allowedHostsFrom, studioHostNames } from "../../lib/access/host";
 import { missingRecordPath } from "../../lib/http/missing";
 import { openEventBus, setEventBus } from "../../lib/events";
 import { Seats, setSeats } from "../../lib/play/seats";
@@ -18,6 +19,9 @@ import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
 import { serveWeights } from "../../lib/gpu/node/served-weights";
 import { openStore } from "../database";
+import { parseEvery, scheduleBackups } from "../../lib/db/backup/service";
+import { backupSettings } from "../../lib/db/backup/settings";
+import { defaultRenderDir } from "../../lib/scoring/frontend/render-cache";
 import { action, fail } from "../errors";
 
 export function register(program: Command): void {
@@ -27,12 +31,27 @@ export function register(program: Command): void {
     .option("--port <port>", "port to listen on", (v) => Number.parseInt(v, 10), Number(process.env.PORT ?? 3000))
     .option("--host <host>", "address to listen on (0.0.0.0 to let annotators on other machines in)", "127.0.0.1")
     .option("--dev", "run Next.js in development mode (hot reload)")
+    .option("--allowed-host <name>", "another name the studio answers to, e.g. a reverse proxy's (repeatable; also COLBENCH_ALLOWED_HOSTS, comma-separated); any other Host is refused with 421", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--trust-proxy", "believe X-Forwarded-Proto from the reverse proxy in front (cookies get Secure behind HTTPS); also COLBENCH_TRUST_PROXY=1")
     .option("--policy-weights <dir>", "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS")
     .option("--critic-weights <dir>", "the critic model folder for the same (also COLBENCH_CRITIC_WEIGHTS)")
+    .option("--backup-every <duration>", "take a backup of the database every so often (6h, 30m, 1d); see --backup-dir and --keep")
+    .option("--backup-dir <dir>", "where backups go, scheduled ones and the System page's (default <data dir>/backups; also COLBENCH_BACKUP_DIR)")
+    .option("--keep <n>", "how many scheduled backups to keep in --backup-dir (the oldest go)", (v) => Number.parseInt(v, 10), 14)
+    .option("--backup-renders", "include the render cache in backups")
     .option("--clip-weights <dir>", "a CLIP checkpoint folder (config.json, model.safetensors) the collaborator seat embeds pages with in the browser (WebGPU) to show the live similarity to the target; also COLBENCH_CLIP_WEIGHTS, else $COLBENCH_CLIP when it is a folder")
     .action(
-      action(async (opts: { port: number; host: string; dev?: boolean; policyWeights?: string; criticWeights?: string; clipWeights?: string }) => {
+      action(async (opts: { port: number; host: string; dev?: boolean; allowedHost: string[]; trustProxy?: boolean; policyWeights?: string; criticWeights?: string; clipWeights?: string; backupEvery?: string; backupDir?: string; keep: number; backupRenders?: boolean }) => {
         if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
+        if (!Number.isInteger(opts.keep) || opts.keep < 1) fail(`--keep: not a count of backups: ${opts.keep}`);
+        let backupEveryMs: number | undefined;
+        try {
+          backupEveryMs = opts.backupEvery ? parseEvery(opts.backupEvery) : undefined;
+        } catch (error) {
+          fail((error as Error).message);
+        }
+        // The System page's "Back up now" reads these from the environment, as route code does.
+        const backups = backupSettings({ dir: opts.backupDir, keep: opts.keep, renders: opts.backupRenders ? defaultRenderDir() : undefined });
         // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
         if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
         if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
@@ -63,12 +82,13 @@ export function register(program: Command): void {
               return true;
             }
           : undefined;
-        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, queue, runId)) : undefined);
+        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, runId)) : undefined);
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);
         const imports = new OfficialImports(store);
         setOfficialImports(imports);
+        const scheduled = backupEveryMs ? scheduleBackups(db, { everyMs: backupEveryMs, dir: backups.dir, keep: backups.keep, renders: backups.renders, dataDir: dataDir() }) : null;
 
         const { default: next } = await import("next");
         const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
@@ -76,8 +96,11 @@ export function register(program: Command): void {
         const handle = app.getRequestHandler();
         // Local mode: listening on loopback with no user defined, the person at the machine is admin.
         const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
+        // The names it answers to, in every mode: a foreign Host (DNS rebinding) gets 421 before anything else.
+        const hosts = studioHostNames({ bound: opts.host, extra: allowedHostsFrom(opts.allowedHost) });
+        const trustProxy = Boolean(opts.trustProxy) || /^(1|true|yes)$/i.test(process.env.COLBENCH_TRUST_PROXY ?? "");
         const server = http.createServer(
-          gated(store, { loopback }, async (req, res) => {
+          gated(store, { loopback, hosts, trustProxy, dev: Boolean(opts.dev) }, async (req, res) => {
             // A detail page of a record that does not exist goes to the server-rendered not-found page.
             const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);
             if (missing) req.url = missing;
@@ -97,6 +120,8 @@ export function register(program: Command): void {
           await queue?.close().catch(() => {});
           await pipeline.close().catch(() => {});
           await imports.close().catch(() => {});
+          // A backup being written finishes before the database closes under it.
+          await scheduled?.stop().catch(() => {});
           await app.close().catch(() => {});
           await bus.close().catch(() => {});
           await db.close();
@@ -121,7 +146,8 @@ export function register(program: Command): void {
               (owner ? `, through the socket of process ${owner.pid} (${owner.command})` : "") +
               (db.applied.length ? `, migrated: ${db.applied.join(", ")}` : "") +
               (seededCount ? `, seeded ${seededCount} sample tasks` : "") +
-              ")",
+              ")" +
+              (backupEveryMs ? `; a backup every ${opts.backupEvery} into ${backups.dir}, keeping ${backups.keep}` : ""),
           );
         });
         // Serve until a signal stops the process.

@@ -1,9 +1,10 @@
+import { explainStepError } from "../../lib/sweet/pipeline-view";
 import { Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { OpenAICompatibleClient } from "../../lib/models/openai-client";
-import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
-import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress } from "../../lib/sweet/pipeline";
+import { templateForRun } from "../../lib/sweet/run-template";
+import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress, type StateOrder } from "../../lib/sweet/pipeline";
 import type { Store } from "../../lib/store";
 import type { LoadProgress } from "../../lib/gpu/model/layout";
 import type { LocalScorer } from "../../lib/gpu/model/scorer";
@@ -74,7 +75,8 @@ async function openLocalModels(criticDir: string, policyDir: string | undefined,
   return { critic, policy: policyDir ? await open(policyDir, "--policy-weights") : undefined };
 }
 
-const templateOption = () => new Option("--template <name>", "the policy and critic's chat template").choices(TEMPLATE_NAMES).default("llama3");
+const templateOption = () =>
+  new Option("--template <ref>", "the chat template prompts are written in: a hub id or model folder (its tokenizer_config.json chat_template), or a fallback (llama3, chatml); recorded with the run by its first step, which later steps and exports then use (default: the recorded one, else llama3)");
 
 export function register(program: Command): void {
   program
@@ -103,13 +105,14 @@ export function register(program: Command): void {
     .option("--queue", "with DATABASE_URL: put one job per state on the run queue for `colbench worker`s and exit")
     .addOption(templateOption())
     .action(
-      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template: TemplateName; queue?: boolean }) => {
+      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template?: string; queue?: boolean }) => {
         if (!(opts.fraction > 0 && opts.fraction <= 1)) fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
         if (opts.queue) {
           parseServerSpec(opts.policy, "--policy");
           const summary = await withDatabase("candidates", async (store, db) => {
             const run = await runOf(store, name);
-            return { run: run.name, ...(await onQueue(db, (queue) => enqueueCandidates(store, queue, run.id, { policy: opts.policy, n: opts.n, fraction: opts.fraction, template: opts.template }))) };
+            const template = await templateForRun(store, run.id, opts.template);
+            return { run: run.name, template: template.name, ...(await onQueue(db, (queue) => enqueueCandidates(store, queue, run.id, { policy: opts.policy, n: opts.n, fraction: opts.fraction, template: template.name }))) };
           });
           console.log(JSON.stringify(summary));
           return;
@@ -119,7 +122,10 @@ export function register(program: Command): void {
         const summary = await withDatabase("candidates", async (store) => {
           const run = await runOf(store, name);
           try {
-            return { run: run.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template: opts.template, concurrency: opts.concurrency, onProgress: bar.update })) };
+            const template = await templateForRun(store, run.id, opts.template);
+            return { run: run.name, template: template.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template, concurrency: opts.concurrency, onProgress: bar.update })) };
+          } catch (error) {
+            throw new Error(explainStepError("candidates", (error as Error).message));
           } finally {
             bar.stop();
           }
@@ -144,8 +150,7 @@ export function register(program: Command): void {
     .action(
       action(async (
         name: string,
-        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template: TemplateName; queue?: boolean },
-        command: Command,
+        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template?: string; queue?: boolean },
       ) => {
         if (Boolean(opts.critic) === Boolean(opts.criticWeights)) fail("rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)");
         if (opts.queue) {
@@ -153,7 +158,8 @@ export function register(program: Command): void {
           parseServerSpec(opts.critic, "--critic");
           const summary = await withDatabase("rank", async (store, db) => {
             const run = await runOf(store, name);
-            return { run: run.name, ...(await onQueue(db, (queue) => enqueueRank(store, queue, run.id, { critic: opts.critic!, groundTruth: opts.groundTruth, sum: Boolean(opts.sum), template: opts.template }))) };
+            const template = await templateForRun(store, run.id, opts.template);
+            return { run: run.name, template: template.name, ...(await onQueue(db, (queue) => enqueueRank(store, queue, run.id, { critic: opts.critic!, groundTruth: opts.groundTruth, sum: Boolean(opts.sum), template: template.name }))) };
           });
           console.log(JSON.stringify(summary));
           return;
@@ -161,15 +167,15 @@ export function register(program: Command): void {
         if (opts.policyWeights && !opts.criticWeights) fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
         let critic: PromptScorer;
         let policy: LocalScorer | undefined;
-        let template = opts.template;
+        let template: string | undefined = opts.template;
         if (opts.criticWeights) {
           const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
           critic = local.critic;
           policy = local.policy;
-          // Unless --template says otherwise, the critic's own chat template decides the family.
+          // Unless --template (or the run's record) says otherwise, the critic's own chat template decides the family.
           const family = local.critic.tokenizer.templateFamily();
-          if (command.getOptionValueSource("template") !== "cli" && family) template = family;
-          process.stderr.write(`rank: scoring on ${local.critic.engine.device}; chat template ${template}\n`);
+          if (template === undefined && family) template = family;
+          process.stderr.write(`rank: scoring on ${local.critic.engine.device}\n`);
         } else {
           critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), { concurrency: opts.concurrency });
         }
@@ -178,7 +184,8 @@ export function register(program: Command): void {
           const summary = await withDatabase("rank", async (store) => {
             const run = await runOf(store, name);
             try {
-              return { run: run.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template, concurrency: opts.concurrency, onProgress: bar.update, policy })) };
+              const chosen = await templateForRun(store, run.id, (await store.sweet.template(run.id))?.recorded ? opts.template : template);
+              return { run: run.name, template: chosen.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: chosen, concurrency: opts.concurrency, onProgress: bar.update, policy })) };
             } finally {
               bar.stop();
             }
@@ -195,13 +202,19 @@ export function register(program: Command): void {
     .command("turn-pairs")
     .description("SWEET-RL step 4: turn-level pairs, one candidate from the upper half against one from the lower half of each turn's ranking")
     .argument("<run>", "the run's name or id")
-    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement)", positive("--pairs-per-state"), 4)
-    .option("--seed <s>", "the drawing's seed", (v) => Number.parseInt(v, 10), 42)
+    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement; the published script's num_pairs)", positive("--pairs-per-state"), 8)
+    .option("--seed <s>", "the drawing's seed: Python's random.seed(s), as the published script seeds it", (v) => {
+      if (!/^\d+$/.test(v.trim())) throw new Error(`--seed: expected a whole number, got "${v}"`);
+      return Number.parseInt(v, 10);
+    }, 42)
+    .option("--include-own", "count the turn's own output (candidate 0) as a candidate; the published pool is the N samples only")
+    .addOption(new Option("--order <layout>", "the order states are drawn in: that of the official export the published scripts read").choices(["task", "best-of-k"]).default("task"))
     .action(
-      action(async (name: string, opts: { pairsPerState: number; seed: number }) => {
+      action(async (name: string, opts: { pairsPerState: number; seed: number; includeOwn?: boolean; order: StateOrder }) => {
         const summary = await withDatabase("turn-pairs", async (store) => {
           const run = await runOf(store, name);
-          return { run: run.name, ...(await makeTurnPairs(store, run.id, opts)) };
+          const pool = opts.includeOwn ? "samples+own" : "samples";
+          return { run: run.name, ...(await makeTurnPairs(store, run.id, { pairsPerState: opts.pairsPerState, seed: opts.seed, pool, order: opts.order })), pool, order: opts.order };
         });
         console.log(JSON.stringify(summary));
       }),

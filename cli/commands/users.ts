@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { addUser, renewLink, ROLES, signInUrl } from "../../lib/access/users";
+import { addUser, LINK_DAYS, renewLink, ROLES, signInUrl } from "../../lib/access/users";
 import type { Role } from "../../lib/store/access";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
@@ -14,27 +14,29 @@ export function register(program: Command): void {
     .argument("<name>", "their name (letters, digits, . _ @ -)")
     .addOption(new Option("--role <role>", "admin, researcher (sees everything) or annotator (never sees hidden information)").choices(ROLES).makeOptionMandatory())
     .option("--url <base>", "the studio's address as they reach it", DEFAULT_URL)
+    .option("--expires-in <days>", `days the link stays good unless used (it works once; default ${LINK_DAYS}, or COLBENCH_LINK_DAYS)`)
     .action(
-      action(async (name: string, opts: { role: Role; url: string }) => {
-        const { user, token } = await withDatabase("users add", (store) => addUser(store, name, opts.role).catch((error: Error) => fail(error.message)));
-        console.log(`added ${user.name} (${user.role}); sign-in link: ${signInUrl(opts.url, token)}`);
+      action(async (name: string, opts: { role: Role; url: string; expiresIn?: string }) => {
+        const { user, token, expiresAt } = await withDatabase("users add", (store) => addUser(store, name, opts.role, opts.expiresIn).catch((error: Error) => fail(error.message)));
+        console.log(`added ${user.name} (${user.role}); sign-in link: ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`);
       }),
     );
   users
     .command("link")
-    .description("make a new sign-in link for a person (their old link stops working)")
+    .description("make a new sign-in link for a person (their unused links stop working)")
     .argument("<name>")
     .option("--url <base>", "the studio's address as they reach it", DEFAULT_URL)
+    .option("--expires-in <days>", `days the link stays good unless used (default ${LINK_DAYS}, or COLBENCH_LINK_DAYS)`)
     .action(
-      action(async (name: string, opts: { url: string }) => {
-        const { user, token } = await withDatabase("users link", (store) => renewLink(store, name).catch((error: Error) => fail(error.message)));
-        console.log(`new sign-in link for ${user.name} (${user.role}): ${signInUrl(opts.url, token)}`);
+      action(async (name: string, opts: { url: string; expiresIn?: string }) => {
+        const { user, token, expiresAt } = await withDatabase("users link", (store) => renewLink(store, name, opts.expiresIn).catch((error: Error) => fail(error.message)));
+        console.log(`new sign-in link for ${user.name} (${user.role}): ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`);
       }),
     );
   for (const [verb, disabled] of [["disable", true], ["enable", false]] as const) {
     users
       .command(verb)
-      .description(disabled ? "stop a person signing in (their sessions end at once)" : "let a disabled person sign in again")
+      .description(disabled ? "stop a person signing in (their sessions end and their links stop working, for good)" : "let a disabled person sign in again (with a new link: `users link NAME`)")
       .argument("<name>")
       .action(
         action(async (name: string) => {

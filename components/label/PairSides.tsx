@@ -46,7 +46,7 @@ export function PairSides({ pair }: { pair: PairView }) {
             // eslint-disable-next-line @next/next/no-img-element
             <img src={`/api/renders/${pair.hidden.targetRender}`} alt="Target page" className="mt-2 max-h-96 rounded border" />
           ) : pair.benchmark === "backend" ? (
-            <pre className="mt-2 overflow-x-auto rounded bg-stone-900 p-3 font-mono text-xs text-stone-100">{pair.hidden.groundTruth}</pre>
+            <pre className="mt-2 whitespace-pre-wrap break-words rounded bg-stone-900 p-3 font-mono text-xs text-stone-100">{pair.hidden.groundTruth}</pre>
           ) : null}
           {pair.hidden.tests?.length ? (
             <ul className="mt-2 list-disc pl-5 font-mono text-xs">

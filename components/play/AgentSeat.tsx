@@ -79,7 +79,7 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
               Submit this as your final answer?
             </h2>
             <p className="mt-1 text-sm text-stone-600">The episode ends and the answer is scored. This is what will be sent:</p>
-            <pre className="mt-3 max-h-80 overflow-auto rounded bg-stone-100 p-3 font-mono text-xs text-stone-800" data-testid="final-answer-preview">
+            <pre className="mt-3 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-3 font-mono text-xs text-stone-800" data-testid="final-answer-preview">
               {answer}
             </pre>
             {[...answer].length > view.messageChars ? (

@@ -71,7 +71,7 @@ export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatVie
           )}
         </section>
         <section aria-label="Hidden information" className="space-y-3 lg:sticky lg:top-4 lg:self-start" data-testid="hidden-information">
-          <h2 className="text-sm font-medium text-amber-800">Only you see this: the agent does not</h2>
+          <h2 className="text-sm font-medium text-amber-800">Hidden information: only you see it, the agent does not</h2>
           {view.benchmark === "backend" ? (
             <>
               <CodeEditor value={view.groundTruth} language="python" readOnly height={300} label="Reference solution (read-only)" />

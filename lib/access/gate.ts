@@ -1,14 +1,14 @@
-import { parse as parseCookies, serialize } from "cookie";
+import { parse as parseCookies } from "cookie";
 import type { Store } from "../store";
 import { decide, type Decision } from "./policy";
 import { hashToken } from "./tokens";
-import { SEAT_COOKIE, seatCookie, SESSION_COOKIE, userViewer, type SeatName, type Viewer } from "./viewer";
+import { SEAT_COOKIE, SESSION_COOKIE, userViewer, type SeatName, type Viewer } from "./viewer";
 
 export interface Admission {
   viewer: Viewer;
   decision: Decision;
-  /** Set-Cookie values to send (a seat link's cookie). */
-  cookies: string[];
+  /** A seat link's key that opened this request: the caller swaps it for that seat's cookie. */
+  fromKey?: { episodeId: number; seat: SeatName; token: string };
 }
 
 export interface GateOptions {
@@ -21,10 +21,8 @@ export async function admit(store: Store, request: { method: string; url: string
   const url = new URL(request.url, "http://studio.invalid");
   const cookies = parseCookies(request.cookie ?? "");
   const viewer = await resolve(store, url, cookies, options);
-  const setCookies: string[] = [];
-  if (viewer.fromKey) setCookies.push(serialize(seatCookie(viewer.fromKey.episodeId, viewer.fromKey.seat), viewer.fromKey.token, { httpOnly: true, sameSite: "strict", path: "/", maxAge: 30 * 24 * 3600 }));
   const decision = decide(viewer.viewer, request.method, url.pathname, url.searchParams);
-  return { viewer: viewer.viewer, decision, cookies: setCookies };
+  return { viewer: viewer.viewer, decision, fromKey: viewer.fromKey };
 }
 
 async function resolve(

@@ -5,8 +5,12 @@ import type { SeatName, Viewer } from "./viewer";
 
 export type Decision = "allow" | "signin" | "deny";
 
-/** Open to anyone: the framework's assets, vendored files, health, sign-in, generated placeholders. */
-const PUBLIC = [/^\/_next\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder$/];
+/**
+ * Open to anyone: the framework's built assets, vendored files, health, sign-in, generated
+ * placeholders. Only /_next/static: the rest of /_next/ (the image optimizer above all, which
+ * fetches URLs from inside the process) is not the framework's files.
+ */
+const PUBLIC = [/^\/_next\/static\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder$/];
 
 /** What an annotator may open: lists and scores, never a ground truth, test, target or replay. */
 const ANNOTATOR = [
@@ -45,12 +49,17 @@ export function managesData(viewer: Viewer): boolean {
 // not hidden information, but of no use to an annotator), the episode's scoring inputs (they hold the
 // task's final answer: /api/episodes/ID/score-inputs) and storing the scores (/api/episodes/ID/advantages).
 
-/** What a seat link opens: its own seat's page, events and moves, and renders (content-addressed). */
+/**
+ * What a seat link opens: its own seat's page, events and moves, renders (the route serves a seat
+ * only its episode's pages and, to the collaborator, its target) and the collaborator's target page.
+ */
 function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {
   if (/^\/api\/renders\/[^/]+$/.test(path) && method === "GET") return true;
   // CLIP's weights (no hidden information: the target's render comes by its own id) for the
   // collaborator's in-browser similarity; the agent seat has no use for them.
   if (/^\/api\/weights\/clip\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD")) return seats.some((s) => s.seat === "simulator");
+  // The collaborator's own task's target page; the route checks that the task is that seat's.
+  if (/^\/api\/tasks\/\d+\/preview$/.test(path) && method === "GET") return seats.some((s) => s.seat === "simulator");
   const holds = (episodeId: number, seat: SeatName) => seats.some((s) => s.episodeId === episodeId && s.seat === seat);
   let m = /^\/play\/(\d+)\/(agent|collaborator)$/.exec(path);
   if (m && method === "GET") return holds(Number(m[1]), m[2] === "agent" ? "agent" : "simulator");

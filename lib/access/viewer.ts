@@ -20,6 +20,9 @@ export const seatCookie = (episodeId: number, seat: SeatName) => `colbench_seat_
 /** The request header the gate sets for pages and routes (any copy a client sends is dropped first). */
 export const VIEWER_HEADER = "x-colbench-viewer";
 
+/** The scheme the request came over ("https" directly or through a trusted proxy, else "http"), set by the gate. */
+export const PROTO_HEADER = "x-colbench-proto";
+
 /** The path the person asked for, set by the gate too, so a not-found page can name what is missing. */
 export const PATH_HEADER = "x-colbench-path";
 

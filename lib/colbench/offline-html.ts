@@ -34,9 +34,9 @@ export function previewNotes(html: string): string[] {
   return notes;
 }
 
-/** Everything but the studio's own stylesheet and placeholders is refused, scripts included. */
+/** Everything but the studio's own stylesheet and placeholders is refused, scripts included; only the studio's own pages may frame it. */
 export const PREVIEW_CSP =
-  "sandbox; default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:";
+  "sandbox; default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-ancestors 'self'";
 
 const DOCTYPE = /^\s*<!doctype[^>]*>/i;
 

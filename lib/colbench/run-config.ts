@@ -45,6 +45,8 @@ export const runConfigSchema = z.object({
   /** The longest move a person may send from a seat (characters). */
   messageChars: z.number().int().positive().default(MESSAGE_CHAR_LIMIT),
   concurrency: z.number().int().min(1),
+  /** How long a model server may stay down before its episodes fail (absent: 10 minutes). */
+  giveUpSeconds: z.number().positive().optional(),
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
   prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),
@@ -73,4 +75,30 @@ export function runRenderProfile(config: unknown): RenderProfile | null {
   const parsed = runConfigSchema.safeParse(config);
   if (!parsed.success || parsed.data.benchmark !== "frontend") return null;
   return parsed.data.render;
+}
+
+/** Which image embedder a frontend run's similarities come from, as tables and warnings name it. */
+export interface RunEmbedder {
+  /** The id every score records: "clip-vit-b32" or "default-v2". */
+  id: string;
+  /** CLIP's weights (a hub id or a folder); null for the weight-free embedder. */
+  weights: string | null;
+  /** Whether its similarities are the paper's metric (CLIP ViT-B/32), so comparable with published figures. */
+  paperMetric: boolean;
+  /** One line: "clip-vit-b32 · openai/clip-vit-base-patch32" or "default-v2 · weight-free, not comparable with the paper". */
+  label: string;
+}
+
+/** The weight-free embedder's id as its scores record it (lib/scoring/frontend/embedders/default.ts). */
+const WEIGHT_FREE_ID = "default-v2";
+
+/** A frontend run's embedder from its stored config; null for backend runs and imported rewards. */
+export function runEmbedder(config: unknown): RunEmbedder | null {
+  const parsed = runConfigSchema.safeParse(config);
+  if (!parsed.success || parsed.data.benchmark !== "frontend") return null;
+  if (parsed.data.embedder === "clip-vit-b32") {
+    const weights = parsed.data.clipPath ?? null;
+    return { id: "clip-vit-b32", weights, paperMetric: true, label: `clip-vit-b32 · ${weights ?? "weights not recorded"}` };
+  }
+  return { id: WEIGHT_FREE_ID, weights: null, paperMetric: false, label: `${WEIGHT_FREE_ID} · weight-free, not comparable with the paper` };
 }

@@ -88,10 +88,15 @@ async function withEngine<T>(
 export async function applyMigrations(
   factory: SqlMigrationAwareDriverAdapterFactory,
   recorded?: readonly string[],
+  /** Apply only these (a restore rebuilds the schema its backup was taken at, then loads, then upgrades). */
+  only?: readonly string[],
 ): Promise<string[]> {
-  if (recorded && migrationNames().every((name) => recorded.includes(name))) return [];
+  const wanted = only ? migrationNames().filter((name) => only.includes(name)) : migrationNames();
+  if (recorded && wanted.every((name) => recorded.includes(name))) return [];
   return withEngine(factory, async (engine) => {
-    const result = await engine.applyMigrations({ migrationsList: readMigrations(), filters: noFilters });
+    const all = readMigrations();
+    const migrationsList = only ? { ...all, migrationDirectories: all.migrationDirectories.filter((dir) => only.includes(dir.path)) } : all;
+    const result = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return result.appliedMigrationNames;
   });
 }

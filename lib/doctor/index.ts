@@ -9,6 +9,7 @@ import { checkRenderCache } from "./render-cache";
 import { checkNode, checkPostgres } from "./runtime";
 import { part, type DoctorReport, type Part } from "./types";
 import { checkWebGpu } from "./webgpu";
+import { checkClip } from "./clip";
 
 export type { DoctorReport, Part, PartStatus } from "./types";
 export { probeWebGpu } from "./webgpu";
@@ -31,12 +32,12 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     return db;
   });
   const fromOwnDb = options.db ? storeFor(options.db.prisma).system.runServers().catch(() => [] as RunServer[]) : undefined;
-  const [python, webgpu, cache, databasePart] = await Promise.all([checkPython(), checkWebGpu({ opener: options.webgpuOpener }), checkRenderCache(), database]);
+  const [python, webgpu, cache, databasePart, clip] = await Promise.all([checkPython(), checkWebGpu({ opener: options.webgpuOpener }), checkRenderCache(), database, checkClip()]);
   if (fromOwnDb) servers = await fromOwnDb;
   const modelServers = servers.length
     ? await Promise.all(servers.map((server) => checkModelServer(server)))
     : [part({ id: "model-server", name: "Model servers", status: "ok", required: false, summary: "no saved run names a model server yet" })];
-  const parts: Part[] = [checkNode(), checkChromium(), checkFirefox(), ...python, checkPostgres(), databasePart, webgpu, ...modelServers, cache];
+  const parts: Part[] = [checkNode(), checkChromium(), checkFirefox(), ...python, checkPostgres(), databasePart, webgpu, clip, ...modelServers, cache];
   return {
     version: 1,
     ok: !parts.some((p) => p.required && p.status === "missing"),

@@ -104,8 +104,9 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const pair = (await nextPair(store, d, []))!;
     const result = await label(store, d, { itemId: pair.itemId, side: "left", comment: "  clearer  ", ms: 1234, holding: [] });
     expect(result).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 1, wanted: 2 } });
-    // Sending the same label again stores nothing more.
-    expect(await label(store, d, { itemId: pair.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true });
+    // Sending the same label again stores nothing more; another side is no change either, and the answer says which is kept.
+    expect(await label(store, d, { itemId: pair.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
+    expect(await label(store, d, { itemId: pair.itemId, side: "both_bad", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
     const [stored] = await store.labels.ofQueue(queue.id);
     expect(stored).toMatchObject({ comment: "clearer", ms: 1234, choice: stored!.leftIsA ? "a" : "b" });
     const undone = await undo(store, d);
@@ -123,6 +124,25 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(await label(store, d, { itemId: other.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: false });
     const e = await desk(viewers[3]!, queue.id);
     expect((await nextPair(store, e, []))!.itemId).toBe(other.itemId);
+  });
+
+  it("refuses (409) a label sent to one queue for another queue's pair, labelled there or not, and writes nothing", async () => {
+    const members = ["annotator4", "annotator5"];
+    const first = await createQueue(store, { name: "own", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members });
+    const second = await createQueue(store, { name: "elsewhere", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members });
+    const there = await desk(viewers[4]!, second.id);
+    const theirs = (await nextPair(store, there, []))!;
+    expect(await label(store, there, { itemId: theirs.itemId, side: "right", ms: 5, holding: [] })).toMatchObject({ ok: true, duplicate: false });
+    const unlabelled = (await nextPair(store, there, [theirs.itemId]))!;
+    const here = await desk(viewers[4]!, first.id);
+    const before = { first: await store.labels.ofQueue(first.id), second: await store.labels.ofQueue(second.id), slots: await store.queues.slots(first.id) };
+    for (const itemId of [theirs.itemId, unlabelled.itemId]) {
+      const refused = await label(store, here, { itemId, side: "left", ms: 1, holding: [] });
+      expect(refused).toEqual({ ok: false, status: 409, error: `pair ${itemId} is not a pair of this queue: nothing was stored` });
+    }
+    expect(await store.labels.ofQueue(first.id)).toEqual(before.first);
+    expect(await store.labels.ofQueue(second.id)).toEqual(before.second);
+    expect(await store.queues.slots(first.id)).toEqual(before.slots);
   });
 
   it("mixes gold pairs in at the queue's rate, for every member once, and scores each person on them", async () => {

@@ -1,5 +1,4 @@
 import { queueShowsHidden, mayLabel } from "../access/policy";
-import { hashToken, newToken } from "../access/tokens";
 import type { Viewer } from "../access/viewer";
 import type { Store } from "../store";
 import type { Assigned, Progress, Side } from "../store/labels";
@@ -25,7 +24,7 @@ export async function openDesk(store: Store, viewer: Viewer, queueId: number): P
   const queue = Number.isSafeInteger(queueId) ? await store.queues.find(queueId) : null;
   if (!queue) return { status: 404, error: `no queue ${queueId}` };
   if (!mayLabel(viewer, queue)) return { status: 403, error: "you are not a member of this queue" };
-  const userId = viewer.kind === "user" ? viewer.id : await store.users.localId(hashToken(newToken()));
+  const userId = viewer.kind === "user" ? viewer.id : await store.users.localId();
   return { queue, userId, hidden: queueShowsHidden(viewer, queue) };
 }
 
@@ -50,7 +49,7 @@ export async function nextPair(store: Store, desk: Desk, holding: number[]): Pro
 }
 
 export type LabelOutcome =
-  | { ok: true; duplicate: boolean; next: PairView | null; progress: Progress }
+  | { ok: true; duplicate: boolean; next: PairView | null; progress: Progress; kept?: { side: Side; choice: string } }
   | { ok: false; status: number; error: string };
 
 /** Stores a label (before anything else happens), then claims the pair after the ones the page holds. */
@@ -59,10 +58,24 @@ export async function label(
   desk: Desk,
   input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
 ): Promise<LabelOutcome> {
-  const result = await store.labels.store({ queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms });
+  const given = { queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms };
+  const holding = [...input.holding, input.itemId];
+  if (desk.queue.goldRate === 0) {
+    // The common case, one statement: the label, the next pair and its content.
+    const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding);
+    if (!result.stored) return { ok: false, status: 409, error: result.reason };
+    return {
+      ok: true,
+      duplicate: result.duplicate,
+      next: next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden }),
+      progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted },
+      ...(result.kept ? { kept: result.kept } : {}),
+    };
+  }
+  const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
-  const next = await nextPair(store, desk, [...input.holding, input.itemId]);
-  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted } };
+  const next = await nextPair(store, desk, holding);
+  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted }, ...(result.kept ? { kept: result.kept } : {}) };
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */

@@ -71,20 +71,21 @@ export async function humanTrainingLines(
   format: TrainingFormat,
   options: { template?: TemplateName; withPrompt?: boolean; groundTruth?: boolean } = {},
 ): Promise<{ lines: Array<Record<string, unknown>>; summary: HumanExportSummary }> {
-  if (format === "openrlhf-critic" && queue.kind !== "trajectory") throw new Error(`format: openrlhf-critic is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`);
-  if (format !== "openrlhf-critic" && queue.kind !== "turn") throw new Error(`format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`);
+  const critic = format === "openrlhf-critic" || format === "published-frontend-critic";
+  if (critic && queue.kind !== "trajectory") throw new Error(`format: ${format} is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`);
+  if (!critic && queue.kind !== "turn") throw new Error(`format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`);
   const template = chatTemplate(options.template ?? "llama3");
   const list = decisions(await store.labels.ofQueue(queue.id));
   const decided = list.filter((d) => d.outcome === "a" || d.outcome === "b");
   const lines: Array<Record<string, unknown>> = [];
-  if (format === "openrlhf-critic") {
+  if (critic) {
     const sides = await store.sweet.episodeSides([...new Set(decided.flatMap((d) => [d.item.aEpisodeId!, d.item.bEpisodeId!]))]);
     for (const d of decided) {
       const [chosen, rejected] = d.outcome === "a" ? [d.item.aEpisodeId!, d.item.bEpisodeId!] : [d.item.bEpisodeId!, d.item.aEpisodeId!];
       const c = sides.get(chosen)!;
       const r = sides.get(rejected)!;
       const side = (s: typeof c) => ({ input: promptText(template, s.input), output: s.output });
-      lines.push(criticPairLine(c.benchmark, options.groundTruth ? c.groundTruth : null, side(c), side(r)));
+      lines.push(criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", options.groundTruth ? c.groundTruth : null, side(c), side(r)));
     }
   } else {
     const candidates = await store.sweet.byId([...new Set(decided.flatMap((d) => [d.item.aCandidateId!, d.item.bCandidateId!]))]);
@@ -93,9 +94,7 @@ export async function humanTrainingLines(
       const chosen = candidates.get(chosenId)!;
       const rejected = candidates.get(rejectedId)!;
       if (format === "trl-dpo") {
-        if (!Array.isArray(chosen.prompt)) throw new Error(`candidate ${chosenId}: its turn's prompt was stored as text (an imported file); trl-dpo needs chat messages`);
-        const messages = (chosen.prompt as Array<{ role: string; content: unknown }>).map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) }));
-        lines.push(trlDpoLine(messages, chosen.text, rejected.text));
+        lines.push(trlDpoLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn));
       } else {
         lines.push(policyPairLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false));
       }

@@ -2,8 +2,10 @@ import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
 import { apiKeyFor, formatServerSpec, serverUrls, type ServerSpec } from "../colbench/server-spec";
 import { serverPool, type ServerPool } from "./server-pool";
+import { breakerFor, DEFAULT_GIVE_UP_MS } from "./breaker";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
+import { promptSpan, SpanProblem, type PromptToken } from "./prompt-span";
 
 export type ModelServerFailure = ServerFailure;
 
@@ -28,9 +30,14 @@ function networkCause(error: Error): string {
 export interface ClientOptions {
   /** Per request attempt. */
   timeoutMs?: number;
-  /** Further attempts after the first, for 429, 5xx, timeouts, network errors and malformed bodies. */
+  /** Further attempts after the first for answers that are not an outage: 429 and malformed bodies. */
   maxRetries?: number;
   backoffMs?: number;
+  /**
+   * An outage (no connection, a timeout, HTTP 5xx) is waited out, not counted in attempts: requests
+   * wait on the server's breaker (lib/models/breaker.ts) and fail only once it has been down this long.
+   */
+  giveUpMs?: number;
   /** Requests in flight to this server at once, shared by every client of the same base URL. */
   concurrency?: number;
   apiKey?: string;
@@ -60,11 +67,16 @@ const completionSchema = z.object({
   choices: z
     .array(
       z.object({
-        logprobs: z.object({
-          tokens: z.array(z.string()),
-          token_logprobs: z.array(z.number().nullable()),
-          text_offset: z.array(z.number()).optional(),
-        }),
+        index: z.number().optional(),
+        text: z.string().nullish(),
+        finish_reason: z.string().nullish(),
+        logprobs: z
+          .object({
+            tokens: z.array(z.string()),
+            token_logprobs: z.array(z.number().nullable()),
+            text_offset: z.array(z.number()).nullish(),
+          })
+          .nullish(),
       }),
     )
     .min(1),
@@ -79,7 +91,11 @@ function toUsage(raw: z.infer<typeof usageSchema>): Usage | undefined {
 /** A replica that could not be reached, timed out or answered 5xx is taken out of its pool for a while. */
 const takesServerOut = (error: unknown) => error instanceof ModelServerError && error.retryable && (error.status === undefined || error.status >= 500);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 /**
  * A client for any OpenAI-compatible server (vLLM, OpenAI, Ollama, TGI): chat completions with
@@ -101,6 +117,7 @@ export class OpenAICompatibleClient {
       timeoutMs: options.timeoutMs ?? 300_000,
       maxRetries: options.maxRetries ?? 4,
       backoffMs: options.backoffMs ?? 500,
+      giveUpMs: options.giveUpMs ?? DEFAULT_GIVE_UP_MS,
       concurrency: options.concurrency ?? 64,
     };
     this.apiKey = options.apiKey ?? apiKeyFor(spec);
@@ -119,7 +136,7 @@ export class OpenAICompatibleClient {
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
     if (request.logprobs) body.logprobs = true;
-    const { json, latencyMs, totalMs, attempts } = await this.post("/chat/completions", body, chatSchema);
+    const { json, latencyMs, totalMs, attempts } = await this.post("/chat/completions", body, chatSchema, request.signal);
     const choice = json.choices[0]!;
     const logprobs: TokenLogprob[] | undefined = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));
     return { text: choice.message.content, usage: toUsage(json.usage), logprobs, latencyMs, totalMs, attempts };
@@ -134,44 +151,78 @@ export class OpenAICompatibleClient {
     const body: Record<string, unknown> = { model: this.spec.model, messages: request.messages, stream: false, n, logprobs: true };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-    const { json } = await this.post("/chat/completions", body, chatSchema);
-    return json.choices.map((choice) => ({ text: choice.message.content, logprobs: (choice.logprobs?.content ?? []).map((t) => ({ token: t.token, logprob: t.logprob })) }));
+    const { json } = await this.post("/chat/completions", body, chatSchema, request.signal);
+    if (json.choices.length !== n) throw this.incomplete("/chat/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    return json.choices.map((choice, i) => {
+      const content = choice.logprobs?.content;
+      if (!content || (content.length === 0 && choice.message.content.length > 0)) throw this.incomplete("/chat/completions", `sample ${i} came without the log-probs of its tokens (logprobs: true was sent)`);
+      return { text: choice.message.content, logprobs: content.map((t) => ({ token: t.token, logprob: t.logprob })) };
+    });
   }
 
-  /** Every prompt token with its log-prob (the first has none), through the completions endpoint's echo. */
-  async promptLogprobs(prompt: string): Promise<Array<{ token: string; logprob: number | null }>> {
-    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0 }, completionSchema);
-    const lp = json.choices[0]!.logprobs;
-    // One generated token follows the prompt's; the usage count tells them apart.
-    const count = Math.min(json.usage?.prompt_tokens ?? lp.tokens.length - 1, lp.tokens.length);
-    return lp.tokens.slice(0, count).map((token, i) => ({ token, logprob: lp.token_logprobs[i] ?? null }));
+  /**
+   * N samples continuing a prompt string (the published sampler's way: vLLM's generate on the
+   * prompt as the policy saw it), through the completions endpoint, each with its tokens' log-probs
+   * (vLLM includes the end-of-sequence token's when a sample ends on it; its text does not).
+   */
+  async sampleText(prompt: string, n: number, options: { temperature?: number; maxTokens?: number } = {}): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
+    const body: Record<string, unknown> = { model: this.spec.model, prompt, n, logprobs: 0, add_special_tokens: false, stream: false };
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+    const { json } = await this.post("/completions", body, completionSchema);
+    if (json.choices.length !== n) throw this.incomplete("/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    const ordered = [...json.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    return ordered.map((choice, i) => {
+      const lp = choice.logprobs;
+      if (!lp || typeof choice.text !== "string") throw this.incomplete("/completions", `sample ${i} came without ${lp ? "its text" : "the log-probs of its tokens (logprobs: 0 was sent)"}`);
+      const nulls = lp.token_logprobs.filter((v) => typeof v !== "number").length;
+      if (nulls || lp.token_logprobs.length !== lp.tokens.length) throw this.incomplete("/completions", `sample ${i}: ${nulls} of its ${lp.tokens.length} tokens have no log-prob`);
+      return { text: choice.text, logprobs: lp.tokens.map((token, t) => ({ token, logprob: lp.token_logprobs[t]! })) };
+    });
+  }
+
+  /** A scoring answer that does not cover what was asked: never retried, never stored. */
+  private incomplete(path: string, what: string): ModelServerError {
+    const server = formatServerSpec(this.spec);
+    return new ModelServerError(`${server} ${path}: incomplete answer: ${what}`, false, undefined, { server, path, cause: `incomplete answer: ${what}` });
+  }
+
+  /**
+   * The prompt's tokens, each with its log-prob and its start in the prompt, through the completions
+   * endpoint's echo; the answer must cover the prompt exactly (lib/models/prompt-span.ts). The prompt
+   * is sent as it is (add_special_tokens false): the chat template already wrote any BOS it wants.
+   */
+  async scorePrompt(prompt: string): Promise<PromptToken[]> {
+    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0, add_special_tokens: false }, completionSchema);
+    const choice = json.choices[0]!;
+    if (!choice.logprobs) throw this.incomplete("/completions", "logprobs is null (the server did not score the prompt)");
+    try {
+      return promptSpan(prompt, choice.logprobs && { ...choice.logprobs, text: choice.text }, json.usage?.prompt_tokens);
+    } catch (error) {
+      if (error instanceof SpanProblem) throw this.incomplete("/completions", error.message);
+      throw error;
+    }
+  }
+
+  /** Every prompt token with its log-prob (the first has none) and its start in the prompt. */
+  async promptLogprobs(prompt: string): Promise<PromptToken[]> {
+    return this.scorePrompt(prompt);
   }
 
   /**
    * Log-probabilities of the tokens of `prefix + continuation` as the model scores them, via the
-   * completions endpoint with echo (as vLLM offers it). The first token has none and is dropped.
+   * completions endpoint with echo (as vLLM offers it). The first token has none and is dropped; a
+   * token that straddles the boundary (" The" after "question.") belongs to the continuation.
    */
   async textLogprobs(prefix: string, continuation = ""): Promise<TextLogprobs> {
-    const prompt = prefix + continuation;
-    const { json } = await this.post(
-      "/completions",
-      { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0 },
-      completionSchema,
-    );
-    const lp = json.choices[0]!.logprobs;
-    // max_tokens 1 adds one generated token after the prompt's; the usage count tells them apart.
-    const promptTokens = json.usage?.prompt_tokens ?? lp.tokens.length - 1;
+    const scored = await this.scorePrompt(prefix + continuation);
     const tokens: TokenLogprob[] = [];
     let continuationStart = -1;
-    const count = Math.min(promptTokens, lp.tokens.length);
-    for (let i = 0; i < count; i++) {
-      // A token that straddles the boundary (" The" after "question.") belongs to the continuation.
-      const end = i + 1 < count ? lp.text_offset?.[i + 1] : prompt.length;
-      if (continuationStart < 0 && continuation && end !== undefined && end > prefix.length) continuationStart = tokens.length;
-      const logprob = lp.token_logprobs[i];
-      if (logprob === null || logprob === undefined) continue;
-      tokens.push({ token: lp.tokens[i]!, logprob });
-    }
+    scored.forEach((t, i) => {
+      const end = i + 1 < scored.length ? scored[i + 1]!.start : prefix.length + continuation.length;
+      if (continuationStart < 0 && continuation && end > prefix.length) continuationStart = tokens.length;
+      if (t.logprob !== null) tokens.push({ token: t.token, logprob: t.logprob });
+    });
     return { tokens, continuationStart: continuationStart < 0 ? tokens.length : continuationStart };
   }
 
@@ -179,40 +230,71 @@ export class OpenAICompatibleClient {
     path: string,
     body: unknown,
     schema: z.ZodType<T>,
+    signal?: AbortSignal,
   ): Promise<{ json: T; latencyMs: number; totalMs: number; attempts: number }> {
     const started = performance.now();
+    // Replicas have their pool to route around a server that is out; one server has its breaker.
+    const breaker = this.pool ? null : breakerFor(this.spec.baseUrl);
     let lastError: ModelServerError | undefined;
-    for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
+    let outageSince: number | null = null;
+    let tries = 0;
+    let attempts = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const giveUpAt = (breaker?.outage?.since ?? outageSince ?? Infinity) + this.options.giveUpMs;
+      const probe = breaker ? await breaker.admit(signal, giveUpAt) : false;
+      if (Date.now() >= giveUpAt && lastError) break;
       let retryAfterMs: number | undefined;
+      attempts++;
       try {
         const attemptStart = performance.now();
         const json = this.pool
-          ? await this.pool.run((baseUrl) => this.once(path, body, schema, baseUrl), takesServerOut)
-          : await this.limiter.run(() => this.once(path, body, schema));
-        return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts: attempt + 1 };
+          ? await this.pool.run((baseUrl) => this.once(path, body, schema, baseUrl, signal), takesServerOut)
+          : await this.limiter.run(() => this.once(path, body, schema, this.spec.baseUrl, signal));
+        breaker?.succeeded(probe);
+        return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts };
       } catch (error) {
+        if (signal?.aborted) {
+          breaker?.abandoned(probe);
+          throw signal.reason ?? error;
+        }
         lastError =
           error instanceof ModelServerError
             ? error
             : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true, undefined, { server: formatServerSpec(this.spec), path, cause: (error as Error).message });
-        if (!lastError.retryable) throw lastError;
+        if (!lastError.retryable) {
+          // It answered (a 4xx): up, whatever it thought of the request.
+          if (lastError.status !== undefined) breaker?.succeeded(probe);
+          else breaker?.abandoned(probe);
+          throw lastError;
+        }
         retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+        if (takesServerOut(lastError)) {
+          // An outage: waited out on the breaker until the give-up time, whatever the attempts.
+          outageSince ??= Date.now();
+          if (breaker) {
+            breaker.failed(lastError.failure?.cause ?? lastError.message, probe);
+            continue;
+          }
+        } else {
+          breaker?.succeeded(probe);
+          if (++tries > this.options.maxRetries) break;
+        }
       }
-      if (attempt < this.options.maxRetries) {
-        const backoff = this.options.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
-        await sleep(Math.min(retryAfterMs ?? backoff, 30_000));
-      }
+      const backoff = this.options.backoffMs * 2 ** Math.min(tries, 10) * (0.5 + Math.random() / 2);
+      await sleep(Math.min(retryAfterMs ?? backoff, 30_000), signal);
     }
-    const attempts = this.options.maxRetries + 1;
     const elapsedMs = Math.round(performance.now() - started);
-    throw new ModelServerError(`${lastError!.message} (gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s)`, false, lastError!.status, {
+    const outage = outageSince !== null && takesServerOut(lastError);
+    const why = outage ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage` : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
+    throw new ModelServerError(`${lastError!.message} (${why})`, false, lastError!.status, {
       ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
       attempts,
       elapsedMs,
     });
   }
 
-  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl): Promise<T> {
+  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl, signal?: AbortSignal): Promise<T> {
     const server = this.pool ? `${baseUrl}#${this.spec.model}` : formatServerSpec(this.spec);
     const where = `${server} ${path}`;
     let response: Response;
@@ -224,7 +306,7 @@ export class OpenAICompatibleClient {
           ...(this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
       const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : networkCause(error as Error);

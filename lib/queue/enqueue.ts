@@ -2,7 +2,6 @@ import { isHuman } from "../colbench/run-config";
 import type { Store } from "../store";
 import { loadRunConfig } from "../runs/runner";
 import type { JobQueue } from "./queue";
-import type { TemplateName } from "../sweet/chat-template";
 
 /**
  * Puts a run's unfinished episodes on the queue as play jobs (its episodes made first). Episodes
@@ -28,7 +27,8 @@ export interface QueuedCandidates {
   policy: string;
   n: number;
   fraction: number;
-  template: TemplateName;
+  /** The run's recorded chat template (lib/sweet/run-template.ts), by name. */
+  template: string;
 }
 
 /** SWEET-RL step 2 as jobs: one per state that lacks candidates. */
@@ -44,7 +44,8 @@ export interface QueuedRank {
   critic: string;
   groundTruth: boolean;
   sum: boolean;
-  template: TemplateName;
+  /** The run's recorded chat template (lib/sweet/run-template.ts), by name. */
+  template: string;
 }
 
 /** SWEET-RL step 3 as jobs: one per state with candidates not yet ranked. */
@@ -60,9 +61,8 @@ export async function enqueueRank(store: Store, queue: JobQueue, runId: number, 
  * Stops a queued run: its waiting jobs are cancelled and it is paused; episodes being played finish
  * where they are. Resume (or `colbench resume`) enqueues what is left.
  */
-export async function dequeueRun(store: Store, queue: JobQueue, runId: number): Promise<number> {
-  const waiting = await store.workers.waitingJobsOfRun(runId);
-  await queue.cancel(waiting);
+export async function dequeueRun(store: Store, runId: number): Promise<number> {
+  const cancelled = await store.workers.cancelWaitingJobs(runId);
   await store.runs.setStatus(runId, "paused");
-  return waiting.length;
+  return cancelled;
 }

@@ -10,6 +10,8 @@ import { chooseFrontendEmbedder } from "../scoring/frontend/embedders/choose";
 export interface NewRun {
   benchmark: Benchmark;
   selector: string;
+  /** How error messages name the selector: "--tasks" (the default) or the form's "Tasks". */
+  selectorField?: string;
   limit?: number;
   bestOf?: number;
   agent: Player;
@@ -19,6 +21,8 @@ export interface NewRun {
   maxTokens?: number;
   logprobs?: boolean;
   concurrency?: number;
+  /** Seconds a model server may stay down before the episodes waiting for it fail (default 10 minutes). */
+  giveUpSeconds?: number;
   name?: string;
   /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or can be fetched, else default-v2. */
   embedder?: "clip-vit-b32" | "default";
@@ -33,10 +37,11 @@ export interface NewRun {
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
-  const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit);
-  if (taskIds.length === 0) {
-    throw new Error(`--tasks "${spec.selector}" selects no ${spec.benchmark} task (import some with \`colbench import\`)`);
-  }
+  // Selector messages name no flag: the caller says where the text came from (`--tasks`, or the form's "Tasks").
+  const field = spec.selectorField ?? "--tasks";
+  const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit).catch((error: Error) => {
+    throw new Error(`${field} "${spec.selector}": ${error.message}`);
+  });
   const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
   // Chosen once, here: every episode of the run, resumed or not, is scored with the same embedder.
   const choice = spec.benchmark === "frontend" ? await chooseFrontendEmbedder({ embedder: spec.embedder, clip: spec.clipPath }) : null;
@@ -53,6 +58,7 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     maxAgentTurns: MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
+    ...(spec.giveUpSeconds ? { giveUpSeconds: spec.giveUpSeconds } : {}),
     embedder: choice?.embedder ?? spec.embedder ?? "default",
     clipPath: choice?.clip ?? spec.clipPath,
     embedderReason: choice?.reason,

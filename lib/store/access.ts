@@ -14,10 +14,10 @@ export interface UserRow {
 
 const userRow = { id: true, name: true, role: true, disabled: true, createdAt: true } as const;
 
-export async function insertUser(prisma: PrismaClient, user: { name: string; role: Role; tokenHash: string }): Promise<UserRow> {
+export async function insertUser(prisma: PrismaClient, user: { name: string; role: Role }, link: { tokenHash: string; expiresAt: Date }): Promise<UserRow> {
   const existing = await prisma.user.findUnique({ where: { name: user.name }, select: { id: true } });
   if (existing) throw new Error(`name: a user named "${user.name}" exists already`);
-  return prisma.user.create({ data: user, select: userRow });
+  return prisma.user.create({ data: { ...user, links: { create: link } }, select: userRow });
 }
 
 /**
@@ -27,10 +27,10 @@ export async function insertUser(prisma: PrismaClient, user: { name: string; rol
  */
 export const LOCAL_USER = ":local";
 
-export async function localUserId(prisma: PrismaClient, tokenHash: string): Promise<number> {
+export async function localUserId(prisma: PrismaClient): Promise<number> {
   const found = await prisma.user.findUnique({ where: { name: LOCAL_USER }, select: { id: true } });
   if (found) return found.id;
-  const made = await prisma.user.upsert({ where: { name: LOCAL_USER }, update: {}, create: { name: LOCAL_USER, role: "admin", tokenHash, disabled: true }, select: { id: true } });
+  const made = await prisma.user.upsert({ where: { name: LOCAL_USER }, update: {}, create: { name: LOCAL_USER, role: "admin", disabled: true }, select: { id: true } });
   return made.id;
 }
 
@@ -42,24 +42,46 @@ export async function countUsers(prisma: PrismaClient): Promise<number> {
   return prisma.user.count({ where: { name: { not: LOCAL_USER } } });
 }
 
-/** A new access token replaces the old one (a lost link is replaced, not recovered). */
-export async function setUserToken(prisma: PrismaClient, name: string, tokenHash: string): Promise<UserRow | null> {
-  const found = await prisma.user.findUnique({ where: { name }, select: { id: true } });
-  if (!found) return null;
-  return prisma.user.update({ where: { id: found.id }, data: { tokenHash }, select: userRow });
+/**
+ * A new sign-in link replaces the person's unused ones (a lost link is replaced, not recovered).
+ * A disabled person gets none: enabling them again issues nothing by itself.
+ */
+export async function replaceSignInLink(prisma: PrismaClient, name: string, link: { tokenHash: string; expiresAt: Date }): Promise<UserRow | null> {
+  const found = await prisma.user.findUnique({ where: { name }, select: userRow });
+  if (!found || found.name === LOCAL_USER) return null;
+  if (found.disabled) throw new Error(`${name} is disabled: enable them first (\`colbench users enable ${name}\`)`);
+  await prisma.$transaction([prisma.signInLink.deleteMany({ where: { userId: found.id, usedAt: null } }), prisma.signInLink.create({ data: { userId: found.id, ...link } })]);
+  return found;
 }
 
-/** Disabling a user also ends their sessions. */
+/** Disabling a person ends their sessions and revokes their links, for good; enabling restores neither. */
 export async function setUserDisabled(prisma: PrismaClient, userId: number, disabled: boolean): Promise<void> {
   await prisma.$transaction([
     prisma.user.update({ where: { id: userId }, data: { disabled } }),
-    ...(disabled ? [prisma.session.deleteMany({ where: { userId } })] : []),
+    ...(disabled ? [prisma.session.deleteMany({ where: { userId } }), prisma.signInLink.deleteMany({ where: { userId } })] : []),
   ]);
 }
 
-export async function userByToken(prisma: PrismaClient, tokenHash: string): Promise<UserRow | null> {
-  const user = await prisma.user.findUnique({ where: { tokenHash }, select: userRow });
-  return user && !user.disabled ? user : null;
+export type LinkState = { state: "open"; user: UserRow } | { state: "used" | "expired" | "unknown" };
+
+/** What a sign-in link would do if used now, without using it (the confirm page says whom it signs in). */
+export async function signInLinkState(prisma: PrismaClient, tokenHash: string): Promise<LinkState> {
+  const link = await prisma.signInLink.findUnique({ where: { tokenHash }, select: { expiresAt: true, usedAt: true, user: { select: userRow } } });
+  if (!link || link.user.disabled) return { state: "unknown" };
+  if (link.usedAt) return { state: "used" };
+  if (link.expiresAt.getTime() <= Date.now()) return { state: "expired" };
+  return { state: "open", user: link.user };
+}
+
+/**
+ * Uses a sign-in link: one statement marks it used only while it is unused and unexpired, so of
+ * two requests with the same link exactly one gets the person back.
+ */
+export async function useSignInLink(prisma: PrismaClient, tokenHash: string): Promise<UserRow | null> {
+  const used = await prisma.signInLink.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
+  if (used.count !== 1) return null;
+  const link = await prisma.signInLink.findUnique({ where: { tokenHash }, select: { user: { select: userRow } } });
+  return link && !link.user.disabled ? link.user : null;
 }
 
 export async function insertSession(prisma: PrismaClient, session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void> {
@@ -83,4 +105,36 @@ export async function insertSeatToken(prisma: PrismaClient, token: { episodeId: 
 
 export async function seatByToken(prisma: PrismaClient, tokenHash: string): Promise<{ episodeId: number; seat: "agent" | "simulator" } | null> {
   return prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true } });
+}
+
+/** Revokes every seat link of an episode: the cookies they were exchanged for stop opening anything too. */
+export async function deleteSeatTokens(prisma: PrismaClient, episodeId: number): Promise<number> {
+  return (await prisma.seatToken.deleteMany({ where: { episodeId } })).count;
+}
+
+/** The episodes whose agent turns, or scored answer, show this render (the agent's own pages). */
+export async function answerRenderEpisodes(prisma: PrismaClient, renderId: string): Promise<number[]> {
+  const rows = await prisma.$queryRaw<Array<{ episodeId: number }>>`SELECT DISTINCT "episodeId" FROM "Turn" WHERE "renderId" = ${renderId} LIMIT 100`;
+  if (rows.length) return rows.map((r) => r.episodeId);
+  // A scored answer whose turns carry no render (imported trajectories): the score names it.
+  const scored = await prisma.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Episode" WHERE "details"->>'answerRender' = ${renderId} LIMIT 100`;
+  return scored.map((r) => r.id);
+}
+
+/** Whether the render is the scored target of a pair in a queue that shows hidden information to this member. */
+export async function targetInMembersQueue(prisma: PrismaClient, renderId: string, userId: number): Promise<boolean> {
+  const rows = await prisma.$queryRaw<unknown[]>`
+    SELECT 1 FROM "QueueItem" i
+      JOIN "Queue" q ON q.id = i."queueId" AND q."showsHidden"
+      JOIN "QueueMember" m ON m."queueId" = q.id AND m."userId" = ${userId}
+      JOIN "Episode" e ON e.id = i."aEpisodeId" OR e.id = i."bEpisodeId"
+     WHERE e."details"->>'targetRender' = ${renderId}
+     LIMIT 1`;
+  return rows.length > 0;
+}
+
+/** An episode's task's target page (frontend), for checking that a render is that target. */
+export async function episodeTarget(prisma: PrismaClient, episodeId: number): Promise<{ taskId: number; benchmark: string; groundTruth: string } | null> {
+  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { task: { select: { id: true, benchmark: true, groundTruth: true } } } });
+  return episode ? { taskId: episode.task.id, benchmark: episode.task.benchmark, groundTruth: episode.task.groundTruth } : null;
 }

@@ -12,8 +12,13 @@ import {
   seatByToken,
   sessionUser,
   setUserDisabled,
-  setUserToken,
-  userByToken,
+  replaceSignInLink,
+  signInLinkState,
+  useSignInLink,
+  deleteSeatTokens,
+  answerRenderEpisodes,
+  targetInMembersQueue,
+  episodeTarget,
 } from "./access";
 import { importAdvantages } from "./advantages";
 import {
@@ -35,6 +40,7 @@ import {
   releaseClaims,
   renewClaims,
   runClaims,
+  setWaiting,
   runFailures,
   runCounts,
   unfinishedEpisodes,
@@ -55,6 +61,7 @@ import {
   storeLabel,
   undoLastLabel,
 } from "./labels";
+import { labelAndNext } from "./label-next";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
@@ -72,6 +79,8 @@ import {
   insertCandidates,
   pairsOf,
   rankedCandidates,
+  runTemplate,
+  recordRunTemplate,
   replacePairs,
   runSamples,
   scoreCandidates,
@@ -80,10 +89,12 @@ import {
 import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
+import { runSpan } from "./run-span";
+import { pipelineCounts } from "./sweet-progress";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
+import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runPaceFigures, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -126,12 +137,14 @@ export function storeFor(prisma: PrismaClient) {
       sessions: bind(listSessions),
       toRescore: bind(episodesToRescore),
       replaceScores: bind(replaceScores),
+      span: bind(runSpan),
     },
     episodes: {
       ensure: bind(ensureEpisodes),
       unfinished: bind(unfinishedEpisodes),
       claim: bind(claimEpisode),
       renewClaims: bind(renewClaims),
+      setWaiting: bind(setWaiting),
       releaseClaims: bind(releaseClaims),
       releaseClaim: bind(releaseClaim),
       claimHolders: bind(claimHolders),
@@ -166,6 +179,9 @@ export function storeFor(prisma: PrismaClient) {
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
       saveEpisodeScores: bind(saveEpisodeScores),
+      progress: bind(pipelineCounts),
+      template: bind(runTemplate),
+      recordTemplate: bind(recordRunTemplate),
     },
     workers: {
       beat: bind(beatWorker),
@@ -173,6 +189,9 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listWorkers),
       reap: bind(reapWorkers),
       throughput: bind(runThroughput),
+      paceFigures: bind(runPaceFigures),
+      cancelWaitingJobs: bind(cancelWaitingJobs),
+      deleteJobsOfRun: bind(deleteJobsOfRun),
       queuedEpisodes: bind(queuedEpisodes),
       queueDepth: bind(queueDepth),
       waitingJobsOfRun: bind(waitingJobsOfRun),
@@ -190,9 +209,10 @@ export function storeFor(prisma: PrismaClient) {
       insert: bind(insertUser),
       list: bind(listUsers),
       count: bind(countUsers),
-      setToken: bind(setUserToken),
+      replaceLink: bind(replaceSignInLink),
       setDisabled: bind(setUserDisabled),
-      byToken: bind(userByToken),
+      linkState: bind(signInLinkState),
+      useLink: bind(useSignInLink),
       localId: bind(localUserId),
     },
     sessions: {
@@ -203,6 +223,12 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
+      revokeAll: bind(deleteSeatTokens),
+      target: bind(episodeTarget),
+    },
+    renders: {
+      answerEpisodes: bind(answerRenderEpisodes),
+      targetInMembersQueue: bind(targetInMembersQueue),
     },
     queues: {
       insert: bind(insertQueue),
@@ -222,6 +248,7 @@ export function storeFor(prisma: PrismaClient) {
       next: bind(nextAssignment),
       open: bind(openAssignments),
       store: bind(storeLabel),
+      storeAndNext: bind(labelAndNext),
       undo: bind(undoLastLabel),
       skip: bind(skipItem),
       renew: bind(renewLeases),

@@ -153,7 +153,9 @@ export async function openAssignments(prisma: PrismaClient, queueId: number, use
   );
 }
 
-export type StoreLabelResult = { stored: true; labelId: number; duplicate: boolean; mine: number; given: number } | { stored: false; reason: string };
+export type StoreLabelResult =
+  | { stored: true; labelId: number; duplicate: boolean; mine: number; given: number; kept?: { side: Side; choice: string } }
+  | { stored: false; reason: string };
 
 /**
  * Stores one label, in one statement: only for a pair assigned to this person and not skipped,
@@ -193,9 +195,17 @@ export async function storeLabel(
   // The counts are read in the statement's snapshot, before its own writes: those are added above.
   const row = rows[0]!;
   if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given };
-  const existing = await prisma.label.findUnique({ where: { itemId_userId: { itemId: label.itemId, userId: label.userId } }, select: { id: true } });
-  if (existing) return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given };
-  if (!row.assigned) return { stored: false, reason: "this pair is not assigned to you (or you skipped it)" };
+  // A resend of this queue's label keeps the first choice (and says which); another queue's item is no resend.
+  const existing = await prisma.label.findFirst({ where: { itemId: label.itemId, userId: label.userId, queueId: label.queueId }, select: { id: true, choice: true, leftIsA: true } });
+  if (existing) {
+    const side: Side = existing.choice === "a" ? (existing.leftIsA ? "left" : "right") : existing.choice === "b" ? (existing.leftIsA ? "right" : "left") : existing.choice;
+    return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice: existing.choice } };
+  }
+  if (!row.assigned) {
+    const item = await prisma.queueItem.findUnique({ where: { id: label.itemId }, select: { queueId: true } });
+    if (!item || item.queueId !== label.queueId) return { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` };
+    return { stored: false, reason: "this pair is not assigned to you (or you skipped it)" };
+  }
   return { stored: false, reason: "your hold on this pair ran out and someone else took it" };
 }
 

@@ -19,8 +19,10 @@ export interface LeaderboardRow {
   k: number;
   /** Over tasks, each task's best sample: its reward, and whether it passed every test. */
   bestOfK?: { reward: Estimate; success: Estimate };
-  /** Frontend: why there is no win rate against the baseline (scored under another render profile). */
+  /** Frontend: why there is no win rate against the baseline (scored under another render profile or embedder). */
   notComparable?: string;
+  /** What differs from the baseline when not comparable. */
+  notComparableBy?: "render profile" | "embedder";
 }
 
 /**
@@ -32,6 +34,26 @@ export function profileMismatch(a: RunSummary, b: RunSummary): string | null {
   if (a.render && b.render && sameProfile(a.render, b.render)) return null;
   const describe = (r: RunSummary) => (r.render ? profileLabel(r.render) : "an unknown render profile (imported rewards)");
   return `${a.name} was scored under ${describe(a)} and ${b.name} under ${describe(b)}: their similarities are not comparable. Rescore one with \`colbench rescore RUN --profile P --browser B\`.`;
+}
+
+/**
+ * Whether two frontend runs' similarities come from one image embedder (CLIP with the same weights,
+ * or the weight-free default): null when they do, else the sentence saying why they may not be compared.
+ */
+export function embedderMismatch(a: RunSummary, b: RunSummary): string | null {
+  if (a.benchmark !== "frontend" || b.benchmark !== "frontend") return null;
+  if (a.embedder && b.embedder && a.embedder.id === b.embedder.id && a.embedder.weights === b.embedder.weights) return null;
+  if (!a.embedder && !b.embedder) return null;
+  const describe = (r: RunSummary) => r.embedder?.label ?? "an unknown embedder (imported rewards)";
+  return `${a.name}'s similarities come from ${describe(a)} and ${b.name}'s from ${describe(b)}: their similarities are not comparable. Score both with one embedder (\`colbench run --embedder\`, or the New run form's Embedder).`;
+}
+
+/** Why two runs' similarities may not be compared (render profile first, then embedder), or null. */
+export function scoreMismatch(a: RunSummary, b: RunSummary): { by: "render profile" | "embedder"; reason: string } | null {
+  const profile = profileMismatch(a, b);
+  if (profile) return { by: "render profile", reason: profile };
+  const embedder = embedderMismatch(a, b);
+  return embedder ? { by: "embedder", reason: embedder } : null;
 }
 
 interface TaskOutcomes {
@@ -87,9 +109,11 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, 
       row.bestOfK = { reward: meanWithInterval(best), success: meanWithInterval(best.map((r) => (r === 1 ? 1 : 0))) };
     }
     if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) {
-      const mismatch = profileMismatch(run, baseline);
-      if (mismatch) row.notComparable = mismatch;
-      else row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
+      const mismatch = scoreMismatch(run, baseline);
+      if (mismatch) {
+        row.notComparable = mismatch.reason;
+        row.notComparableBy = mismatch.by;
+      } else row.versusBaseline = winRate(pairs(run.id), pairs(baseline.id));
     }
     return row;
   });
@@ -115,6 +139,8 @@ export interface RunComparison {
   versus: WinRate | null;
   /** Frontend runs scored under different render profiles: the sentence saying so (and no win rate). */
   profileMismatch: string | null;
+  /** Frontend runs whose similarities come from different embedders: the sentence saying so (and no win rate). */
+  embedderMismatch: string | null;
 }
 
 /** Two runs of one benchmark side by side, task by task. */
@@ -142,5 +168,6 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
   const mismatch = profileMismatch(a, b);
-  return { a, b, tasks, versus: shared && !mismatch ? winRate(pairsOf(ra), pairsOf(rb)) : null, profileMismatch: mismatch };
+  const embedders = embedderMismatch(a, b);
+  return { a, b, tasks, versus: shared && !mismatch && !embedders ? winRate(pairsOf(ra), pairsOf(rb)) : null, profileMismatch: mismatch, embedderMismatch: embedders };
 }

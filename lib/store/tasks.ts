@@ -1,5 +1,6 @@
 import type { PrismaClient, Prisma } from "../db/generated/client";
 import type { Benchmark, TaskInput, TestCase } from "../colbench/tasks";
+import { likeLiteral } from "./like";
 
 export interface TaskQuery {
   benchmark?: Benchmark;
@@ -39,7 +40,7 @@ function where(query: TaskQuery): Prisma.TaskWhereInput {
     ...(query.benchmark ? { benchmark: query.benchmark } : {}),
     ...(query.split ? { split: query.split } : {}),
     ...(words.length
-      ? { AND: words.map((word) => ({ problemDescription: { contains: word, mode: "insensitive" as const } })) }
+      ? { AND: words.map((word) => ({ problemDescription: { contains: likeLiteral(word), mode: "insensitive" as const } })) }
       : {}),
   };
 }
@@ -119,7 +120,7 @@ export async function taskCounts(prisma: PrismaClient): Promise<TaskCounts> {
 
 /** How many tasks came from sources starting with `prefix` (the official dataset's files, say). */
 export async function countTasksFrom(prisma: PrismaClient, prefix: string): Promise<number> {
-  return prisma.task.count({ where: { source: { startsWith: prefix } } });
+  return prisma.task.count({ where: { source: { startsWith: likeLiteral(prefix) } } });
 }
 
 /** The target's render from the latest scored episode of a frontend task, with the profile it was rendered under. */

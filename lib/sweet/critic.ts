@@ -17,21 +17,41 @@ export function criticPrompt(template: ChatTemplate, groundTruth: string | null,
 }
 
 /**
- * The critic's score from its prompt log-probs (one per prompt token, the first null): the tokens
- * after the last end-of-turn token, leaving out the trailing empty assistant header; their mean, or
- * their sum.
+ * The critic's score from its prompt log-probs by the published rule: the tokens after the last
+ * end-of-turn token, leaving out the trailing empty assistant header; their mean, or their sum.
+ * Where the tokens carry their start in the prompt that was sent (a server's answer, checked to
+ * cover it), the span is cut at character offsets of that prompt: after its last end-of-turn text
+ * before the header, up to the header. Otherwise (a model on this machine) it is cut by token:
+ * after the last end-of-turn token, less the header's token count from the tokenizer.
+ * An empty span is an error, never a score.
  */
-export function criticScore(template: ChatTemplate, tokens: Array<{ token: string; logprob: number | null }>, options: { sum?: boolean } = {}): number {
-  const body = tokens.slice(0, Math.max(0, tokens.length - template.assistantHeaderTokens));
-  let last = -1;
-  for (let i = body.length - 1; i >= 0; i--) {
-    if (body[i]!.token === template.endOfTurn) {
-      last = i;
-      break;
+export function criticScore(
+  template: ChatTemplate,
+  tokens: Array<{ token: string; logprob: number | null; start?: number }>,
+  options: { sum?: boolean; prompt?: string } = {},
+): number {
+  let span: number[];
+  if (options.prompt !== undefined && tokens.every((t) => t.start !== undefined)) {
+    const prompt = options.prompt;
+    if (!prompt.endsWith(template.assistantHeader)) throw new Error(`the critic's prompt does not end with the template's generation prompt ${JSON.stringify(template.assistantHeader)}`);
+    const end = prompt.length - template.assistantHeader.length;
+    const last = prompt.lastIndexOf(template.endOfTurn, end - template.endOfTurn.length);
+    const begin = last < 0 ? 0 : last + template.endOfTurn.length;
+    span = tokens.flatMap((t) => (t.logprob !== null && t.start! >= begin && t.start! < end ? [t.logprob] : []));
+  } else {
+    const header = template.assistantHeaderTokens;
+    if (header === null) throw new Error(`chat template ${template.name}: the generation prompt's token count is unknown (its folder has no tokenizer.json)`);
+    const body = tokens.slice(0, Math.max(0, tokens.length - header));
+    let last = -1;
+    for (let i = body.length - 1; i >= 0; i--) {
+      if (body[i]!.token === template.endOfTurn) {
+        last = i;
+        break;
+      }
     }
+    span = body.slice(last + 1).flatMap((t) => (t.logprob === null ? [] : [t.logprob]));
   }
-  const span = body.slice(last + 1).flatMap((t) => (t.logprob === null ? [] : [t.logprob]));
-  if (span.length === 0) return Number.NaN;
+  if (span.length === 0) throw new Error("the critic's span (the tokens after the last end-of-turn, before the generation prompt) is empty");
   const total = span.reduce((a, b) => a + b, 0);
   return options.sum ? total : total / span.length;
 }

@@ -2,8 +2,9 @@ import type { EventBus, PipelineStep, RunEvent } from "../events";
 import { parseServerSpec } from "../colbench/server-spec";
 import { OpenAICompatibleClient } from "../models/openai-client";
 import type { Store } from "../store";
-import type { TemplateName } from "./chat-template";
+import { templateForRun } from "./run-template";
 import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
+import { explainStepError } from "./pipeline-view";
 
 export interface StepRequest {
   step: PipelineStep;
@@ -14,7 +15,10 @@ export interface StepRequest {
   sum?: boolean;
   pairsPerState?: number;
   seed?: number;
-  template?: TemplateName;
+  /** turn-pairs: the turn's own output is a candidate too (the published pool is the N samples). */
+  includeOwn?: boolean;
+  /** A hub id, model folder or fallback name; the run's recorded template when left out. */
+  template?: string;
 }
 
 type PipelineEvent = Extract<RunEvent, { type: "pipeline" }>;
@@ -63,17 +67,17 @@ export class PipelineJobs {
         case "pairs":
           return makeTrajectoryPairs(this.store, runId, { groundTruth: request.groundTruth });
         case "candidates":
-          return sampleCandidates(this.store, runId, client!, { n: request.n, template: request.template, onProgress, signal: controller.signal });
+          return sampleCandidates(this.store, runId, client!, { n: request.n, template: await templateForRun(this.store, runId, request.template), onProgress, signal: controller.signal });
         case "rank":
-          return rankCandidates(this.store, runId, client!, { groundTruth: request.groundTruth, sum: request.sum, template: request.template, onProgress, signal: controller.signal });
+          return rankCandidates(this.store, runId, client!, { groundTruth: request.groundTruth, sum: request.sum, template: await templateForRun(this.store, runId, request.template), onProgress, signal: controller.signal });
         case "turn-pairs":
-          return makeTurnPairs(this.store, runId, { pairsPerState: request.pairsPerState, seed: request.seed });
+          return makeTurnPairs(this.store, runId, { pairsPerState: request.pairsPerState, seed: request.seed, pool: request.includeOwn ? "samples+own" : "samples" });
       }
     };
     tell("running");
     const finished = work()
       .then((summary) => tell("finished", { summary }))
-      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: error.message }))
+      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: explainStepError(step, error.message) }))
       .finally(() => this.active.delete(runId));
     this.active.set(runId, { step, controller, finished });
   }

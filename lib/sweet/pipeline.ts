@@ -1,8 +1,9 @@
 import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { JobFence } from "../store/workers";
 import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
 import type { CandidateScore } from "../store/sweet";
-import { chatTemplate, promptText, type TemplateName } from "./chat-template";
+import { promptText, type ChatTemplate } from "./chat-template";
 import { advantage, criticPrompt, criticScore } from "./critic";
 import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
 import { trajectoryPairs } from "./trajectory-pairs";
@@ -11,20 +12,32 @@ import { drawTurnPairs } from "./turn-pairs";
 
 // The SWEET-RL steps over a run in the store. Each can be run again: it skips what is done
 // (candidates, scores) or replaces its output whole (pairs), so a rerun after a crash completes
-// the work and a rerun after success adds nothing.
+// the work and a rerun after success adds nothing. A model server's answer that does not cover what
+// was asked stops the step (lib/models/prompt-span.ts): nothing is stored for that state.
 
 export type Progress = (done: number, total: number) => void;
 
-/** Works through `items` with at most `concurrency` at once; after an abort no new item starts. */
+/**
+ * Works through `items` with at most `concurrency` at once; after an abort, or after one item
+ * failed, no new item starts (the failure is what the step ends with).
+ */
 async function eachConcurrently<T>(items: T[], concurrency: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       signal?.throwIfAborted();
-      await work(items[next++]!);
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (rejected) throw rejected.reason;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
@@ -44,54 +57,81 @@ export async function makeTrajectoryPairs(store: Store, runId: number, options: 
   return { pairs: stored, tasks: new Set(pairs.map((p) => p.task)).size };
 }
 
-function messagesOf(prompt: unknown, turnId: number): ChatMessage[] {
-  if (!Array.isArray(prompt)) throw new Error(`turn ${turnId}: its prompt was stored as text (an imported file); sampling candidates needs the chat messages a run stores`);
-  return prompt as ChatMessage[];
-}
-
-/** One state's candidates (a queued job's whole work, `lib/queue`): its own output as 0, then N samples. */
+/**
+ * One state's candidates (a queued job's whole work, `lib/queue`): the turn's own output as 0
+ * (scored by the policy, for the replay and step-level rewards; a candidate only with
+ * `--include-own`), then N samples: from a prompt string (an imported file in the published
+ * layout) through the completions endpoint, as the published sampler samples it; from stored chat
+ * messages through chat completions. Each records which. Nothing is stored unless all are whole.
+ */
 export async function sampleState(
   store: Store,
   policy: OpenAICompatibleClient,
   state: { turnId: number; prompt: unknown; output: string },
-  options: { n: number; template: ReturnType<typeof chatTemplate>; temperature?: number; maxTokens?: number },
+  options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number; fence?: JobFence },
 ): Promise<number> {
-  const messages = messagesOf(state.prompt, state.turnId);
+  const sampling = { temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 };
+  const text = typeof state.prompt === "string";
+  const input = promptText(options.template, state.prompt);
   const [own, samples] = await Promise.all([
-    policy.textLogprobs(promptText(options.template, messages), state.output),
-    policy.sample({ messages, temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 }, options.n),
+    // The end-of-turn token is scored too: a sample's log-probs include the one it ended on.
+    policy.textLogprobs(input, state.output + options.template.endOfTurn),
+    text ? policy.sampleText(input, options.n, sampling) : policy.sample({ messages: state.prompt as ChatMessage[], ...sampling }, options.n),
   ]);
   const ownStats = continuationStats(own);
+  const via = text ? "completions" : "chat";
   const rows = [
-    { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum },
+    { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum, sampledVia: "own" },
     ...samples.map((s, i) => {
       const lps = s.logprobs.map((t) => t.logprob);
-      return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps) };
+      return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps), sampledVia: via };
     }),
   ];
-  return store.sweet.insertCandidates(state.turnId, rows);
+  return store.sweet.insertCandidates(state.turnId, rows, options.fence);
+}
+
+type Unranked = Awaited<ReturnType<Store["sweet"]["unranked"]>>[number];
+
+/** Scores one state's candidates with a critic server; throws (storing nothing) when any answer is not whole. */
+async function scoreState(critic: PromptScorer, template: ChatTemplate, candidates: Unranked[], options: { groundTruth?: boolean; sum?: boolean }): Promise<CandidateScore[]> {
+  const first = candidates[0]!;
+  const input = promptText(template, first.prompt);
+  return Promise.all(
+    candidates.map(async (c) => {
+      const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, input, c.text);
+      const tokens = await critic.promptLogprobs(prompt);
+      let score: number;
+      try {
+        score = criticScore(template, tokens, { sum: options.sum, prompt });
+      } catch (error) {
+        throw new Error(`${critic.spec.model}: candidate ${c.index} of turn ${c.turnId}: ${(error as Error).message}`);
+      }
+      return { id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) };
+    }),
+  );
+}
+
+function byTurn(candidates: Unranked[]): Unranked[][] {
+  const turns = new Map<number, Unranked[]>();
+  for (const c of candidates) turns.set(c.turnId, [...(turns.get(c.turnId) ?? []), c]);
+  return [...turns.values()];
 }
 
 /**
  * Ranks one state's unranked candidates with a critic server (a queued job's whole work): the same
- * score and advantage as `rankCandidates` gives each, stored together.
+ * score and advantage as `rankCandidates` gives each, stored together or not at all.
  */
 export async function rankState(
   store: Store,
   runId: number,
   turnId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName } = {},
+  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate; fence?: JobFence },
 ): Promise<number> {
-  const template = chatTemplate(options.template ?? "llama3");
   const todo = await store.sweet.unranked(runId, turnId);
-  const scores: CandidateScore[] = [];
-  for (const c of todo) {
-    const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, promptText(template, c.prompt), c.text);
-    const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
-    scores.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
-  }
-  await store.sweet.score(critic.spec.model, scores);
+  if (!todo.length) return 0;
+  const scores = await scoreState(critic, options.template, todo, options);
+  await store.sweet.score(critic.spec.model, scores, options.fence);
   return scores.length;
 }
 
@@ -104,17 +144,18 @@ export async function sampleCandidates(
   store: Store,
   runId: number,
   policy: OpenAICompatibleClient,
-  options: { n?: number; fraction?: number; template?: TemplateName; temperature?: number; maxTokens?: number; onProgress?: Progress; signal?: AbortSignal; concurrency?: number } = {},
+  options: { n?: number; fraction?: number; template: ChatTemplate; temperature?: number; maxTokens?: number; onProgress?: Progress; signal?: AbortSignal; concurrency?: number },
 ): Promise<{ states: number; sampled: number; candidates: number }> {
   const n = options.n ?? 16;
-  const template = chatTemplate(options.template ?? "llama3");
   const states = await store.sweet.states(runId, options.fraction ?? 1);
   const todo = states.filter((s) => s.candidates < n + 1);
   let done = states.length - todo.length;
   let added = 0;
   options.onProgress?.(done, states.length);
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
-    added += await sampleState(store, policy, state, { n, template, temperature: options.temperature, maxTokens: options.maxTokens });
+    // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
+    const stored = await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    added += stored;
     options.onProgress?.(++done, states.length);
   });
   return { states: states.length, sampled: todo.length, candidates: added };
@@ -125,15 +166,16 @@ export async function sampleCandidates(
  * last end-of-turn token (mean, or sum), minus the policy's own; with the task's final answer in
  * front unless `groundTruth` is false. A critic that scores many prompts at once (a model on this
  * machine, lib/gpu) gets a turn's candidates together, and with `policy` the policy's log-probs are
- * recomputed by that model and stored with the scores.
+ * recomputed by that model and stored with the scores. A state is stored whole or not at all; the
+ * step ends with an error while any candidate of the run is left unscored.
  */
 export async function rankCandidates(
   store: Store,
   runId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template?: TemplateName; onProgress?: Progress; signal?: AbortSignal; concurrency?: number; policy?: ContinuationScorer } = {},
+  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate; onProgress?: Progress; signal?: AbortSignal; concurrency?: number; policy?: ContinuationScorer },
 ): Promise<{ ranked: number }> {
-  const template = chatTemplate(options.template ?? "llama3");
+  const template = options.template;
   const todo = await store.sweet.unranked(runId);
   let done = 0;
   options.onProgress?.(0, todo.length);
@@ -146,14 +188,13 @@ export async function rankCandidates(
     writing = writing.then(() => store.sweet.score(critic.spec.model, rows));
     return writing;
   };
-  const groundTruthOf = (c: (typeof todo)[number]) => (options.groundTruth === false ? null : c.groundTruth);
+  const groundTruthOf = (c: Unranked) => (options.groundTruth === false ? null : c.groundTruth);
+  const turns = byTurn(todo);
   if (critic.promptLogprobsBatch || options.policy) {
     if (!critic.promptLogprobsBatch) throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
     const batchCritic = critic as PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>;
-    const turns = new Map<number, typeof todo>();
-    for (const c of todo) turns.set(c.turnId, [...(turns.get(c.turnId) ?? []), c]);
     // Two turns at a time: one tokenises while the other runs.
-    await eachConcurrently([...turns.values()], Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
+    await eachConcurrently(turns, Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
       const first = candidates[0]!;
       const scored = await scoreTurn(template, { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates }, batchCritic, options.policy ?? null, { sum: options.sum });
       scored.forEach((s, i) => {
@@ -164,45 +205,83 @@ export async function rankCandidates(
       done += candidates.length;
       options.onProgress?.(done, todo.length);
     }).finally(flush);
-    return { ranked: todo.length };
+  } else {
+    // States side by side, each state's candidates together; the client bounds requests in flight.
+    await eachConcurrently(turns, Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))), options.signal, async (candidates) => {
+      // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
+      const scores = await scoreState(critic, template, candidates, options);
+      batch.push(...scores);
+      if (batch.length >= 256) await flush();
+      done += candidates.length;
+      options.onProgress?.(done, todo.length);
+    }).finally(flush);
   }
-  await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (c) => {
-    const prompt = criticPrompt(template, groundTruthOf(c), promptText(template, c.prompt), c.text);
-    const score = criticScore(template, await critic.promptLogprobs(prompt), { sum: options.sum });
-    batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) });
-    if (batch.length >= 256) await flush();
-    options.onProgress?.(++done, todo.length);
-  }).finally(flush);
+  await writing;
+  const left = (await store.sweet.unranked(runId)).length;
+  if (left) throw new Error(`${left} candidate(s) of the run are still unscored after ranking`);
   return { ranked: todo.length };
 }
 
-/** Turn pairs drawn from the ranked candidates (replacing earlier ones). */
-export async function makeTurnPairs(store: Store, runId: number, options: { pairsPerState?: number; seed?: number } = {}): Promise<{ states: number; pairs: number }> {
-  const ranked = await store.sweet.ranked(runId);
+/**
+ * Which candidates a state's pairs are drawn from: the published pool is the N fresh samples
+ * (`samples`); `samples+own` adds the turn's own output (candidate 0), which is always scored for
+ * the replay and the step-level rewards but is a candidate only when asked for.
+ */
+export type CandidatePool = "samples" | "samples+own";
+
+/**
+ * The order states are drawn in: the order of the official export the published scripts would
+ * read (`task`: task by task, each task's samples together; `best-of-k`: the benchmark's k blocks
+ * of the task list), turns in dialogue order.
+ */
+export type StateOrder = "task" | "best-of-k";
+
+/**
+ * Turn pairs drawn from the ranked candidates (replacing earlier ones), as the published
+ * `generate_random_pairs_from_ranks.py` draws them from the file the published scripts would have
+ * made of this run: same seed, same pairs, same order.
+ */
+export async function makeTurnPairs(
+  store: Store,
+  runId: number,
+  options: { pairsPerState?: number; seed?: number; pool?: CandidatePool; order?: StateOrder } = {},
+): Promise<{ states: number; pairs: number }> {
+  const pool = options.pool ?? "samples";
+  const order = options.order ?? "task";
+  const ranked = (await store.sweet.ranked(runId)).filter((c) => pool === "samples+own" || c.index > 0);
+  ranked.sort((a, b) =>
+    (order === "task" ? a.taskId - b.taskId || a.sample - b.sample : a.sample - b.sample || a.taskId - b.taskId) || a.turnIndex - b.turnIndex || a.index - b.index,
+  );
   const byTurn = new Map<number, Array<{ id: number; advantage: number }>>();
   for (const c of ranked) {
     const list = byTurn.get(c.turnId) ?? [];
     list.push({ id: c.id, advantage: c.advantage! });
     byTurn.set(c.turnId, list);
   }
-  const params = { pairsPerState: options.pairsPerState ?? 4, seed: options.seed ?? 42 };
+  const params = { pairsPerState: options.pairsPerState ?? 8, seed: options.seed ?? 42, pool, order };
   const pairs = drawTurnPairs([...byTurn].map(([state, candidates]) => ({ state, candidates })), params);
   const stored = await store.sweet.replacePairs(runId, "turn", "critic", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
   return { states: byTurn.size, pairs: stored };
 }
 
-export type TrainingFormat = "openrlhf-critic" | "openrlhf-policy" | "trl-dpo";
-export const TRAINING_FORMATS: readonly TrainingFormat[] = ["openrlhf-critic", "openrlhf-policy", "trl-dpo"];
+/**
+ * openrlhf-critic: trajectory pairs as one string a side, for both benchmarks (OpenRLHF's
+ * RewardDataset reads strings); published-frontend-critic: the published frontend shape, sides as
+ * `{input, output}`; openrlhf-policy: turn pairs; trl-dpo: turn pairs in TRL's standard (string)
+ * preference format, whose texts are the OpenRLHF policy file's.
+ */
+export type TrainingFormat = "openrlhf-critic" | "published-frontend-critic" | "openrlhf-policy" | "trl-dpo";
+export const TRAINING_FORMATS: readonly TrainingFormat[] = ["openrlhf-critic", "published-frontend-critic", "openrlhf-policy", "trl-dpo"];
 
-/** The lines of a training file, from the pairs the steps above stored. */
+/** The lines of a training file, from the pairs the steps above stored, written in the run's chat template. */
 export async function* trainingLines(
   store: Store,
   runId: number,
   format: TrainingFormat,
-  options: { groundTruth?: boolean; template?: TemplateName; withPrompt?: boolean } = {},
+  options: { groundTruth?: boolean; template: ChatTemplate; withPrompt?: boolean },
 ): AsyncGenerator<Record<string, unknown>> {
-  const template = chatTemplate(options.template ?? "llama3");
-  if (format === "openrlhf-critic") {
+  const template = options.template;
+  if (format === "openrlhf-critic" || format === "published-frontend-critic") {
     const pairs = await store.sweet.pairs(runId, "trajectory");
     // As the pairs were made (`colbench pairs --with-ground-truth`), unless the export says otherwise.
     const withTruth = options.groundTruth ?? Boolean((pairs[0]?.params as { groundTruth?: boolean } | null)?.groundTruth);
@@ -211,7 +290,7 @@ export async function* trainingLines(
       const chosen = sides.get(p.chosenId)!;
       const rejected = sides.get(p.rejectedId)!;
       const side = (s: typeof chosen) => ({ input: promptText(template, s.input), output: s.output });
-      yield criticPairLine(chosen.benchmark, withTruth ? chosen.groundTruth : null, side(chosen), side(rejected));
+      yield criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", withTruth ? chosen.groundTruth : null, side(chosen), side(rejected));
     }
     return;
   }
@@ -220,7 +299,8 @@ export async function* trainingLines(
   for (const p of pairs) {
     const chosen = candidates.get(p.chosenId)!;
     const rejected = candidates.get(p.rejectedId)!;
-    if (format === "trl-dpo") yield trlDpoLine(messagesOf(chosen.prompt, p.chosenId).map((m) => ({ role: m.role, content: typeof m.content === "string" ? m.content : JSON.stringify(m.content) })), chosen.text, rejected.text);
-    else yield policyPairLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false);
+    const input = promptText(template, chosen.prompt);
+    if (format === "trl-dpo") yield trlDpoLine(input, chosen.text, rejected.text, template.endOfTurn);
+    else yield policyPairLine(input, chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false);
   }
 }

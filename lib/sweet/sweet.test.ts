@@ -76,6 +76,16 @@ describe("critic texts and scores", () => {
     expect(criticScore(llama, tokens)).toBeCloseTo(-16 / 5, 10);
     expect(criticScore(llama, tokens, { sum: true })).toBe(-16);
     expect(advantage(-3.2, -4)).toBeCloseTo(0.8, 10);
+    // The same span cut at character offsets of the prompt that was sent (a server's answer, checked).
+    let at = 0;
+    const placed = tokens.map((t) => ({ ...t, start: (at += t.token.length) - t.token.length }));
+    const prompt = tokens.map((t) => t.token).join("");
+    expect(criticScore(llama, placed, { prompt })).toBeCloseTo(-16 / 5, 10);
+    // A token split differently by the server changes nothing: offsets, not token texts, cut the span.
+    const merged = [...placed.slice(0, 3), { token: "<|start_header_id|>assistant", logprob: -3, start: placed[3]!.start }, ...placed.slice(5)];
+    expect(criticScore(llama, merged, { prompt, sum: true })).toBe(-16);
+    // An empty span is an error, never a score.
+    expect(() => criticScore(llama, placed.slice(0, 3).concat(placed.slice(8)), { prompt: prompt.replace("<|start_header_id|>assistant<|end_header_id|>\n\nHi", "") })).toThrow(/empty/);
   });
 
   it("renders stored chat messages with the model family's template", () => {
@@ -117,10 +127,15 @@ describe("exports", () => {
   it("writes the critic's, the policy's and TRL's lines", () => {
     const c = { input: "I1", output: "O1" };
     const r = { input: "I2", output: "O2" };
-    expect(criticPairLine("backend", "GT", c, r)).toEqual({ chosen: "In light that the final answer is: GT.I1O1", rejected: "In light that the final answer is: GT.I2O2" });
-    expect(criticPairLine("frontend", "GT", c, r)).toEqual({ chosen: { input: "In light that the final answer is: GT.I1", output: "O1" }, rejected: { input: "In light that the final answer is: GT.I2", output: "O2" } });
+    // openrlhf-critic: strings for either benchmark (what OpenRLHF's RewardDataset reads).
+    expect(criticPairLine("strings", "GT", c, r)).toEqual({ chosen: "In light that the final answer is: GT.I1O1", rejected: "In light that the final answer is: GT.I2O2" });
+    // published-frontend-critic: the published frontend script's {input, output} sides.
+    expect(criticPairLine("objects", "GT", c, r)).toEqual({ chosen: { input: "In light that the final answer is: GT.I1", output: "O1" }, rejected: { input: "In light that the final answer is: GT.I2", output: "O2" } });
     expect(policyPairLine("P", "A", "B", "<|eot_id|>", false)).toEqual({ chosen: "PA<|eot_id|>", rejected: "PB<|eot_id|>" });
     expect(policyPairLine("P", "A", "B", "<|eot_id|>", true)).toEqual({ prompt: "P", chosen: "A<|eot_id|>", rejected: "B<|eot_id|>" });
-    expect(trlDpoLine([{ role: "user", content: "q" }], "A", "B")).toEqual({ prompt: [{ role: "user", content: "q" }], chosen: [{ role: "assistant", content: "A" }], rejected: [{ role: "assistant", content: "B" }] });
+    // TRL's string format: prompt + reply is the OpenRLHF line's text, trailing whitespace kept.
+    const trl = trlDpoLine("P", "A \n", "B", "<|eot_id|>");
+    expect(trl).toEqual({ prompt: "P", chosen: "A \n<|eot_id|>", rejected: "B<|eot_id|>" });
+    expect(trl.prompt! + trl.chosen!).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
   });
 });

@@ -1,11 +1,16 @@
-import { uniformIntDistribution, xoroshiro128plus, type RandomGenerator } from "pure-rand";
+import { PythonRandom } from "./python-random";
 
-// Turn-level pairs from candidates ranked by advantage: per state, k draws with replacement of one
-// candidate from the upper half and one from the lower half of the sorted list, the higher
-// advantage chosen; every pair shuffled together. Seeded, so the same seed gives the same file.
+// Turn-level pairs from candidates ranked by advantage, drawn with the calls the published
+// `generate_random_pairs_from_ranks.py` makes on Python's own generator: `random.seed(seed)` once;
+// per state, in file order, k times: the candidates sorted by advantage (ascending), one index from
+// the lower half (`random.choice(range(n // 2))`) then one from the upper half
+// (`random.choice(range(n // 2, n))`), the one with the strictly higher advantage chosen (a tie
+// leaves the lower-half draw rejected); then `random.shuffle` over every pair. Same seed, same
+// ranked candidates in the same order: the published file's pairs in the published order.
 
 export interface RankedState<Id> {
   state: string | number;
+  /** In the order the published sampler wrote them (its `additional_outputs`). */
   candidates: Array<{ id: Id; advantage: number }>;
 }
 
@@ -17,39 +22,33 @@ export interface TurnPair<Id> {
   rejectedAdvantage: number;
 }
 
-class Rng {
-  private generator: RandomGenerator;
-  constructor(seed: number) {
-    this.generator = xoroshiro128plus(seed);
-  }
-  /** An integer in [0, n). */
-  below(n: number): number {
-    const [value, next] = uniformIntDistribution(0, n - 1, this.generator);
-    this.generator = next;
-    return value;
-  }
+/**
+ * The candidates' positions sorted by advantage, ascending, ties in their written order (numpy's
+ * argsort gives that for the published 16 candidates, where it sorts by insertion; for longer lists
+ * numpy's quicksort may order ties otherwise).
+ */
+function argsort(values: number[]): number[] {
+  return values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
 }
 
 export function drawTurnPairs<Id>(states: RankedState<Id>[], options: { pairsPerState?: number; seed?: number } = {}): TurnPair<Id>[] {
-  const k = options.pairsPerState ?? 4;
-  const rng = new Rng(options.seed ?? 42);
+  const k = options.pairsPerState ?? 8;
+  const random = new PythonRandom(options.seed ?? 42);
   const pairs: TurnPair<Id>[] = [];
   for (const { state, candidates } of states) {
-    const ranked = candidates.filter((c) => Number.isFinite(c.advantage)).sort((a, b) => a.advantage - b.advantage);
+    // A candidate without an advantage cannot be placed; the published script would sort NaN last.
+    const ranked = candidates.filter((c) => Number.isFinite(c.advantage));
     const n = ranked.length;
     if (n < 2) continue;
+    const order = argsort(ranked.map((c) => c.advantage));
     const half = Math.floor(n / 2);
     for (let i = 0; i < k; i++) {
-      const a = ranked[rng.below(half)]!;
-      const b = ranked[half + rng.below(n - half)]!;
-      // Ties leave the lower-half draw rejected, as the published rule does (strictly greater chosen).
+      const a = ranked[order[random.randbelow(half)]!]!;
+      const b = ranked[order[half + random.randbelow(n - half)]!]!;
       const [chosen, rejected] = a.advantage > b.advantage ? [a, b] : [b, a];
       pairs.push({ state, chosen: chosen.id, rejected: rejected.id, chosenAdvantage: chosen.advantage, rejectedAdvantage: rejected.advantage });
     }
   }
-  for (let i = pairs.length - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    [pairs[i], pairs[j]] = [pairs[j]!, pairs[i]!];
-  }
+  random.shuffle(pairs);
   return pairs;
 }

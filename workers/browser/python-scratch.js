@@ -12,6 +12,23 @@ function boot() {
   return ready;
 }
 
+/**
+ * A Python traceback without Pyodide's own frames (its runner in /lib/python3xx.zip/_pyodide/...):
+ * the person sees the frames of their code and the error, as CPython would show them.
+ */
+function ownFrames(text) {
+  const lines = text.split("\n");
+  const kept = [];
+  let skipping = false;
+  for (const line of lines) {
+    const frame = /^  File "([^"]*)"/.exec(line);
+    if (frame) skipping = /\/_pyodide\/|^\/lib\/python\d+\.zip\//.test(frame[1]);
+    else if (!line.startsWith("    ")) skipping = false;
+    if (!skipping) kept.push(line);
+  }
+  return kept.join("\n");
+}
+
 self.onmessage = async (event) => {
   const { id, code } = event.data;
   const out = [];
@@ -30,7 +47,7 @@ self.onmessage = async (event) => {
     globals.destroy();
     self.postMessage({ type: "result", id, ok: true, output: out.join("\n") });
   } catch (error) {
-    out.push(String(error && error.message ? error.message : error));
+    out.push(ownFrames(String(error && error.message ? error.message : error)));
     self.postMessage({ type: "result", id, ok: false, output: out.join("\n") });
   }
 };

@@ -39,6 +39,7 @@ export async function POST(request: Request) {
     const id = await getRunManager().create({
       benchmark: body.benchmark,
       selector: body.tasks,
+      selectorField: "Tasks",
       limit: body.limit,
       bestOf: body.bestOf,
       concurrency: body.concurrency,

@@ -1,7 +1,10 @@
 import Link from "next/link";
+import { describeWait } from "@/lib/colbench/failure";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
+import { currentViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
@@ -21,6 +24,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 }
 
 export default async function EpisodePage({ params }: Params) {
+  // A replay quotes the simulator's prompt (hidden information): the page checks, not only the gate.
+  if (!seesHidden(await currentViewer())) notFound();
   const id = Number.parseInt((await params).id, 10);
   const store = await getStore();
   const episode = Number.isSafeInteger(id) ? await store.episodes.get(id) : null;
@@ -57,6 +62,11 @@ export default async function EpisodePage({ params }: Params) {
           sample {episode.sample} · {episode.status} · reward <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
         </span>
       </header>
+      {episode.waitingFor ? (
+        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="episode-waiting">
+          This episode is {describeWait(episode.waitingFor)}; it goes on by itself when the server answers again.
+        </p>
+      ) : null}
       {ended ? (
         <>
           <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">

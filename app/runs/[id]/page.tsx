@@ -17,7 +17,21 @@ import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
 import { queueView } from "@/lib/runs/queue-view";
+import { paceOf } from "@/lib/runs/pace";
 import { RunWorkers } from "@/components/RunWorkers";
+import { RunSpec } from "@/components/RunSpec";
+import { loadPipelineView } from "@/lib/sweet/pipeline-view";
+import { getPipelineJobs } from "@/lib/sweet/jobs";
+
+/** The latest step's news in this process, if it has pipeline jobs (the studio's server does). */
+function pipelineStatus(runId: number) {
+  try {
+    return getPipelineJobs().status(runId);
+  } catch {
+    return null;
+  }
+}
+import { describeWait } from "@/lib/colbench/failure";
 
 export const dynamic = "force-dynamic";
 
@@ -37,11 +51,17 @@ export default async function RunPage({
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
-  const [row, figures, queue] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id)]);
+  // One pace for the charts and the Workers panel alike.
+  const pace = paceOf(await store.workers.paceFigures(run.id));
+  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id, pace), store.runs.span(run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
-  const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
+  // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
+  const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
+  const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
+  // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
+  const pipeline = manages ? { ...(await loadPipelineView(store, run)), last: pipelineStatus(run.id) } : null;
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
@@ -73,25 +93,39 @@ export default async function RunPage({
           Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the Leaderboard and Compare until it is restored.
         </p>
       ) : null}
-      <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      {run.waiting ? (
+        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="waiting-banner">
+          {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"} {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers
+          again; only after {Math.round((runConfigSchema.safeParse(row?.config).data?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
+        </p>
+      ) : null}
+      <RunLive runId={run.id} status={run.status} failed={run.failed} ended={run.done + run.failed} />
       {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
-      {manages ? <PipelinePanel runId={run.id} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
-        {[
-          ["Episodes done", `${run.done}/${run.total}`],
-          ["Failed", String(run.failed)],
-          ["Mean reward", reward(run.meanReward)],
-          [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
-          ...(dashboard.k > 1
-            ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward)]]
-            : []),
-        ].map(([label, value]) => (
-          <div key={label} className="rounded-lg border border-stone-200 bg-white p-4">
+        {(
+          [
+            ["Episodes done", `${run.done}/${run.total}`],
+            ["Failed", String(run.failed)],
+            [run.benchmark === "backend" ? "Mean reward" : "Mean similarity", reward(run.meanReward), similarityBy],
+            [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
+            ...(dashboard.k > 1
+              ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward), similarityBy]]
+              : []),
+          ] as Array<[string, string, string | undefined]>
+        ).map(([label, value, note]) => (
+          <div key={label} className="min-w-0 rounded-lg border border-stone-200 bg-white p-4">
             <dt className="text-xs text-stone-500">{label}</dt>
             <dd className="mt-1 truncate text-xl font-semibold text-stone-900">{value}</dd>
+            {note ? (
+              <dd className="mt-1 text-xs text-stone-500" data-testid="figure-embedder">
+                {note}
+              </dd>
+            ) : null}
           </div>
         ))}
       </dl>
+      <RunSpec runId={run.id} config={row?.config} createdAt={run.createdAt} span={span} prompts={manages} />
+      {pipeline ? <PipelinePanel runId={run.id} initial={pipeline} /> : null}
       {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
         <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />

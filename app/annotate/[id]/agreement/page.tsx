@@ -110,7 +110,11 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         </section>
         <section>
           <h2 className="mb-2 text-lg font-semibold">Confusion between people</h2>
-          <p className="mb-2 text-xs text-stone-500">Coincidences: for each pair, each two people&apos;s labels (Krippendorff&apos;s weighting).</p>
+          <p className="mb-2 text-xs text-stone-500">
+            Coincidences: for each pair, each two people&apos;s labels (Krippendorff&apos;s weighting). A and B are the pair&apos;s stored sides, not the
+            left and right each person saw: the desk shows every person the two sides in an order of their own, and a press on the left side is stored as
+            whichever side was shown there.
+          </p>
           <table className="w-full rounded-lg border border-stone-200 bg-white text-sm" data-testid="confusion">
             <thead className="bg-stone-100 text-xs text-stone-500">
               <tr>

@@ -1,6 +1,9 @@
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
+import { currentViewer } from "@/app/_lib/viewer";
+import { holdsSeat } from "@/lib/access/renders";
+import { seesHidden } from "@/lib/access/viewer";
 import { agentSeatView } from "@/lib/play/seat-views";
 import { AgentSeat } from "@/components/play/AgentSeat";
 import { SeatPage } from "@/components/play/SeatPage";
@@ -11,7 +14,10 @@ export const metadata: Metadata = { title: "Playing the agent" };
 // This page and everything it loads carry only what an agent may know: no ground truth, no
 // tests, no target page (e2e/play.spec.ts checks every response body).
 export default async function AgentSeatPage({ params }: { params: Promise<{ episodeId: string }> }) {
-  const view = await agentSeatView(await getStore(), Number.parseInt((await params).episodeId, 10));
+  const episodeId = Number.parseInt((await params).episodeId, 10);
+  const viewer = await currentViewer();
+  if (!seesHidden(viewer) && !holdsSeat(viewer, episodeId, "agent")) notFound();
+  const view = await agentSeatView(await getStore(), episodeId);
   if (!view) notFound();
   return (
     <SeatPage title="You are the agent" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat}>

@@ -20,6 +20,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const asked = parseSeat(new URL(request.url).searchParams.get("seat"));
   // Only those who may see hidden information get the reviewer's view (prompts hold it); others get the seat they hold.
   const seat = asked === "viewer" && !seesHidden(viewer) ? "agent" : asked;
+  // Even the agent's view is for this episode's seats (and those who see everything), not any seat link that got past the gate.
+  if (!seesHidden(viewer) && !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId))) {
+    return Response.json({ error: "this episode's turns are for its seats, researchers and admins" }, { status: 403 });
+  }
   if (seat === "simulator" && !seesHidden(viewer) && !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId && s.seat === "simulator"))) {
     return Response.json({ error: "the collaborator's view is for that seat, researchers and admins" }, { status: 403 });
   }

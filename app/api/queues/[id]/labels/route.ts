@@ -19,5 +19,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!got.ok) return got.response;
   const outcome = await label(got.store, got.desk, got.body);
   if (!outcome.ok) return Response.json({ error: outcome.error }, { status: outcome.status });
-  return Response.json({ stored: true, duplicate: outcome.duplicate, next: outcome.next, progress: outcome.progress });
+  // A resend keeps the first label: say which choice that is, and how to change it.
+  const kept = outcome.kept
+    ? { kept: outcome.kept.side, message: `you labelled this pair already: your first choice (${outcome.kept.side.replace("_", " ")}) is kept; undo it to label again` }
+    : {};
+  return Response.json({ stored: true, duplicate: outcome.duplicate, ...kept, next: outcome.next, progress: outcome.progress });
 }

@@ -1,5 +1,9 @@
+import { requestViewer } from "@/app/_lib/viewer";
+import { seesHidden } from "@/lib/access/viewer";
 import { getStore } from "@/lib/store";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "@/lib/sweet/pipeline";
+import { officialLines } from "@/lib/sweet/official";
+import { templateForRun } from "@/lib/sweet/run-template";
 
 export const dynamic = "force-dynamic";
 
@@ -7,6 +11,8 @@ const FORMATS = ["official", "official-best-of-k", ...TRAINING_FORMATS];
 
 /** A run as a JSONL download: its trajectories, or its SWEET-RL training pairs (as `colbench export`). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  // Trajectories carry the simulator's prompts, and so the hidden information.
+  if (!seesHidden(requestViewer(request))) return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
   const runId = Number.parseInt((await params).id, 10);
   const query = new URL(request.url).searchParams;
   const format = query.get("format") ?? "official";
@@ -14,10 +20,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const store = await getStore();
   const run = await store.runs.find(runId);
   if (!run) return Response.json({ error: `no run ${runId}` }, { status: 404 });
+  const template = await templateForRun(store, runId);
   const lines =
     format === "official" || format === "official-best-of-k"
-      ? store.trajectories.exportOfficial(runId, { layout: format === "official" ? "task" : "best-of-k" })
-      : trainingLines(store, runId, format as TrainingFormat, { withPrompt: query.get("withPrompt") === "1" });
+      ? officialLines(store, runId, template, { layout: format === "official" ? "task" : "best-of-k", inputs: query.get("inputs") === "messages" ? "messages" : "string" })
+      : trainingLines(store, runId, format as TrainingFormat, { withPrompt: query.get("withPrompt") === "1", template });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { getPipelineJobs } from "@/lib/sweet/jobs";
-import { TEMPLATE_NAMES } from "@/lib/sweet/chat-template";
 import { getStore } from "@/lib/store";
+import { loadPipelineView } from "@/lib/sweet/pipeline-view";
 
 export const dynamic = "force-dynamic";
 
@@ -13,9 +13,20 @@ const stepSchema = z.object({
   groundTruth: z.boolean().optional(),
   sum: z.boolean().optional(),
   pairsPerState: z.coerce.number().int().min(1).max(64).optional(),
-  seed: z.coerce.number().int().optional(),
-  template: z.enum(TEMPLATE_NAMES as ["llama3", "chatml"]).optional(),
+  seed: z.coerce.number().int().min(0).optional(),
+  includeOwn: z.boolean().optional(),
+  /** A hub id, model folder or fallback name (llama3, chatml); the run's recorded template when left out. */
+  template: z.string().min(1).max(500).optional(),
 });
+
+/** Where SWEET-RL's steps stand on a run: each step's state and counts (from the stored rows), the next step, the exports; and the latest step's news. */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const runId = Number.parseInt((await params).id, 10);
+  const store = await getStore();
+  const run = await store.runs.find(runId);
+  if (!run) return Response.json({ error: `no run ${runId}` }, { status: 404 });
+  return Response.json({ ...(await loadPipelineView(store, run)), last: getPipelineJobs().status(run.id) });
+}
 
 /** Starts (or continues) a SWEET-RL step on a run's data; the same as `colbench pairs|candidates|rank|turn-pairs`. */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {

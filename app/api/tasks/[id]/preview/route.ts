@@ -1,16 +1,22 @@
 import { requestViewer } from "@/app/_lib/viewer";
-import { seesHidden } from "@/lib/access/viewer";
+import { mayViewTarget } from "@/lib/access/renders";
 import { getStore } from "@/lib/store";
 import { PREVIEW_CSP, rewriteForOfflinePreview } from "@/lib/colbench/offline-html";
 
 export const dynamic = "force-dynamic";
 
-/** The target page of a frontend task, for a sandboxed iframe (renders come with the render pool). */
+/**
+ * The target page of a frontend task, for a sandboxed iframe (renders come with the render pool):
+ * for researchers, admins, and the collaborator seat of an episode of this task.
+ */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  // The gate keeps annotators and seat links away already; this route says so itself too.
-  if (!seesHidden(requestViewer(request))) return Response.json({ error: "hidden information is for researchers and admins" }, { status: 403 });
   const id = Number.parseInt((await params).id, 10);
-  const task = Number.isSafeInteger(id) ? await (await getStore()).tasks.get(id) : null;
+  const store = await getStore();
+  // The gate lets collaborator seats ask; this route says which task is theirs.
+  if (!(await mayViewTarget(requestViewer(request), id, async (episodeId) => (await store.seats.target(episodeId))?.taskId ?? null))) {
+    return Response.json({ error: "a target page is for researchers, admins and that task's collaborator seat" }, { status: 403 });
+  }
+  const task = Number.isSafeInteger(id) ? await store.tasks.get(id) : null;
   if (!task || task.benchmark !== "frontend") return new Response("no such frontend task", { status: 404 });
   return new Response(rewriteForOfflinePreview(task.groundTruth), {
     headers: {

@@ -2,6 +2,9 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { servedFile } from "@/lib/gpu/node/served-weights";
 import { parseByteRange } from "@/lib/http/byte-range";
+import { requestViewer } from "@/app/_lib/viewer";
+import { collaboratorEpisodes } from "@/lib/access/renders";
+import { seesHidden } from "@/lib/access/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -14,6 +17,11 @@ type Params = { params: Promise<{ model: string; file: string }> };
  */
 async function serve(request: Request, { params }: Params, body: boolean): Promise<Response> {
   const { model, file } = await params;
+  // The route checks the viewer itself too, whatever reached it: researchers and admins, and CLIP for a collaborator seat.
+  const viewer = requestViewer(request);
+  if (!seesHidden(viewer) && !(model === "clip" && collaboratorEpisodes(viewer).length > 0)) {
+    return Response.json({ error: "served weights are for researchers and admins (CLIP's also for a collaborator seat)" }, { status: 403 });
+  }
   const found = servedFile(model, file);
   if (!found) return Response.json({ error: `no ${file} in a served ${model} folder (start the studio with --${model}-weights DIR)` }, { status: 404 });
   const size = fs.statSync(found).size;

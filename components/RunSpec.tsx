@@ -1,0 +1,92 @@
+import type { ReactNode } from "react";
+import { isHuman, runConfigSchema, runEmbedder, type Player } from "@/lib/colbench/run-config";
+import { profileLabel } from "@/lib/colbench/render-profile";
+import type { RunSpan } from "@/lib/store/run-span";
+
+// What was run, from the run's stored config: who played each side, on which tasks, how many
+// samples, with which prompts, how it was scored, and when. Its own section beside the live views.
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+const when = (d: Date) => `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
+function side(player: Player) {
+  if (isHuman(player)) return <>a person, in a seat of the studio</>;
+  return (
+    <>
+      <span className="font-mono">{player.model}</span> at <span className="break-all font-mono">{[player.baseUrl, ...(player.replicas ?? [])].join(", ")}</span>
+    </>
+  );
+}
+
+export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: number; config: unknown; createdAt: Date; span: RunSpan; prompts: boolean }) {
+  const parsed = runConfigSchema.safeParse(config);
+  const rows: Array<[string, ReactNode]> = [];
+  if (!parsed.success) {
+    rows.push(["Settings", "none recorded: its episodes were imported from a trajectory file"]);
+  } else {
+    const c = parsed.data;
+    rows.push(["Agent", side(c.agent)], ["Simulator", side(c.simulator)]);
+    rows.push([
+      "Tasks",
+      <>
+        <span className="font-mono">{c.selector}</span> → {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}, best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episode{c.taskIds.length * c.bestOf === 1 ? "" : "s"})
+      </>,
+    ]);
+    rows.push(["Sampling", `temperature ${c.sampling.temperature}, at most ${c.sampling.maxTokens} tokens a turn, ${c.maxAgentTurns} agent turns`]);
+    rows.push([
+      "Prompts",
+      <>
+        {(["agent", "simulator"] as const).map((s, i) => (
+          <span key={s}>
+            {i ? "; " : ""}
+            {prompts ? (
+              <a href={`/api/runs/${runId}/prompts/${s}`} className="text-teal-700 underline" data-testid={`prompt-${s}`}>
+                {s}
+              </a>
+            ) : (
+              s
+            )}
+            {" "}({c.promptSources[s] === "default" ? "the studio's own" : <span className="font-mono">{c.promptSources[s]}</span>})
+          </span>
+        ))}
+      </>,
+    ]);
+    const embedder = runEmbedder(config);
+    if (embedder) {
+      rows.push([
+        "Similarity by",
+        <span key="e" className={embedder.paperMetric ? "" : "text-amber-800"}>
+          <span className="font-mono" data-testid="run-embedder">{embedder.label}</span>
+          {c.embedderReason ? <span className="block text-xs text-stone-500">chosen because: {c.embedderReason}</span> : null}
+        </span>,
+      ]);
+      rows.push(["Rendered", <span key="r" className="font-mono" data-testid="run-profile">{profileLabel(c.render)}</span>]);
+    }
+  }
+  rows.push(["Created", when(createdAt)]);
+  rows.push(["Started", span.startedAt ? when(span.startedAt) : "not yet"]);
+  rows.push(["Ended", span.endedAt ? when(span.endedAt) : span.startedAt ? "not yet" : "–"]);
+  if (span.startedAt) rows.push(["Duration", `${duration((span.endedAt ?? new Date()).getTime() - span.startedAt.getTime())}${span.endedAt ? "" : " so far"}`]);
+  return (
+    <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm" aria-labelledby="run-spec-title" data-testid="run-spec">
+      <h2 id="run-spec-title" className="mb-2 font-medium text-stone-800">
+        What was run
+      </h2>
+      <dl className="grid gap-x-4 gap-y-1 sm:grid-cols-[9rem_1fr]">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-stone-500">{label}</dt>
+            <dd className="mb-1 min-w-0 break-words text-stone-800 sm:mb-0">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,188 @@
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { once } from "node:events";
+import { FORMAT, VERSION, quoteIdent, type BackupHeader, type EndLine, type TableLine } from "./format";
+
+export interface BackupSource {
+  /** A postgresql:// URL: a PostgreSQL server, or the embedded database owner's socket. */
+  url: string;
+  kind: string;
+  /** Shown in the header: a folder, or the URL without its password. */
+  location: string;
+}
+
+export interface BackupOptions {
+  /** The render cache folder to include (--with-renders). */
+  renders?: string;
+  /** Rows fetched per round trip. */
+  batch?: number;
+}
+
+export interface BackupResult {
+  file: string;
+  takenAt: string;
+  finishedAt: string;
+  bytes: number;
+  rows: Record<string, number>;
+  files: number;
+  migrations: string[];
+}
+
+/** Tables of the schema the URL opens, with the columns a restore can write (generated ones are made again). */
+const COLUMNS_SQL = `
+SELECT c.relname AS "table", a.attname AS "column", format_type(a.atttypid, a.atttypmod) AS "type"
+  FROM pg_class c
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+  JOIN pg_attribute a ON a.attrelid = c.oid
+ WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+   AND a.attgenerated = '' AND c.relname <> '_prisma_migrations'
+ ORDER BY c.relname, a.attnum`;
+
+/** Foreign keys between the schema's tables: a restore writes referenced tables first. */
+const REFERENCES_SQL = `
+SELECT c.relname AS "table", r.relname AS "references"
+  FROM pg_constraint k
+  JOIN pg_class c ON c.oid = k.conrelid
+  JOIN pg_class r ON r.oid = k.confrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE k.contype = 'f' AND n.nspname = current_schema() AND c.oid <> r.oid`;
+
+const SEQUENCES_SQL = `
+SELECT c.relname AS "sequence"
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE n.nspname = current_schema() AND c.relkind = 'S'
+ ORDER BY c.relname`;
+
+/**
+ * Writes a consistent snapshot of the database to FILE: every table read in one REPEATABLE READ,
+ * READ ONLY transaction, so rows committed while it runs are either all in (committed before the
+ * snapshot) or all out. On PostgreSQL nothing waits for it. On the embedded database the URL is
+ * the owner's socket, and the owner gives a transaction the whole session until it ends: writers
+ * wait for the backup (they are not refused), and the folder is never read behind the owner's back.
+ * The file appears under its name only when complete (written as FILE.partial, then renamed).
+ */
+export async function writeBackup(source: BackupSource, file: string, options: BackupOptions = {}): Promise<BackupResult> {
+  const { default: pg } = await import("pg");
+  const batch = options.batch ?? 500;
+  const target = path.resolve(file);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const partial = `${target}.partial`;
+  const gzip = zlib.createGzip({ level: 6 });
+  const out = fs.createWriteStream(partial, { mode: 0o600 });
+  gzip.pipe(out);
+  const write = async (value: unknown) => {
+    if (!gzip.write(JSON.stringify(value) + "\n")) await once(gzip, "drain");
+  };
+  const client = new pg.Client({ connectionString: source.url, application_name: "colbench backup" });
+  // Every column is read as text, so no value is reinterpreted on the way (timestamps, bigints, json).
+  const rows: Record<string, number> = {};
+  let files = 0;
+  let header: BackupHeader;
+  try {
+    await client.connect();
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    // The snapshot is taken by the transaction's first statement: this one.
+    const now = await client.query<{ now: Date; version: string }>("SELECT clock_timestamp() AS now, current_setting('server_version') AS version");
+    const takenAt = now.rows[0]!.now.toISOString();
+    const migrations = await client
+      .query<{ migration_name: string }>(
+        `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+      )
+      .then((r) => r.rows.map((row) => row.migration_name));
+    header = { format: FORMAT, version: VERSION, takenAt, source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version }, migrations };
+    await write(header);
+    const tables = new Map<string, Array<[string, string]>>();
+    for (const row of (await client.query<{ table: string; column: string; type: string }>(COLUMNS_SQL)).rows) {
+      const columns = tables.get(row.table) ?? [];
+      columns.push([row.column, row.type]);
+      tables.set(row.table, columns);
+    }
+    const references = (await client.query<{ table: string; references: string }>(REFERENCES_SQL)).rows;
+    for (const table of referencedFirst([...tables.keys()], references)) {
+      const columns = tables.get(table)!;
+      await write({ table, columns } satisfies TableLine);
+      const select = columns.map(([name]) => `${quoteIdent(name)}::text`).join(", ");
+      await client.query(`DECLARE colbench_backup NO SCROLL CURSOR FOR SELECT ${select} FROM ${quoteIdent(table)}`);
+      let count = 0;
+      for (;;) {
+        const got = await client.query({ text: `FETCH ${batch} FROM colbench_backup`, rowMode: "array" });
+        for (const row of got.rows) await write(row);
+        count += got.rows.length;
+        if (got.rows.length < batch) break;
+      }
+      await client.query("CLOSE colbench_backup");
+      rows[table] = count;
+    }
+    for (const { sequence } of (await client.query<{ sequence: string }>(SEQUENCES_SQL)).rows) {
+      const value = await client.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`);
+      await write({ sequence, value: value.rows[0]!.last_value, called: value.rows[0]!.is_called });
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    gzip.destroy();
+    out.destroy();
+    fs.rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  try {
+    // Renders are content-addressed files written once: copying them after the snapshot is safe.
+    if (options.renders && fs.existsSync(/*turbopackIgnore: true*/ options.renders)) {
+      for (const relative of listFiles(options.renders)) {
+        let data: Buffer;
+        try {
+          data = fs.readFileSync(path.join(/*turbopackIgnore: true*/ options.renders, relative));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // evicted meanwhile
+          throw error;
+        }
+        await write({ file: path.posix.join("renders", relative.split(path.sep).join("/")), data: data.toString("base64") });
+        files++;
+      }
+    }
+    await write({ end: true, rows, files } satisfies EndLine);
+    gzip.end();
+    await once(out, "close");
+    const handle = fs.openSync(partial, "r");
+    fs.fsyncSync(handle);
+    fs.closeSync(handle);
+    fs.renameSync(partial, target);
+  } catch (error) {
+    gzip.destroy();
+    out.destroy();
+    fs.rmSync(partial, { force: true });
+    throw error;
+  }
+  return { file: target, takenAt: header.takenAt, finishedAt: new Date().toISOString(), bytes: fs.statSync(target).size, rows, files, migrations: header.migrations };
+}
+
+function listFiles(root: string, under = ""): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(path.join(/*turbopackIgnore: true*/ root, under), { withFileTypes: true })) {
+    const relative = path.join(under, entry.name);
+    if (entry.isDirectory()) found.push(...listFiles(root, relative));
+    // A render being written has a temporary name (ID.png.PID.RANDOM.png) until it is renamed.
+    else if (entry.isFile() && !/\.png\.\d+\.\w+\.(png|json)$/.test(entry.name)) found.push(relative);
+  }
+  return found.sort();
+}
+
+/**
+ * Tables ordered so that each comes after the tables it references (a restore keeps foreign keys
+ * checked, which needs no superuser). A cycle, which the schema does not have, keeps file order.
+ */
+export function referencedFirst(tables: string[], references: Array<{ table: string; references: string }>): string[] {
+  const ordered: string[] = [];
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (table: string) => {
+    if (state.get(table)) return;
+    state.set(table, "visiting");
+    for (const edge of references) if (edge.table === table && tables.includes(edge.references)) visit(edge.references);
+    state.set(table, "done");
+    ordered.push(table);
+  };
+  for (const table of [...tables].sort()) visit(table);
+  return ordered;
+}

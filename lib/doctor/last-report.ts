@@ -1,0 +1,30 @@
+import type { DoctorReport } from "./types";
+
+// The server process's last doctor report, so the System page shows it at once (the checks take
+// seconds: Python, browsers, WebGPU in a child) and checks again in the background. One check at a
+// time: a second caller joins the one in flight.
+
+interface Held {
+  report?: DoctorReport;
+  running?: Promise<DoctorReport>;
+}
+
+const slot = Symbol.for("colbench.lastDoctorReport");
+const held = (): Held => ((globalThis as { [slot]?: Held })[slot] ??= {});
+
+export function lastReport(): DoctorReport | null {
+  return held().report ?? null;
+}
+
+export function checkRunning(): boolean {
+  return held().running !== undefined;
+}
+
+/** Runs the checks (or joins the run in flight) and keeps the report as the last one. */
+export function refreshReport(run: () => Promise<DoctorReport>): Promise<DoctorReport> {
+  const h = held();
+  h.running ??= run()
+    .then((report) => (h.report = report))
+    .finally(() => (h.running = undefined));
+  return h.running;
+}

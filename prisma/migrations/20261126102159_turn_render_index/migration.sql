@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Turn_renderId_idx" ON "Turn"("renderId");
