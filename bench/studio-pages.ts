@@ -17,7 +17,7 @@ import { processOwner } from "../lib/runs/owner";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import { createRun } from "../lib/runs/create";
 import { startStudio } from "../e2e/studio";
-import { addUser, signInUrl } from "../lib/access/users";
+import { addUser } from "../lib/access/users";
 import { describeTimes, percentile, prepareLabelling, runAnnotators, type LabellingSetup } from "./labelling-load";
 
 const episodes = Number(process.argv[2] ?? 10_000);
@@ -121,7 +121,8 @@ const { big, small, bigEpisode, smallEpisode, labelling, admin } = data;
 const studio = await startStudio(Number(process.env.COLBENCH_BENCH_PORT ?? 3290 + Math.floor(Math.random() * 100)), dir, { COLBENCH_DB_ANALYZE_AFTER_MS: "0" });
 await new Promise((resolve) => setTimeout(resolve, 3000));
 const headers: Record<string, string> = {};
-if (admin) headers.cookie = (await fetch(signInUrl(studio.url, admin), { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
+// A sign-in link only asks to confirm; the confirming POST starts the session.
+if (admin) headers.cookie = (await fetch(`${studio.url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(admin)}`, redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
 /** Median and 95th percentile of `repeats` requests, after two that warm Next's route caches. */
 async function time(url: string): Promise<{ median: number; p95: number }> {
   const samples: number[] = [];
