@@ -8,7 +8,12 @@
 // CLIP preprocessing, so every engine embeds the very same float32 pixels. The engines take turns
 // chunk by chunk (alternating which goes first), so a machine shared with other work loads them alike.
 //
-//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8] [--gpu-batch 16] [--no-webgpu]
+//   npx tsx bench/clip.ts [--clip REF] [--images 1000] [--chunk 100] [--batch 8] [--batch1 8] [--gpu-batch 16] [--no-webgpu] [--e2e-only]
+//
+// First, end to end where PyTorch is at hand: PNG bytes → embedding through the studio's `cpu`
+// embedder against transformers (Pillow decode + CLIPImageProcessor + the model), printing
+// `end-to-end ratio: R` (studio / transformers, time per image) and the embeddings' largest
+// difference; --e2e-only stops there.
 //
 // --clip: the weights, a folder or hub id (default $COLBENCH_CLIP_FULL, the full-size random ViT-B/32
 // fixtures/make_clip_fixture.py --full writes, else openai/clip-vit-base-patch32 through the cache).
@@ -21,7 +26,7 @@
 // Per chunk ONNX Runtime also embeds --batch1 images one at a time (batch 1).
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -29,14 +34,13 @@ import { resolveModel } from "../lib/hub";
 import { projectRoot, sharedColbenchDir } from "../lib/paths";
 import "../lib/gpu/node/register-wgsl.mjs";
 import type { GpuClipVision } from "../lib/gpu/clip/vision";
-import { seeded } from "../lib/gpu/testing/random";
-import { encodeWeights } from "../lib/gpu/weight-format";
 import { OnnxClipEmbedder } from "../lib/scoring/frontend/embedders/clip-onnx";
 import { clipPreprocess } from "../lib/scoring/frontend/embedders/clip-preprocess";
 import { embedImage, loadClipVision } from "../lib/scoring/frontend/embedders/clip-vision";
 import { CLIP_FILES, CLIP_HUB_ID } from "../lib/scoring/frontend/embedders/choose";
 import { decodePng } from "../lib/scoring/frontend/png";
 import { RenderPool } from "../lib/scoring/frontend/render";
+import { writeRandomB32 } from "./random-clip";
 
 function args() {
   const argv = process.argv.slice(2);
@@ -53,6 +57,7 @@ function args() {
     gpuBatch: Number(opt("--gpu-batch", "16")),
     webgpu: !argv.includes("--no-webgpu"),
     randomB32: opt("--random-b32", ""),
+    endToEndOnly: argv.includes("--e2e-only"),
   };
 }
 
@@ -62,7 +67,7 @@ const line = (label: string, t: { seconds: number; images: number }, note: strin
 const maxAbs = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 
 /** The PyTorch worker (bench/clip_torch.py), or why there is none. */
-async function startTorch(folder: string, pixels: Float32Array[], size: number, batch: number, out: string) {
+async function startTorch(folder: string, pixels: Float32Array[], size: number, batch: number, out: string, pngs: Buffer[]) {
   const pythonPath = process.env.COLBENCH_TORCH_PYTHONPATH;
   const python = process.env.COLBENCH_PYTHON ?? "python3";
   const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
@@ -73,7 +78,11 @@ async function startTorch(folder: string, pixels: Float32Array[], size: number, 
   const all = new Float32Array(pixels.length * 3 * size * size);
   pixels.forEach((p, i) => all.set(p, i * 3 * size * size));
   writeFileSync(pixelFile, Buffer.from(all.buffer));
-  const child = spawn(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(size), String(batch)], { env, stdio: ["pipe", "pipe", "inherit"] });
+  // The screenshots' own bytes, for transformers' end to end (Pillow decodes them there).
+  const pngDir = path.join(out, "clip-e2e-pngs");
+  mkdirSync(pngDir, { recursive: true });
+  pngs.forEach((png, i) => writeFileSync(path.join(pngDir, `${i}.png`), png));
+  const child = spawn(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(size), String(batch), pngDir], { env, stdio: ["pipe", "pipe", "inherit"] });
   const replies = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await replies.next();
@@ -87,60 +96,64 @@ async function startTorch(folder: string, pixels: Float32Array[], size: number, 
       child.stdin!.write(`run ${start} ${count}\n`);
       return (await next()).seconds as number;
     },
-    async embeddings(k: number): Promise<Float32Array> {
+    async embeddings(k: number, endToEnd = false): Promise<Float32Array> {
       const file = path.join(out, "clip-torch-embeddings.f32");
-      child.stdin!.write(`embed ${k} ${file}\n`);
+      child.stdin!.write(`${endToEnd ? "e2e-embed" : "embed"} ${k} ${file}\n`);
       await next();
       return new Float32Array(readFileSync(file).buffer.slice(0));
+    },
+    /** Pillow decode + CLIPImageProcessor + the model on PNGs [start, start + count): seconds. */
+    async endToEnd(start: number, count: number): Promise<number> {
+      child.stdin!.write(`e2e ${start} ${count}\n`);
+      return (await next()).seconds as number;
     },
     close: () => child.stdin!.end(),
   };
 }
 
-/** A ViT-B/32-shaped CLIP vision checkpoint with seeded random F16 weights (LayerNorms at 1 and 0). */
-function writeRandomB32(dir: string): void {
-  if (existsSync(path.join(dir, "model.safetensors"))) return;
-  mkdirSync(dir, { recursive: true });
-  const H = 768, I = 3072, P = 32, T = 50, E = 512;
-  const shapes: Array<[string, number[], "random" | "ones" | "zeros"]> = [
-    ["vision_model.embeddings.class_embedding", [H], "random"],
-    ["vision_model.embeddings.patch_embedding.weight", [H, 3, P, P], "random"],
-    ["vision_model.embeddings.position_embedding.weight", [T, H], "random"],
-    ["vision_model.pre_layrnorm.weight", [H], "ones"],
-    ["vision_model.pre_layrnorm.bias", [H], "zeros"],
-  ];
-  for (let l = 0; l < 12; l++) {
-    const p = `vision_model.encoder.layers.${l}`;
-    for (const n of ["layer_norm1", "layer_norm2"]) shapes.push([`${p}.${n}.weight`, [H], "ones"], [`${p}.${n}.bias`, [H], "zeros"]);
-    for (const n of ["q_proj", "k_proj", "v_proj", "out_proj"]) shapes.push([`${p}.self_attn.${n}.weight`, [H, H], "random"], [`${p}.self_attn.${n}.bias`, [H], "random"]);
-    shapes.push([`${p}.mlp.fc1.weight`, [I, H], "random"], [`${p}.mlp.fc1.bias`, [I], "random"], [`${p}.mlp.fc2.weight`, [H, I], "random"], [`${p}.mlp.fc2.bias`, [H], "random"]);
-  }
-  shapes.push(["vision_model.post_layernorm.weight", [H], "ones"], ["vision_model.post_layernorm.bias", [H], "zeros"], ["visual_projection.weight", [E, H], "random"]);
-  const random = seeded(32);
-  const header: Record<string, unknown> = {};
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  for (const [name, shape, fill] of shapes) {
-    const n = shape.reduce((a, b) => a * b, 1);
-    const values = new Float32Array(n);
-    for (let i = 0; i < n; i++) values[i] = fill === "ones" ? 1 : fill === "zeros" ? 0 : (random() * 2 - 1) * 0.04;
-    const bytes = encodeWeights(values, "f16");
-    header[name] = { dtype: "F16", shape, data_offsets: [at, at + bytes.byteLength] };
-    parts.push(bytes);
-    at += bytes.byteLength;
-  }
-  let json = JSON.stringify(header);
-  json += " ".repeat((8 - (json.length % 8)) % 8);
-  const length = new Uint8Array(8);
-  new DataView(length.buffer).setBigUint64(0, BigInt(json.length), true);
-  writeFileSync(path.join(dir, "model.safetensors"), Buffer.concat([length, new TextEncoder().encode(json), ...parts]));
-  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ model_type: "clip_vision_model", hidden_act: "quick_gelu", hidden_size: H, intermediate_size: I, num_hidden_layers: 12, num_attention_heads: 12, image_size: 224, patch_size: P, projection_dim: E, layer_norm_eps: 1e-5 }));
-  console.log(`wrote a random ViT-B/32 vision tower to ${dir}`);
-}
-
 // The GPU modules import WGSL as text: loaded after the hook above is registered.
 const { GpuClipVision: GpuClip } = await import("../lib/gpu/clip/vision");
 const { openNodeGpu } = await import("../lib/gpu/node/open");
+
+/**
+ * PNG bytes → embedding, time per image: the studio's `cpu` embedder (libvips decode, Pillow's
+ * arithmetic in TypeScript, ONNX Runtime, overlapped) against transformers (Pillow decode +
+ * CLIPImageProcessor + the model), same images, same weights, taking turns chunk by chunk.
+ */
+async function endToEnd(pngs: Buffer[], ort: OnnxClipEmbedder, torch: Awaited<ReturnType<typeof startTorch>>, opts: ReturnType<typeof args>) {
+  if ("absent" in torch) {
+    console.log(`end-to-end ratio: unmeasured (${torch.absent})`);
+    return;
+  }
+  await Promise.all(pngs.slice(0, opts.batch).map((p) => ort.embed(p)));
+  await torch.endToEnd(0, Math.min(opts.batch, pngs.length));
+  const studio = { seconds: 0, images: 0 };
+  const theirs = { seconds: 0, images: 0 };
+  const ours: Float32Array[] = [];
+  for (let start = 0, round = 0; start < pngs.length; start += opts.chunk, round++) {
+    const chunk = pngs.slice(start, start + opts.chunk);
+    const runStudio = async () => {
+      const t = performance.now();
+      ours.push(...(await Promise.all(chunk.map((p) => ort.embed(p)))));
+      studio.seconds += (performance.now() - t) / 1000;
+      studio.images += chunk.length;
+    };
+    const runTorch = async () => {
+      theirs.seconds += await torch.endToEnd(start, chunk.length);
+      theirs.images += chunk.length;
+    };
+    if (round % 2 === 0) await runStudio().then(runTorch);
+    else await runTorch().then(runStudio);
+  }
+  const k = Math.min(16, pngs.length);
+  const reference = await torch.embeddings(k, true);
+  const dim = reference.length / k;
+  const error = Math.max(...Array.from({ length: k }, (_, i) => maxAbs(reference.subarray(i * dim, (i + 1) * dim), ours[i]!)));
+  console.log(line(`studio cpu b=${opts.batch} e2e`, studio, `PNG bytes → embedding: libvips decode, TypeScript resize, ONNX Runtime; ${studio.images} images`));
+  console.log(line(`transformers b=${opts.batch} e2e`, theirs, `Pillow decode + CLIPImageProcessor + model; ${theirs.images} images`));
+  console.log(`end-to-end parity: max |studio − transformers| ${error.toExponential(1)} over ${k} images (goal ≤ 1e-5)`);
+  console.log(`end-to-end ratio: ${(perImage(studio) / perImage(theirs)).toFixed(3)} (studio / transformers, time per image; goal ≤ 1.0)`);
+}
 
 async function main() {
   const opts = args();
@@ -174,7 +187,14 @@ async function main() {
   console.log(`onnxruntime-node sessions ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`);
   await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p)));
   await ortSingle.embedPixels(pixels[0]!);
-  const torch = await startTorch(folder, pixels, S, opts.batch, out);
+  const torch = await startTorch(folder, pixels, S, opts.batch, out, pngs);
+  await endToEnd(pngs, ort, torch, opts);
+  if (opts.endToEndOnly) {
+    if (!("absent" in torch)) torch.close();
+    await ort.close();
+    await ortSingle.close();
+    return;
+  }
   let webgpu: GpuClipVision | null = null;
   if (opts.webgpu) {
     started = performance.now();

@@ -77,3 +77,52 @@ export function treeCpuSeconds(rootPid: number): number | null {
   }
   return total;
 }
+
+/** What a process is, for a breakdown: Chromium's `--type=` (renderer, gpu-process, zygote, utility), else its program's name. */
+function kindOf(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    if (!argv[0]) return "exited"; // a zombie: ended, not yet reaped by its parent
+    const all = argv.join(" ");
+    const type = /--type=(\S+)/.exec(all)?.[1];
+    if (type) return type === "utility" ? `utility ${/--utility-sub-type=(\S+)/.exec(all)?.[1]?.split(".")[0] ?? ""}`.trim() : type;
+    const name = (argv[0] ?? "?").split(/[ /]/).filter(Boolean);
+    return /chromium|chrome/.test(argv[0] ?? "") ? "browser" : (name[name.length - 1] ?? "?");
+  } catch {
+    return "?";
+  }
+}
+
+/**
+ * CPU seconds so far of a process tree, by kind of process (Chromium's browser, gpu-process,
+ * renderer, zygote — whose count includes the renderers it has reaped —, node, ...).
+ */
+export function treeCpuByKind(rootPid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return out;
+  }
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    const s = stat(pid);
+    if (!s) continue;
+    cpu.set(Number(pid), s.cpu);
+    const list = children.get(s.ppid) ?? [];
+    list.push(Number(pid));
+    children.set(s.ppid, list);
+  }
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (cpu.has(pid)) {
+      const kind = kindOf(pid);
+      out.set(kind, (out.get(kind) ?? 0) + cpu.get(pid)!);
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}

@@ -3,7 +3,8 @@
 // both answering outside requests the same way offline and showing pages the same way
 // (PAGE_POLICY: settled animations, Chrome's default fonts). The two run in alternating chunks so a
 // change in the machine's background load hits both alike. Then it checks that both produced the
-// same pixels on a sample of pages.
+// same pixels on a sample of pages. It also prints where the pool's CPU went, per page, by kind of
+// process (Chromium's browser, gpu-process, renderers, the zygote that reaps them, the worker).
 //
 //   npx tsx bench/render.ts [N=300] [--sample K=40] [--concurrency C=3] [--out DIR]
 //
@@ -18,7 +19,7 @@ import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scori
 import { BASE_CHROMIUM_FLAGS } from "../workers/render/browser";
 import { Responder } from "../workers/render/responder";
 import { PAGE_POLICY } from "../workers/render/slot";
-import { treeCpuSeconds } from "./proc-cpu";
+import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
 const CHUNK = 50;
 const WARMUP = 5;
@@ -121,13 +122,20 @@ async function main(): Promise<void> {
     return (u.user + u.system) / 1e6;
   };
   const naivePid = naive.browser.process()?.pid;
+  // Where the pool's CPU goes, by kind of process (browsers, compositors, renderers, the worker).
+  const kinds = new Map<string, number>();
+  const addKinds = (before: Map<string, number>, after: Map<string, number>) => {
+    for (const [k, v] of after) kinds.set(k, (kinds.get(k) ?? 0) + v - (before.get(k) ?? 0));
+  };
   for (let start = 0; start < pages.length; start += CHUNK) {
     const chunk = pages.slice(start, start + CHUNK);
     let cpu = cpuOf(pool.workerPid) + selfCpu();
+    const kindsBefore = pool.workerPid === undefined ? new Map<string, number>() : treeCpuByKind(pool.workerPid);
     let t = performance.now();
     const rendered = await Promise.all(chunk.map((h) => pool.render(h)));
     poolMs += performance.now() - t;
     poolCpu += cpuOf(pool.workerPid) + selfCpu() - cpu;
+    if (pool.workerPid !== undefined) addKinds(kindsBefore, treeCpuByKind(pool.workerPid));
     rendered.forEach((r, i) => (poolPngs[start + i] = r));
     cpu = cpuOf(naivePid) + selfCpu();
     t = performance.now();
@@ -148,6 +156,8 @@ async function main(): Promise<void> {
   console.log(
     `pool:  ${poolRate.toFixed(1)} pages/s (${(poolMs / 1000).toFixed(1)} s, ${perPage(poolCpu)} CPU-ms/page) statuses ${JSON.stringify(statuses)}, ${aborted} requests refused`,
   );
+  const breakdown = [...kinds].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  console.log(`pool CPU by process (ms/page): ${breakdown.map(([k, v]) => `${k} ${perPage(v)}`).join(", ")}`);
   console.log(`naive: ${naiveRate.toFixed(1)} pages/s (${(naiveMs / 1000).toFixed(1)} s, ${perPage(naiveCpu)} CPU-ms/page)`);
   console.log(`ratio: ${(poolRate / naiveRate).toFixed(2)}x`);
 

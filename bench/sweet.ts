@@ -67,8 +67,8 @@ try {
 
   const policy = new OpenAICompatibleClient(spec, { concurrency });
   const studio0 = performance.now();
-  const sampled = await sampleCandidates(store, run.id, policy, { n });
-  const ranked = await rankCandidates(store, run.id, policy);
+  const sampled = await sampleCandidates(store, run.id, policy, { n, template });
+  const ranked = await rankCandidates(store, run.id, policy, { template });
   const studioMs = performance.now() - studio0;
 
   const candidates = sampled.candidates;

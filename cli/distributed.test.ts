@@ -290,7 +290,7 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
       const store = storeFor(db.prisma);
       const run = (await store.runs.find("stopped"))!;
       expect(await store.workers.waitingJobsOfRun(run.id)).toHaveLength(6);
-      expect(await dequeueRun(store, queue, run.id)).toBe(6);
+      expect(await dequeueRun(store, run.id)).toBe(6);
       expect(await store.workers.waitingJobsOfRun(run.id)).toHaveLength(0);
       expect((await store.runs.find(run.id))!.status).toBe("paused");
       // Resume enqueues every unfinished episode again (cancelled jobs do not count as queued)...

@@ -214,13 +214,23 @@ describe("files that go into the published scripts and come back", () => {
     const countOf = (where: object) => withDb((db) => db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }));
     expect(await countOf({})).toBe(0);
 
-    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "3"]);
+    // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
+    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
     expect(sampled.sampled).toBeGreaterThan(0);
-    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 3);
+    expect(sampled.candidates).toBe((sampled.states as number) * 17);
+    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 16);
+    expect((sampled.states as number) * 17).toBeGreaterThan(256);
     expect(await countOf({ sampledVia: "own" })).toBe(sampled.states);
     await withDb(async (db) => {
-      const samples = await db.prisma.candidate.findMany({ where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } } });
-      for (const c of samples) expect(c.policyMean).toBeCloseTo(expectedPolicyMean(c.text), 9);
+      const samples = await db.prisma.candidate.findMany({ where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } }, include: { turn: true } });
+      for (const c of samples) {
+        // Sampled after the prompt string: the first token follows the prompt's last.
+        expect(typeof c.turn.prompt).toBe("string");
+        const tokens = [...tokenize(c.text), "<|eot_id|>"];
+        const previous = [tokenize(c.turn.prompt as string).at(-1)!, ...tokens];
+        const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]!));
+        expect(c.policyMean).toBeCloseTo(lps.reduce((a, b) => a + b, 0) / lps.length, 9);
+      }
     });
 
     // Critics whose answers do not cover the prompt stop the step, naming the server and the cause; nothing is stored.
@@ -248,6 +258,8 @@ describe("files that go into the published scripts and come back", () => {
       const own = await db.prisma.candidate.count({ where: { index: 0, id: { in: drawn.flatMap((p) => [p.chosenId, p.rejectedId]) } } });
       expect(own).toBe(0);
     });
+    // The policy's file says which pool its pairs came from.
+    expect((await colbench(["export", "strings", "--format", "openrlhf-policy"])).stderr).toContain(`"pool":"samples"`);
     expect((await colbench(["export", "strings", "--format", "official"])).stdout).toBe(fs.readFileSync(stringsFile, "utf8"));
   });
 

@@ -24,6 +24,8 @@ export function EpisodeScore({
     targetRender?: string;
     answerStatus?: string;
     targetStatus?: string;
+    answerError?: string;
+    targetError?: string;
     reward?: number;
     embedder?: string;
     profile?: RenderProfile;
@@ -36,7 +38,7 @@ export function EpisodeScore({
       {d.error ? <p className="mb-3 rounded bg-red-50 p-3 text-sm text-red-800">This episode failed: {d.error}</p> : null}
       {benchmark === "backend" ? (
         <>
-          <pre className="overflow-x-auto rounded-lg bg-stone-900 p-4 font-mono text-sm text-stone-100">{answer ?? "(no answer)"}</pre>
+          <pre className="whitespace-pre-wrap break-words rounded-lg bg-stone-900 p-4 font-mono text-sm text-stone-100">{answer ?? "(no answer)"}</pre>
           {d.tests?.length ? (
             <table className="mt-3 w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="test-results">
               <tbody className="divide-y divide-stone-100">
@@ -57,9 +59,9 @@ export function EpisodeScore({
       ) : (
         <div className="grid gap-4 sm:grid-cols-2">
           {[
-            ["Agent's final page", d.answerRender, d.answerStatus],
-            ...(targetWithheld ? [] : [["Target page", d.targetRender, d.targetStatus]]),
-          ].map(([label, id, status]) => (
+            ["Agent's final page", d.answerRender, d.answerStatus, d.answerError],
+            ...(targetWithheld ? [] : [["Target page", d.targetRender, d.targetStatus, d.targetError]]),
+          ].map(([label, id, status, trouble]) => (
             <figure key={label} className="rounded-lg border border-stone-200 bg-white p-2">
               <figcaption className="mb-1 text-xs text-stone-500">{label}</figcaption>
               {status && status !== "ok" && status !== "image" ? (
@@ -77,6 +79,11 @@ export function EpisodeScore({
               ) : (
                 <p className="p-6 text-center text-sm text-stone-500">no render ({id ?? "none"})</p>
               )}
+              {trouble ? (
+                <p className="mt-1 text-xs text-stone-600" data-testid="render-trouble">
+                  Render: {trouble}
+                </p>
+              ) : null}
             </figure>
           ))}
           {d.embedder ? (

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { isAdmin, type Viewer } from "@/lib/access/viewer";
 import { SignOut } from "./SignOut";
+import { NavMenu } from "./NavMenu";
 
 type Section = { href: string; label: string; hidden?: (viewer: Viewer) => boolean };
 
@@ -40,7 +41,7 @@ export function NavBar({ viewer }: { viewer: Viewer }) {
         <ul className="hidden flex-1 flex-wrap gap-1 text-sm lg:flex">{links("rounded-md px-3 py-1.5 text-stone-600 hover:bg-stone-100 hover:text-stone-900")}</ul>
         {/* Narrow screens: behind a Menu button (a <details>, so it works before any script has loaded). */}
         {sections.length ? (
-          <details className="group ml-auto lg:hidden" data-testid="nav-menu">
+          <NavMenu>
             <summary className="cursor-pointer list-none rounded-md px-3 py-1.5 text-sm text-stone-700 ring-1 ring-stone-200 hover:bg-stone-100">
               Menu
             </summary>
@@ -53,7 +54,7 @@ export function NavBar({ viewer }: { viewer: Viewer }) {
                 </li>
               ) : null}
             </ul>
-          </details>
+          </NavMenu>
         ) : null}
         {viewer.kind === "user" ? (
           <span className="flex items-center gap-3 text-sm text-stone-600 max-lg:hidden" data-testid="signed-in">

@@ -43,9 +43,11 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
       {title ? <h2 className="mb-2 text-sm font-semibold text-stone-800">{title}</h2> : null}
       {d.pace ? (
         <p className="mb-2 text-sm text-stone-700" data-testid="run-pace">
-          {d.pace.perMinute > 0
-            ? `${d.pace.perMinute.toFixed(1)} episodes a minute lately; ${d.pace.remaining} left, done around ${d.pace.eta!.toLocaleTimeString()}.`
-            : `${d.pace.remaining} episodes left; no pace yet.`}
+          {d.pace.state === "playing" && d.pace.perMinute !== null && d.pace.eta
+            ? `${d.pace.perMinute.toFixed(1)} episodes a minute; ${d.pace.remaining} left, done around ${d.pace.eta.toLocaleTimeString()}.`
+            : d.pace.state === "starting"
+              ? `Starting: ${d.pace.remaining} episodes left; the pace is known once the first ones end.`
+              : `${d.pace.remaining} episodes left; none is being played now.`}
         </p>
       ) : null}
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">

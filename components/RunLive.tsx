@@ -14,7 +14,7 @@ interface Progress {
 }
 
 /** A run's live progress from the server's event stream, with Stop and Resume; the page refreshes as episodes finish. */
-export function RunLive({ runId, status, failed = 0 }: { runId: number; status: string; failed?: number }) {
+export function RunLive({ runId, status, failed = 0, ended = 0 }: { runId: number; status: string; failed?: number; ended?: number }) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [busy, setBusy] = useState(false);
@@ -39,7 +39,9 @@ export function RunLive({ runId, status, failed = 0 }: { runId: number; status: 
     return () => source.close();
   }, [runId, router]);
 
-  const active = progress?.state === "running" || progress?.state === "stopping";
+  // Just started (its first progress not yet told, or played by workers elsewhere): not "finished", no Resume.
+  const starting = (!progress || progress.state === "idle") && status === "running";
+  const active = starting || progress?.state === "running" || progress?.state === "stopping";
   const act = async (what: "stop" | "resume") => {
     setBusy(true);
     try {
@@ -53,7 +55,11 @@ export function RunLive({ runId, status, failed = 0 }: { runId: number; status: 
   return (
     <div className="mb-6 flex items-center gap-4 rounded-lg border border-stone-200 bg-white p-4" data-testid="run-live" aria-live="polite">
       <div className="flex-1 text-sm text-stone-700">
-        {active ? (
+        {(starting && ended === 0) || (active && progress?.total === 0) ? (
+          <span className="font-medium" data-testid="run-starting">Starting…</span>
+        ) : starting ? (
+          <span className="font-medium">Running (its figures below refresh as episodes end)</span>
+        ) : active ? (
           <>
             <span className="font-medium">{progress?.state === "stopping" ? "Stopping…" : "Running"}</span>: {progress?.done ?? 0}/{progress?.total ?? "?"} done,{" "}
             {progress?.running ?? 0} playing, {progress?.failed ?? 0} failed, {progress?.turns ?? 0} turns this session

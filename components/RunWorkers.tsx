@@ -1,6 +1,7 @@
 import type { QueueView } from "@/lib/runs/queue-view";
 import { DataTable } from "@/components/DataTable";
 import { Every } from "@/components/live/Every";
+import { isStalled } from "@/lib/store/workers";
 
 const ago = (ms: number) => (ms < 1500 ? "just now" : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`);
 
@@ -22,8 +23,8 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
         {[
           ["Queued jobs", String(view.queued)],
           ["Episodes left", String(view.remaining)],
-          ["Throughput", view.perMinute === null ? "—" : `${view.perMinute.toFixed(1)} episodes/min`],
-          ["ETA", view.remaining ? duration(view.etaMs) : "done"],
+          ["Throughput", view.pace.perMinute === null ? (view.pace.state === "starting" ? "starting" : "—") : `${view.pace.perMinute.toFixed(1)} episodes/min`],
+          ["ETA", view.remaining ? (view.pace.state === "starting" ? "starting" : duration(view.pace.etaMs)) : "done"],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-xs text-stone-500">{label}</dt>
@@ -42,9 +43,14 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
           columns={[
             { header: "Host", className: "font-mono text-xs", title: (w) => w.id, cell: (w) => `${w.host}:${w.pid}` },
             { header: "Kinds", cell: (w) => w.kinds.join(", ") },
-            { header: "In flight (this run)", numeric: true, cell: (w) => `${w.inFlight}/${w.concurrency} (${w.forRun})` },
+            // A stalled worker's last word on what it holds is stale: not shown as if it were true.
+            { header: "In flight (this run)", numeric: true, cell: (w) => (isStalled(w) ? `?/${w.concurrency}` : `${w.inFlight}/${w.concurrency} (${w.forRun})`) },
             { header: "Jobs done", numeric: true, cell: (w) => w.finished },
-            { header: "Last heartbeat", className: "text-stone-600", cell: (w) => ago(w.silentMs) },
+            {
+              header: "Last heartbeat",
+              className: "text-stone-600",
+              cell: (w) => (isStalled(w) ? <span className="font-medium text-amber-800" data-testid="worker-stalled">stalled: {ago(w.silentMs)}</span> : ago(w.silentMs)),
+            },
           ]}
         />
       ) : (

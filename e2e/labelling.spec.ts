@@ -54,7 +54,9 @@ test.afterAll(async () => {
 async function signedIn(browser: Browser, name: string): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // The link shows whom it signs in; the session starts only on confirming (a same-origin POST).
   await page.goto(links[name]!.replace(/^http:\/\/[^/]+/, studio.url));
+  await page.getByTestId("confirm-signin").click();
   await expect(page.getByTestId("signed-in")).toContainText(name);
   return { context, page };
 }

@@ -7,8 +7,8 @@ const shots = "e2e/artifacts";
 
 test("Compare says when two frontend runs were scored under different render profiles, and computes no win rate", async ({ page }) => {
   await page.goto("/compare");
-  await page.getByLabel("Run A").selectOption({ label: "e2e-frontend (frontend, paper · chromium)" });
-  await page.getByLabel("Run B").selectOption({ label: "older-frontend (frontend, studio-1280 · chromium)" });
+  await page.getByLabel("Run A").selectOption({ label: "e2e-frontend (frontend, paper · chromium, default-v2)" });
+  await page.getByLabel("Run B").selectOption({ label: "older-frontend (frontend, studio-1280 · chromium, default-v2)" });
   await page.getByRole("button", { name: "Compare" }).click();
   const alert = page.getByTestId("profile-mismatch");
   await expect(alert).toContainText("Different render profiles");
@@ -20,7 +20,7 @@ test("Compare says when two frontend runs were scored under different render pro
   await page.screenshot({ path: `${shots}/compare-profiles.png`, fullPage: true });
 
   // One profile: compared as before.
-  await page.getByLabel("Run B").selectOption({ label: "e2e-frontend (frontend, paper · chromium)" });
+  await page.getByLabel("Run B").selectOption({ label: "e2e-frontend (frontend, paper · chromium, default-v2)" });
   await page.getByRole("button", { name: "Compare" }).click();
   await expect(page.getByTestId("compare-summary")).toContainText("win rate");
   await expect(page.getByTestId("profile-mismatch")).toHaveCount(0);

@@ -71,6 +71,10 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   await page.screenshot({ path: `${shots}/run-provenance-390.png`, fullPage: true });
   await menu.getByRole("link", { name: "Leaderboard" }).click();
   await expect(page).toHaveURL(/\/leaderboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Leaderboard" })).toBeVisible();
+  // The menu closes once the page changes (the layout, and so the menu, stays).
+  await expect(menu.getByRole("link", { name: "Leaderboard" })).toBeHidden();
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `${shots}/leaderboard-390.png`, fullPage: true });
   await page.goto("/episodes/1");
   await page.screenshot({ path: `${shots}/episode-390.png`, fullPage: true });
@@ -139,7 +143,7 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   expect(turnPairs).toBeGreaterThan(0);
   for (const s of ["pairs", "candidates", "rank", "turn-pairs"]) await expect(step(s)).toHaveAttribute("data-state", "done");
   await expect(panel.getByTestId("pipeline-next")).toHaveText("Every step is done: the training files below are ready.");
-  for (const format of ["official", "official-best-of-k", "openrlhf-critic", "openrlhf-policy", "trl-dpo"]) {
+  for (const format of ["official", "official-best-of-k", "openrlhf-critic", "published-frontend-critic", "openrlhf-policy", "trl-dpo"]) {
     const link = exported(format).getByRole("link", { name: format, exact: true });
     await expect(link).toBeVisible();
     const lines = Number(await exported(format).getAttribute("data-lines"));

@@ -49,56 +49,80 @@ if [ "$node_ok" != "true" ]; then
 fi
 step "Node.js" "$node_version" "$t"
 
-# System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
-# Python 3 (the backend scoring sandbox) with numpy (three official backend tasks use it; without it
-# they score 0, as they would in the benchmark's own scorer on such a machine).
-t=$(now_ms)
-missing=()
-command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
-if ! command -v python3 >/dev/null 2>&1; then
-  missing+=(python3 python3-numpy)
-elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/null 2>&1 &&
-  ! python3 -c "import numpy" >/dev/null 2>&1; then
-  # Only for Debian's own python3: its numpy package is of no use to another interpreter (pyenv,
-  # a virtualenv, macOS's), which has its own way to install it.
-  missing+=(python3-numpy)
-fi
-if [ "$with_firefox" = 1 ] && [ -z "${COLBENCH_FIREFOX:-}" ] && ! [ -x /usr/bin/firefox-esr ]; then
-  if command -v apt-get >/dev/null 2>&1; then missing+=(firefox-esr); else missing+=(firefox); fi
-fi
-# WebGPU in Node without a GPU (lib/gpu: tests, `colbench rank --critic-weights`): Dawn's OpenGL ES
-# backend on Mesa's software rasteriser (llvmpipe), reached through EGL without a display.
-if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
-  for pkg in libegl1 libegl-mesa0 libgl1-mesa-dri; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-  done
-fi
-if [ ${#missing[@]} -gt 0 ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; } >"$log" 2>&1 || failed "apt-get install ${missing[*]}"
-    # Debian starts a system-wide cluster on install; the tests start their own throwaway one.
-    step "system packages" "installed ${missing[*]} (apt-get)" "$t"
-  elif command -v brew >/dev/null 2>&1; then
-    for pkg in "${missing[@]}"; do
-      case "$pkg" in
-        chromium) brew install --cask chromium ;;
-        python3-numpy) brew install numpy ;;
-        firefox) brew install --cask firefox
-          echo "set COLBENCH_FIREFOX=/Applications/Firefox.app/Contents/MacOS/firefox to render with it" ;;
-        *) brew install "$pkg" ;;
-      esac >>"$log" 2>&1 || failed "brew install $pkg"
+# System packages run beside the npm install and the build (none of which needs them): on a fresh
+# machine apt's download and unpacking overlap npm's, and their step line is printed when they end.
+apt_log=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt.XXXXXX")
+apt_out=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt-out.XXXXXX")
+trap 'rm -f "$log" "$apt_log" "$apt_out"' EXIT
+failed_apt() {
+  echo "  $1 failed; its output:" >&2
+  tail -n 40 "$apt_log" >&2
+  exit 1
+}
+system_packages() {
+  local t=$1
+  trap - EXIT
+  # System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
+  # Python 3 (the backend scoring sandbox) with numpy (three official backend tasks use it; without it
+  # they score 0, as they would in the benchmark's own scorer on such a machine).
+  missing=()
+  command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
+  if ! command -v python3 >/dev/null 2>&1; then
+    missing+=(python3 python3-numpy)
+  elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/null 2>&1 &&
+    ! python3 -c "import numpy" >/dev/null 2>&1; then
+    # Only for Debian's own python3: its numpy package is of no use to another interpreter (pyenv,
+    # a virtualenv, macOS's), which has its own way to install it.
+    missing+=(python3-numpy)
+  fi
+  if [ "$with_firefox" = 1 ] && [ -z "${COLBENCH_FIREFOX:-}" ] && ! [ -x /usr/bin/firefox-esr ]; then
+    if command -v apt-get >/dev/null 2>&1; then missing+=(firefox-esr); else missing+=(firefox); fi
+  fi
+  # WebGPU in Node without a GPU (lib/gpu: tests, `colbench rank --critic-weights`): Dawn's OpenGL ES
+  # backend on Mesa's software rasteriser (llvmpipe), reached through EGL without a display.
+  if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in libegl1 libegl-mesa0 libgl1-mesa-dri; do
+      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
-    step "system packages" "installed ${missing[*]} (Homebrew)" "$t"
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+      sudo=""
+      [ "$(id -u)" -eq 0 ] || sudo="sudo"
+      { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; } >"$apt_log" 2>&1 || failed_apt "apt-get install ${missing[*]}"
+      # Debian starts a system-wide cluster on install; the tests start their own throwaway one.
+      step "system packages" "installed ${missing[*]} (apt-get)" "$t"
+    elif command -v brew >/dev/null 2>&1; then
+      for pkg in "${missing[@]}"; do
+        case "$pkg" in
+          chromium) brew install --cask chromium ;;
+          python3-numpy) brew install numpy ;;
+          firefox) brew install --cask firefox
+            echo "set COLBENCH_FIREFOX=/Applications/Firefox.app/Contents/MacOS/firefox to render with it" ;;
+          *) brew install "$pkg" ;;
+        esac >>"$apt_log" 2>&1 || failed_apt "brew install $pkg"
+      done
+      step "system packages" "installed ${missing[*]} (Homebrew)" "$t"
+    else
+      echo "please install: ${missing[*]}" >&2
+      exit 1
+    fi
   else
-    echo "please install: ${missing[*]}" >&2
+    step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$t"
+  fi
+}
+system_packages "$(now_ms)" >"$apt_out" 2>&1 &
+apt_pid=$!
+# Prints the system packages' step line (or their failure) once they are done.
+join_system_packages() {
+  if wait "$apt_pid"; then
+    cat "$apt_out"
+  else
+    cat "$apt_out" >&2
     exit 1
   fi
-else
-  step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$t"
-fi
+}
 
 # npm dependencies, reinstalled only when the lock file changed since the last install.
 t=$(now_ms)
@@ -141,9 +165,11 @@ if [ "$build" = 1 ]; then
   if [ -f .next/BUILD_ID ] && [ "$(cat .next/colbench-build-stamp 2>/dev/null)" = "$stamp" ]; then
     step "studio build" "up to date with the sources" "$t"
   else
-    npx next build >"$log" 2>&1 || failed "next build"
+    # Types are checked by `npm test` (and `npm run typecheck`), not on the way to the first page.
+    COLBENCH_BUILD_SKIP_TYPES=1 npx next build >"$log" 2>&1 || failed "next build"
     echo "$stamp" >.next/colbench-build-stamp
     step "studio build" "built" "$t"
   fi
 fi
+join_system_packages
 step "setup" "done" "$setup_started"

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { Command, Option } from "commander";
 import { MultiBar, Presets } from "cli-progress";
 import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
+import { parseDuration } from "../../lib/colbench/duration";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { openEventBus } from "../../lib/events";
 import { createRun } from "../../lib/runs/create";
@@ -156,7 +157,7 @@ async function workUntilEnded(
       const counts = await store.runs.counts(runId);
       onProgress({ done: counts.done, running: counts.running, failed: counts.failed, turns, tokens: 0 });
       if (counts.pending + counts.running === 0) {
-        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0 };
+        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: worker.lost };
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -238,13 +239,14 @@ export function register(program: Command): void {
     .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
     .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
     .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
+    .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)", (v: string) => parseDuration(v))
     .action(
       action(async (opts: {
         detach?: boolean;
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
         name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
-        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string;
+        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -261,6 +263,7 @@ export function register(program: Command): void {
             maxTokens: opts.maxTokens,
             logprobs: opts.logprobs,
             concurrency: opts.concurrency,
+            giveUpSeconds: opts.giveUp,
             name: opts.name,
             embedder: opts.embedder,
             clipPath: opts.clip,
@@ -357,6 +360,11 @@ export function register(program: Command): void {
           if (opts.format === "official" || opts.format === "official-best-of-k") {
             const failures = await failureLines(store, run.id);
             if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+          }
+          // Turn-pair files say which candidate pool their pairs were drawn from, and how.
+          if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
+            const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as Record<string, unknown> | undefined;
+            if (params) process.stderr.write(`${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`);
           }
         });
       }),

@@ -5,6 +5,7 @@ import type { RunFilter } from "../../lib/store/runs";
 import { deleteRun, refuseDelete } from "../../lib/runs/remove";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
+import { describeWait } from "../../lib/colbench/failure";
 
 async function runOf(store: Store, nameOrId: string) {
   const run = await store.runs.find(nameOrId);
@@ -37,12 +38,13 @@ export function register(program: Command): void {
         await withDatabase("runs", async (store) => {
           const list = (await store.runs.list(filter)).reverse();
           for (const run of list) {
-            const row = { id: run.id, name: run.name, benchmark: run.benchmark, kind: run.kind, status: run.status, archived: run.archivedAt !== null, total: run.total, done: run.done, failed: run.failed };
+            const row = { id: run.id, name: run.name, benchmark: run.benchmark, kind: run.kind, status: run.status, archived: run.archivedAt !== null, total: run.total, done: run.done, failed: run.failed, waiting: run.waiting };
+            const waiting = run.waiting ? `  ${run.waiting.episodes} ${describeWait(run.waiting.wait)}` : "";
             const marks = [run.kind === "played" ? "played" : "", run.archivedAt ? "archived" : ""].filter(Boolean).join(", ");
             console.log(
               opts.json
                 ? JSON.stringify(row)
-                : `${String(run.id).padStart(5)}  ${run.name.padEnd(40)}  ${run.benchmark.padEnd(8)}  ${run.status.padEnd(7)}  ${run.done}/${run.total} done, ${run.failed} failed${marks ? `  (${marks})` : ""}`,
+                : `${String(run.id).padStart(5)}  ${run.name.padEnd(40)}  ${run.benchmark.padEnd(8)}  ${run.status.padEnd(7)}  ${run.done}/${run.total} done, ${run.failed} failed${marks ? `  (${marks})` : ""}${waiting}`,
             );
           }
           if (!list.length && !opts.json) console.log("no runs yet: start one with `colbench run --help`");

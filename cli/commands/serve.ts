@@ -82,7 +82,7 @@ export function register(program: Command): void {
               return true;
             }
           : undefined;
-        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, queue, runId)) : undefined);
+        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, runId)) : undefined);
         setRunManager(runs);
         const pipeline = new PipelineJobs(store, bus);
         setPipelineJobs(pipeline);

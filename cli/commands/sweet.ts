@@ -184,7 +184,7 @@ export function register(program: Command): void {
           const summary = await withDatabase("rank", async (store) => {
             const run = await runOf(store, name);
             try {
-              const chosen = await templateForRun(store, run.id, (await store.sweet.template(run.id)) ? opts.template : template);
+              const chosen = await templateForRun(store, run.id, (await store.sweet.template(run.id))?.recorded ? opts.template : template);
               return { run: run.name, template: chosen.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: chosen, concurrency: opts.concurrency, onProgress: bar.update, policy })) };
             } finally {
               bar.stop();

@@ -50,7 +50,7 @@ export function register(program: Command): void {
         process.on("SIGINT", onSignal);
         await stopping;
         await worker.stop(opts.grace * 1000);
-        process.stderr.write(`worker ${worker.owner} stopped after ${worker.done} job(s)\n`);
+        process.stderr.write(`worker ${worker.owner} stopped after ${worker.done} job(s)${worker.lost ? `, ${worker.lost} dropped (claim lost to another worker)` : ""}\n`);
         await queue.close().catch(() => {});
         await bus.close().catch(() => {});
         await db.close();

@@ -8,8 +8,10 @@ import { useJsonForm } from "@/components/useJsonForm";
 export function NewUserForm() {
   const router = useRouter();
   const [link, setLink] = useState<string | null>(null);
-  const { submit, error, busy } = useJsonForm<{ link?: string; error?: string }>("/api/users", (reply) => {
+  const [expires, setExpires] = useState<string | null>(null);
+  const { submit, error, busy } = useJsonForm<{ link?: string; expiresAt?: string; error?: string }>("/api/users", (reply) => {
     setLink(reply.link ?? null);
+    setExpires(reply.expiresAt ?? null);
     router.refresh();
   });
   const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
@@ -37,7 +39,7 @@ export function NewUserForm() {
       ) : null}
       {link ? (
         <p className="w-full text-sm text-stone-700" data-testid="sign-in-link">
-          Send this link to them (it is shown once): <code className="break-all rounded bg-stone-100 px-1">{link}</code>
+          Send this link to them (it is shown once, works once{expires ? `, and only until ${expires.slice(0, 16).replace("T", " ")} UTC` : ""}): <code className="break-all rounded bg-stone-100 px-1">{link}</code>
         </p>
       ) : null}
     </form>

@@ -106,8 +106,11 @@ export function gated(store: Store, options: HttpGateOptions, next: (req: Incomi
     const method = (req.method ?? "GET").toUpperCase();
     if (!SAFE.has(method)) {
       const site = req.headers["sec-fetch-site"];
-      const refusal =
-        site && site !== "same-origin" ? `cross-site request refused (Sec-Fetch-Site: ${site})` : originRefusal(req.headers.origin, { host: host!, scheme }, options.hosts);
+      // Under Referrer-Policy: no-referrer a browser sends "Origin: null" with a form on the page's
+      // own origin; its Sec-Fetch-Site (which no page can set) then says where it came from. A
+      // sandboxed frame's form is "cross-site", so the null of an opaque origin gets no pass.
+      const origin = req.headers.origin === "null" && site === "same-origin" ? undefined : req.headers.origin;
+      const refusal = site && site !== "same-origin" ? `cross-site request refused (Sec-Fetch-Site: ${site})` : originRefusal(origin, { host: host!, scheme }, options.hosts);
       if (refusal) return answer(req, res, 403, "Refused", `${refusal}: changes come only from the studio's own pages`);
     }
     // Next's image optimizer fetches the URL it is given from inside the process, past this gate

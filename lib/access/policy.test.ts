@@ -9,6 +9,8 @@ const seat: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "agent" }] }
 describe("decide", () => {
   it("lets anyone fetch assets, health and the sign-in page, and asks everyone else to sign in", () => {
     for (const path of ["/_next/static/x.js", "/vendor/tailwind-2.2.19.min.css", "/api/health", "/signin"]) expect(decide({ kind: "anonymous" }, "GET", path, q())).toBe("allow");
+    // Only the framework's built files are public under /_next/: never its image optimizer.
+    for (const path of ["/_next/image", "/_next/data/x.json"]) expect(decide({ kind: "anonymous" }, "GET", path, q()), path).toBe("signin");
     expect(decide({ kind: "anonymous" }, "GET", "/tasks", q())).toBe("signin");
     expect(decide({ kind: "anonymous" }, "GET", "/play/7/agent", q())).toBe("signin");
   });
@@ -77,6 +79,10 @@ describe("decide", () => {
     expect(decide(seat, "GET", "/play/8/agent", q())).toBe("deny");
     expect(decide(seat, "POST", "/api/episodes/8/move", q())).toBe("deny");
     expect(decide(seat, "GET", "/tasks/1", q())).toBe("deny");
+    // The target page is for the collaborator seat (the route checks it is that seat's task), never the agent's.
+    expect(decide(seat, "GET", "/api/tasks/3/preview", q())).toBe("deny");
+    expect(decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/preview", q())).toBe("allow");
+    expect(decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/hidden", q())).toBe("deny");
   });
 
   it("lets annotators open the labelling desk but not a queue's agreement or exports; queues widen hidden information for their members only", () => {

@@ -98,6 +98,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
   });
   let waitMs = 0;
   const add = async (turn: TurnRecord) => {
+    // A move that came back after the play was stopped is not stored (its claim may be gone).
+    options.signal?.throwIfAborted();
     await persist(turn);
     turns.push(turn);
     waitMs += turn.waitMs ?? 0;
@@ -117,7 +119,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
 
     if (last.role === "simulator") {
       const move = await agent
-        .act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns })
+        .act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns, signal: options.signal })
         .catch(failedOnSide("agent"));
       const output = splitAgentOutput(move.text);
       const html = frontend ? extractHtml(output.content) : null;
@@ -141,7 +143,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     // The agent spoke and did not end the episode: the simulated human answers.
     let agentRender: Render | null = null;
     if (frontend && last.html) agentRender = await renderer!.render(last.html);
-    const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target }).catch(failedOnSide("simulator"));
+    const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target, signal: options.signal }).catch(failedOnSide("simulator"));
     await add({
       index: turns.length,
       role: "simulator",

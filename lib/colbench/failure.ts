@@ -31,6 +31,28 @@ export function describeFailure(failure: EpisodeFailure): string {
   return `${who} ${s.server} failed on ${s.path}: ${s.cause}${tries}${time}`;
 }
 
+/** What a played episode waits for while a model server it needs does not answer (Episode.waitingFor). */
+export interface ServerWait {
+  server: string;
+  cause: string;
+  /** ISO time the server stopped answering. */
+  since: string;
+}
+
+/** "waiting for the model server (URL: cause, since T)", the words every view uses. */
+export function describeWait(wait: ServerWait, now = Date.now()): string {
+  const since = new Date(wait.since);
+  const seconds = Math.max(0, Math.round((now - since.getTime()) / 1000));
+  const ago = seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+  return `waiting for the model server (${wait.server}: ${wait.cause}, since ${since.toISOString().slice(11, 19)} UTC, ${ago} ago)`;
+}
+
+/** A stored waitingFor, if it is one. */
+export function waitOf(value: unknown): ServerWait | null {
+  const w = value as Partial<ServerWait> | null;
+  return w && typeof w.server === "string" && typeof w.cause === "string" && typeof w.since === "string" ? (w as ServerWait) : null;
+}
+
 /** The failure stored with an episode, if it failed (older rows hold only `details.error`). */
 export function failureOf(details: unknown): EpisodeFailure | null {
   if (!details || typeof details !== "object") return null;

@@ -28,6 +28,8 @@ export interface AgentTurnInput {
   dialogue: DialogueMessage[];
   /** 0-based number of this agent turn. */
   turn: number;
+  /** Ends the wait for the move (the run stopped, or this process lost the episode's claim). */
+  signal?: AbortSignal;
 }
 
 export interface AgentMove {
@@ -48,6 +50,7 @@ export interface SimulatorTurnInput {
   agentRender?: { id: string; png: Buffer } | null;
   /** Frontend: the screenshot of the target page. */
   targetRender?: { id: string; png: Buffer };
+  signal?: AbortSignal;
 }
 
 export interface SimulatorMove {

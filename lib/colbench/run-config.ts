@@ -45,6 +45,8 @@ export const runConfigSchema = z.object({
   /** The longest move a person may send from a seat (characters). */
   messageChars: z.number().int().positive().default(MESSAGE_CHAR_LIMIT),
   concurrency: z.number().int().min(1),
+  /** How long a model server may stay down before its episodes fail (absent: 10 minutes). */
+  giveUpSeconds: z.number().positive().optional(),
   /** Frontend: which image embedder scores similarity (recorded with every score too). */
   embedder: z.enum(EMBEDDER_NAMES).default("default"),
   prices: z.object({ agent: sidePricesSchema.optional(), simulator: sidePricesSchema.optional() }).optional(),

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./open";
 import { readLock } from "./lock";
@@ -266,6 +267,49 @@ describe("embedded PGlite ownership", () => {
       await db.close();
     }
     expect(readLock(`${dir}.lock`)).toMatchObject({ state: "closed" });
+  });
+
+  it("kill -9 of the owner while clients write and one is inside a transaction: every acknowledged commit is there, the open transaction is not", async () => {
+    const { child, committed } = await holdInChild();
+    const client = await openDatabase({ pgliteDir: dir, url: "", takeOver: false });
+    const raw = new pg.Client(client.url);
+    raw.on("error", () => {});
+    await raw.connect();
+    const acknowledged: string[] = [];
+    let writing = true;
+    try {
+      // Four writers commit rows as fast as the owner takes them; each resolved create is acknowledged.
+      const writers = Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; writing; i++) {
+          const data = row(i, `kill-w${w}`);
+          const ok = await client.prisma.task.create({ data }).then(() => true, () => false);
+          if (!ok) return;
+          acknowledged.push(data.contentHash);
+        }
+      });
+      await expect.poll(() => acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(20);
+      // A client opens a transaction between the writers' statements (they queue behind it at the
+      // session gate), writes, and the owner dies before it commits.
+      await raw.query("BEGIN");
+      await raw.query(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "testCases", "source", "sourceIndex", "contentHash") VALUES ('backend', 'open', 'x', '[]', 'kill-open', 1, 'kill-open-1')`);
+      await kill9(child);
+      writing = false;
+      await Promise.all(writers);
+      await expect(raw.query("COMMIT")).rejects.toThrow();
+    } finally {
+      writing = false;
+      await raw.end().catch(() => {});
+      await client.close();
+    }
+    const db = await openDatabase({ pgliteDir: dir, url: "" });
+    try {
+      const stored = new Set((await db.prisma.task.findMany({ where: { source: { startsWith: "kill-" } }, select: { contentHash: true } })).map((t) => t.contentHash));
+      expect(acknowledged.filter((hash) => !stored.has(hash))).toEqual([]);
+      expect(stored.has("kill-open-1")).toBe(false);
+      expect(await db.prisma.task.count({ where: { source: "hold-db", contentHash: { startsWith: `hold-${child.pid}-` } } })).toBe(committed);
+    } finally {
+      await db.close();
+    }
   });
 
   it("a client still open when its owner dies takes the folder over and goes on at the same address", async () => {

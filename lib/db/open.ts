@@ -1,16 +1,13 @@
-import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
 import { refuseNewer } from "./versions";
 import { acquireOwnership, forgetUnreachableOwner, liveOwner, readLock, type LockInfo } from "./lock";
-import type { PgliteServer } from "./pglite-server";
+import type { PgliteHost } from "./pglite-host";
 import { lockPathOf, pgliteDirFromEnv, redact } from "./location";
-import { keepStatistics, type StatisticsKeeper } from "./statistics";
 
 export { lockPathOf, pgliteDirFromEnv, redact } from "./location";
 
@@ -22,10 +19,16 @@ export type DatabaseKind = "pglite" | "postgresql";
  */
 export type DatabaseRole = "owner" | "client" | "server";
 
+/** The embedded owner's NOTIFY relay: between this process and every client of its socket. */
+export interface NotificationHub {
+  notify(channel: string, payload: string): void;
+  listen(channel: string, listener: (payload: string) => void): Promise<() => void>;
+}
+
 /** Where live views' events travel: LISTEN/NOTIFY on a server URL, or the PGlite owner's relay. */
 export interface EventSource {
   url?: string;
-  hub?: PgliteServer;
+  hub?: NotificationHub;
 }
 
 export interface Database {
@@ -112,47 +115,30 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   };
 }
 
-/** PGlite opened by this process, served on 127.0.0.1 to every other one. */
+/** PGlite opened by this process (in its own thread), served on 127.0.0.1 to every other one. */
 interface Served {
-  pg: PGlite;
-  server: PgliteServer;
+  host: PgliteHost;
   url: string;
-  statistics: StatisticsKeeper;
   release(): void;
 }
 
 /**
- * Opens the folder as its owner: PGlite, the session gate, the socket server (at the previous
- * owner's address when it is free, so that its clients reconnect), and records the address.
+ * Opens the folder as its owner: PGlite, the session gate and the socket server in the database's
+ * thread (at the previous owner's address when it is free, so that its clients reconnect), and
+ * records the address.
  */
 async function serveFolder(dir: string, previousUrl: string | undefined, update: (patch: Partial<LockInfo>) => void, release: () => void, strictPort: boolean): Promise<Served> {
-  const [{ PGlite }, { PgliteServer }, { SessionGate }] = await Promise.all([import("@electric-sql/pglite"), import("./pglite-server"), import("./session-gate")]);
-  let pg: PGlite | undefined;
-  let server: PgliteServer | undefined;
+  const { PgliteHost } = await import("./pglite-host");
+  let host: PgliteHost | undefined;
   try {
-    // PGlite does not create parent folders.
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    pg = await PGlite.create(dir);
     const previous = previousUrl ? new URL(previousUrl) : undefined;
     const password = previous?.password ? decodeURIComponent(previous.password) : randomBytes(18).toString("base64url");
-    const gate = new SessionGate();
-    try {
-      server = new PgliteServer({ db: pg, gate, password, port: previous ? Number(previous.port) : 0 });
-      await server.start();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || strictPort) throw error;
-      server = new PgliteServer({ db: pg, gate, password });
-      await server.start();
-    }
-    const url = `postgresql://colbench:${encodeURIComponent(password)}@127.0.0.1:${server.address.port}/postgres`;
+    host = await PgliteHost.start({ dataDir: dir, password, port: previous ? Number(previous.port) : 0, strictPort, statistics: statisticsTimes() });
+    const url = `postgresql://colbench:${encodeURIComponent(password)}@127.0.0.1:${host.address.port}/postgres`;
     update({ url });
-    const { gatedPglite } = await import("./session-gate");
-    const gated = gatedPglite(pg, gate);
-    const statistics = keepStatistics(() => gated.exec("ANALYZE"), statisticsTimes());
-    return { pg, server, url, statistics, release };
+    return { host, url, release };
   } catch (error) {
-    await server?.close().catch(() => {});
-    await pg?.close().catch(() => {});
+    await host?.close().catch(() => {});
     release();
     throw error;
   }
@@ -160,9 +146,7 @@ async function serveFolder(dir: string, previousUrl: string | undefined, update:
 
 async function closeServed(served: Served): Promise<void> {
   try {
-    await served.statistics.stop();
-    await served.server.close();
-    await served.pg.close();
+    await served.host.close();
   } finally {
     served.release();
   }
@@ -208,13 +192,19 @@ async function openEmbedded(dir: string, options: OpenOptions): Promise<Database
 
 async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<typeof acquireOwnership>>, { role: "owner" }>, options: OpenOptions): Promise<Database> {
   const served = await serveFolder(dir, ownership.previous?.url, ownership.update, ownership.release, false);
-  const { gatedPglite } = await import("./session-gate");
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   try {
-    // The owner's own queries take turns with the socket's clients through the same gate.
-    // (The adapter's typings lag a minor version of driver-adapter-utils behind; the shapes match.)
-    const factory = new PrismaPGlite(gatedPglite(served.pg, served.server.gate)) as unknown as SqlMigrationAwareDriverAdapterFactory;
-    const { prisma, applied } = await withPrisma(factory, options, `the database folder ${dir}`);
+    // The owner's own queries go to the database's thread and take turns with the socket's clients
+    // through the same gate there. (The adapter's typings lag a minor version of
+    // driver-adapter-utils behind; the shapes match.)
+    const factory = new PrismaPGlite(served.host.pglite) as unknown as SqlMigrationAwareDriverAdapterFactory;
+    const migrated = await withPrisma(factory, options, `the database folder ${dir}`);
+    const { applied } = migrated;
+    let prisma = migrated.prisma;
+    if (ownerVia() === "socket") {
+      await prisma.$disconnect();
+      prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: served.url }) });
+    }
     // Migrated: clients may come in.
     ownership.update({ state: "serving" });
     let closed = false;
@@ -226,7 +216,7 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
       role: "owner",
       location: dir,
       url: served.url,
-      events: { hub: served.server },
+      events: { hub: served.host },
       owner: () => readLock(lockPathOf(dir)),
       close: async () => {
         if (closed) return;
@@ -242,6 +232,11 @@ async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<ty
     await closeServed(served);
     throw error;
   }
+}
+
+/** COLBENCH_DB_OWNER_VIA: how the owner's own Prisma client reaches the database's thread (bench/embedded-clients.ts, bench/labelling.ts compare them). */
+function ownerVia(): "port" | "socket" {
+  return process.env.COLBENCH_DB_OWNER_VIA === "socket" ? "socket" : "port";
 }
 
 async function openAsClient(dir: string, url: string, options: OpenOptions): Promise<Database> {

@@ -1,34 +1,30 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
+import { messages } from "@electric-sql/pglite";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { serialize } from "pg-protocol";
-import { PgliteServer } from "./pglite-server";
-import { SessionGate, gatedPglite } from "./session-gate";
+import { PgliteHost } from "./pglite-host";
 
 // PGlite is one PostgreSQL session shared by every client of the socket. What separate sessions of
 // a real server guarantee must hold here too: no client's statements inside another's transaction
 // or between another's Parse and Sync, notifications to whoever LISTENs, nothing left behind by a
-// client that leaves.
+// client that leaves. The database runs as the owner runs it: PGlite, the server and its gate in
+// their own thread (PgliteHost), the owner's own queries sent to that thread.
 
-let db: PGlite;
-let server: PgliteServer;
+let server: PgliteHost;
 let url: string;
 const clients: pg.Client[] = [];
 
 beforeAll(async () => {
-  db = await PGlite.create();
-  await db.exec("CREATE TABLE t (id serial PRIMARY KEY, v text)");
-  server = new PgliteServer({ db, gate: new SessionGate(), password: "secret", idleInTransactionMs: 1500 });
-  await server.start();
+  server = await PgliteHost.start({ password: "secret", idleInTransactionMs: 1500, statistics: false });
+  await server.pglite.exec("CREATE TABLE t (id serial PRIMARY KEY, v text)");
   url = `postgresql://colbench:secret@127.0.0.1:${server.address.port}/postgres`;
 });
 
 afterAll(async () => {
   for (const client of clients) await client.end().catch(() => {});
   await server.close();
-  await db.close();
 });
 
 async function connect(): Promise<pg.Client> {
@@ -93,7 +89,7 @@ describe("the PGlite socket server", () => {
   it("keeps other clients, and the owner's own queries, out of a client's open transaction", async () => {
     const a = await connect();
     const b = await connect();
-    const owner = gatedPglite(db, server.gate);
+    const owner = server.pglite;
     await a.query("BEGIN");
     await a.query("INSERT INTO t (v) VALUES ('uncommitted')");
     const seenByB = b.query("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'").then((r) => r.rows[0].n as number);
@@ -102,6 +98,30 @@ describe("the PGlite socket server", () => {
     await a.query("ROLLBACK");
     expect(await seenByB).toBe(0);
     expect(await seenByOwner).toBe(0);
+  });
+
+  it("runs the owner's own transactions in the database's thread: clients wait for one, it commits on return and rolls back on a throw", async () => {
+    const a = await connect();
+    let seen: Promise<number> | undefined;
+    await server.pglite.transaction(async (tx) => {
+      await tx.query("INSERT INTO t (v) VALUES ('owner tx')");
+      seen = a.query("SELECT count(*)::int AS n FROM t WHERE v = 'owner tx'").then((r) => r.rows[0].n as number);
+      await sleep(150);
+      expect(await server.connections()).toBeGreaterThan(0);
+    });
+    expect(await seen).toBe(1);
+    const failing = server.pglite.transaction(async (tx) => {
+      await tx.query("INSERT INTO t (v) VALUES ('owner rolled back')");
+      throw new Error("changed my mind");
+    });
+    await expect(failing).rejects.toThrow("changed my mind");
+    expect((await a.query("SELECT count(*)::int AS n FROM t WHERE v = 'owner rolled back'")).rows[0].n).toBe(0);
+    // PostgreSQL's errors reach the owner's thread as PGlite's own, with their fields.
+    await server.pglite.exec("CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)");
+    const duplicate = await server.pglite.query("INSERT INTO u VALUES (1)").catch((error: unknown) => error);
+    expect(duplicate).toBeInstanceOf(messages.DatabaseError);
+    expect(duplicate).toMatchObject({ code: "23505", constraint: "u_pkey" });
+    expect((await server.pglite.query<{ n: number; at: Date }>("SELECT 2::int AS n, now() AS at")).rows[0]).toMatchObject({ n: 2, at: expect.any(Date) });
   });
 
   it("passes a NOTIFY to every client and owner listener on the channel, whoever sent it, across one client's UNLISTEN", async () => {
@@ -113,7 +133,7 @@ describe("the PGlite socket server", () => {
     const off = await server.listen("news", (payload) => heard.push(`owner:${payload}`));
     await a.query("LISTEN news");
     await b.query("SELECT pg_notify('news', 'from b')");
-    server.notify("news", "from the owner");
+    await server.notify("news", "from the owner");
     await b.query("LISTEN news");
     await a.query("UNLISTEN news");
     await a.query("SELECT pg_notify('news', 'from a')");
@@ -137,7 +157,7 @@ describe("the PGlite socket server", () => {
     await c.end();
     expect((await a.query("SELECT count(*)::int AS n FROM t WHERE v = 'left open'")).rows[0].n).toBe(0);
     expect((await a.query("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0].n).toBe(0);
-    expect(db.isInTransaction()).toBe(false);
+    expect(await server.inTransaction()).toBe(false);
   });
 
   it("keeps two clients' prepared statements of the same name apart", async () => {

@@ -1,8 +1,6 @@
-import type { PGlite } from "@electric-sql/pglite";
-
 /**
  * PGlite is one PostgreSQL session. Everything that uses it — the owner's own queries and every
- * socket client — takes turns through this gate: a query or a whole transaction at a time, so no
+ * socket client, all in the database's thread — takes turns through this gate: a query or a whole transaction at a time, so no
  * one's statements ever land inside another's transaction or between another's Parse and Sync.
  */
 export class SessionGate {
@@ -40,21 +38,4 @@ export class SessionGate {
   get queued(): number {
     return this.waiting;
   }
-}
-
-/**
- * The owner's PGlite as its Prisma adapter sees it: `query`, `exec` and `transaction` wait for
- * the gate (a transaction holds it from BEGIN to COMMIT); everything else is PGlite's own.
- */
-export function gatedPglite(db: PGlite, gate: SessionGate): PGlite {
-  return new Proxy(db, {
-    get(target, property) {
-      if (property === "query" || property === "exec" || property === "transaction" || property === "sql") {
-        const method = Reflect.get(target, property, target) as (...args: unknown[]) => Promise<unknown>;
-        return (...args: unknown[]) => gate.run(() => method.apply(target, args));
-      }
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }

@@ -66,14 +66,20 @@ export class PgBus implements EventBus {
     })();
   }
 
+  /** The last NOTIFY sent: each waits for the one before, as one connection runs one query at a time. */
+  private sending: Promise<unknown> = Promise.resolve();
+
   private send(client: pg.Client, payload: string): void {
-    const sent = client
-      .query("SELECT pg_notify($1, $2)", [CHANNEL, payload])
+    // Handing pg a query while the connection still runs another is what its "client is already
+    // executing a query" DeprecationWarning was about: every publish went straight to the client.
+    const sent = this.sending
+      .then(() => client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]))
       .catch(() => {
         // The connection broke under it: send it again once connected.
         if (!this.closed && this.queue.length < MAX_QUEUED) this.queue.push(payload);
       })
       .finally(() => this.inFlight.delete(sent));
+    this.sending = sent;
     this.inFlight.add(sent);
   }
 

@@ -18,6 +18,9 @@ describe("refuseMutation", () => {
     expect(check("POST", { "sec-fetch-site": "same-site", "content-type": "application/json" })?.status).toBe(403);
     expect(check("DELETE", { origin: "http://evil.example" })).toMatchObject({ status: 403, error: expect.stringContaining("http://evil.example") });
     expect(check("POST", { origin: "http://127.0.0.1:3001", "content-type": "application/json" })?.status).toBe(403);
+    // "Origin: null" (what a no-referrer page may send) passes only when the browser says same-origin.
+    expect(check("POST", { origin: "null", "sec-fetch-site": "same-origin", "content-type": "application/json" })).toBeNull();
+    expect(check("POST", { origin: "null", "content-type": "application/json" })?.status).toBe(403);
   });
 
   it("refuses bodies that are not JSON, and JSON over the size limit", () => {

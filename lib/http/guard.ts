@@ -26,7 +26,9 @@ export function refuseMutation(request: GuardedRequest): Refusal | null {
   if (site && site !== "same-origin") {
     return { status: 403, error: `cross-site request refused (Sec-Fetch-Site: ${site}): changes come only from the studio's own pages` };
   }
-  const origin = request.headers.get("origin");
+  // Under Referrer-Policy: no-referrer browsers may send "Origin: null" from the studio's own page;
+  // Sec-Fetch-Site (which no page can set) said same-origin above, so that null is the studio's.
+  const origin = request.headers.get("origin") === "null" && site === "same-origin" ? null : request.headers.get("origin");
   if (origin && origin !== request.origin) {
     return { status: 403, error: `cross-site request refused (Origin ${origin} is not ${request.origin})` };
   }

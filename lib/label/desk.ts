@@ -58,9 +58,23 @@ export async function label(
   desk: Desk,
   input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
 ): Promise<LabelOutcome> {
-  const result = await store.labels.store({ queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms });
+  const given = { queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms };
+  const holding = [...input.holding, input.itemId];
+  if (desk.queue.goldRate === 0) {
+    // The common case, one statement: the label, the next pair and its content.
+    const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding);
+    if (!result.stored) return { ok: false, status: 409, error: result.reason };
+    return {
+      ok: true,
+      duplicate: result.duplicate,
+      next: next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden }),
+      progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted },
+      ...(result.kept ? { kept: result.kept } : {}),
+    };
+  }
+  const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
-  const next = await nextPair(store, desk, [...input.holding, input.itemId]);
+  const next = await nextPair(store, desk, holding);
   return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted }, ...(result.kept ? { kept: result.kept } : {}) };
 }
 

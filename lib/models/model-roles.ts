@@ -31,6 +31,7 @@ export class ModelAgent implements Agent {
       temperature: this.sampling.temperature ?? 1.0,
       maxTokens: this.sampling.maxTokens ?? 1024,
       logprobs: this.sampling.logprobs,
+      signal: input.signal,
     });
     return { text: result.text, prompt: messages, usage: result.usage, logprobs: result.logprobs, waitMs: result.totalMs };
   }
@@ -39,9 +40,9 @@ export class ModelAgent implements Agent {
 // The benchmark's simulator answers "No response." when its server rejects the request outright.
 const REJECTED = "No response.";
 
-async function ask(client: OpenAICompatibleClient, messages: ChatMessage[], stored: unknown): Promise<SimulatorMove> {
+async function ask(client: OpenAICompatibleClient, messages: ChatMessage[], stored: unknown, signal?: AbortSignal): Promise<SimulatorMove> {
   try {
-    const result = await client.chat({ messages, temperature: 0, maxTokens: 4096 });
+    const result = await client.chat({ messages, temperature: 0, maxTokens: 4096, signal });
     return { text: result.text, prompt: stored, usage: result.usage, waitMs: result.totalMs };
   } catch (error) {
     if (error instanceof ModelServerError && error.status === 400) return { text: REJECTED, prompt: stored };
@@ -73,7 +74,7 @@ export class ModelCodeSimulator implements Simulator {
         }),
       },
     ];
-    return ask(this.client, messages, messages);
+    return ask(this.client, messages, messages, input.signal);
   }
 }
 
@@ -108,6 +109,6 @@ export class ModelDesignSimulator implements Simulator {
       ];
     };
     // Stored with the images by reference: the renders are kept once, by id.
-    return ask(this.client, [{ role: "user", content: parts(true) }], [{ role: "user", content: parts(false) }]);
+    return ask(this.client, [{ role: "user", content: parts(true) }], [{ role: "user", content: parts(false) }], input.signal);
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
 import { apiKeyFor, formatServerSpec, serverUrls, type ServerSpec } from "../colbench/server-spec";
 import { serverPool, type ServerPool } from "./server-pool";
+import { breakerFor, DEFAULT_GIVE_UP_MS } from "./breaker";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
 import { promptSpan, SpanProblem, type PromptToken } from "./prompt-span";
@@ -29,9 +30,14 @@ function networkCause(error: Error): string {
 export interface ClientOptions {
   /** Per request attempt. */
   timeoutMs?: number;
-  /** Further attempts after the first, for 429, 5xx, timeouts, network errors and malformed bodies. */
+  /** Further attempts after the first for answers that are not an outage: 429 and malformed bodies. */
   maxRetries?: number;
   backoffMs?: number;
+  /**
+   * An outage (no connection, a timeout, HTTP 5xx) is waited out, not counted in attempts: requests
+   * wait on the server's breaker (lib/models/breaker.ts) and fail only once it has been down this long.
+   */
+  giveUpMs?: number;
   /** Requests in flight to this server at once, shared by every client of the same base URL. */
   concurrency?: number;
   apiKey?: string;
@@ -85,7 +91,11 @@ function toUsage(raw: z.infer<typeof usageSchema>): Usage | undefined {
 /** A replica that could not be reached, timed out or answered 5xx is taken out of its pool for a while. */
 const takesServerOut = (error: unknown) => error instanceof ModelServerError && error.retryable && (error.status === undefined || error.status >= 500);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 /**
  * A client for any OpenAI-compatible server (vLLM, OpenAI, Ollama, TGI): chat completions with
@@ -107,6 +117,7 @@ export class OpenAICompatibleClient {
       timeoutMs: options.timeoutMs ?? 300_000,
       maxRetries: options.maxRetries ?? 4,
       backoffMs: options.backoffMs ?? 500,
+      giveUpMs: options.giveUpMs ?? DEFAULT_GIVE_UP_MS,
       concurrency: options.concurrency ?? 64,
     };
     this.apiKey = options.apiKey ?? apiKeyFor(spec);
@@ -125,7 +136,7 @@ export class OpenAICompatibleClient {
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
     if (request.logprobs) body.logprobs = true;
-    const { json, latencyMs, totalMs, attempts } = await this.post("/chat/completions", body, chatSchema);
+    const { json, latencyMs, totalMs, attempts } = await this.post("/chat/completions", body, chatSchema, request.signal);
     const choice = json.choices[0]!;
     const logprobs: TokenLogprob[] | undefined = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));
     return { text: choice.message.content, usage: toUsage(json.usage), logprobs, latencyMs, totalMs, attempts };
@@ -140,7 +151,7 @@ export class OpenAICompatibleClient {
     const body: Record<string, unknown> = { model: this.spec.model, messages: request.messages, stream: false, n, logprobs: true };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-    const { json } = await this.post("/chat/completions", body, chatSchema);
+    const { json } = await this.post("/chat/completions", body, chatSchema, request.signal);
     if (json.choices.length !== n) throw this.incomplete("/chat/completions", `asked for ${n} samples, got ${json.choices.length}`);
     return json.choices.map((choice, i) => {
       const content = choice.logprobs?.content;
@@ -219,40 +230,71 @@ export class OpenAICompatibleClient {
     path: string,
     body: unknown,
     schema: z.ZodType<T>,
+    signal?: AbortSignal,
   ): Promise<{ json: T; latencyMs: number; totalMs: number; attempts: number }> {
     const started = performance.now();
+    // Replicas have their pool to route around a server that is out; one server has its breaker.
+    const breaker = this.pool ? null : breakerFor(this.spec.baseUrl);
     let lastError: ModelServerError | undefined;
-    for (let attempt = 0; attempt <= this.options.maxRetries; attempt++) {
+    let outageSince: number | null = null;
+    let tries = 0;
+    let attempts = 0;
+    for (;;) {
+      signal?.throwIfAborted();
+      const giveUpAt = (breaker?.outage?.since ?? outageSince ?? Infinity) + this.options.giveUpMs;
+      const probe = breaker ? await breaker.admit(signal, giveUpAt) : false;
+      if (Date.now() >= giveUpAt && lastError) break;
       let retryAfterMs: number | undefined;
+      attempts++;
       try {
         const attemptStart = performance.now();
         const json = this.pool
-          ? await this.pool.run((baseUrl) => this.once(path, body, schema, baseUrl), takesServerOut)
-          : await this.limiter.run(() => this.once(path, body, schema));
-        return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts: attempt + 1 };
+          ? await this.pool.run((baseUrl) => this.once(path, body, schema, baseUrl, signal), takesServerOut)
+          : await this.limiter.run(() => this.once(path, body, schema, this.spec.baseUrl, signal));
+        breaker?.succeeded(probe);
+        return { json, latencyMs: performance.now() - attemptStart, totalMs: performance.now() - started, attempts };
       } catch (error) {
+        if (signal?.aborted) {
+          breaker?.abandoned(probe);
+          throw signal.reason ?? error;
+        }
         lastError =
           error instanceof ModelServerError
             ? error
             : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true, undefined, { server: formatServerSpec(this.spec), path, cause: (error as Error).message });
-        if (!lastError.retryable) throw lastError;
+        if (!lastError.retryable) {
+          // It answered (a 4xx): up, whatever it thought of the request.
+          if (lastError.status !== undefined) breaker?.succeeded(probe);
+          else breaker?.abandoned(probe);
+          throw lastError;
+        }
         retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+        if (takesServerOut(lastError)) {
+          // An outage: waited out on the breaker until the give-up time, whatever the attempts.
+          outageSince ??= Date.now();
+          if (breaker) {
+            breaker.failed(lastError.failure?.cause ?? lastError.message, probe);
+            continue;
+          }
+        } else {
+          breaker?.succeeded(probe);
+          if (++tries > this.options.maxRetries) break;
+        }
       }
-      if (attempt < this.options.maxRetries) {
-        const backoff = this.options.backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
-        await sleep(Math.min(retryAfterMs ?? backoff, 30_000));
-      }
+      const backoff = this.options.backoffMs * 2 ** Math.min(tries, 10) * (0.5 + Math.random() / 2);
+      await sleep(Math.min(retryAfterMs ?? backoff, 30_000), signal);
     }
-    const attempts = this.options.maxRetries + 1;
     const elapsedMs = Math.round(performance.now() - started);
-    throw new ModelServerError(`${lastError!.message} (gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s)`, false, lastError!.status, {
+    const outage = outageSince !== null && takesServerOut(lastError);
+    const why = outage ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage` : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
+    throw new ModelServerError(`${lastError!.message} (${why})`, false, lastError!.status, {
       ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
       attempts,
       elapsedMs,
     });
   }
 
-  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl): Promise<T> {
+  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl, signal?: AbortSignal): Promise<T> {
     const server = this.pool ? `${baseUrl}#${this.spec.model}` : formatServerSpec(this.spec);
     const where = `${server} ${path}`;
     let response: Response;
@@ -264,7 +306,7 @@ export class OpenAICompatibleClient {
           ...(this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
       const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : networkCause(error as Error);

@@ -24,6 +24,8 @@ export interface ChatRequest {
   stop?: string[];
   /** Ask for the log-probability of every generated token. */
   logprobs?: boolean;
+  /** Stops the request and its retries (the caller no longer wants the answer). */
+  signal?: AbortSignal;
 }
 
 export interface ChatResult {

@@ -61,9 +61,8 @@ export async function enqueueRank(store: Store, queue: JobQueue, runId: number, 
  * Stops a queued run: its waiting jobs are cancelled and it is paused; episodes being played finish
  * where they are. Resume (or `colbench resume`) enqueues what is left.
  */
-export async function dequeueRun(store: Store, queue: JobQueue, runId: number): Promise<number> {
-  const waiting = await store.workers.waitingJobsOfRun(runId);
-  await queue.cancel(waiting);
+export async function dequeueRun(store: Store, runId: number): Promise<number> {
+  const cancelled = await store.workers.cancelWaitingJobs(runId);
   await store.runs.setStatus(runId, "paused");
-  return waiting.length;
+  return cancelled;
 }

@@ -17,6 +17,8 @@ export interface FetchedJob<K extends JobKind = JobKind> {
   kind: K;
   id: string;
   data: JobData[K];
+  /** Which fetch of the job this is (pg-boss's retry count): with the id, the fence of writes made for it. */
+  attempt: number;
 }
 
 /** Attempts before a job is given up: hand-backs count as attempts, so keep it generous. */
@@ -52,8 +54,8 @@ export class JobQueue {
 
   /** Takes up to `n` jobs of a kind; each is this caller's until completed or handed back. */
   async fetch<K extends JobKind>(kind: K, n: number): Promise<Array<FetchedJob<K>>> {
-    const jobs = await this.boss.fetch<JobData[K]>(queueName(kind), { batchSize: n });
-    return jobs.map((job) => ({ kind, id: job.id, data: job.data }));
+    const jobs = await this.boss.fetch<JobData[K]>(queueName(kind), { batchSize: n, includeMetadata: true });
+    return jobs.map((job) => ({ kind, id: job.id, data: job.data, attempt: job.retryCount }));
   }
 
   async complete(kind: JobKind, ids: string[]): Promise<void> {
@@ -63,13 +65,6 @@ export class JobQueue {
   /** Gives jobs back to the queue at once (a worker stopping, or one found dead): another takes them. */
   async handBack(kind: JobKind, ids: string[]): Promise<void> {
     if (ids.length) await this.boss.fail(queueName(kind), ids);
-  }
-
-  /** Takes waiting jobs off the queue (a stopped run); jobs being worked are not touched. */
-  async cancel(jobs: Array<{ queue: string; id: string }>): Promise<void> {
-    const byQueue = new Map<string, string[]>();
-    for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job.id]);
-    for (const [name, ids] of byQueue) await this.boss.cancel(name, ids);
   }
 
   /** Jobs of a kind waiting to be taken. */

@@ -2,7 +2,7 @@ import os from "node:os";
 import type { RunConfig } from "../colbench/run-config";
 import type { EventBus } from "../events";
 import type { Store } from "../store";
-import type { HeldJob } from "../store/workers";
+import { JobLost, type HeldJob, type JobFence } from "../store/workers";
 import { CLAIM_LEASE_MS, processOwner } from "../runs/owner";
 import { openRunServices } from "../runs/play-run";
 import { modelServices } from "../runs/services";
@@ -77,6 +77,7 @@ export class QueueWorker {
   private loop: Promise<void> | null = null;
   private beatTimer: ReturnType<typeof setInterval> | null = null;
   private finished = 0;
+  private dropped = 0;
   private readonly progressAt = new Map<number, ReturnType<typeof setTimeout> | null>();
   private hurried: (() => void) | null = null;
 
@@ -88,6 +89,11 @@ export class QueueWorker {
   /** Jobs this worker has completed (not counting those it handed back). */
   get done(): number {
     return this.finished;
+  }
+
+  /** Jobs dropped because their episode's claim was lost (another worker took it over while this one was away). */
+  get lost(): number {
+    return this.dropped;
   }
 
   async start(): Promise<void> {
@@ -162,7 +168,10 @@ export class QueueWorker {
     const done = begun
       .then(() => this.work(job, controller.signal))
       .then(
-        async () => {
+        async (lost) => {
+          // The episode is another worker's now, and so is this job (handed back, fetched again):
+          // neither completed nor handed back from here.
+          if (lost) return void this.dropped++;
           await this.options.queue.complete(job.kind, [job.id]);
           this.finished++;
         },
@@ -175,12 +184,15 @@ export class QueueWorker {
       .finally(() => {
         this.held.delete(job.id);
         this.wake?.();
+        // The Workers panel's counts drop when a job ends, not at the next beat.
+        if (!this.stopping) void this.beat().catch(() => {});
       });
     this.held.set(job.id, { job, controller, done });
     return begin;
   }
 
-  private async work(job: FetchedJob, signal: AbortSignal): Promise<void> {
+  /** Does a job; true when its episode's claim was lost on the way. */
+  private async work(job: FetchedJob, signal: AbortSignal): Promise<boolean> {
     switch (job.kind) {
       case "play":
       case "score": {
@@ -190,12 +202,19 @@ export class QueueWorker {
       }
       case "sample":
       case "rank":
-        return this.sweetState(job.kind, job.data as JobData["sample"]);
+        try {
+          await this.sweetState(job.kind, job.data as JobData["sample"], { queue: queueName(job.kind), id: job.id, attempt: job.attempt });
+          return false;
+        } catch (error) {
+          if (!(error instanceof JobLost)) throw error;
+          this.log(`${error.message}: its results were not written (another worker does it)`);
+          return true;
+        }
     }
   }
 
   /** A SWEET-RL step for one state, with the servers its `QueuedStep` names (one client per step). */
-  private async sweetState(kind: "sample" | "rank", job: JobData["sample"]): Promise<void> {
+  private async sweetState(kind: "sample" | "rank", job: JobData["sample"], fence: JobFence): Promise<void> {
     const { store } = this.options;
     // Gone with its run (deleted since): nothing to do.
     const step = await store.workers.step(job.stepId);
@@ -205,12 +224,13 @@ export class QueueWorker {
       const policy = this.clientFor(String(settings.policy));
       const [state] = await store.sweet.states(job.runId, 1, job.turnId);
       if (!state || state.candidates >= Number(settings.n) + 1) return;
-      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId) });
+      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId), fence });
     } else {
       await rankState(store, job.runId, job.turnId, this.clientFor(String(settings.critic)), {
         groundTruth: settings.groundTruth !== false,
         sum: settings.sum === true,
         template: await templateForRun(store, job.runId),
+        fence,
       });
     }
   }
@@ -230,13 +250,13 @@ export class QueueWorker {
     return this.options.kinds.includes("score");
   }
 
-  private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<void> {
+  private async play(runId: number, episodeId: number, signal: AbortSignal, deferScore: boolean): Promise<boolean> {
     const { store, bus, queue } = this.options;
     // A run deleted since its jobs were queued leaves nothing to do (not an error to retry).
-    if (!(await store.runs.find(runId))) return;
+    if (!(await store.runs.find(runId))) return false;
     const services = await this.servicesFor(runId);
     try {
-      await executeRun(store, runId, services, {
+      const stats = await executeRun(store, runId, services, {
         episodeIds: [episodeId],
         owner: this.owner,
         leaseMs: this.leaseMs,
@@ -244,7 +264,9 @@ export class QueueWorker {
         signal,
         publish: (event) => bus.publish(event),
         ...(deferScore ? { deferScore: (id: number) => queue.enqueue("score", [{ runId, episodeId: id }]) } : {}),
+        log: (line) => this.log(line),
       });
+      return stats.lost > 0;
     } finally {
       this.release(runId);
       this.progress(runId);
@@ -309,6 +331,7 @@ export class QueueWorker {
       concurrency: this.options.concurrency,
       jobs: this.heldJobs(),
       finished: this.finished,
+      beatMs: Math.max(this.leaseMs / 3, 100),
     });
   }
 

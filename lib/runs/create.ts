@@ -21,6 +21,8 @@ export interface NewRun {
   maxTokens?: number;
   logprobs?: boolean;
   concurrency?: number;
+  /** Seconds a model server may stay down before the episodes waiting for it fail (default 10 minutes). */
+  giveUpSeconds?: number;
   name?: string;
   /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or can be fetched, else default-v2. */
   embedder?: "clip-vit-b32" | "default";
@@ -56,6 +58,7 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     maxAgentTurns: MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
+    ...(spec.giveUpSeconds ? { giveUpSeconds: spec.giveUpSeconds } : {}),
     embedder: choice?.embedder ?? spec.embedder ?? "default",
     clipPath: choice?.clip ?? spec.clipPath,
     embedderReason: choice?.reason,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EpisodeStats } from "../store/run-stats";
 import { figuresOf } from "../store/run-figures";
 import { runDashboard as dashboardOf } from "./dashboard";
+import { paceOf } from "./pace";
 
 const runDashboard = (stats: EpisodeStats[], options: Parameters<typeof dashboardOf>[1] = {}) => dashboardOf(figuresOf(stats, options.now), options);
 
@@ -52,18 +53,28 @@ describe("runDashboard", () => {
     expect(runDashboard(stats).cost).toBeNull();
   });
 
-  it("gives a running run's pace and when it will be done", () => {
+  it("gives a running run's pace and when it will be done (Little's law: episodes in play over an episode's length)", () => {
     const now = new Date("2026-01-01T00:10:00Z");
-    const at = (m: number) => new Date(now.getTime() - m * 60_000);
-    const running = [
-      ...[8, 6, 4, 2].map((m, i) => episode(i + 1, 1, 1, { endedAt: at(m) })),
-      ...[5, 6].map((id) => episode(id, null, 0)),
-    ];
-    const d = runDashboard(running, { running: true, now });
-    // Four finished in the 8 minutes since the first: half an episode a minute, two left.
+    // Two in play, an episode takes 4 minutes: half an episode a minute, so two left take 4 minutes.
+    const pace = paceOf({ remaining: 2, playing: 2, ended: 4, meanEpisodeMs: 4 * 60_000 });
+    const d = runDashboard(stats, { pace, now });
     expect(d.pace!.perMinute).toBeCloseTo(0.5, 10);
     expect(d.pace!.remaining).toBe(2);
     expect(d.pace!.eta!.toISOString()).toBe("2026-01-01T00:14:00.000Z");
+  });
+
+  it("says a run is starting until its first episodes end, and never guesses a pace from one early finish", () => {
+    expect(paceOf({ remaining: 40, playing: 8, ended: 0, meanEpisodeMs: null })).toEqual({ state: "starting", remaining: 40, perMinute: null, etaMs: null });
+    expect(paceOf({ remaining: 0, playing: 0, ended: 40, meanEpisodeMs: 1000 }).state).toBe("finished");
+    expect(paceOf({ remaining: 5, playing: 0, ended: 35, meanEpisodeMs: 1000 }).state).toBe("idle");
+    // One second after the first of 40 ended (it took a minute), 8 in play: 8 a minute, not hundreds.
+    expect(paceOf({ remaining: 39, playing: 8, ended: 1, meanEpisodeMs: 60_000 }).perMinute).toBeCloseTo(8, 10);
+  });
+
+  it("averages tokens over the episodes that were played, not those still waiting", () => {
+    const withPending = [...stats, ...[6, 7, 8].map((id) => episode(id, null, 0, { turns: 0, tokens: { agent: { prompt: 0, completion: 0 }, simulator: { prompt: 0, completion: 0 } } }))];
+    expect(runDashboard(withPending).tokens.meanPerEpisode).toBe(1650);
+    expect(runDashboard(withPending).tokensPerEpisode.reduce((n, b) => n + b.count, 0)).toBe(5);
   });
 
   it("copes with a run that has nothing yet", () => {

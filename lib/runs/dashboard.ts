@@ -1,4 +1,5 @@
 import type { Histogram, RunFigures } from "../store/run-figures";
+import type { Pace } from "./pace";
 
 // The figures the run page and Compare chart, from what the store counted for one run
 // (`lib/store/run-figures.ts`): how rewards are spread, how success depends on how many turns the
@@ -32,8 +33,8 @@ export interface RunDashboard {
   tokens: { agent: { prompt: number; completion: number }; simulator: { prompt: number; completion: number }; meanPerEpisode: number };
   /** Dollars, where the run gives prices. */
   cost: { agent: number; simulator: number; total: number } | null;
-  /** For a run still playing: episodes finished per minute lately and when the rest will be. */
-  pace: { perMinute: number; remaining: number; eta: Date | null } | null;
+  /** For a run still playing: its pace and ETA (lib/runs/pace.ts), the same the Workers panel shows. */
+  pace: (Pace & { eta: Date | null }) | null;
 }
 
 const REWARD_LABELS = ["0", ...Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`), "1"];
@@ -45,7 +46,7 @@ function bins(h: Histogram, unit = ""): Bin[] {
   return Array.from({ length: count }, (_, i) => ({ label: i === count - 1 ? `≥${i * h.width}${unit}` : `${i * h.width}–${(i + 1) * h.width - 1}${unit}`, count: counts.get(i) ?? 0 }));
 }
 
-export function runDashboard(figures: RunFigures, options: { prices?: { agent?: SidePrices; simulator?: SidePrices }; running?: boolean; now?: Date } = {}): RunDashboard {
+export function runDashboard(figures: RunFigures, options: { prices?: { agent?: SidePrices; simulator?: SidePrices }; pace?: Pace | null; now?: Date } = {}): RunDashboard {
   const rewardCounts = new Map(figures.rewardBins);
   const turnCounts = new Map(figures.turns);
   const maxTurns = Math.max(0, ...figures.turns.map(([t]) => t));
@@ -70,18 +71,9 @@ export function runDashboard(figures: RunFigures, options: { prices?: { agent?: 
     turns: Array.from({ length: maxTurns + 1 }, (_, n) => ({ label: String(n), count: turnCounts.get(n) ?? 0 })).filter((b, n) => n > 0 || b.count > 0),
     answerChars: bins(figures.answerChars),
     tokensPerEpisode: bins(figures.tokensPerEpisode),
-    tokens: { ...tokens, meanPerEpisode: figures.episodes ? allTokens / figures.episodes : 0 },
+    // Over the episodes that were played (ended), not those still waiting their turn.
+    tokens: { ...tokens, meanPerEpisode: figures.played ? allTokens / figures.played : 0 },
     cost,
-    pace: options.running ? pace(figures, options.now ?? new Date()) : null,
+    pace: options.pace ? { ...options.pace, eta: options.pace.etaMs === null ? null : new Date((options.now ?? new Date()).getTime() + options.pace.etaMs) } : null,
   };
-}
-
-/** Episodes finished per minute over the last ten minutes (or since the first finished), and the ETA at that pace. */
-function pace(figures: RunFigures, now: Date): RunDashboard["pace"] {
-  const { ended, remaining } = figures;
-  const windowStart = Math.max(ended.cutoffMs, ended.firstMs ?? now.getTime());
-  const recent = ended.firstMs !== null && ended.firstMs >= ended.cutoffMs ? ended.total : ended.sinceCutoff;
-  const minutes = (now.getTime() - windowStart) / 60_000;
-  const perMinute = minutes > 0 ? recent / minutes : 0;
-  return { perMinute, remaining, eta: perMinute > 0 ? new Date(now.getTime() + (remaining / perMinute) * 60_000) : null };
 }

@@ -1,28 +1,25 @@
 import type { Store } from "../store";
 import type { WorkerRow } from "../store/workers";
+import { paceOf, type Pace } from "./pace";
 
-// What the run page shows of the run queue: the workers, how much of this run waits, how fast its
-// episodes end lately, and when it should be done at that pace.
+// What the run page shows of the run queue: the workers, how much of this run waits, its pace and
+// when it should be done (lib/runs/pace.ts, the same figures as the run's charts).
 
 export interface QueueView {
   workers: Array<WorkerRow & { forRun: number }>;
   queued: number;
   remaining: number;
-  /** Episodes ended per minute over the last minutes (null before any ended). */
-  perMinute: number | null;
-  /** Milliseconds left at that pace (null when unknown). */
-  etaMs: number | null;
+  pace: Pace;
 }
 
-export async function queueView(store: Store, runId: number): Promise<QueueView | null> {
-  const [workers, t] = await Promise.all([store.workers.list(), store.workers.throughput(runId, 5 * 60_000)]);
+export async function queueView(store: Store, runId: number, pace?: Pace): Promise<QueueView | null> {
+  const [workers, t, figures] = await Promise.all([store.workers.list(), store.workers.throughput(runId, 60_000), pace ? null : store.workers.paceFigures(runId)]);
   if (!workers.length && !t.queued) return null;
-  const perMinute = t.ended ? t.ended / (t.windowMs / 60_000) : null;
+  const p = pace ?? paceOf(figures!);
   return {
     workers: workers.map((w) => ({ ...w, forRun: w.jobs.filter((j) => j.runId === runId).length })),
     queued: t.queued,
-    remaining: t.remaining,
-    perMinute,
-    etaMs: perMinute && t.remaining ? (t.remaining / perMinute) * 60_000 : null,
+    remaining: p.remaining,
+    pace: p,
   };
 }

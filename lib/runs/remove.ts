@@ -21,6 +21,8 @@ export async function refuseDelete(store: Store, runId: number): Promise<string 
 export async function deleteRun(store: Store, runId: number, renderDir = defaultRenderDir()): Promise<(DeletedRun & { renderFiles: number }) | null> {
   const deleted = await store.runs.delete(runId);
   if (!deleted) return null;
+  // Its jobs would otherwise wait on the queue for a run that is gone.
+  await store.workers.deleteJobsOfRun(runId);
   let renderFiles = 0;
   for (const id of deleted.orphanRenders) {
     if (!isRenderId(id)) continue;

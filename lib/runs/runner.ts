@@ -6,8 +6,10 @@ import type { RunCountsSnapshot, RunEvent } from "../events";
 import type { Store } from "../store";
 import { describeFailure } from "../colbench/failure";
 import { failureFrom } from "./failure";
-import type { PendingEpisode, RunCounts } from "../store/episodes";
+import { ClaimLost, type PendingEpisode, type RunCounts } from "../store/episodes";
 import { CLAIM_LEASE_MS, processOwner } from "./owner";
+import { currentOutages, outageEvents, type Outage } from "../models/breaker";
+import { serverUrls } from "../colbench/server-spec";
 
 export interface EpisodeScore {
   reward: number;
@@ -35,6 +37,8 @@ export interface RunStats {
   waitMs: number;
   /** Summed over episodes: time spent scoring answers. */
   scoreMs: number;
+  /** Episodes dropped because their claim was lost to another process (taken over while this one was away). */
+  lost: number;
 }
 
 export interface ExecuteOptions {
@@ -57,6 +61,8 @@ export interface ExecuteOptions {
    * stored and only scores it.
    */
   deferScore?: (episodeId: number) => Promise<void>;
+  /** Told once for each episode dropped because its claim was lost. */
+  log?: (line: string) => void;
 }
 
 export async function loadRunConfig(store: Store, runId: number): Promise<RunConfig> {
@@ -92,13 +98,31 @@ export async function executeRun(store: Store, runId: number, services: RunServi
 
   const agent = services.makeAgent(config);
   const simulator = services.makeSimulator(config);
-  const stats: RunStats = { counts: before, episodes: 0, turns: 0, tokens: 0, wallMs: 0, episodeMs: 0, waitMs: 0, scoreMs: 0 };
+  const stats: RunStats = { counts: before, episodes: 0, turns: 0, tokens: 0, wallMs: 0, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: 0 };
+  // The claims this call holds now, with what stops each episode's play when its claim turns out lost.
+  const holding = new Map<number, { claim: number; lost: AbortController }>();
   const progress: RunCountsSnapshot = { done: before.done, failed: 0, running: 0, total: before.total, turns: 0, tokens: 0 };
   const report = () => options.onProgress?.({ ...progress });
   report();
 
-  const playOne = async (episode: PendingEpisode) => {
+  // While a server the run needs is down, its played episodes say so (run page, episode page, `runs list`).
+  const servers = new Set([config.agent, config.simulator].flatMap((p) => (isHuman(p) ? [] : serverUrls(p))));
+  const outageNow = () => currentOutages().find((o) => servers.has(o.server)) ?? null;
+  const waitOf = (o: Outage | null) => (o ? { server: o.server, cause: o.cause, since: new Date(o.since).toISOString() } : null);
+  const onOutage = (server: string) => {
+    if (!servers.has(server)) return;
+    const claims = [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim }));
+    void store.episodes.setWaiting(claims, waitOf(outageNow())).catch(() => {});
+  };
+  outageEvents.on("change", onOutage);
+
+  const playOne = async (episode: PendingEpisode, claim: number) => {
     const episodeStart = performance.now();
+    const lost = new AbortController();
+    holding.set(episode.id, { claim, lost });
+    const down = outageNow();
+    if (down) await store.episodes.setWaiting([{ episodeId: episode.id, claim }], waitOf(down)).catch(() => {});
+    const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
     progress.running++;
     report();
     const about = { runId, episodeId: episode.id, taskId: episode.taskId, sample: episode.sample };
@@ -120,33 +144,41 @@ export async function executeRun(store: Store, runId: number, services: RunServi
         agent,
         simulator,
         renderer: services.renderer,
-        persist: (turn) => store.episodes.appendTurn(episode.id, turn),
+        persist: (turn) => store.episodes.appendTurn(episode.id, turn, claim),
         // Read after the claim: a process that held it before may have stored turns since the queue was made.
         resumeFrom: await store.episodes.turns(episode.id),
         maxAgentTurns: config.maxAgentTurns,
         events,
-        signal: options.signal,
+        signal,
       });
       stats.waitMs += outcome.waitMs;
       if (options.deferScore) {
-        await store.episodes.releaseClaim(episode.id, owner);
+        await store.episodes.releaseClaim(episode.id, claim);
         await options.deferScore(episode.id);
         return;
       }
       const scoreStart = performance.now();
       const score = await services.score(episode.task, outcome);
       stats.scoreMs += performance.now() - scoreStart;
-      await store.episodes.finish(episode.id, { answer: outcome.answer, reward: score.reward, details: score.details });
+      await store.episodes.finish(episode.id, { answer: outcome.answer, reward: score.reward, details: score.details }, claim);
       progress.done++;
       publish({ type: "episode", ...about, status: "done", reward: score.reward });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      const failure = failureFrom(error);
-      const message = describeFailure(failure);
-      await store.episodes.fail(episode.id, failure);
-      progress.failed++;
-      publish({ type: "episode", ...about, status: "failed", error: message });
+      try {
+        if (error instanceof ClaimLost || lost.signal.aborted) throw lost.signal.reason ?? error;
+        const failure = failureFrom(error);
+        await store.episodes.fail(episode.id, failure, claim);
+        progress.failed++;
+        publish({ type: "episode", ...about, status: "failed", error: describeFailure(failure) });
+      } catch (dropped) {
+        if (!(dropped instanceof ClaimLost)) throw dropped;
+        // Another process holds it now and finishes it; whatever this one still had is not written.
+        stats.lost++;
+        options.log?.(`episode ${episode.id}: dropped, its claim was taken over (${dropped.message})`);
+      }
     } finally {
+      holding.delete(episode.id);
       progress.running--;
       stats.episodes++;
       stats.episodeMs += performance.now() - episodeStart;
@@ -162,14 +194,27 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       while (next < queue.length) {
         options.signal?.throwIfAborted();
         const episode = queue[next++]!;
-        if (await store.episodes.claim(episode.id, owner, leaseMs)) await playOne(episode);
+        const claim = await store.episodes.claim(episode.id, owner, leaseMs);
+        if (claim !== null) await playOne(episode, claim);
         else held.push(episode);
       }
     });
     await Promise.all(workers);
   };
 
-  const heartbeat = setInterval(() => void store.episodes.renewClaims(owner, leaseMs).catch(() => {}), leaseMs / 3);
+  // Renewal names each claim's token: one not renewed was taken over, and its play stops at once
+  // (its model calls are aborted) rather than at its next write.
+  const renew = async () => {
+    const claims = [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim }));
+    if (!claims.length) return;
+    const kept = await store.episodes.renewClaims(claims, leaseMs);
+    for (const { episodeId, claim } of claims) {
+      const held = holding.get(episodeId);
+      if (!kept.has(episodeId) && held?.claim === claim) held.lost.abort(new ClaimLost(episodeId, claim, "lease not renewed"));
+    }
+  };
+  // A database that does not answer is not a lost claim: the next renewal or write tells.
+  const heartbeat = setInterval(() => void renew().catch(() => {}), leaseMs / 3);
   heartbeat.unref();
   try {
     await work(unfinished);
@@ -192,6 +237,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     }
   } finally {
     clearInterval(heartbeat);
+    outageEvents.off("change", onOutage);
     // A stopped run's interrupted episodes are free at once, not after the lease runs out.
     if (options.signal?.aborted) await store.episodes.releaseClaims(runId, owner).catch(() => {});
   }

@@ -10,6 +10,8 @@ function serverOf(player: Player, side: string): ServerSpec {
   return player;
 }
 
+const giveUp = (config: RunConfig): ClientOptions => (config.giveUpSeconds ? { giveUpMs: config.giveUpSeconds * 1000 } : {});
+
 /** The usual services: both sides played by OpenAI-compatible model servers. */
 export function modelServices(
   scorer: AnswerScorer,
@@ -19,9 +21,9 @@ export function modelServices(
   return {
     ...extras,
     makeAgent: (config: RunConfig) =>
-      new ModelAgent(new OpenAICompatibleClient(serverOf(config.agent, "agent"), { concurrency: config.concurrency, ...clientOptions }), config.prompts.agent, config.sampling),
+      new ModelAgent(new OpenAICompatibleClient(serverOf(config.agent, "agent"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions }), config.prompts.agent, config.sampling),
     makeSimulator: (config: RunConfig) => {
-      const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), { concurrency: config.concurrency, ...clientOptions });
+      const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions });
       return config.benchmark === "backend"
         ? new ModelCodeSimulator(client, config.prompts.simulator)
         : new ModelDesignSimulator(client, config.prompts.simulator);

@@ -112,10 +112,13 @@ export async function deleteSeatTokens(prisma: PrismaClient, episodeId: number):
   return (await prisma.seatToken.deleteMany({ where: { episodeId } })).count;
 }
 
-/** The episodes whose agent turns show this render (the agent's own pages, never a target). */
+/** The episodes whose agent turns, or scored answer, show this render (the agent's own pages). */
 export async function answerRenderEpisodes(prisma: PrismaClient, renderId: string): Promise<number[]> {
   const rows = await prisma.$queryRaw<Array<{ episodeId: number }>>`SELECT DISTINCT "episodeId" FROM "Turn" WHERE "renderId" = ${renderId} LIMIT 100`;
-  return rows.map((r) => r.episodeId);
+  if (rows.length) return rows.map((r) => r.episodeId);
+  // A scored answer whose turns carry no render (imported trajectories): the score names it.
+  const scored = await prisma.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Episode" WHERE "details"->>'answerRender' = ${renderId} LIMIT 100`;
+  return scored.map((r) => r.id);
 }
 
 /** Whether the render is the scored target of a pair in a queue that shows hidden information to this member. */

@@ -60,7 +60,7 @@ describe("claimEpisode on a real PostgreSQL server, two clients", () => {
           Array.from({ length: 8 }, async () => {
             while (next < episodeIds.length) {
               const id = episodeIds[next++]!;
-              if (await store.episodes.claim(id, owner, 60_000)) mine.push(id);
+              if ((await store.episodes.claim(id, owner, 60_000)) !== null) mine.push(id);
             }
           }),
         );
@@ -79,25 +79,26 @@ describe("claimEpisode on a real PostgreSQL server, two clients", () => {
     expect(claims.every((c) => c.status === "running")).toBe(true);
     // Neither can take the other's episodes while the claims hold; each may re-claim its own.
     const store = storeFor(b.prisma);
-    expect(await store.episodes.claim(first[0]!, "machine-b:2", 60_000)).toBe(false);
-    expect(await store.episodes.claim(second[0]!, "machine-b:2", 60_000)).toBe(true);
+    expect(await store.episodes.claim(first[0]!, "machine-b:2", 60_000)).toBeNull();
+    expect(await store.episodes.claim(second[0]!, "machine-b:2", 60_000)).not.toBeNull();
   });
 
   it("lets another process take an episode over once its claim lapses, and never a finished one", async () => {
     const store = storeFor(a.prisma);
     const [lapsing, finished] = (await store.episodes.unfinished(runId)).slice(-2).map((e) => e.id) as [number, number];
     // Made by a claim whose lease ran out (its process died without renewing it).
-    expect(await store.episodes.claim(lapsing, "dead:1", 1)).toBe(true);
+    expect(await store.episodes.claim(lapsing, "dead:1", 1)).not.toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await storeFor(b.prisma).episodes.claim(lapsing, "alive:2", 60_000)).toBe(true);
-    expect(await store.episodes.claim(lapsing, "dead:1", 60_000)).toBe(false);
+    expect(await storeFor(b.prisma).episodes.claim(lapsing, "alive:2", 60_000)).not.toBeNull();
+    expect(await store.episodes.claim(lapsing, "dead:1", 60_000)).toBeNull();
     // Renewing keeps a claim: the same short lease, renewed to a long one, is not taken.
-    expect(await store.episodes.claim(finished, "player:3", 1)).toBe(true);
-    expect(await store.episodes.renewClaims("player:3", 60_000)).toBeGreaterThan(0);
+    const claim = (await store.episodes.claim(finished, "player:3", 1))!;
+    expect(claim).not.toBeNull();
+    expect(await store.episodes.renewClaims([{ episodeId: finished, claim }], 60_000)).toEqual(new Set([finished]));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await storeFor(b.prisma).episodes.claim(finished, "thief:4", 60_000)).toBe(false);
-    await store.episodes.finish(finished, { answer: "x", reward: 1, details: null });
-    expect(await store.episodes.claim(finished, "player:3", 60_000)).toBe(false);
+    expect(await storeFor(b.prisma).episodes.claim(finished, "thief:4", 60_000)).toBeNull();
+    await store.episodes.finish(finished, { answer: "x", reward: 1, details: null }, claim);
+    expect(await store.episodes.claim(finished, "player:3", 60_000)).toBeNull();
   });
 });
 
@@ -117,13 +118,13 @@ describe("claims on embedded PGlite", () => {
     // A pid past the kernel's largest is never alive.
     const gone = `${os.hostname()}:4194400:abc`;
     const here = `${os.hostname()}:${process.pid}:def`;
-    expect(await store.episodes.claim(ended, gone, 60_000)).toBe(true);
-    expect(await store.episodes.claim(live, here, 60_000)).toBe(true);
-    expect(await store.episodes.claim(ended, "next:2", 60_000)).toBe(false);
+    expect(await store.episodes.claim(ended, gone, 60_000)).not.toBeNull();
+    expect(await store.episodes.claim(live, here, 60_000)).not.toBeNull();
+    expect(await store.episodes.claim(ended, "next:2", 60_000)).toBeNull();
     const holders = await store.episodes.claimHolders();
     expect(holders.sort()).toEqual([gone, here].sort());
     expect(await store.episodes.lapseClaimsOf(holders.filter(endedHere))).toBe(1);
-    expect(await store.episodes.claim(ended, "next:2", 60_000)).toBe(true);
-    expect(await store.episodes.claim(live, "next:2", 60_000)).toBe(false);
+    expect(await store.episodes.claim(ended, "next:2", 60_000)).not.toBeNull();
+    expect(await store.episodes.claim(live, "next:2", 60_000)).toBeNull();
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import type { PrismaClient, Prisma, Turn } from "../db/generated/client";
 import type { HiddenTask } from "../colbench/roles";
 import type { TurnRecord } from "../colbench/episode";
 import type { TestCase } from "../colbench/tasks";
-import { describeFailure, failureOf, type EpisodeFailure } from "../colbench/failure";
+import { describeFailure, failureOf, type EpisodeFailure, type ServerWait } from "../colbench/failure";
 
 // Storage of runs, episodes and turns. Every write is small and immediate: a turn is in the
 // database before the episode takes its next step.
@@ -89,37 +89,111 @@ const jsonText = (value: unknown) => (value === undefined || value === null ? nu
 // each Prisma query costs about 1 ms of CPU to plan, twice what the insert itself costs
 // (bench/orchestration.ts); the columns are the Turn and Episode models' own.
 
-export async function appendTurn(prisma: PrismaClient, episodeId: number, turn: TurnRecord): Promise<void> {
-  await prisma.$executeRaw`
-    INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
-    VALUES (${episodeId}, ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
-            ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
-            ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb)`;
+/**
+ * A write made for a claim that no longer holds: another process took the episode over (this one
+ * was paused or cut off past its lease) or it ended. Nothing was changed; the caller drops the
+ * episode, which is not a failure of the episode.
+ */
+export class ClaimLost extends Error {
+  constructor(
+    readonly episodeId: number,
+    readonly claim: number,
+    what: string,
+  ) {
+    super(`episode ${episodeId}: claim ${claim} no longer holds (${what})`);
+    this.name = "ClaimLost";
+  }
+}
+
+/** A unique-index conflict (23505), however the driver adapter wraps it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } }; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === "23505" || e.code === "P2002" || e.meta?.code === "23505") return true;
+    const cause = e.meta?.driverAdapterError?.cause;
+    if (cause?.originalCode === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
+  }
+  return /23505|unique constraint/i.test(String((error as Error | undefined)?.message ?? ""));
+}
+
+/**
+ * Stores a turn. With `claim` (the token `claimEpisode` returned) the insert happens only while that
+ * claim holds, checked in the same statement: the episode row is locked for it, so a takeover waits
+ * for the insert to commit or the insert sees the new token and writes nothing (ClaimLost). Without
+ * it the caller owns the episode outright (an import, a test).
+ */
+export async function appendTurn(prisma: PrismaClient, episodeId: number, turn: TurnRecord, claim?: number): Promise<void> {
+  if (claim === undefined) {
+    await prisma.$executeRaw`
+      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
+      VALUES (${episodeId}, ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
+              ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
+              ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb)`;
+    return;
+  }
+  let written: number;
+  try {
+    written = await prisma.$executeRaw`
+      WITH held AS (
+        SELECT "id" FROM "Episode" WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running' FOR NO KEY UPDATE
+      )
+      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
+      SELECT held."id", ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
+             ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
+             ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb
+        FROM held`;
+  } catch (error) {
+    // The index is taken: someone holding a later claim stored it first.
+    if (isUniqueViolation(error)) throw new ClaimLost(episodeId, claim, `turn ${turn.index} is stored already`);
+    throw error;
+  }
+  if (written !== 1) throw new ClaimLost(episodeId, claim, `turn ${turn.index} not stored`);
 }
 
 /**
  * Takes an episode to play, in one statement: it succeeds for one claimer only. An episode is free
  * when it is pending or failed, or running under a claim that lapsed (its process died) or is the
- * caller's own. Returns whether the caller now holds it.
+ * caller's own. Returns the claim's fencing token (every write for it names it), or null when
+ * another holds the episode or it is done.
  */
-export async function claimEpisode(prisma: PrismaClient, episodeId: number, owner: string, leaseMs: number): Promise<boolean> {
-  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
+export async function claimEpisode(prisma: PrismaClient, episodeId: number, owner: string, leaseMs: number): Promise<number | null> {
+  const rows = await prisma.$queryRaw<Array<{ claimGen: number }>>`
     UPDATE "Episode"
-       SET "status" = 'running'::"EpisodeStatus", "claimedBy" = ${owner},
+       SET "status" = 'running'::"EpisodeStatus", "claimedBy" = ${owner}, "claimGen" = "claimGen" + 1, "waitingFor" = NULL,
            "leaseUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs / 1000}),
            "startedAt" = COALESCE("startedAt", (now() AT TIME ZONE 'UTC'))
      WHERE "id" = ${episodeId}
        AND ("status" IN ('pending', 'failed')
             OR ("status" = 'running' AND ("claimedBy" IS NULL OR "leaseUntil" IS NULL OR "claimedBy" = ${owner} OR "leaseUntil" < (now() AT TIME ZONE 'UTC'))))
-    RETURNING "id"`;
-  return rows.length === 1;
+    RETURNING "claimGen"`;
+  return rows.length === 1 ? rows[0]!.claimGen : null;
 }
 
-/** Keeps the caller's claims alive; a process renews them well inside the lease while it plays. */
-export async function renewClaims(prisma: PrismaClient, owner: string, leaseMs: number): Promise<number> {
-  return prisma.$executeRaw`
-    UPDATE "Episode" SET "leaseUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs / 1000})
-     WHERE "claimedBy" = ${owner} AND "status" = 'running'`;
+export interface HeldClaim {
+  episodeId: number;
+  claim: number;
+}
+
+/**
+ * Keeps claims alive; a process renews them well inside the lease while it plays. Only claims whose
+ * token still matches are renewed: the ids returned are those still held, and any other was lost.
+ */
+export async function renewClaims(prisma: PrismaClient, claims: HeldClaim[], leaseMs: number): Promise<Set<number>> {
+  if (!claims.length) return new Set();
+  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
+    UPDATE "Episode" AS e SET "leaseUntil" = (now() AT TIME ZONE 'UTC') + make_interval(secs => ${leaseMs / 1000})
+      FROM unnest(${claims.map((c) => c.episodeId)}::int[], ${claims.map((c) => c.claim)}::int[]) AS v(id, gen)
+     WHERE e."id" = v.id AND e."claimGen" = v.gen AND e."status" = 'running' AND e."leaseUntil" IS NOT NULL
+    RETURNING e."id"`;
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Says (or, with null, unsays) that the held episodes wait for a model server; claims that no longer hold are left alone. */
+export async function setWaiting(prisma: PrismaClient, claims: HeldClaim[], wait: ServerWait | null): Promise<void> {
+  if (!claims.length) return;
+  await prisma.$executeRaw`
+    UPDATE "Episode" AS e SET "waitingFor" = ${jsonText(wait)}::jsonb
+      FROM unnest(${claims.map((c) => c.episodeId)}::int[], ${claims.map((c) => c.claim)}::int[]) AS v(id, gen)
+     WHERE e."id" = v.id AND e."claimGen" = v.gen AND e."status" = 'running'`;
 }
 
 /** Lets go of the caller's claims on a run's episodes (it stopped): anyone may take them at once. */
@@ -129,9 +203,10 @@ export async function releaseClaims(prisma: PrismaClient, runId: number, owner: 
 }
 
 /** Lets go of one episode the caller holds, leaving it running: the next claimer continues it. */
-export async function releaseClaim(prisma: PrismaClient, episodeId: number, owner: string): Promise<number> {
-  return prisma.$executeRaw`
-    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "id" = ${episodeId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+export async function releaseClaim(prisma: PrismaClient, episodeId: number, claim: number): Promise<void> {
+  const released = await prisma.$executeRaw`
+    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running'`;
+  if (released !== 1) throw new ClaimLost(episodeId, claim, "not released");
 }
 
 /** The processes holding claims now (names as `processOwner()` writes them: host:pid:nonce). */
@@ -166,22 +241,29 @@ export async function runClaims(prisma: PrismaClient, runId: number): Promise<Ep
   return prisma.episode.findMany({ where: { runId, claimedBy: { not: null } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
 }
 
+/** Ends an episode with its score; with `claim`, only while that claim holds (else ClaimLost, nothing written). */
 export async function finishEpisode(
   prisma: PrismaClient,
   episodeId: number,
   result: { answer: string | null; reward: number; details: unknown },
+  claim?: number,
 ): Promise<void> {
-  await prisma.$executeRaw`
+  const written = await prisma.$executeRaw`
     UPDATE "Episode" SET "status" = 'done'::"EpisodeStatus", "answer" = ${result.answer}, "reward" = ${result.reward},
-           "details" = ${jsonText(result.details)}::jsonb, "endedAt" = (now() AT TIME ZONE 'UTC'), "leaseUntil" = NULL
-    WHERE "id" = ${episodeId}`;
+           "details" = ${jsonText(result.details)}::jsonb, "endedAt" = (now() AT TIME ZONE 'UTC'), "leaseUntil" = NULL, "waitingFor" = NULL
+    WHERE "id" = ${episodeId} AND (${claim ?? null}::int IS NULL OR ("claimGen" = ${claim ?? null}::int AND "status" = 'running'))`;
+  if (claim !== undefined && written !== 1) throw new ClaimLost(episodeId, claim, "not finished");
 }
 
-export async function failEpisode(prisma: PrismaClient, episodeId: number, failure: EpisodeFailure): Promise<void> {
-  await prisma.episode.update({
-    where: { id: episodeId },
-    data: { status: "failed", details: { error: describeFailure(failure), failure: failure as unknown as Prisma.InputJsonValue }, endedAt: new Date(), leaseUntil: null },
-  });
+/** Marks an episode failed with its reason; with `claim`, only while that claim holds (else ClaimLost). */
+export async function failEpisode(prisma: PrismaClient, episodeId: number, failure: EpisodeFailure, claim?: number): Promise<void> {
+  const details = JSON.stringify({ error: describeFailure(failure), failure });
+  const written = await prisma.$executeRaw`
+    UPDATE "Episode" SET "status" = 'failed'::"EpisodeStatus", "details" = ${details}::jsonb,
+           "endedAt" = (now() AT TIME ZONE 'UTC'), "leaseUntil" = NULL, "waitingFor" = NULL
+    WHERE "id" = ${episodeId} AND (${claim ?? null}::int IS NULL OR ("claimGen" = ${claim ?? null}::int AND "status" = 'running'))`;
+  if (claim !== undefined && written !== 1) throw new ClaimLost(episodeId, claim, "not marked failed");
+  if (claim === undefined && written !== 1) throw new Error(`no episode ${episodeId}`);
 }
 
 /** Why an episode failed, or null if it did not. */

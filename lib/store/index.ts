@@ -40,6 +40,7 @@ import {
   releaseClaims,
   renewClaims,
   runClaims,
+  setWaiting,
   runFailures,
   runCounts,
   unfinishedEpisodes,
@@ -60,6 +61,7 @@ import {
   storeLabel,
   undoLastLabel,
 } from "./labels";
+import { labelAndNext } from "./label-next";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
@@ -92,7 +94,7 @@ import { pipelineCounts } from "./sweet-progress";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
+import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runPaceFigures, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -142,6 +144,7 @@ export function storeFor(prisma: PrismaClient) {
       unfinished: bind(unfinishedEpisodes),
       claim: bind(claimEpisode),
       renewClaims: bind(renewClaims),
+      setWaiting: bind(setWaiting),
       releaseClaims: bind(releaseClaims),
       releaseClaim: bind(releaseClaim),
       claimHolders: bind(claimHolders),
@@ -186,6 +189,9 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listWorkers),
       reap: bind(reapWorkers),
       throughput: bind(runThroughput),
+      paceFigures: bind(runPaceFigures),
+      cancelWaitingJobs: bind(cancelWaitingJobs),
+      deleteJobsOfRun: bind(deleteJobsOfRun),
       queuedEpisodes: bind(queuedEpisodes),
       queueDepth: bind(queueDepth),
       waitingJobsOfRun: bind(waitingJobsOfRun),
@@ -242,6 +248,7 @@ export function storeFor(prisma: PrismaClient) {
       next: bind(nextAssignment),
       open: bind(openAssignments),
       store: bind(storeLabel),
+      storeAndNext: bind(labelAndNext),
       undo: bind(undoLastLabel),
       skip: bind(skipItem),
       renew: bind(renewLeases),

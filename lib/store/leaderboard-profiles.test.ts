@@ -20,6 +20,7 @@ const run = (name: string, render: RunSummary["render"], benchmark: RunSummary["
   successRate: 1,
   render,
   embedder,
+  waiting: null,
 });
 
 const paper = { name: "paper", browser: "chromium", placeholders: "generated" } as const;

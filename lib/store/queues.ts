@@ -242,7 +242,8 @@ const turnsJson = (where: string) => `COALESCE((SELECT json_agg(json_build_objec
 const episodeJson = (column: string) =>
   `(SELECT json_build_object('answer', e."answer", 'reward', e."reward", 'details', e."details", 'turns', ${turnsJson(`u."episodeId" = e."id"`)}) FROM "Episode" e WHERE e."id" = i."${column}")`;
 
-const ITEM_SQL = `
+/** A pair's whole content, for the item whose id `id` names (a parameter or a column). */
+export const itemSql = (id: string) => `
   SELECT i."id", i."queueId", i."taskId", i."gold"::text AS "gold", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark",
          t."problemDescription", t."groundTruth", t."testCases",
          ${episodeJson("aEpisodeId")} AS "aEpisode", ${episodeJson("bEpisodeId")} AS "bEpisode",
@@ -254,9 +255,11 @@ const ITEM_SQL = `
     LEFT JOIN "Candidate" ca ON ca."id" = i."aCandidateId"
     LEFT JOIN "Candidate" cb ON cb."id" = i."bCandidateId"
     LEFT JOIN "Turn" ct ON ct."id" = ca."turnId"
-   WHERE i."id" = $1`;
+   WHERE i."id" = ${id}`;
 
-interface ItemRow {
+const ITEM_SQL = itemSql("$1");
+
+export interface ItemRow {
   id: number;
   queueId: number;
   taskId: number;
@@ -277,7 +280,10 @@ interface ItemRow {
 /** Everything one pair shows; hidden information included (the page's view decides what goes out). */
 export async function itemContent(prisma: PrismaClient, itemId: number): Promise<ItemContent | null> {
   const [row] = await prisma.$queryRawUnsafe<ItemRow[]>(ITEM_SQL, itemId);
-  if (!row) return null;
+  return row ? contentOf(row) : null;
+}
+
+export function contentOf(row: ItemRow): ItemContent {
   const content: ItemContent = {
     id: row.id,
     queueId: row.queueId,

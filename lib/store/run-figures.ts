@@ -30,6 +30,8 @@ export interface RunFigures {
   tasks: { count: number; k: number; bestSum: number; successes: number };
   /** Episodes neither done nor failed. */
   remaining: number;
+  /** Episodes with at least one turn: what per-episode token figures are over (a pending one was not played). */
+  played: number;
   /** When episodes ended: how many, the first (ms), and how many since `cutoffMs` (ten minutes before the query). */
   ended: { total: number; firstMs: number | null; sinceCutoff: number; cutoffMs: number };
 }
@@ -90,7 +92,7 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
     byAgentTurns: [...byTurns.values()].sort((a, b) => a[0] - b[0]),
     turns: countsOf(done.map((e) => e.turns)),
     answerChars: histogramOf(done.flatMap((e) => (e.answerChars === null ? [] : [e.answerChars]))),
-    tokensPerEpisode: histogramOf(stats.map(totalTokens)),
+    tokensPerEpisode: histogramOf(stats.filter((e) => e.turns > 0).map(totalTokens)),
     tokens: {
       agent: { prompt: sum((e) => e.tokens.agent.prompt), completion: sum((e) => e.tokens.agent.completion) },
       simulator: { prompt: sum((e) => e.tokens.simulator.prompt), completion: sum((e) => e.tokens.simulator.completion) },
@@ -102,6 +104,7 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
       successes: [...best.values()].filter((t) => t.best === 1).length,
     },
     remaining: stats.filter((e) => e.status !== "done" && e.status !== "failed").length,
+    played: stats.filter((e) => e.turns > 0).length,
     ended: { total: ended.length, firstMs: ended.length ? Math.min(...ended) : null, sinceCutoff: ended.filter((t) => t >= cutoffMs).length, cutoffMs },
   };
 }
@@ -110,7 +113,7 @@ type GroupRow = [
   gDone: number, gRb: number, gAt: number, gTc: number, gAb: number, gTb: number, gTask: number,
   done: boolean | null, rb: number | null, at: number | null, tc: number | null, ab: number | null, tb: number | null, taskId: number | null,
   n: number, ones: number, rewardSum: number | null, rewardMax: number | null,
-  ap: number, ac: number, sp: number, sc: number, ended: number, firstMs: number | null, sinceCutoff: number, remaining: number,
+  ap: number, ac: number, sp: number, sc: number, ended: number, firstMs: number | null, sinceCutoff: number, remaining: number, played: number,
 ];
 
 /**
@@ -134,7 +137,7 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
       SELECT ("status" = 'done' AND "reward" IS NOT NULL) AS done, "status", "reward", "taskId", "agentTurnCount" AS at, "turnCount" AS tc,
              CASE WHEN "reward" <= 0 THEN 0 WHEN "reward" >= 1 THEN 11 ELSE 1 + least(9, floor("reward" * 10)::int) END AS rb,
              floor("answerChars"::float8 / nice.aw)::int AS ab,
-             floor(("agentPromptTokens" + "agentCompletionTokens" + "simulatorPromptTokens" + "simulatorCompletionTokens")::float8 / nice.tw)::int AS tb,
+             CASE WHEN "turnCount" > 0 THEN floor(("agentPromptTokens" + "agentCompletionTokens" + "simulatorPromptTokens" + "simulatorCompletionTokens")::float8 / nice.tw)::int END AS tb,
              "agentPromptTokens" AS ap, "agentCompletionTokens" AS ac, "simulatorPromptTokens" AS sp, "simulatorCompletionTokens" AS sc,
              extract(epoch FROM "endedAt") * 1000 AS ended
         FROM "Episode", nice WHERE "runId" = ${runId}
@@ -144,12 +147,12 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
              count(*) AS n, count(*) FILTER (WHERE "reward" = 1) AS ones, sum("reward") AS rsum, max("reward") AS rmax,
              coalesce(sum(ap), 0) AS ap, coalesce(sum(ac), 0) AS ac, coalesce(sum(sp), 0) AS sp, coalesce(sum(sc), 0) AS sc,
              count(ended) AS ended, min(ended) AS first, count(*) FILTER (WHERE ended >= ${cutoffMs}) AS since,
-             count(*) FILTER (WHERE "status" NOT IN ('done', 'failed')) AS remaining
+             count(*) FILTER (WHERE "status" NOT IN ('done', 'failed')) AS remaining, count(*) FILTER (WHERE tc > 0) AS played
         FROM x
        GROUP BY GROUPING SETS ((done, rb), (done, at), (done, tc), (done, ab), (tb), (done, "taskId"), ())
     )
     SELECT (SELECT json_agg(json_build_array(g_done, g_rb, g_at, g_tc, g_ab, g_tb, g_task, done, rb, at, tc, ab, tb, "taskId",
-                                             n, ones, rsum, rmax, ap, ac, sp, sc, ended, first, since, remaining))::text FROM g) AS groups,
+                                             n, ones, rsum, rmax, ap, ac, sp, sc, ended, first, since, remaining, played))::text FROM g) AS groups,
            amax::int AS amax, tmax::int AS tmax, aw::int AS aw, tw::int AS tw
       FROM nice`;
   const figures: RunFigures = {
@@ -163,16 +166,20 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
     tokens: { agent: { prompt: 0, completion: 0 }, simulator: { prompt: 0, completion: 0 } },
     tasks: { count: 0, k: 0, bestSum: 0, successes: 0 },
     remaining: 0,
+    played: 0,
     ended: { total: 0, firstMs: null, sinceCutoff: 0, cutoffMs },
   };
   for (const r of JSON.parse(row!.groups ?? "[]") as GroupRow[]) {
-    const [gDone, gRb, gAt, gTc, gAb, gTb, gTask, done, rb, at, tc, ab, tb, taskId, n, ones, rewardSum, rewardMax, ap, ac, sp, sc, ended, firstMs, sinceCutoff, remaining] = r;
-    if (gDone && gTb === 0) figures.tokensPerEpisode.counts.push([tb!, n]);
+    const [gDone, gRb, gAt, gTc, gAb, gTb, gTask, done, rb, at, tc, ab, tb, taskId, n, ones, rewardSum, rewardMax, ap, ac, sp, sc, ended, firstMs, sinceCutoff, remaining, played] = r;
+    if (gDone && gTb === 0) {
+      if (tb !== null) figures.tokensPerEpisode.counts.push([tb, n]);
+    }
     else if (gDone) {
       // The grand total.
       figures.episodes = n;
       figures.tokens = { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } };
       figures.remaining = remaining;
+      figures.played = played;
       figures.ended = { total: ended, firstMs: firstMs === null ? null : Math.round(firstMs), sinceCutoff, cutoffMs };
     } else if (!done) continue;
     else if (gRb === 0) {

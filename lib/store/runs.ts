@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from "../db/generated/client";
 import { playerName, runConfigSchema, runEmbedder, runRenderProfile, type RunConfig, type RunEmbedder } from "../colbench/run-config";
 import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
-import { describeFailure, failureOf } from "../colbench/failure";
+import { describeFailure, failureOf, waitOf, type ServerWait } from "../colbench/failure";
 import { loadTurns } from "./episodes";
 
 export type RunKind = "benchmark" | "played";
@@ -27,6 +27,8 @@ export interface RunSummary {
   render: RenderProfile | null;
   /** Frontend: the image embedder its similarities come from (null: backend, or imported rewards). */
   embedder: RunEmbedder | null;
+  /** Episodes waiting for a model server that does not answer, and what the first of them says. */
+  waiting: { episodes: number; wait: ServerWait } | null;
 }
 
 function models(config: unknown): { agent: string | null; simulator: string | null } {
@@ -99,12 +101,22 @@ export async function runSummary(prisma: PrismaClient, id: number): Promise<RunS
 
 type RunRecord = { id: number; name: string; benchmark: "backend" | "frontend"; kind: RunKind; status: string; createdAt: Date; archivedAt: Date | null; config: unknown };
 
+function waitingOf(row: { n: number; wait: unknown } | undefined): RunSummary["waiting"] {
+  const wait = row && waitOf(row.wait);
+  return row && wait ? { episodes: row.n, wait } : null;
+}
+
 async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSummary[]> {
   const runId = { in: runs.map((r) => r.id) };
-  const [byStatus, rewards, successes] = await Promise.all([
+  const [byStatus, rewards, successes, waits] = await Promise.all([
     prisma.episode.groupBy({ by: ["runId", "status"], where: { runId }, _count: { _all: true } }),
     prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done" }, _avg: { reward: true } }),
     prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done", reward: 1 }, _count: { _all: true } }),
+    runs.length
+      ? prisma.$queryRaw<Array<{ runId: number; n: number; wait: unknown }>>`
+          SELECT "runId", COUNT(*)::int AS n, (array_agg("waitingFor" ORDER BY "id"))[1] AS wait FROM "Episode"
+           WHERE "runId" = ANY(${runs.map((r) => r.id)}::int[]) AND "status" = 'running' AND "waitingFor" IS NOT NULL GROUP BY "runId"`
+      : Promise.resolve([]),
   ]);
   return runs.map((run) => {
     const counts = byStatus.filter((g) => g.runId === run.id);
@@ -126,6 +138,7 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
       failed: count("failed"),
       meanReward: rewards.find((r) => r.runId === run.id)?._avg.reward ?? null,
       successRate: done ? (successes.find((s) => s.runId === run.id)?._count._all ?? 0) / done : null,
+      waiting: waitingOf(waits.find((w) => w.runId === run.id)),
     };
   });
 }
@@ -249,6 +262,8 @@ export interface EpisodeView {
   /** Neighbours within the run, for keyboard navigation. */
   previousId: number | null;
   nextId: number | null;
+  /** While it waits for a model server that does not answer. */
+  waitingFor: ServerWait | null;
 }
 
 /** One episode for review (it carries hidden information: reviewers only, never an agent-role page). */
@@ -276,5 +291,6 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     humanAgent: models(episode.run?.config).agent === "human",
     previousId: previous?.id ?? null,
     nextId: next?.id ?? null,
+    waitingFor: episode.status === "running" ? waitOf(episode.waitingFor) : null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import type { Benchmark } from "../colbench/tasks";
+import { fencedByJob, type JobFence } from "./workers";
 
 // SWEET-RL's data: the samples pairs are made from, agent turns as states, their candidates and
 // critic scores, and the pairs. Steps are resumable: candidates are keyed (turn, index), scores
@@ -136,9 +137,13 @@ export interface NewCandidate {
   sampledVia?: string;
 }
 
-/** Stores a turn's candidates; ones already there (same turn and index) are kept as they are. */
-export async function insertCandidates(prisma: PrismaClient, turnId: number, candidates: NewCandidate[]): Promise<number> {
-  return (await prisma.candidate.createMany({ data: candidates.map((c) => ({ ...c, turnId })), skipDuplicates: true })).count;
+/**
+ * Stores a turn's candidates; ones already there (same turn and index) are kept as they are. With
+ * `fence` (a queued job's), only while that job is still the caller's (else JobLost, nothing stored).
+ */
+export async function insertCandidates(prisma: PrismaClient, turnId: number, candidates: NewCandidate[], fence?: JobFence): Promise<number> {
+  const insert = async (db: Prisma.TransactionClient) => (await db.candidate.createMany({ data: candidates.map((c) => ({ ...c, turnId })), skipDuplicates: true })).count;
+  return fence ? fencedByJob(prisma, fence, insert) : insert(prisma);
 }
 
 export interface CandidateToRank {
@@ -177,7 +182,7 @@ export interface CandidateScore {
  * costs about a millisecond of planning, more than the ranking's own work per candidate. For
  * index 0 (the turn's own output) the turn's advantage is set too.
  */
-export async function scoreCandidates(prisma: PrismaClient, criticModel: string, scores: CandidateScore[]): Promise<void> {
+export async function scoreCandidates(prisma: PrismaClient, criticModel: string, scores: CandidateScore[], fence?: JobFence): Promise<void> {
   if (!scores.length) return;
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   const ids = scores.map((s) => s.id);
@@ -185,24 +190,29 @@ export async function scoreCandidates(prisma: PrismaClient, criticModel: string,
   const advantages = scores.map((s) => finite(s.advantage));
   const own = scores.filter((s) => s.index === 0);
   const rescored = scores.filter((s) => s.policy);
-  await prisma.$transaction([
-    prisma.$executeRaw`
+  const writes = (db: Prisma.TransactionClient) => [
+    db.$executeRaw`
       UPDATE "Candidate" AS c SET "criticModel" = ${criticModel}, "criticScore" = v.score, "advantage" = v.adv
         FROM unnest(${ids}::int[], ${critic}::float8[], ${advantages}::float8[]) AS v(id, score, adv)
        WHERE c."id" = v.id`,
-    prisma.$executeRaw`
+    db.$executeRaw`
       UPDATE "Turn" AS t SET "advantage" = v.adv
         FROM unnest(${own.map((s) => s.turnId)}::int[], ${own.map((s) => finite(s.advantage))}::float8[]) AS v(id, adv)
        WHERE t."id" = v.id`,
     ...(rescored.length
       ? [
-          prisma.$executeRaw`
+          db.$executeRaw`
       UPDATE "Candidate" AS c SET "policyModel" = v.model, "policyMean" = v.mean, "policySum" = v.sum
         FROM unnest(${rescored.map((s) => s.id)}::int[], ${rescored.map((s) => s.policy!.model)}::text[], ${rescored.map((s) => s.policy!.mean)}::float8[], ${rescored.map((s) => s.policy!.sum)}::float8[]) AS v(id, model, mean, sum)
        WHERE c."id" = v.id`,
         ]
       : []),
-  ]);
+  ];
+  // A queued job's scores go in only while the job is still the caller's (else JobLost, nothing written).
+  if (fence) await fencedByJob(prisma, fence, async (tx) => {
+    for (const write of writes(tx)) await write;
+  });
+  else await prisma.$transaction(writes(prisma));
 }
 
 export interface RankedCandidate {
@@ -260,10 +270,11 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
  * The chat template a run's SWEET-RL strings are written in, as its first step recorded it (kept in
  * the run's config beside what the run was made with), or null.
  */
-export async function runTemplate(prisma: PrismaClient, runId: number): Promise<Record<string, unknown> | null> {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { config: true } });
-  const recorded = (run?.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
-  return recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null;
+export async function runTemplate(prisma: PrismaClient, runId: number): Promise<{ name: string; createdAt: Date; recorded: Record<string, unknown> | null } | null> {
+  const run = await prisma.run.findUnique({ where: { id: runId }, select: { name: true, createdAt: true, config: true } });
+  if (!run) return null;
+  const recorded = (run.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
+  return { name: run.name, createdAt: run.createdAt, recorded: recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null };
 }
 
 /** Records a run's chat template once: the first step's wins, so every later string uses the same. */

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../db/generated/client";
+import type { Prisma, PrismaClient } from "../db/generated/client";
 
 // `colbench worker` processes and the work queued for runs. Times are the database's clock (UTC),
 // never a worker's: machines' clocks disagree, and a beat is judged stale against the same clock.
@@ -18,6 +18,8 @@ export interface WorkerBeat {
   concurrency: number;
   jobs: HeldJob[];
   finished: number;
+  /** How often it beats: silent for two beats, it is shown stalled. */
+  beatMs: number;
 }
 
 export interface WorkerRow extends WorkerBeat {
@@ -28,13 +30,16 @@ export interface WorkerRow extends WorkerBeat {
   silentMs: number;
 }
 
+/** A worker silent for more than two of its beats: paused, cut off or dying; what it holds is not known. */
+export const isStalled = (w: Pick<WorkerRow, "silentMs" | "beatMs">): boolean => w.silentMs > 2 * w.beatMs;
+
 /** A worker says it is alive and what it holds (one statement, so a beat is cheap). */
 export async function beatWorker(prisma: PrismaClient, beat: WorkerBeat): Promise<void> {
   const jobs = JSON.stringify(beat.jobs);
   await prisma.$executeRaw`
-    INSERT INTO "Worker" ("id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt")
+    INSERT INTO "Worker" ("id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt", "beatMs")
     VALUES (${beat.id}, ${beat.host}, ${beat.pid}, ${beat.kinds}::text[], ${beat.concurrency}, ${beat.jobs.length}, ${jobs}::jsonb, ${beat.finished},
-            (now() AT TIME ZONE 'UTC'), (now() AT TIME ZONE 'UTC'))
+            (now() AT TIME ZONE 'UTC'), (now() AT TIME ZONE 'UTC'), ${Math.round(beat.beatMs)})
     ON CONFLICT ("id") DO UPDATE SET "inFlight" = EXCLUDED."inFlight", "jobs" = EXCLUDED."jobs", "finished" = EXCLUDED."finished",
            "beatAt" = EXCLUDED."beatAt"`;
 }
@@ -50,7 +55,7 @@ const rowOf = (row: RawWorker): WorkerRow => ({ ...row, jobs: (row.jobs as HeldJ
 
 export async function listWorkers(prisma: PrismaClient): Promise<WorkerRow[]> {
   const rows = await prisma.$queryRaw<RawWorker[]>`
-    SELECT "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt",
+    SELECT "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt", "beatMs",
            EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "beatAt")) * 1000 AS "silentMs"
       FROM "Worker" ORDER BY "startedAt", "id"`;
   return rows.map(rowOf);
@@ -63,7 +68,7 @@ export async function listWorkers(prisma: PrismaClient): Promise<WorkerRow[]> {
 export async function reapWorkers(prisma: PrismaClient, leaseMs: number): Promise<WorkerRow[]> {
   const rows = await prisma.$queryRaw<RawWorker[]>`
     DELETE FROM "Worker" WHERE "beatAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => ${leaseMs / 1000})
-    RETURNING "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt", 0 AS "silentMs"`;
+    RETURNING "id", "host", "pid", "kinds", "concurrency", "inFlight", "jobs", "finished", "startedAt", "beatAt", "beatMs", 0 AS "silentMs"`;
   return rows.map(rowOf);
 }
 
@@ -135,9 +140,76 @@ export async function waitingJobsOfRun(prisma: PrismaClient, runId: number): Pro
      WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
 }
 
+/**
+ * Cancels a run's waiting jobs (a stopped run), in one statement that matches their state: a job a
+ * worker fetched in the meantime is active and left alone (pg-boss's own cancel takes active jobs too).
+ */
+export async function cancelWaitingJobs(prisma: PrismaClient, runId: number): Promise<number> {
+  if (!(await hasQueue(prisma))) return 0;
+  return prisma.$executeRaw`
+    UPDATE pgboss.job SET "state" = 'cancelled', "completed_on" = now()
+     WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
+}
+
+/** Removes every job of a deleted run from the queue, whatever its state. */
+export async function deleteJobsOfRun(prisma: PrismaClient, runId: number): Promise<number> {
+  if (!(await hasQueue(prisma))) return 0;
+  return prisma.$executeRaw`DELETE FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND ("data"->>'runId')::int = ${runId}`;
+}
+
+/** A job as one fetch of it holds it: pg-boss raises the retry count at every fetch after the first. */
+export interface JobFence {
+  queue: string;
+  id: string;
+  attempt: number;
+}
+
+/** A write for a job this worker no longer holds (handed back while it was away, and fetched by another). */
+export class JobLost extends Error {
+  constructor(readonly fence: JobFence) {
+    super(`job ${fence.id} (attempt ${fence.attempt}) is no longer this worker's`);
+    this.name = "JobLost";
+  }
+}
+
+/**
+ * Runs `write` in a transaction that first locks the job's row as this fetch holds it (active, the
+ * same attempt): a hand-back waits for the write to commit, or the write finds the job gone and
+ * nothing is written (JobLost).
+ */
+export async function fencedByJob<T>(prisma: PrismaClient, fence: JobFence, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return prisma.$transaction(async (tx) => {
+    const held = await tx.$queryRaw<Array<{ ok: number }>>`
+      SELECT 1 AS "ok" FROM pgboss.job WHERE "name" = ${fence.queue} AND "id" = ${fence.id}::uuid AND "state" = 'active' AND "retry_count" = ${fence.attempt} FOR SHARE`;
+    if (!held.length) throw new JobLost(fence);
+    return write(tx);
+  });
+}
+
 /** Turns stored for a run so far, by every process (what a worker's progress event carries). */
 export async function runTurnCount(prisma: PrismaClient, runId: number): Promise<number> {
   const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`
     SELECT COUNT(*) AS "n" FROM "Turn" t JOIN "Episode" e ON e."id" = t."episodeId" WHERE e."runId" = ${runId}`;
   return Number(row?.n ?? 0);
+}
+
+/** Episodes' wall times are averaged over those that ended within this window (or all, when none did). */
+const PACE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * What a run's pace is computed from (lib/runs/pace.ts): what is left, what plays now, and how long
+ * the episodes that ended lately took. `now` is the database's clock unless given (tests replay a run).
+ */
+export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: Date): Promise<{ remaining: number; playing: number; ended: number; meanEpisodeMs: number | null }> {
+  const at = now ? now.toISOString().replace("T", " ").replace("Z", "") : null;
+  const [row] = await prisma.$queryRaw<Array<{ remaining: number; playing: number; ended: number; recent: number | null; overall: number | null }>>`
+    WITH t AS (SELECT coalesce(${at}::timestamp, (now() AT TIME ZONE 'UTC')) AS now)
+    SELECT COUNT(*) FILTER (WHERE "status" IN ('pending', 'running'))::int AS remaining,
+           COUNT(*) FILTER (WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL AND "startedAt" <= t.now)::int AS playing,
+           COUNT(*) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now)::int AS ended,
+           (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000)
+              FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now AND "endedAt" > t.now - make_interval(secs => ${PACE_WINDOW_MS / 1000})))::float8 AS recent,
+           (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now))::float8 AS overall
+      FROM "Episode", t WHERE "runId" = ${runId} GROUP BY t.now`;
+  return { remaining: row?.remaining ?? 0, playing: row?.playing ?? 0, ended: row?.ended ?? 0, meanEpisodeMs: row?.recent ?? row?.overall ?? null };
 }

@@ -54,6 +54,9 @@ describe("the SWEET-RL pipeline view", () => {
     const raw = "http://x/v1#m: malformed response: choices.0.logprobs: Invalid input: expected object, received undefined (gave up after 5 attempts, 7.1 s)";
     expect(explainStepError("candidates", raw)).toMatch(/^this server returns no log-probs for sampled text; candidates need a server that does, e\.g\. vLLM \(it answered: /);
     expect(explainStepError("rank", raw)).toMatch(/^this server returns no log-probs for prompt tokens/);
+    const incomplete = "http://x/v1#m /completions: incomplete answer: sample 0 came without the log-probs of its tokens (logprobs: 0 was sent)";
+    expect(explainStepError("candidates", incomplete)).toMatch(/^this server returns no log-probs for sampled text/);
+    expect(explainStepError("rank", "http://x/v1#m /completions: incomplete answer: logprobs is null (the server did not score the prompt)")).toMatch(/^this server returns no log-probs for prompt tokens/);
     expect(explainStepError("candidates", "connect ECONNREFUSED")).toBe("connect ECONNREFUSED");
   });
 });

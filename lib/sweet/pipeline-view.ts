@@ -78,7 +78,7 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
       title: "Candidates",
       state: c.states === 0 ? "blocked" : c.statesWithCandidates === 0 ? "ready" : c.statesWithCandidates < c.states ? "partly" : "done",
       made: `${plural(c.candidates, "candidate")} for ${c.statesWithCandidates} of ${plural(c.states, "agent turn")}`,
-      input: `${plural(c.states, "agent turn")} of finished episodes (each turn's own output counts as candidate 0)`,
+      input: `${plural(c.states, "agent turn")} of finished episodes (each turn's own output is stored beside its samples as candidate 0)`,
       ...(c.states === 0 ? { why: "no agent turn of a finished episode yet: candidates are alternatives to the agent's turns; let the run finish first" } : {}),
     },
     {
@@ -113,6 +113,7 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
     { format: "official", holds: "one trajectory per finished episode, task by task (the benchmark's format)", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
     { format: "official-best-of-k", holds: "one trajectory per finished episode, in the benchmark's best-of-k order", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
     { format: "openrlhf-critic", holds: "one line per trajectory pair (critic training, OpenRLHF)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
+    { format: "published-frontend-critic", holds: "one line per trajectory pair, sides as {input, output} (the published frontend critic's shape)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
     { format: "openrlhf-policy", holds: "one line per turn pair (policy DPO, OpenRLHF)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
     { format: "trl-dpo", holds: "one line per turn pair (policy DPO, TRL)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
   ];
@@ -132,7 +133,8 @@ export async function loadPipelineView(store: Store, run: { id: number; name: st
  * what that means for the step instead.
  */
 export function explainStepError(step: PipelineStep, message: string): string {
-  const noLogprobs = /logprobs/i.test(message) && /(expected|invalid|received|required)/i.test(message);
+  // The client's words for it: a field refused by its schema, or an answer that came without them.
+  const noLogprobs = /log-?probs?/i.test(message) && /(expected|invalid|received|required|without|is null|have no log-prob)/i.test(message);
   if (noLogprobs && step === "candidates") {
     return `this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM (it answered: ${message})`;
   }

@@ -1,4 +1,5 @@
 import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { JobFence } from "../store/workers";
 import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
 import type { CandidateScore } from "../store/sweet";
@@ -67,7 +68,7 @@ export async function sampleState(
   store: Store,
   policy: OpenAICompatibleClient,
   state: { turnId: number; prompt: unknown; output: string },
-  options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number },
+  options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number; fence?: JobFence },
 ): Promise<number> {
   const sampling = { temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 };
   const text = typeof state.prompt === "string";
@@ -86,7 +87,7 @@ export async function sampleState(
       return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps), sampledVia: via };
     }),
   ];
-  return store.sweet.insertCandidates(state.turnId, rows);
+  return store.sweet.insertCandidates(state.turnId, rows, options.fence);
 }
 
 type Unranked = Awaited<ReturnType<Store["sweet"]["unranked"]>>[number];
@@ -125,12 +126,12 @@ export async function rankState(
   runId: number,
   turnId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate },
+  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate; fence?: JobFence },
 ): Promise<number> {
   const todo = await store.sweet.unranked(runId, turnId);
   if (!todo.length) return 0;
   const scores = await scoreState(critic, options.template, todo, options);
-  await store.sweet.score(critic.spec.model, scores);
+  await store.sweet.score(critic.spec.model, scores, options.fence);
   return scores.length;
 }
 
@@ -152,7 +153,9 @@ export async function sampleCandidates(
   let added = 0;
   options.onProgress?.(done, states.length);
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
-    added += await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
+    const stored = await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    added += stored;
     options.onProgress?.(++done, states.length);
   });
   return { states: states.length, sampled: todo.length, candidates: added };
@@ -205,7 +208,9 @@ export async function rankCandidates(
   } else {
     // States side by side, each state's candidates together; the client bounds requests in flight.
     await eachConcurrently(turns, Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))), options.signal, async (candidates) => {
-      batch.push(...(await scoreState(critic, template, candidates, options)));
+      // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
+      const scores = await scoreState(critic, template, candidates, options);
+      batch.push(...scores);
       if (batch.length >= 256) await flush();
       done += candidates.length;
       options.onProgress?.(done, todo.length);

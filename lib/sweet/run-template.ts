@@ -9,9 +9,9 @@ import { loadTemplate, templateDay } from "./model-template";
  * exports never mix two. With no record and no request: the Llama 3 fallback, unrecorded.
  */
 export async function templateForRun(store: Store, runId: number, requested?: string): Promise<ChatTemplate> {
-  const run = await store.runs.find(runId);
+  const run = await store.sweet.template(runId);
   if (!run) throw new Error(`no run ${runId}`);
-  const recorded = (await store.sweet.template(runId)) as RecordedTemplate | null;
+  const recorded = run.recorded as RecordedTemplate | null;
   if (recorded) {
     if (requested !== undefined && requested !== recorded.ref) {
       throw new Error(`run ${run.name} writes its strings in the chat template ${recorded.ref} (recorded by its first step); --template ${requested} would mix two. Leave --template out, or give ${recorded.ref}`);
@@ -22,5 +22,5 @@ export async function templateForRun(store: Store, runId: number, requested?: st
   const template = isTemplateName(requested) ? chatTemplate(requested) : await loadTemplate(requested, { date: templateDay(run.createdAt) });
   await store.sweet.recordTemplate(runId, template.recorded as unknown as Record<string, unknown>);
   // Another process may have recorded first: its record wins.
-  return chatTemplate(((await store.sweet.template(runId)) as RecordedTemplate | null) ?? template.recorded);
+  return chatTemplate(((await store.sweet.template(runId))?.recorded as RecordedTemplate | null) ?? template.recorded);
 }

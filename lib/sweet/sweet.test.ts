@@ -76,6 +76,16 @@ describe("critic texts and scores", () => {
     expect(criticScore(llama, tokens)).toBeCloseTo(-16 / 5, 10);
     expect(criticScore(llama, tokens, { sum: true })).toBe(-16);
     expect(advantage(-3.2, -4)).toBeCloseTo(0.8, 10);
+    // The same span cut at character offsets of the prompt that was sent (a server's answer, checked).
+    let at = 0;
+    const placed = tokens.map((t) => ({ ...t, start: (at += t.token.length) - t.token.length }));
+    const prompt = tokens.map((t) => t.token).join("");
+    expect(criticScore(llama, placed, { prompt })).toBeCloseTo(-16 / 5, 10);
+    // A token split differently by the server changes nothing: offsets, not token texts, cut the span.
+    const merged = [...placed.slice(0, 3), { token: "<|start_header_id|>assistant", logprob: -3, start: placed[3]!.start }, ...placed.slice(5)];
+    expect(criticScore(llama, merged, { prompt, sum: true })).toBe(-16);
+    // An empty span is an error, never a score.
+    expect(() => criticScore(llama, placed.slice(0, 3).concat(placed.slice(8)), { prompt: prompt.replace("<|start_header_id|>assistant<|end_header_id|>\n\nHi", "") })).toThrow(/empty/);
   });
 
   it("renders stored chat messages with the model family's template", () => {
@@ -126,6 +136,6 @@ describe("exports", () => {
     // TRL's string format: prompt + reply is the OpenRLHF line's text, trailing whitespace kept.
     const trl = trlDpoLine("P", "A \n", "B", "<|eot_id|>");
     expect(trl).toEqual({ prompt: "P", chosen: "A \n<|eot_id|>", rejected: "B<|eot_id|>" });
-    expect(trl.prompt + trl.chosen).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
+    expect(trl.prompt! + trl.chosen!).toBe(policyPairLine("P", "A \n", "B", "<|eot_id|>", false).chosen);
   });
 });

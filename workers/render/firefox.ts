@@ -5,7 +5,7 @@ import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Pa
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
-import { SlotPool } from "./slot-pool";
+import { killBrowser, SlotPool, type Lane } from "./slot-pool";
 import { clipExtent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 import type { SlotResult } from "./slot";
@@ -66,11 +66,13 @@ export interface FirefoxPoolOptions extends ResponderOptions {
   executablePath: string;
   concurrency: number;
   captureTimeoutMs: number;
+  /** What a lane's Firefox may hold in private memory while it renders a page; default DEFAULT_FIREFOX_MEMORY_LIMIT_BYTES. */
+  memoryLimitBytes?: number;
   /** Where Firefox profiles are made; default the system's temporary folder. */
   profileRoot?: string;
 }
 
-/** One page in its own user context (BiDi's browser context), reused until something unusual happens. */
+/** One page in its own user context (BiDi's browser context) of its lane's Firefox, reused until something unusual happens. */
 class FirefoxSlot {
   spent = false;
   private uses = 0;
@@ -143,8 +145,10 @@ class FirefoxSlot {
 
     let status: RenderStatus = "ok";
     const loaded = await this.load(html, deadlineMs);
+    let why = "";
     if (!loaded || (await this.settle(started + deadlineMs)) === "deadline") {
       status = "timeout";
+      why = `the page was still loading at its ${deadlineMs} ms deadline; it was captured as it stood`;
       this.spent = true;
     }
     const budget = Math.max(deadlineMs - (Date.now() - started), 1_000);
@@ -153,7 +157,7 @@ class FirefoxSlot {
       this.spent = true;
       return { status: status === "ok" ? "failed" : status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error: shot.message };
     }
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked };
+    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
   }
 
   /**
@@ -224,27 +228,21 @@ class FirefoxSlot {
   }
 }
 
-export class FirefoxPool extends SlotPool<FirefoxSlot> {
-  private browser: Browser | null = null;
+/** What a lane's Firefox may hold in private memory, all processes together, while it renders a page. */
+export const DEFAULT_FIREFOX_MEMORY_LIMIT_BYTES = 2 * 2 ** 30;
+
+/** One Firefox of its own (its own parent, content and compositor processes), showing one page at a time. */
+class FirefoxLane implements Lane<FirefoxSlot> {
+  private running: Browser | null = null;
   private profile: string | null = null;
   private launching: Promise<Browser> | null = null;
 
-  private constructor(private readonly options: FirefoxPoolOptions) {
-    super();
-  }
+  constructor(private readonly options: FirefoxPoolOptions) {}
 
-  static async start(options: FirefoxPoolOptions): Promise<FirefoxPool> {
-    const pool = new FirefoxPool(options);
-    const browser = await pool.ensureBrowser();
-    pool.browserVersion = await browser.version();
-    pool.startRunners(options.concurrency);
-    return pool;
-  }
-
-  private ensureBrowser(): Promise<Browser> {
-    if (this.browser?.connected) return Promise.resolve(this.browser);
+  browser(): Promise<Browser> {
+    if (this.running?.connected) return Promise.resolve(this.running);
     this.launching ??= (async () => {
-      await this.closeBrowser();
+      await this.kill();
       const profile = mkdtempSync(path.join(this.options.profileRoot ?? os.tmpdir(), "colbench-firefox-"));
       try {
         const browser = await puppeteer.launch({
@@ -259,7 +257,7 @@ export class FirefoxPool extends SlotPool<FirefoxSlot> {
           handleSIGTERM: false,
           handleSIGHUP: false,
         });
-        this.browser = browser;
+        this.running = browser;
         this.profile = profile;
         return browser;
       } catch (error) {
@@ -272,10 +270,31 @@ export class FirefoxPool extends SlotPool<FirefoxSlot> {
     return this.launching;
   }
 
-  protected async closeBrowser(): Promise<void> {
-    const browser = this.browser;
+  async open(): Promise<FirefoxSlot> {
+    for (let attempt = 0; ; attempt++) {
+      const browser = await this.browser();
+      try {
+        return await FirefoxSlot.open(browser, this.options);
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await this.kill(); // a browser that cannot open a page is relaunched
+      }
+    }
+  }
+
+  pid(): number | undefined {
+    return this.running?.process()?.pid;
+  }
+
+  async kill(): Promise<void> {
+    const pid = this.pid();
+    await killBrowser(pid, () => this.close());
+  }
+
+  async close(): Promise<void> {
+    const browser = this.running;
     const profile = this.profile;
-    this.browser = null;
+    this.running = null;
     this.profile = null;
     if (browser) {
       const proc = browser.process();
@@ -284,16 +303,23 @@ export class FirefoxPool extends SlotPool<FirefoxSlot> {
     }
     if (profile) rmSync(profile, { recursive: true, force: true });
   }
+}
 
-  protected async openSlot(): Promise<FirefoxSlot> {
-    for (let attempt = 0; ; attempt++) {
-      const browser = await this.ensureBrowser();
-      try {
-        return await FirefoxSlot.open(browser, this.options);
-      } catch (error) {
-        if (attempt >= 2) throw error;
-        await this.closeBrowser(); // a browser that cannot open a page is relaunched
-      }
-    }
+export class FirefoxPool extends SlotPool<FirefoxSlot> {
+  private constructor(private readonly options: FirefoxPoolOptions) {
+    super({ memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_FIREFOX_MEMORY_LIMIT_BYTES, captureTimeoutMs: options.captureTimeoutMs });
+  }
+
+  static async start(options: FirefoxPoolOptions): Promise<FirefoxPool> {
+    const pool = new FirefoxPool(options);
+    // The first lane's browser starts now, so that a broken installation fails here.
+    const first = new FirefoxLane(options);
+    pool.browserVersion = await (await first.browser()).version();
+    pool.startRunners(options.concurrency, first);
+    return pool;
+  }
+
+  protected newLane(): FirefoxLane {
+    return new FirefoxLane(this.options);
   }
 }

@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     subsetTailwind: options.subsetTailwind,
     memoizeImages: true,
     captureTimeoutMs: options.captureTimeoutMs,
+    ...(options.memoryLimitBytes ? { memoryLimitBytes: options.memoryLimitBytes } : {}),
     ...(options.placeholderPhoto ? { photos: PlaceholderPhotos.fromFile(options.placeholderPhoto) } : {}),
     ...(options.profileRoot ? { profileRoot: options.profileRoot } : {}),
   };
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
         aborted: r.aborted,
         blocked: r.blocked,
         ...(r.error ? { error: r.error } : {}),
+        ...(r.retried ? { retried: r.retried } : {}),
       });
     });
   });

@@ -1,11 +1,12 @@
 import type { CDPSession } from "puppeteer-core";
 import { launchChromium, type LaunchedBrowser } from "./browser";
 import { Slot, type SlotOptions } from "./slot";
-import { SlotPool } from "./slot-pool";
+import { killBrowser, SlotPool, type Lane, type LaneLimits } from "./slot-pool";
 
-// Chromium's slots are browser contexts with one page each; if Chromium itself dies it is relaunched.
+// Chromium's lanes: one Chromium each (its own browser, GPU and renderer processes), showing one
+// page at a time in a browser context of its own.
 
-export interface ChromiumPoolOptions extends SlotOptions {
+export interface ChromiumPoolOptions extends SlotOptions, Partial<Omit<LaneLimits, "captureTimeoutMs">> {
   executablePath: string;
   concurrency: number;
   /** Chromium's command-line flags; default POOL_CHROMIUM_FLAGS. */
@@ -14,34 +15,27 @@ export interface ChromiumPoolOptions extends SlotOptions {
   profileRoot?: string;
 }
 
-export class ChromiumPool extends SlotPool<Slot> {
-  private chromium: (LaunchedBrowser & { root: CDPSession }) | null = null;
-  private launching: Promise<LaunchedBrowser & { root: CDPSession }> | null = null;
+/** What a lane's Chromium may hold in private memory, all processes together, while it renders a page. */
+export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 2 ** 30;
 
-  private constructor(private readonly options: ChromiumPoolOptions) {
-    super();
-  }
+type Running = LaunchedBrowser & { root: CDPSession };
 
-  static async start(options: ChromiumPoolOptions): Promise<ChromiumPool> {
-    const pool = new ChromiumPool(options);
-    const chromium = await pool.browser();
-    pool.browserVersion = await chromium.browser.version();
-    pool.startRunners(options.concurrency);
-    return pool;
-  }
+class ChromiumLane implements Lane<Slot> {
+  private chromium: Running | null = null;
+  private launching: Promise<Running> | null = null;
 
-  private async browser(): Promise<LaunchedBrowser & { root: CDPSession }> {
+  constructor(private readonly options: ChromiumPoolOptions) {}
+
+  async browser(): Promise<Running> {
     if (this.chromium?.browser.connected) return this.chromium;
     this.launching ??= (async () => {
-      const old = this.chromium;
-      this.chromium = null;
-      await old?.close();
+      await this.kill();
       const launched = await launchChromium(this.options.executablePath, this.options.flags, this.options.profileRoot);
       try {
-        // Slots are made with browser-level CDP commands (contexts, targets) on this session.
-        const fresh = { ...launched, root: await launched.browser.target().createCDPSession() };
-        this.chromium = fresh;
-        return fresh;
+        // Pages are made with browser-level CDP commands (contexts, targets) on this session.
+        const running = { ...launched, root: await launched.browser.target().createCDPSession() };
+        this.chromium = running;
+        return running;
       } catch (error) {
         await launched.close();
         throw error;
@@ -52,19 +46,50 @@ export class ChromiumPool extends SlotPool<Slot> {
     return this.launching;
   }
 
-  protected async openSlot(): Promise<Slot> {
+  async open(): Promise<Slot> {
     for (let attempt = 0; ; attempt++) {
-      const { browser, root } = await this.browser();
+      const { root } = await this.browser();
       try {
         return await Slot.open(root, this.options);
       } catch (error) {
         if (attempt >= 2) throw error;
-        if (browser.connected) await this.chromium?.close(); // a browser that cannot open a page is relaunched
+        await this.kill(); // a browser that cannot open a page is relaunched
       }
     }
   }
 
-  protected async closeBrowser(): Promise<void> {
-    await this.chromium?.close();
+  pid(): number | undefined {
+    return this.chromium?.browser.process()?.pid;
+  }
+
+  async kill(): Promise<void> {
+    const running = this.chromium;
+    this.chromium = null;
+    if (running) await killBrowser(running.browser.process()?.pid, running.close);
+  }
+
+  async close(): Promise<void> {
+    const running = this.chromium;
+    this.chromium = null;
+    await running?.close();
+  }
+}
+
+export class ChromiumPool extends SlotPool<Slot> {
+  private constructor(private readonly options: ChromiumPoolOptions) {
+    super({ memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES, captureTimeoutMs: options.captureTimeoutMs });
+  }
+
+  static async start(options: ChromiumPoolOptions): Promise<ChromiumPool> {
+    const pool = new ChromiumPool(options);
+    // The first lane's browser starts now, so that a broken installation fails here.
+    const first = new ChromiumLane(options);
+    pool.browserVersion = await (await first.browser()).browser.version();
+    pool.startRunners(options.concurrency, first);
+    return pool;
+  }
+
+  protected newLane(): ChromiumLane {
+    return new ChromiumLane(this.options);
   }
 }

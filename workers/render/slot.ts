@@ -20,6 +20,8 @@ export interface SlotResult {
   aborted: number;
   blocked: string[];
   error?: string;
+  /** Set when this is a second attempt, in a fresh browser: how the first one ended. */
+  retried?: { status: RenderStatus; error?: string };
 }
 
 export interface SlotOptions extends ResponderOptions {
@@ -162,6 +164,7 @@ export class Slot {
     this.loading.clear();
 
     let status: RenderStatus = "ok";
+    let why = "";
     let outcome = await this.load(html, deadlineMs).catch((error: unknown) => error as Error);
     if (outcome instanceof Error) {
       this.spent = true;
@@ -170,6 +173,7 @@ export class Slot {
     if (outcome === "loaded" && (await this.settle(started + deadlineMs)) === "deadline") outcome = "deadline";
     if (outcome === "deadline") {
       status = "timeout";
+      why = `the page was still loading at its ${deadlineMs} ms deadline; its scripts were stopped and it was captured as it stood`;
       this.spent = true;
       this.stopScripts();
     }
@@ -182,6 +186,7 @@ export class Slot {
     let shot = await within(capture, Math.min(budget, this.options.captureTimeoutMs), "capturing the page").catch((error: unknown) => error as Error);
     if (shot instanceof Error && !this.gone && status === "ok") {
       status = "timeout";
+      why = `a script kept the page from being drawn past its ${deadlineMs} ms deadline; its scripts were stopped and it was captured as it stood`;
       this.spent = true;
       this.stopScripts();
       shot = await within(capture, this.options.captureTimeoutMs, "capturing the page").catch((error: unknown) => error as Error);
@@ -190,7 +195,7 @@ export class Slot {
       this.spent = true;
       return this.fallback(status === "ok" ? "failed" : status, shot);
     }
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked };
+    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
   }
 
   private async setViewport(width: number, height: number): Promise<void> {
@@ -253,8 +258,13 @@ export class Slot {
    */
   private async settle(deadline: number): Promise<"settled" | "deadline"> {
     // Style and layout now: that is when background images are requested, and the request's
-    // event reaches us before the reply to this command.
-    await this.cdp.send("Page.getLayoutMetrics").catch(() => {});
+    // event reaches us before the reply to this command. A script busy since the load event holds
+    // the main thread, and the command with it: then the deadline is what ends the wait.
+    const styled = await within(this.cdp.send("Page.getLayoutMetrics"), Math.max(deadline - Date.now(), 1), "styling").then(
+      () => true,
+      (error: unknown) => !(error instanceof Error && error.message.startsWith("styling took longer")),
+    );
+    if (!styled) return "deadline";
     if (this.loading.size === 0) return "settled";
     let timer: NodeJS.Timeout | undefined;
     return new Promise<"settled" | "deadline">((resolve) => {

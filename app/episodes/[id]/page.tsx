@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { describeWait } from "@/lib/colbench/failure";
 import { notFound } from "next/navigation";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
@@ -61,6 +62,11 @@ export default async function EpisodePage({ params }: Params) {
           sample {episode.sample} · {episode.status} · reward <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
         </span>
       </header>
+      {episode.waitingFor ? (
+        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="episode-waiting">
+          This episode is {describeWait(episode.waitingFor)}; it goes on by itself when the server answers again.
+        </p>
+      ) : null}
       {ended ? (
         <>
           <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">

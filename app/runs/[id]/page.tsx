@@ -17,6 +17,7 @@ import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { runConfigSchema } from "@/lib/colbench/run-config";
 import { queueView } from "@/lib/runs/queue-view";
+import { paceOf } from "@/lib/runs/pace";
 import { RunWorkers } from "@/components/RunWorkers";
 import { RunSpec } from "@/components/RunSpec";
 import { loadPipelineView } from "@/lib/sweet/pipeline-view";
@@ -30,6 +31,7 @@ function pipelineStatus(runId: number) {
     return null;
   }
 }
+import { describeWait } from "@/lib/colbench/failure";
 
 export const dynamic = "force-dynamic";
 
@@ -49,11 +51,13 @@ export default async function RunPage({
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
-  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id), store.runs.span(run.id)]);
+  // One pace for the charts and the Workers panel alike.
+  const pace = paceOf(await store.workers.paceFigures(run.id));
+  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id, pace), store.runs.span(run.id)]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
-  const dashboard = runDashboard(figures, { prices, running: run.status === "running", now });
+  const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
@@ -89,7 +93,13 @@ export default async function RunPage({
           Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the Leaderboard and Compare until it is restored.
         </p>
       ) : null}
-      <RunLive runId={run.id} status={run.status} failed={run.failed} />
+      {run.waiting ? (
+        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="waiting-banner">
+          {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"} {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers
+          again; only after {Math.round((runConfigSchema.safeParse(row?.config).data?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
+        </p>
+      ) : null}
+      <RunLive runId={run.id} status={run.status} failed={run.failed} ended={run.done + run.failed} />
       {queue ? <RunWorkers view={queue} live={run.status === "running"} /> : null}
       <dl className="mb-6 grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-5" data-testid="run-figures">
         {(

@@ -13,6 +13,8 @@ export interface PostgresServer {
   version: string;
   /** A URL for a fresh, empty database on this server. */
   createDatabase(name: string): Promise<string>;
+  /** Stops the server at once (`-m immediate`: clients lose their connections mid-query) and starts it again. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,9 @@ export async function startPostgres(): Promise<PostgresServer> {
         await client.end();
       }
       return `postgresql://colbench@127.0.0.1:${port}/${name}`;
+    },
+    async restart() {
+      run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "-t", "60", "-l", path.join(dir, "server.log"), "restart"]);
     },
     async stop() {
       try {

@@ -52,6 +52,14 @@ export interface RenderReply {
   /** The first few refused URLs, shortened, for people debugging a page. */
   blocked: string[];
   error?: string;
+  /** Set when the page was rendered a second time, in a fresh browser: how the first attempt ended. */
+  retried?: RenderAttempt;
+}
+
+/** How a render attempt that did not count ended. */
+export interface RenderAttempt {
+  status: RenderStatus;
+  error?: string;
 }
 
 export interface WorkerReady {
@@ -82,6 +90,8 @@ export interface WorkerOptions {
   subsetTailwind: boolean;
   /** Extra milliseconds allowed for capturing the screenshot itself. */
   captureTimeoutMs: number;
+  /** Private memory a lane's browser (all its processes) may hold while it renders a page; past it the browser is killed. */
+  memoryLimitBytes?: number;
   /** Folder for Chromium profiles; the parent removes it when the worker exits, however it exits. */
   profileRoot?: string;
 }

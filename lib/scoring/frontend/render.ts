@@ -14,6 +14,7 @@ import { renderIsolation, type RenderIsolation } from "./render-isolation";
 import {
   settingsFor,
   type FromWorker,
+  type RenderAttempt,
   type RenderReply,
   type RenderSettings,
   type RenderStatus,
@@ -38,8 +39,9 @@ export interface RenderPoolOptions {
   /** The browser binary to drive; default the engine's (browsers.ts). */
   executablePath?: string;
   /**
-   * Pages rendered at once, each in its own browser context. Default 3: on 2 cores a third page
-   * keeps them busy while the others wait for Chromium to draw a frame to capture.
+   * Pages rendered at once, each in a browser of its own (a lane: its own processes, so one page's
+   * cost is its lane's alone). Default 3: on 2 cores a third page keeps them busy while the others
+   * wait for the browser to draw a frame to capture.
    */
   concurrency?: number;
   /** true (default): <dataDir>/renders; a string: that folder; false: never read or write renders. */
@@ -48,6 +50,11 @@ export interface RenderPoolOptions {
   deadlineMs?: number;
   /** How long the capture itself may take. */
   captureTimeoutMs?: number;
+  /**
+   * Private memory (MiB) a lane's browser, all its processes together, may hold while it renders a
+   * page; a page past it is killed with its browser (status "failed"). Default 2048.
+   */
+  memoryLimitMb?: number;
   settings?: Partial<RenderSettings>;
   /** Serve static pages only the Tailwind rules they can match (same pixels, faster). Default true. */
   subsetTailwind?: boolean;
@@ -78,6 +85,8 @@ export interface RenderResult {
   blocked: string[];
   cached: boolean;
   error?: string;
+  /** Set when the page was rendered again in a fresh browser: how the first attempt ended. */
+  retried?: RenderAttempt;
 }
 
 export const DEFAULT_DEADLINE_MS = 10_000;
@@ -186,6 +195,7 @@ export class RenderPool {
       blocked: reply.blocked,
       cached: false,
       ...(reply.error ? { error: reply.error } : {}),
+      ...(reply.retried ? { retried: reply.retried } : {}),
     };
     // Only good renders are kept: a timeout or failure may be the machine's fault, not the page's.
     if (cache && reply.status === "ok") {
@@ -262,6 +272,7 @@ export class RenderPool {
       concurrency: this.options.concurrency ?? DEFAULT_CONCURRENCY,
       subsetTailwind: this.options.subsetTailwind ?? true,
       captureTimeoutMs: this.options.captureTimeoutMs ?? 15_000,
+      ...(this.options.memoryLimitMb ? { memoryLimitBytes: this.options.memoryLimitMb * 2 ** 20 } : {}),
       profileRoot,
     };
     const entry = this.options.workerPath ?? path.join(projectRoot, "workers", "render", "main.ts");

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EMBEDDER_ID, DefaultEmbedder } from "./embedders/default";
-import { FrontendScorer } from "./scorer";
+import { FrontendScorer, renderTrouble } from "./scorer";
 import { defaultChromium } from "./render";
 
 const chromium = defaultChromium();
@@ -39,5 +39,15 @@ describe.skipIf(!existsSync(chromium))("FrontendScorer", () => {
     const r = await scorer.score(TARGET, { kind: "html", html: TARGET });
     const files = readdirSync(path.join(cacheDir, r.targetRender.slice(0, 2)));
     expect(files).toContain(`${r.targetRender}.${DEFAULT_EMBEDDER_ID}.f32`);
+  });
+});
+
+describe("what a score keeps of a render that was not clean", () => {
+  it("says how the render ended and what a first attempt met", () => {
+    expect(renderTrouble({ status: "ok" })).toBeUndefined();
+    expect(renderTrouble({ status: "failed", error: "capturing the page took longer than 15000 ms", retried: { status: "failed", error: "the page used 2100 MiB, more than its 2048 MiB" } })).toBe(
+      "first attempt failed: the page used 2100 MiB, more than its 2048 MiB; rendered again in a fresh browser; then failed: capturing the page took longer than 15000 ms",
+    );
+    expect(renderTrouble({ status: "ok", retried: { status: "timeout" } })).toBe("first attempt timeout; rendered again in a fresh browser");
   });
 });

@@ -27,6 +27,17 @@ export interface FrontendScore {
   targetRender: string;
   answerStatus: AnswerSource;
   targetStatus: RenderStatus;
+  /** Why the answer's render is not a clean one: it failed or timed out, or it did only when rendered again in a fresh browser. */
+  answerError?: string;
+  targetError?: string;
+}
+
+/** What a score keeps of a render that was not clean (absent for a clean first attempt). */
+export function renderTrouble(r: Pick<RenderResult, "status" | "error" | "retried">): string | undefined {
+  const parts: string[] = [];
+  if (r.retried) parts.push(`first attempt ${r.retried.status}${r.retried.error ? `: ${r.retried.error}` : ""}; rendered again in a fresh browser`);
+  if (r.status !== "ok") parts.push(`${r.status}${r.error ? `: ${r.error}` : ""}`);
+  return parts.length ? parts.join("; then ") : undefined;
 }
 
 export interface FrontendScorerOptions {
@@ -53,6 +64,8 @@ export class FrontendScorer {
   async score(groundTruth: string, answer: FrontendAnswer): Promise<FrontendScore> {
     const [target, answered] = await Promise.all([this.pool.render(groundTruth), this.answerImage(answer)]);
     const [a, t] = await Promise.all([this.embedding(answered.id, answered.png, answered.cacheable), this.embedding(target.id, target.png, target.status === "ok")]);
+    const answerError = answered.trouble;
+    const targetError = renderTrouble(target);
     return {
       reward: cosine(a, t),
       embedder: this.embedder.id,
@@ -62,17 +75,20 @@ export class FrontendScorer {
       targetRender: target.id,
       answerStatus: answered.status,
       targetStatus: target.status,
+      ...(answerError ? { answerError } : {}),
+      ...(targetError ? { targetError } : {}),
     };
   }
 
-  private async answerImage(answer: FrontendAnswer): Promise<{ id: string; png: Buffer; status: AnswerSource; cacheable: boolean }> {
+  private async answerImage(answer: FrontendAnswer): Promise<{ id: string; png: Buffer; status: AnswerSource; cacheable: boolean; trouble?: string }> {
     if (answer.kind === "none") return { id: "fallback", png: fallbackPng(), status: "none", cacheable: false };
     if (answer.kind === "image") {
       const png = await readFile(answer.path);
       return { id: `png:${createHash("sha256").update(png).digest("hex")}`, png, status: "image", cacheable: false };
     }
     const r: RenderResult = await this.pool.render(answer.html);
-    return { id: r.id, png: r.png, status: r.status, cacheable: r.status === "ok" };
+    const trouble = renderTrouble(r);
+    return { id: r.id, png: r.png, status: r.status, cacheable: r.status === "ok", ...(trouble ? { trouble } : {}) };
   }
 
   /** One embedding per image and embedder: in memory for this run, on disk beside cached renders. */

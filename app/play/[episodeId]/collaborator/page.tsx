@@ -27,7 +27,8 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
   const invite = agentLink ? (
     <span className="text-sm text-stone-600">
       The agent is a person: send them{" "}
-      <Link className="font-mono text-teal-700 underline" href={agentLink} data-testid="agent-seat-link">
+      {/* Not prefetched: the key is for the other person, and a prefetch would swap it for a cookie here. */}
+      <Link className="font-mono text-teal-700 underline" href={agentLink} prefetch={false} data-testid="agent-seat-link">
         the agent seat&apos;s link
       </Link>
     </span>

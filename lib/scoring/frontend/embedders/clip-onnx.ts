@@ -2,10 +2,10 @@ import { availableParallelism } from "node:os";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import * as ort from "onnxruntime-node";
-import { decodePng } from "../png";
+import { decodePngPixels } from "../png-pixels";
 import { clipEmbedderId } from "./clip";
 import { buildClipVisionOnnx, CLIP_ONNX_OPSET } from "./clip-onnx-graph";
-import { clipPreprocess } from "./clip-preprocess";
+import { clipNormalize, clipResizeCropPixels } from "./clip-preprocess";
 import { loadClipVision, parseClipConfig, type ClipVisionConfig } from "./clip-vision";
 import { l2Normalize } from "./clip-ops";
 import { cachedGraph } from "./onnx-cache";
@@ -13,8 +13,9 @@ import type { ImageEmbedder } from "./types";
 
 // CLIP's vision tower on the CPU through ONNX Runtime (the `cpu` device): the graph built from the
 // checkpoint (clip-onnx-graph.ts, cached by checkpoint hash) or one exported elsewhere. Images are
-// preprocessed here exactly as for the reference (clipPreprocess) and run in batches: while one
-// batch is in ONNX Runtime's threads, the images that arrive meanwhile queue up for the next.
+// preprocessed exactly as for the reference (Pillow's arithmetic; decoded by libvips off the event
+// loop, resized only where the crop needs) and run in batches: while one batch is in ONNX Runtime's
+// threads, the next images are decoded and resized and queue up for the next batch.
 
 /** Bumped whenever the graph builder changes what it builds: cached graphs are keyed on it. */
 export const GRAPH_VERSION = `clip-vision-graph-2/opset-${CLIP_ONNX_OPSET}`;
@@ -40,6 +41,9 @@ export class OnnxClipEmbedder implements ImageEmbedder {
   readonly device = "cpu";
   private queue: Pending[] = [];
   private running = false;
+  /** Images being decoded and resized: the next batch waits for them rather than leave without them. */
+  private preparing = 0;
+  private wake: (() => void) | null = null;
 
   private constructor(
     readonly id: string,
@@ -68,15 +72,29 @@ export class OnnxClipEmbedder implements ImageEmbedder {
     return new OnnxClipEmbedder(clipEmbedderId(config), config, session, options.batchSize ?? 8, file, !options.onnxFile);
   }
 
-  embed(png: Uint8Array): Promise<Float32Array> {
-    // Decoding and resizing happen on this thread, overlapping the batch ONNX Runtime is running.
-    return this.embedPixels(clipPreprocess(decodePng(png), this.config.imageSize));
+  async embed(png: Uint8Array): Promise<Float32Array> {
+    this.preparing++;
+    let pixels: Float32Array;
+    try {
+      pixels = clipNormalize(clipResizeCropPixels(await decodePngPixels(png), this.config.imageSize));
+    } finally {
+      this.preparing--;
+      this.nudge();
+    }
+    return this.embedPixels(pixels);
+  }
+
+  private nudge(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /** The embedding of preprocessed pixels [3, S, S] (benchmarks and parity tests feed these). */
   embedPixels(pixels: Float32Array): Promise<Float32Array> {
     return new Promise((resolve, reject) => {
       this.queue.push({ pixels, resolve, reject });
+      this.nudge();
       // Calls made in the same turn join one batch.
       if (!this.running) setImmediate(() => void this.drain());
     });
@@ -87,6 +105,11 @@ export class OnnxClipEmbedder implements ImageEmbedder {
     this.running = true;
     try {
       while (this.queue.length) {
+        if (this.queue.length < this.batchSize && this.preparing > 0) {
+          // More images are on their way: a full batch costs ONNX Runtime less per image.
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          continue;
+        }
         const batch = this.queue.splice(0, this.batchSize);
         try {
           const embeddings = await this.run(batch.map((p) => p.pixels));

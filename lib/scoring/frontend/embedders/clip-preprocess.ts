@@ -1,5 +1,5 @@
 import type { RgbaImage } from "../png";
-import { resizeBicubic, type Rgb8 } from "./pil-resize";
+import { resizeBicubicCrop, type Pixels8, type Rgb8 } from "./pil-resize";
 
 // CLIPImageProcessor's steps with its defaults for openai/clip-vit-base-patch32: convert to RGB,
 // resize so the shortest side is `size` (bicubic, as Pillow does it), center-crop size x size,
@@ -44,9 +44,17 @@ export function centerCrop(img: Rgb8, cropW: number, cropH: number): Rgb8 {
 
 /** The resized and cropped uint8 image (what the model sees before rescaling). */
 export function clipResizeCrop(img: RgbaImage, size: number): Rgb8 {
-  const rgb = toRgb(img);
-  const [w, h] = shortestEdgeSize(rgb.width, rgb.height, size);
-  return centerCrop(resizeBicubic(rgb, w, h), size, size);
+  return clipResizeCropPixels({ width: img.width, height: img.height, channels: 4, data: img.data }, size);
+}
+
+/**
+ * The same from RGB or RGBA pixels: Pillow's convert("RGB") (alpha dropped, not composited), the
+ * shortest-edge bicubic resize and the centre crop, computing only the crop.
+ */
+export function clipResizeCropPixels(img: Pixels8, size: number): Rgb8 {
+  const [w, h] = shortestEdgeSize(img.width, img.height, size);
+  if (size > w || size > h) throw new Error(`cannot crop ${size}x${size} from ${w}x${h}`);
+  return resizeBicubicCrop(img, w, h, { left: Math.floor((w - size) / 2), top: Math.floor((h - size) / 2), width: size, height: size });
 }
 
 /** Rescale and normalise to CLIP's input: float32 [3, size, size]. */

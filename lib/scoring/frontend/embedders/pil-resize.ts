@@ -136,3 +136,93 @@ export function resizeBicubic(src: Rgb8, width: number, height: number): Rgb8 {
   if (height !== src.height) img = vertical(img, height, coefficients(src.height, 0, src.height, height));
   return img;
 }
+
+/** 8-bit pixels with 3 (RGB) or 4 (RGBA) channels a pixel; only the first three are read. */
+export interface Pixels8 {
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  data: Uint8Array;
+}
+
+export interface CropBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The `crop` of Image.resize((width, height), Image.BICUBIC) of the RGB channels, computing only
+ * that: each output pixel depends on its own filter support alone, so the passes run on the rows
+ * and columns the crop needs (a tall screenshot cropped to 224 rows resizes a fraction of itself)
+ * with the same arithmetic, byte for byte, as resizeBicubic followed by the crop.
+ */
+export function resizeBicubicCrop(src: Pixels8, width: number, height: number, crop: CropBox): Rgb8 {
+  const { left, top, width: cw, height: ch } = crop;
+  if (left < 0 || top < 0 || left + cw > width || top + ch > height) throw new Error(`cannot crop ${cw}x${ch} at ${left},${top} from ${width}x${height}`);
+  const C = src.channels;
+  const h = width !== src.width ? coefficients(src.width, 0, src.width, width) : null;
+  const v = height !== src.height ? coefficients(src.height, 0, src.height, height) : null;
+  // The input rows the crop's output rows read.
+  let first = top;
+  let last = top + ch;
+  if (v) {
+    first = v.bounds[top * 2]!;
+    last = 0;
+    for (let yy = top; yy < top + ch; yy++) {
+      first = Math.min(first, v.bounds[yy * 2]!);
+      last = Math.max(last, v.bounds[yy * 2]! + v.bounds[yy * 2 + 1]!);
+    }
+  }
+  const rows = last - first;
+  // Horizontal pass (or the columns as they are) over those rows: rows x cw, RGB.
+  const mid = new Uint8Array(rows * cw * 3);
+  const s = src.data;
+  for (let y = 0; y < rows; y++) {
+    const row = (first + y) * src.width * C;
+    let o = y * cw * 3;
+    for (let xx = left; xx < left + cw; xx++, o += 3) {
+      if (!h) {
+        const p = row + xx * C;
+        mid[o] = s[p]!;
+        mid[o + 1] = s[p + 1]!;
+        mid[o + 2] = s[p + 2]!;
+        continue;
+      }
+      const xmin = h.bounds[xx * 2]!;
+      const n = h.bounds[xx * 2 + 1]!;
+      const k = xx * h.ksize;
+      let s0 = HALF;
+      let s1 = HALF;
+      let s2 = HALF;
+      let p = row + xmin * C;
+      for (let x = 0; x < n; x++, p += C) {
+        const w = h.kk[k + x]!;
+        s0 += s[p]! * w;
+        s1 += s[p + 1]! * w;
+        s2 += s[p + 2]! * w;
+      }
+      mid[o] = clip8(s0);
+      mid[o + 1] = clip8(s1);
+      mid[o + 2] = clip8(s2);
+    }
+  }
+  if (!v) return { width: cw, height: ch, data: mid };
+  // Vertical pass for the crop's rows, reading `mid` (row `first` of the input is its row 0).
+  const out = new Uint8Array(cw * ch * 3);
+  const stride = cw * 3;
+  for (let yy = 0; yy < ch; yy++) {
+    const ymin = v.bounds[(top + yy) * 2]! - first;
+    const n = v.bounds[(top + yy) * 2 + 1]!;
+    const k = (top + yy) * v.ksize;
+    const o = yy * stride;
+    for (let i = 0; i < stride; i++) {
+      let sum = HALF;
+      let p = ymin * stride + i;
+      for (let y = 0; y < n; y++, p += stride) sum += mid[p]! * v.kk[k + y]!;
+      out[o + i] = clip8(sum);
+    }
+  }
+  return { width: cw, height: ch, data: out };
+}

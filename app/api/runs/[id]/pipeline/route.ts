@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { getPipelineJobs } from "@/lib/sweet/jobs";
-import { TEMPLATE_NAMES } from "@/lib/sweet/chat-template";
 import { getStore } from "@/lib/store";
 import { loadPipelineView } from "@/lib/sweet/pipeline-view";
 
@@ -14,8 +13,10 @@ const stepSchema = z.object({
   groundTruth: z.boolean().optional(),
   sum: z.boolean().optional(),
   pairsPerState: z.coerce.number().int().min(1).max(64).optional(),
-  seed: z.coerce.number().int().optional(),
-  template: z.enum(TEMPLATE_NAMES as ["llama3", "chatml"]).optional(),
+  seed: z.coerce.number().int().min(0).optional(),
+  includeOwn: z.boolean().optional(),
+  /** A hub id, model folder or fallback name (llama3, chatml); the run's recorded template when left out. */
+  template: z.string().min(1).max(500).optional(),
 });
 
 /** Where SWEET-RL's steps stand on a run: each step's state and counts (from the stored rows), the next step, the exports; and the latest step's news. */

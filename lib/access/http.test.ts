@@ -1,0 +1,115 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../store";
+import { studioHostNames } from "./host";
+import { gated } from "./http";
+import { hashToken } from "./tokens";
+import { PROTO_HEADER, VIEWER_HEADER } from "./viewer";
+
+// The gate in front of a real HTTP server, with a store that knows one seat key and one user.
+
+const SEAT_KEY = "seat-key-of-episode-7";
+const store = {
+  sessions: { user: async () => null },
+  users: { count: async () => 1 },
+  seats: { byToken: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { episodeId: 7, seat: "simulator" } : null) },
+} as unknown as Store;
+
+let server: http.Server;
+let base = "";
+let trustProxy = false;
+const seen: Array<{ url: string; viewer: string; proto: string }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) =>
+    gated(store, { loopback: true, hosts: studioHostNames({ bound: "127.0.0.1", extra: ["studio.example.org"] }), trustProxy }, (inner, out) => {
+      seen.push({ url: inner.url ?? "", viewer: String(inner.headers[VIEWER_HEADER]), proto: String(inner.headers[PROTO_HEADER]) });
+      out.end("next");
+    })(req, res),
+  );
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** fetch() will not send a Host of our choosing; http.request will. */
+function request(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the gate", () => {
+  it("refuses a Host that is not the studio's with 421, before anything else, with its headers", async () => {
+    for (const host of ["rebind.attacker.example", "rebind.attacker.example:3000", "127.0.0.1.nip.example"]) {
+      const r = await request("/api/health", { host });
+      expect(r.status, host).toBe(421);
+      expect(r.body).toMatch(/--allowed-host/);
+      expect(r.headers["x-frame-options"]).toBe("DENY");
+    }
+    const before = seen.length;
+    expect((await request(`/play/7/collaborator?key=${SEAT_KEY}`, { host: "rebind.attacker.example" })).status).toBe(421);
+    expect(seen.length).toBe(before);
+    expect((await request("/api/health", { host: "studio.example.org" })).status).toBe(200);
+    expect((await request("/api/health", { host: "localhost:1" })).status).toBe(200);
+  });
+
+  it("refuses writes whose Origin or Sec-Fetch-Site is not the studio's own", async () => {
+    const host = new URL(base).host;
+    expect((await request("/api/runs", { origin: "http://evil.example" }, "POST")).status).toBe(403);
+    expect((await request("/signin", { origin: `http://localhost:${new URL(base).port}` }, "POST")).status).toBe(403);
+    expect((await request("/signin", { "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
+    expect((await request("/signin", { origin: `http://${host}`, "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
+    expect((await request("/signin", {}, "POST")).status).toBe(200);
+    // The studio's own form under its no-referrer policy: Origin null, but the browser says same-origin.
+    expect((await request("/signin", { origin: "null", "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
+    expect((await request("/signin", { origin: "null" }, "POST")).status).toBe(403);
+    expect((await request("/signin", { origin: "null", "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
+  });
+
+  it("answers nothing at Next's image optimizer, whatever URL it is given", async () => {
+    const r = await request(`/_next/image?url=${encodeURIComponent("/api/renders/" + "a".repeat(64))}&w=1920&q=75`);
+    expect(r.status).toBe(404);
+    expect(r.headers["content-type"]).not.toMatch(/image/);
+  });
+
+  it("swaps a seat key for an httpOnly cookie of that seat and drops it from the address", async () => {
+    const r = await request(`/play/7/collaborator?key=${SEAT_KEY}&tab=2`);
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe("/play/7/collaborator?tab=2");
+    const cookie = r.headers["set-cookie"]![0]!;
+    expect(cookie).toMatch(/^colbench_seat_7_simulator=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toMatch(/Secure/);
+    expect(r.headers["referrer-policy"]).toBe("no-referrer");
+    const opened = await request("/play/7/collaborator", { cookie: cookie.split(";")[0]! });
+    expect(opened.status).toBe(200);
+    expect(JSON.parse(seen.at(-1)!.viewer)).toEqual({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] });
+    // A wrong key is no key: the page asks to sign in.
+    expect((await request("/play/7/collaborator?key=nope")).status).toBe(401);
+  });
+
+  it("marks the seat cookie Secure behind HTTPS only when the operator trusts the proxy", async () => {
+    const plain = await request(`/play/7/collaborator?key=${SEAT_KEY}`, { "x-forwarded-proto": "https" });
+    expect(plain.headers["set-cookie"]![0]).not.toMatch(/Secure/);
+    trustProxy = true;
+    try {
+      const proxied = await request(`/play/7/collaborator?key=${SEAT_KEY}`, { "x-forwarded-proto": "https" });
+      expect(proxied.headers["set-cookie"]![0]).toMatch(/Secure/);
+      await request("/api/health", { "x-forwarded-proto": "https" });
+      expect(seen.at(-1)!.proto).toBe("https");
+    } finally {
+      trustProxy = false;
+    }
+    await request("/api/health", { "x-forwarded-proto": "https", [PROTO_HEADER]: "https" });
+    expect(seen.at(-1)!.proto).toBe("http");
+  });
+});

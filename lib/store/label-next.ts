@@ -1,0 +1,139 @@
+import type { PrismaClient } from "../db/generated/client";
+import type { Assigned, Side, StoreLabelResult } from "./labels";
+import { contentOf, itemSql, type ItemContent, type ItemRow } from "./queues";
+
+// A key press at the labelling desk is the studio's commonest write: the label, the pair after the
+// ones the page holds, and that pair's content go in one statement (one round trip, one turn at
+// the embedded database's session gate) instead of three. The label's part is `storeLabel`'s and
+// the claim's part `nextAssignment`'s (lib/store/labels.ts), with two changes that one snapshot
+// needs: the claim only runs when the label is stored (now or before), and the lease renewal
+// leaves the labelled pair's slot alone (a row is updated once per statement).
+
+const NOW = `(now() AT TIME ZONE 'UTC')`;
+
+const SQL = `
+  WITH mine AS (
+    SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
+      FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
+     WHERE a."itemId" = $3 AND a."userId" = $2 AND i."queueId" = $1 AND a."skipped" = false
+  ), slot AS (
+    UPDATE "QueueSlot" s SET "labelled" = true, "leaseUntil" = NULL
+     WHERE s."itemId" = $3 AND s."userId" = $2 AND s."labelled" = false
+       AND EXISTS (SELECT 1 FROM mine WHERE NOT mine."gold")
+    RETURNING s."id"
+  ), stored AS (
+    INSERT INTO "Label" ("queueId", "itemId", "userId", "choice", "leftIsA", "comment", "ms")
+    SELECT $1, m."itemId", $2,
+           (CASE $4::text
+              WHEN 'left' THEN (CASE WHEN m."leftIsA" THEN 'a' ELSE 'b' END)
+              WHEN 'right' THEN (CASE WHEN m."leftIsA" THEN 'b' ELSE 'a' END)
+              ELSE $4::text END)::"LabelChoice",
+           m."leftIsA", $5, $6
+      FROM mine m
+     WHERE m."gold" OR EXISTS (SELECT 1 FROM slot)
+    ON CONFLICT ("itemId", "userId") DO NOTHING
+    RETURNING "id"
+  ), earlier AS (
+    SELECT l."id", l."choice", l."leftIsA" FROM "Label" l WHERE l."itemId" = $3 AND l."userId" = $2 AND l."queueId" = $1
+  ), go AS (
+    SELECT 1 AS ok WHERE EXISTS (SELECT 1 FROM stored) OR EXISTS (SELECT 1 FROM earlier)
+  ), renewed AS (
+    UPDATE "QueueSlot" s SET "leaseUntil" = ${NOW} + make_interval(secs => $7)
+     WHERE s."queueId" = $1 AND s."userId" = $2 AND s."labelled" = false AND s."itemId" <> $3
+       AND EXISTS (SELECT 1 FROM go)
+    RETURNING s."itemId"
+  ), held AS (
+    SELECT a."itemId", a."leftIsA" FROM renewed r JOIN "Assignment" a ON a."itemId" = r."itemId" AND a."userId" = $2
+     WHERE NOT (r."itemId" = ANY($8::int[]))
+    UNION ALL
+    SELECT a."itemId", a."leftIsA" FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
+     WHERE EXISTS (SELECT 1 FROM go) AND a."userId" = $2 AND i."queueId" = $1 AND i."gold" IS NOT NULL AND a."skipped" = false
+       AND a."itemId" <> $3 AND NOT (a."itemId" = ANY($8::int[]))
+       AND NOT EXISTS (SELECT 1 FROM "Label" l WHERE l."itemId" = a."itemId" AND l."userId" = $2)
+  ), pick AS (
+    SELECT s."id" FROM "QueueSlot" s
+     WHERE EXISTS (SELECT 1 FROM go) AND NOT EXISTS (SELECT 1 FROM held)
+       AND s."queueId" = $1 AND s."labelled" = false
+       AND (s."userId" IS NULL OR s."leaseUntil" < ${NOW})
+       AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2)
+     ORDER BY s."ordinal", s."n"
+     LIMIT 1
+     FOR UPDATE SKIP LOCKED
+  ), taken AS (
+    UPDATE "QueueSlot" s SET "userId" = $2, "leaseUntil" = ${NOW} + make_interval(secs => $7)
+      FROM pick
+     WHERE s."id" = pick."id" AND s."labelled" = false AND (s."userId" IS NULL OR s."leaseUntil" < ${NOW})
+    RETURNING s."itemId"
+  ), inserted AS (
+    INSERT INTO "Assignment" ("itemId", "userId", "leftIsA")
+    SELECT taken."itemId", $2, random() < 0.5 FROM taken
+    RETURNING "itemId", "leftIsA"
+  ), next AS (
+    SELECT * FROM (SELECT "itemId", "leftIsA" FROM held ORDER BY "itemId" LIMIT 1) h
+    UNION ALL
+    SELECT "itemId", "leftIsA" FROM inserted
+    LIMIT 1
+  )
+  SELECT (SELECT "id" FROM stored) AS "labelId", (SELECT "id" FROM earlier) AS "earlierId",
+         (SELECT "choice"::text FROM earlier) AS "earlierChoice", (SELECT "leftIsA" FROM earlier) AS "earlierLeftIsA",
+         (SELECT "queueId" FROM "QueueItem" WHERE "id" = $3) AS "itemQueueId",
+         (SELECT count(*) FROM mine)::int AS "assigned",
+         ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
+         ((SELECT count(*) FROM "QueueSlot" WHERE "queueId" = $1 AND "labelled" = true) + (SELECT count(*) FROM slot))::int AS "given",
+         n."leftIsA" AS "nextLeftIsA", c.*
+    FROM (SELECT 1) one
+    LEFT JOIN next n ON true
+    LEFT JOIN LATERAL (${itemSql(`n."itemId"`)}) c ON true`;
+
+interface Row extends Partial<ItemRow> {
+  labelId: number | null;
+  earlierId: number | null;
+  earlierChoice: string | null;
+  earlierLeftIsA: boolean | null;
+  itemQueueId: number | null;
+  assigned: number;
+  mine: number;
+  given: number;
+  nextLeftIsA: boolean | null;
+}
+
+export type LabelAndNext = { label: StoreLabelResult; next: (Assigned & { content: ItemContent }) | null };
+
+/**
+ * Stores one label as `storeLabel` does and, once it is stored (now or by an earlier send of the
+ * same label), claims the next pair for this person beyond `holding` as `nextAssignment` does,
+ * with its content. A refused label claims nothing.
+ */
+export async function labelAndNext(
+  prisma: PrismaClient,
+  label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
+  leaseMs: number,
+  holding: number[],
+): Promise<LabelAndNext> {
+  const args = [label.queueId, label.userId, label.itemId, label.side, label.comment, Math.max(0, Math.round(label.ms)), leaseMs / 1000, holding] as const;
+  let row: Row;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      row = (await prisma.$queryRawUnsafe<Row[]>(SQL, ...args))[0]!;
+      break;
+    } catch (error) {
+      // The same person claiming twice at once (two tabs) can pick two slots of one pair: the
+      // second Assignment row is refused and the whole statement undone (the label too): again.
+      if (/23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error)) && attempt < 5) continue;
+      throw error;
+    }
+  }
+  const next = row.nextLeftIsA !== null && row.id != null ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) } : null;
+  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given }, next };
+  if (row.earlierId !== null) {
+    // A resend keeps the first choice, and says which.
+    const choice = row.earlierChoice!;
+    const side: Side = choice === "a" ? (row.earlierLeftIsA ? "left" : "right") : choice === "b" ? (row.earlierLeftIsA ? "right" : "left") : (choice as Side);
+    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice } }, next };
+  }
+  if (!row.assigned) {
+    if (row.itemQueueId !== label.queueId) return { label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` }, next: null };
+    return { label: { stored: false, reason: "this pair is not assigned to you (or you skipped it)" }, next: null };
+  }
+  return { label: { stored: false, reason: "your hold on this pair ran out and someone else took it" }, next: null };
+}

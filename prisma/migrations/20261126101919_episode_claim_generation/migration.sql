@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Episode" ADD COLUMN     "claimGen" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "waitingFor" JSONB;
+
+-- AlterTable
+ALTER TABLE "Worker" ADD COLUMN     "beatMs" INTEGER NOT NULL DEFAULT 10000;
