@@ -12,7 +12,7 @@ pg_port=$base http_port=$((base + 1)) studio_port=$((base + 2)) https_port=$((ba
 site=colbench.test
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 tmp=$(mktemp -d /tmp/colbench-try-XXXXXX)
-chmod 755 "$tmp"
+chmod 755 "$tmp"; chown postgres "$tmp"
 pids=()
 say() { printf '%s\n' "$*"; }
 cleanup() {
