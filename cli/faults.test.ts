@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/open";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { projectRoot } from "../lib/paths";
@@ -73,6 +73,14 @@ afterAll(async () => {
   await server?.close();
   await postgres?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+// A test that failed half-way leaves its workers behind: they must not take the next test's jobs.
+afterEach(() => {
+  for (const w of spawned.splice(0)) {
+    w.child.kill("SIGCONT");
+    w.child.kill("SIGKILL");
+  }
 });
 
 async function startWorkers(n: number, concurrency?: number): Promise<Array<ColbenchProcess & { id: string }>> {
@@ -189,7 +197,8 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
   });
 
   it("the model server gone for 20 s mid-run: episodes wait and say so, then go on; none fails", { timeout: 150_000 }, async () => {
-    const workers = await startWorkers(3);
+    // One episode at a time each: on a quiet machine twelve at once end together, before the server goes.
+    const workers = await startWorkers(3, 1);
     const runId = await queueRun("outage", `${server.url}#slow:300`);
     await until("a few episodes to end", async () => (await db.prisma.episode.count({ where: { runId, status: "done" } })) >= 2);
     const port = Number(new URL(server.url).port);
@@ -209,7 +218,7 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
   });
 
   it("PostgreSQL restarted mid-run", { timeout: 150_000 }, async () => {
-    const workers = await startWorkers(3);
+    const workers = await startWorkers(3, 1);
     const runId = await queueRun("pg-restart", `${server.url}#slow:300`);
     await until("a few episodes to end", async () => (await db.prisma.episode.count({ where: { runId, status: "done" } })) >= 2);
     expect(await db.prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } })).toBeGreaterThan(0);

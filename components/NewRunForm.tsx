@@ -36,13 +36,14 @@ export function NewRunForm() {
           <option value="frontend">frontend</option>
         </select>
       </label>
-      <label className={label}>
-        Tasks
-        <input name="tasks" defaultValue="all" className={field} aria-describedby="tasks-hint" />
+      {/* The hint describes the field but is not its name (a label holding it would answer to every word in it). */}
+      <div className={label}>
+        <label htmlFor="run-tasks">Tasks</label>
+        <input id="run-tasks" name="tasks" defaultValue="all" className={field} aria-describedby="tasks-hint" />
         <span id="tasks-hint" className="text-xs font-normal text-stone-500">
           all · split=test · source=FILE · index=0-49 (the benchmark&apos;s own order in its file, from 0; lines=1-50 from 1) · ids=21,25,30-40 (the studio&apos;s task numbers, #N on the Tasks page). Commas combine them: split=test,index=0-99.
         </span>
-      </label>
+      </div>
       <label className={`${label} sm:col-span-2`}>
         Agent server (URL#MODEL)
         <input name="agent" required placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct" className={`${field} font-mono`} />

@@ -7,7 +7,7 @@ test("a person starts a run from the studio, watches it, stops and resumes it, a
   const models = process.env.COLBENCH_E2E_MODELS!;
   await page.goto("/runs");
   await page.getByRole("link", { name: "New run" }).click();
-  await page.getByLabel("Tasks (all").fill("ids=4-9");
+  await page.getByLabel("Tasks", { exact: true }).fill("ids=4-9");
   await page.getByLabel("Agent server").fill(`${models}#slow:2000`);
   await page.getByLabel("Simulator server").fill(`${models}#simulator`);
   await page.getByLabel("Concurrency").fill("2");

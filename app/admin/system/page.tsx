@@ -65,8 +65,10 @@ const STALE_MS = 60_000;
 export default async function SystemPage() {
   // The last report at once; the checks (seconds) run in the background and the button shows their result.
   const report = lastReport();
-  if (!report || Date.now() - Date.parse(report.at) > STALE_MS) void checkSystem().catch(() => {});
-  const running = checkRunning();
+  const stale = !report || Date.now() - Date.parse(report.at) > STALE_MS;
+  if (stale) void checkSystem().catch(() => {});
+  // checkSystem opens the database before its check is in flight: a check this page started counts as running.
+  const running = stale || checkRunning();
   if (!report) {
     return (
       <>
