@@ -50,7 +50,8 @@ export function machineTicks(): { busy: number; idle: number; steal: number } {
   return { busy: user! + nice! + system! + irq! + softirq!, idle: idle! + iowait!, steal: steal! };
 }
 
-export function treeCpuSeconds(rootPid: number): number | null {
+/** Every process's CPU seconds and its children, read once from /proc (null when /proc cannot be read). */
+function processTable(): { cpu: Map<number, number>; children: Map<number, number[]> } | null {
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
@@ -67,6 +68,13 @@ export function treeCpuSeconds(rootPid: number): number | null {
     list.push(Number(pid));
     children.set(s.ppid, list);
   }
+  return { cpu, children };
+}
+
+export function treeCpuSeconds(rootPid: number): number | null {
+  const table = processTable();
+  if (!table) return null;
+  const { cpu, children } = table;
   if (!cpu.has(rootPid)) return null;
   let total = 0;
   const stack = [rootPid];
@@ -99,22 +107,9 @@ function kindOf(pid: number): string {
  */
 export function treeCpuByKind(rootPid: number): Map<string, number> {
   const out = new Map<string, number>();
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return out;
-  }
-  const children = new Map<number, number[]>();
-  const cpu = new Map<number, number>();
-  for (const pid of pids) {
-    const s = stat(pid);
-    if (!s) continue;
-    cpu.set(Number(pid), s.cpu);
-    const list = children.get(s.ppid) ?? [];
-    list.push(Number(pid));
-    children.set(s.ppid, list);
-  }
+  const table = processTable();
+  if (!table) return out;
+  const { cpu, children } = table;
   const stack = [rootPid];
   while (stack.length) {
     const pid = stack.pop()!;
