@@ -7,6 +7,7 @@ import { createQueue } from "../lib/label/build";
 import { makeRunPair } from "../lib/label/testing/run-pair";
 
 const SIDES = ["left", "right", "tie", "both_bad"] as const;
+const WARMUP_MS = 2000;
 
 export interface LabellingSetup {
   queueId: number;
@@ -28,12 +29,15 @@ export async function prepareLabelling(db: Database, options: { annotators: numb
 export interface LoadResult {
   /** Which annotator (index into tokens) stored which pair, as the studio acknowledged. */
   acknowledged: Array<{ user: number; item: number }>;
-  /** Label request → next pair in hand, sent in the timed window (ms). */
+  /** Label request → next pair in hand, sent in the timed window after its warm-up (ms). */
   timed: number[];
   /** The same, sent after it while draining. */
   draining: number[];
   /** GET /api/health, sent by the same clients in the window (ms). */
   health: number[];
+  /** Labels and health requests sent in the window's first seconds, when everyone opens the desk at once (ms). */
+  warmup: number[];
+  warmupHealth: number[];
   refused: number;
   resets: number;
   labelledInWindow: number;
@@ -43,12 +47,13 @@ export interface LoadResult {
 /**
  * Every annotator signs in, then reads a pair for a random `think` ms and labels it, holding one
  * pair ahead as the page does, for `seconds`; with `drain`, on without pausing until the queue is
- * empty. Every tenth label in the window, the annotator also times a bare health request.
+ * empty. Every tenth label in the window, the annotator also times a bare health request. The
+ * window's first 2 s (a quarter of a shorter one) are the warm-up, timed apart.
  */
 export async function runAnnotators(
   url: string,
   setup: LabellingSetup,
-  options: { seconds: number; think: [number, number]; drain: boolean; alive: () => boolean },
+  options: { seconds: number; think: [number, number]; drain: boolean; alive: () => boolean; windowEnded?: () => void },
 ): Promise<LoadResult> {
   const cookies: string[] = [];
   for (const token of setup.tokens) {
@@ -60,12 +65,18 @@ export async function runAnnotators(
   const timed: number[] = [];
   const draining: number[] = [];
   const health: number[] = [];
+  const warmup: number[] = [];
+  const warmupHealth: number[] = [];
   let refused = 0;
   let resets = 0;
   let labelledInWindow = 0;
   const start = performance.now();
   const deadline = start + options.seconds * 1000;
   const [low, high] = options.think;
+  // Everyone opens the desk in the same second (sign-in, two pairs, the first label, cold routes):
+  // that burst is timed apart, as the warm-up, so the window's figures are the reading pace.
+  const warm = start + Math.min(WARMUP_MS, (options.seconds * 1000) / 4);
+  const windowTimer = options.windowEnded ? setTimeout(options.windowEnded, options.seconds * 1000) : undefined;
 
   // A connection the server closed as the client reused it (keep-alive) is tried again: every
   // desk request may be sent twice (a label sent again is recognised and stored once).
@@ -94,7 +105,7 @@ export async function runAnnotators(
         const t0 = performance.now();
         const { status, json } = await post<{ next: Pair | null }>(cookie, "labels", { itemId: current.itemId, side: SIDES[Math.floor(Math.random() * 4)], ms: 1000, holding: ahead ? [ahead.itemId] : [] });
         const took = performance.now() - t0;
-        (t0 < deadline ? timed : draining).push(took);
+        (t0 < warm ? warmup : t0 < deadline ? timed : draining).push(took);
         if (status === 200) {
           acknowledged.push({ user, item: current.itemId });
           if (t0 < deadline) labelledInWindow++;
@@ -105,12 +116,13 @@ export async function runAnnotators(
         if (n % 10 === 0 && performance.now() < deadline) {
           const h0 = performance.now();
           const ok = await fetch(`${url}/api/health`).then((r) => r.text()).then(() => true, () => false);
-          if (ok) health.push(performance.now() - h0);
+          if (ok) (h0 < warm ? warmupHealth : health).push(performance.now() - h0);
         }
       }
     }),
   );
-  return { acknowledged, timed, draining, health, refused, resets, labelledInWindow, elapsed: (performance.now() - start) / 1000 };
+  clearTimeout(windowTimer);
+  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, elapsed: (performance.now() - start) / 1000 };
 }
 
 export const percentile = (xs: number[], q: number) => {

@@ -18,6 +18,7 @@ import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-s
 import { storeFor } from "../lib/store";
 import { projectRoot } from "../lib/paths";
 import { startStudio } from "../e2e/studio";
+import { threadCpu, threadCpuSplit } from "./proc-cpu";
 import { describeTimes as fmt, percentile, prepareLabelling, runAnnotators } from "./labelling-load";
 
 const which = process.argv[2] ?? "both";
@@ -81,12 +82,22 @@ async function bench(kind: "pglite" | "postgresql") {
   await db.close();
   const studio = await startStudio(PORT, dir, kind === "postgresql" ? { DATABASE_URL: databaseUrl! } : {});
   try {
-    const run = await runAnnotators(studio.url, setup, { seconds: SECONDS, think: [THINK_LOW, THINK_HIGH], drain: true, alive: () => studio.process.exitCode === null }).catch((error: Error) => {
+    const pid = studio.process.pid!;
+    const cpuAtStart = threadCpu(pid);
+    let cpuInWindow: ReturnType<typeof threadCpuSplit> | undefined;
+    const windowEnded = () => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid)));
+    const run = await runAnnotators(studio.url, setup, { seconds: SECONDS, think: [THINK_LOW, THINK_HIGH], drain: true, alive: () => studio.process.exitCode === null, windowEnded }).catch((error: Error) => {
       throw new Error(`${error.message}\n${studio.output().slice(-3000)}`);
     });
     console.log(`  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.elapsed.toFixed(1)} s; refused ${run.refused}; connections reset and retried ${run.resets}`);
-    console.log(`  label request -> next pair, ${SECONDS} s at a reading pace: ${fmt(run.timed)}`);
+    console.log(`  warm-up, everyone opening the desk in the window's first seconds: label ${fmt(run.warmup)}; health ${fmt(run.warmupHealth)}`);
+    console.log(`  label request -> next pair, the rest of ${SECONDS} s at a reading pace: ${fmt(run.timed)}`);
     console.log(`  peer, GET /api/health in the same window:         ${fmt(run.health)}`);
+    if (cpuInWindow) {
+      // Everything the studio did in the window (labels, their sign-ins and next pairs, health) per label stored.
+      const per = (s: number) => ((s * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2);
+      console.log(`  studio CPU per label in the window: main thread ${per(cpuInWindow.main)} ms, busiest other thread${kind === "pglite" ? " (the database's)" : ""} ${per(cpuInWindow.busiestOther)} ms, other threads ${per(cpuInWindow.rest)} ms`);
+    }
     console.log(`  ratio p95 label / p95 health: ${(percentile(run.timed, 0.95) / percentile(run.health, 0.95)).toFixed(2)}`);
     if (run.draining.length) console.log(`  label request -> next pair, draining with no pause (50 at once): ${fmt(run.draining)}`);
     const code = await studio.stop();

@@ -121,3 +121,38 @@ export function treeCpuByKind(rootPid: number): Map<string, number> {
   }
   return out;
 }
+
+/** CPU seconds so far of each thread of a process, busiest first (`/proc/PID/task`); empty when it cannot be read. */
+export function threadCpu(pid: number): Array<{ tid: number; name: string; cpu: number }> {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out: Array<{ tid: number; name: string; cpu: number }> = [];
+  for (const tid of tids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+      out.push({ tid: Number(tid), name, cpu: (f[11]! + f[12]!) / TICKS_PER_SECOND });
+    } catch {
+      // the thread ended
+    }
+  }
+  return out.sort((a, b) => b.cpu - a.cpu);
+}
+
+/**
+ * CPU seconds a Node process spent between two `threadCpu` readings on its main thread (tid = pid),
+ * its busiest other thread (a worker thread such as the embedded database's) and the rest.
+ */
+export function threadCpuSplit(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): { main: number; busiestOther: number; rest: number } {
+  const was = new Map(before.map((t) => [t.tid, t.cpu]));
+  const used = after.map((t) => ({ tid: t.tid, cpu: t.cpu - (was.get(t.tid) ?? 0) })).sort((a, b) => b.cpu - a.cpu);
+  const main = used.find((t) => t.tid === pid)?.cpu ?? 0;
+  const others = used.filter((t) => t.tid !== pid);
+  const busiestOther = others[0]?.cpu ?? 0;
+  return { main, busiestOther, rest: others.slice(1).reduce((sum, t) => sum + t.cpu, 0) };
+}

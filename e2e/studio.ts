@@ -17,7 +17,10 @@ const root = path.resolve(import.meta.dirname, "..");
 /** Starts the built studio (`colbench serve`) on a fresh data folder and waits until it answers. */
 export async function startStudio(port: number, dataDir?: string, env: Record<string, string> = {}): Promise<RunningStudio> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-"));
-  const child = spawn(process.execPath, [path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)], {
+  // COLBENCH_STUDIO_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the studio a bench drives
+  // (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = (process.env.COLBENCH_STUDIO_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)], {
     cwd: root,
     env: { ...process.env, COLBENCH_DATA: dir, DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

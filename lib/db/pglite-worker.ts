@@ -3,6 +3,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite-server";
+import { PreparedStatements } from "./prepared-statements";
 import { SessionGate } from "./session-gate";
 import { keepStatistics, type StatisticsKeeper } from "./statistics";
 import type { ArrayType, HostInit, RawResult, Request, ToHost, ToWorker, WireError } from "./worker-protocol";
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
 function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatistics: () => Promise<void> | undefined): void {
   // Every parser answers the text PostgreSQL sent: the owner's thread parses with the caller's own.
   const raw = Object.fromEntries(Object.keys(pg.parsers).map((key) => [key, (text: string) => text]));
+  const prepared = new PreparedStatements(pg);
   const transactions = new Map<number, OpenTransaction>();
   const listening = new Map<string, () => void>();
   let nextTransaction = 1;
@@ -90,9 +92,12 @@ function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatisti
   async function handle(request: Request): Promise<unknown> {
     switch (request.op) {
       case "query": {
-        const tx = target(request.tx);
-        const run = (on: Pick<PGlite, "query">) => on.query(request.sql, request.params, { rowMode: "array", parsers: raw });
-        return plain(tx ? await run(tx) : await gate.run(() => run(pg)));
+        // In the owner's open transaction the session is the owner's already; otherwise wait for it.
+        if (request.tx !== undefined) {
+          target(request.tx);
+          return prepared.query(request.sql, request.params);
+        }
+        return gate.run(() => prepared.query(request.sql, request.params));
       }
       case "exec": {
         const tx = target(request.tx);

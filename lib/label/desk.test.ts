@@ -68,6 +68,8 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     for (const l of labels) perItem.set(l.itemId, (perItem.get(l.itemId) ?? 0) + 1);
     expect([...perItem.values()].every((n) => n === 3)).toBe(true);
     expect((await store.queues.slots(queue.id)).every((s) => s.labelled)).toBe(true);
+    // The queue's kept count of labelled slots (a trigger) agrees with the slots after the race.
+    expect(await store.labels.progress(queue.id, acknowledged[0]!.user)).toMatchObject({ given: 72, wanted: 72 });
     // The report reads the same labels: 24 pairs each labelled by three people.
     const report = agreementReport(labels);
     expect(report).toMatchObject({ labels: 72, items: 24, overlapping: 24 });
@@ -255,7 +257,11 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(before).toBe(72);
     // As `colbench runs delete` and the studio delete it.
     await store.runs.delete(runs.b.id);
-    expect(await store.labels.ofQueue((await store.queues.find("race"))!.id)).toEqual([]);
+    const race = (await store.queues.find("race"))!;
+    expect(await store.labels.ofQueue(race.id)).toEqual([]);
     expect(await store.labels.runVotes()).toEqual([]);
+    // Its pairs and their slots went too, and the queue's kept counts with them.
+    expect(race.wanted).toBe(0);
+    expect(await store.labels.progress(race.id, (await store.users.list())[0]!.id)).toMatchObject({ given: 0, wanted: 0 });
   });
 });

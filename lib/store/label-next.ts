@@ -79,7 +79,7 @@ const SQL = `
          (SELECT "queueId" FROM "QueueItem" WHERE "id" = $3) AS "itemQueueId",
          (SELECT count(*) FROM mine)::int AS "assigned",
          ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
-         ((SELECT count(*) FROM "QueueSlot" WHERE "queueId" = $1 AND "labelled" = true) + (SELECT count(*) FROM slot))::int AS "given",
+         ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = $1) + (SELECT count(*) FROM slot))::int AS "given",
          n."leftIsA" AS "nextLeftIsA", c.*
     FROM (SELECT 1) one
     LEFT JOIN next n ON true

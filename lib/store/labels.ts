@@ -191,7 +191,7 @@ export async function storeLabel(
     )
     SELECT (SELECT "id" FROM stored) AS "id", (SELECT count(*) FROM mine)::int AS "assigned",
            ((SELECT count(*) FROM "Label" WHERE "queueId" = ${label.queueId} AND "userId" = ${label.userId}) + (SELECT count(*) FROM stored))::int AS "mine",
-           ((SELECT count(*) FROM "QueueSlot" WHERE "queueId" = ${label.queueId} AND "labelled" = true) + (SELECT count(*) FROM slot))::int AS "given"`;
+           ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = ${label.queueId}) + (SELECT count(*) FROM slot))::int AS "given"`;
   // The counts are read in the statement's snapshot, before its own writes: those are added above.
   const row = rows[0]!;
   if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given };
@@ -272,8 +272,8 @@ export interface Progress {
 export async function queueProgress(prisma: PrismaClient, queueId: number, userId: number): Promise<Progress> {
   const rows = await prisma.$queryRaw<Progress[]>`
     SELECT (SELECT count(*) FROM "Label" WHERE "queueId" = ${queueId} AND "userId" = ${userId})::int AS "mine",
-           (SELECT count(*) FROM "QueueSlot" WHERE "queueId" = ${queueId} AND "labelled" = true)::int AS "given",
-           (SELECT count(*) FROM "QueueSlot" WHERE "queueId" = ${queueId})::int AS "wanted"`;
+           (SELECT "labelledSlots" FROM "Queue" WHERE "id" = ${queueId})::int AS "given",
+           (SELECT "slots" FROM "Queue" WHERE "id" = ${queueId})::int AS "wanted"`;
   return rows[0]!;
 }
 

@@ -113,7 +113,7 @@ export async function findQueue(prisma: PrismaClient, nameOrId: string | number)
     `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
             q."showsHidden", q."source", q."createdAt",
             ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
-            (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id")::int AS "wanted"
+            q."slots" AS "wanted"
        FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,
     byId ? Number(nameOrId) : nameOrId,
   );
@@ -142,8 +142,8 @@ export async function listQueues(prisma: PrismaClient, options: { memberId?: num
     SELECT q."id" AS "queueId",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id")::int AS "items",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id" AND i."gold" IS NOT NULL)::int AS "gold",
-           (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id")::int AS "wanted",
-           (SELECT count(*) FROM "QueueSlot" s WHERE s."queueId" = q."id" AND s."labelled")::int AS "given",
+           q."slots" AS "wanted",
+           q."labelledSlots" AS "given",
            (SELECT count(*) FROM "Label" l WHERE l."queueId" = q."id")::int AS "labels"
       FROM "Queue" q WHERE q."id" = ANY(${ids}::int[])`;
   const byId = new Map(counts.map((c) => [c.queueId, c]));
