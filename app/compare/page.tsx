@@ -80,7 +80,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               : "The two runs have no finished task in common."}
           </p>
           <div className="mb-4 grid gap-4 lg:grid-cols-2">
-            {(await Promise.all([result.a, result.b].map(async (run) => ({ run, dashboard: runDashboard(await store.runs.figures(run.id)) })))).map(({ run, dashboard }, i) => (
+            {(await Promise.all([result.a, result.b].map(async (run) => ({ run, dashboard: runDashboard(await (await store.runs.kept(run.id)).figures()) })))).map(({ run, dashboard }, i) => (
               <div key={run.id}>
                 {dashboard.k > 1 ? (
                   <p className="mb-1 text-sm text-stone-700" data-testid={`compare-best-of-k-${i ? "b" : "a"}`}>

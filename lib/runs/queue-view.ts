@@ -13,12 +13,12 @@ export interface QueueView {
 }
 
 export async function queueView(store: Store, runId: number, pace?: Pace): Promise<QueueView | null> {
-  const [workers, t, figures] = await Promise.all([store.workers.list(), store.workers.throughput(runId, 60_000), pace ? null : store.workers.paceFigures(runId)]);
-  if (!workers.length && !t.queued) return null;
+  const [workers, queued, figures] = await Promise.all([store.workers.list(), store.workers.queued(runId), pace ? null : store.workers.paceFigures(runId)]);
+  if (!workers.length && !queued) return null;
   const p = pace ?? paceOf(figures!);
   return {
     workers: workers.map((w) => ({ ...w, forRun: w.jobs.filter((j) => j.runId === runId).length })),
-    queued: t.queued,
+    queued,
     remaining: p.remaining,
     pace: p,
   };

@@ -90,11 +90,13 @@ import { databaseCounts, recordedMigrations, runServers } from "./system";
 import { episodeToScore, saveEpisodeScores } from "./episode-scores";
 import { resolveTaskSelector } from "./task-selector";
 import { runSpan } from "./run-span";
-import { pipelineCounts } from "./sweet-progress";
+import { pipelineCounts, pipelineEpisodeCounts, type EpisodeCounts } from "./sweet-progress";
+import { RunMemo, runRevision } from "./run-memo";
+import { figuresAt } from "./run-figures";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, reapWorkers, removeWorker, runPaceFigures, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
+import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, queuedJobs, paceFiguresAt, reapWorkers, removeWorker, runPaceFigures, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -104,6 +106,7 @@ export function storeFor(prisma: PrismaClient) {
     <A extends unknown[], R>(query: (prisma: PrismaClient, ...args: A) => R) =>
     (...args: A): R =>
       query(prisma, ...args);
+  const memo = new RunMemo();
   return {
     tasks: {
       list: bind(listTasks),
@@ -138,6 +141,24 @@ export function storeFor(prisma: PrismaClient) {
       toRescore: bind(episodesToRescore),
       replaceScores: bind(replaceScores),
       span: bind(runSpan),
+      /**
+       * A run's figures as its page shows them, each counted once per revision of the run (lib/store/run-memo.ts);
+       * the revision is read once, when this is called.
+       */
+      kept: async (runId: number) => {
+        const revision = Number.isSafeInteger(runId) ? await runRevision(prisma, runId) : null;
+        const keep = <T>(name: string, count: () => Promise<T>, lasting?: (value: T) => boolean) => memo.get(runId, revision, name, count, lasting);
+        return {
+          summary: () => keep("summary", () => runSummary(prisma, runId)),
+          span: () => keep("span", () => runSpan(prisma, runId)),
+          // How many ended in the last minutes moves with the clock: counted again from when those ended.
+          figures: async (now: Date = new Date()) => figuresAt(await keep("figures", () => runFigures(prisma, runId, now)), now),
+          samples: () => keep("samples", () => runSamples(prisma, runId)),
+          // While an episode plays, the revision moves with its every turn anyway.
+          paceFigures: async () => paceFiguresAt(await keep("pace", () => runPaceFigures(prisma, runId), (f) => f.playing === 0), new Date()),
+          pipelineProgress: async () => pipelineCounts(prisma, runId, await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId))),
+        };
+      },
     },
     episodes: {
       ensure: bind(ensureEpisodes),
@@ -189,6 +210,7 @@ export function storeFor(prisma: PrismaClient) {
       list: bind(listWorkers),
       reap: bind(reapWorkers),
       throughput: bind(runThroughput),
+      queued: bind(queuedJobs),
       paceFigures: bind(runPaceFigures),
       cancelWaitingJobs: bind(cancelWaitingJobs),
       deleteJobsOfRun: bind(deleteJobsOfRun),

@@ -32,13 +32,23 @@ export interface RunFigures {
   remaining: number;
   /** Episodes with at least one turn: what per-episode token figures are over (a pending one was not played). */
   played: number;
-  /** When episodes ended: how many, the first (ms), and how many since `cutoffMs` (ten minutes before the query). */
-  ended: { total: number; firstMs: number | null; sinceCutoff: number; cutoffMs: number };
+  /**
+   * When episodes ended: how many, the first (ms), how many since `cutoffMs` (ten minutes before the
+   * query) and when those did (ms, in order: what `sinceCutoff` is later, with no episode changed).
+   */
+  ended: { total: number; firstMs: number | null; sinceCutoff: number; cutoffMs: number; recentMs: number[] };
 }
 
 export const NICE_WIDTHS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
 const FALLBACK_WIDTH = 1_000_000;
 export const PACE_WINDOW_MS = 10 * 60_000;
+
+/** The same figures at a later `now`, no episode having changed since: only how many ended lately moves. */
+export function figuresAt(figures: RunFigures, now: Date): RunFigures {
+  const cutoffMs = now.getTime() - PACE_WINDOW_MS;
+  const recentMs = figures.ended.recentMs.filter((t) => t >= cutoffMs);
+  return { ...figures, ended: { ...figures.ended, cutoffMs, sinceCutoff: recentMs.length, recentMs } };
+}
 
 export function niceWidth(max: number): number {
   return NICE_WIDTHS.find((w) => max / w <= 10) ?? FALLBACK_WIDTH;
@@ -105,7 +115,13 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
     },
     remaining: stats.filter((e) => e.status !== "done" && e.status !== "failed").length,
     played: stats.filter((e) => e.turns > 0).length,
-    ended: { total: ended.length, firstMs: ended.length ? Math.min(...ended) : null, sinceCutoff: ended.filter((t) => t >= cutoffMs).length, cutoffMs },
+    ended: {
+      total: ended.length,
+      firstMs: ended.length ? Math.min(...ended) : null,
+      sinceCutoff: ended.filter((t) => t >= cutoffMs).length,
+      cutoffMs,
+      recentMs: ended.filter((t) => t >= cutoffMs).sort((a, b) => a - b),
+    },
   };
 }
 
@@ -123,7 +139,7 @@ type GroupRow = [
 export async function runFigures(prisma: PrismaClient, runId: number, now: Date = new Date()): Promise<RunFigures> {
   const cutoffMs = now.getTime() - PACE_WINDOW_MS;
   // Dates are compared as epoch milliseconds: the columns are UTC timestamps without a zone.
-  const [row] = await prisma.$queryRaw<Array<{ groups: string | null; amax: number; tmax: number; aw: number; tw: number }>>`
+  const [row] = await prisma.$queryRaw<Array<{ groups: string | null; recent: string; amax: number; tmax: number; aw: number; tw: number }>>`
     WITH m AS (
       SELECT coalesce(max("answerChars") FILTER (WHERE "status" = 'done' AND "reward" IS NOT NULL), 0) AS amax,
              coalesce(max("agentPromptTokens" + "agentCompletionTokens" + "simulatorPromptTokens" + "simulatorCompletionTokens"), 0) AS tmax
@@ -153,6 +169,7 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
     )
     SELECT (SELECT json_agg(json_build_array(g_done, g_rb, g_at, g_tc, g_ab, g_tb, g_task, done, rb, at, tc, ab, tb, "taskId",
                                              n, ones, rsum, rmax, ap, ac, sp, sc, ended, first, since, remaining, played))::text FROM g) AS groups,
+           (SELECT coalesce(json_agg(round(ended) ORDER BY ended), '[]')::text FROM x WHERE ended >= ${cutoffMs}) AS recent,
            amax::int AS amax, tmax::int AS tmax, aw::int AS aw, tw::int AS tw
       FROM nice`;
   const figures: RunFigures = {
@@ -167,7 +184,7 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
     tasks: { count: 0, k: 0, bestSum: 0, successes: 0 },
     remaining: 0,
     played: 0,
-    ended: { total: 0, firstMs: null, sinceCutoff: 0, cutoffMs },
+    ended: { total: 0, firstMs: null, sinceCutoff: 0, cutoffMs, recentMs: (JSON.parse(row!.recent) as number[]).map(Number) },
   };
   for (const r of JSON.parse(row!.groups ?? "[]") as GroupRow[]) {
     const [gDone, gRb, gAt, gTc, gAb, gTb, gTask, done, rb, at, tc, ab, tb, taskId, n, ones, rewardSum, rewardMax, ap, ac, sp, sc, ended, firstMs, sinceCutoff, remaining, played] = r;
@@ -180,7 +197,7 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
       figures.tokens = { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } };
       figures.remaining = remaining;
       figures.played = played;
-      figures.ended = { total: ended, firstMs: firstMs === null ? null : Math.round(firstMs), sinceCutoff, cutoffMs };
+      figures.ended = { ...figures.ended, total: ended, firstMs: firstMs === null ? null : Math.round(firstMs), sinceCutoff };
     } else if (!done) continue;
     else if (gRb === 0) {
       figures.rewardBins.push([rb!, n]);

@@ -18,30 +18,35 @@ export interface PipelineCounts {
   turnPairs: number;
 }
 
-export async function pipelineCounts(prisma: PrismaClient, runId: number): Promise<PipelineCounts> {
+/** The counts that come from the run's episodes and turns alone (the run page keeps them per revision: lib/store/run-memo.ts). */
+export type EpisodeCounts = Pick<PipelineCounts, "episodesDone" | "tasksWithSamples" | "tasksWithTwoSamples" | "states">;
+
+export async function pipelineEpisodeCounts(prisma: PrismaClient, runId: number): Promise<EpisodeCounts> {
   const finished = { runId, status: "done" as const };
-  const ofRun = { turn: { episode: { runId } } };
-  const [episodesDone, perTask, trajectoryPairs, states, statesWithCandidates, candidates, ranked, rankedStates, turnPairs] = await Promise.all([
+  const [episodesDone, perTask, states] = await Promise.all([
     prisma.episode.count({ where: finished }),
     prisma.episode.groupBy({ by: ["taskId"], where: finished, _count: { _all: true } }),
-    prisma.pair.count({ where: { runId, kind: "trajectory" } }),
     prisma.turn.count({ where: { role: "agent", episode: finished } }),
+  ]);
+  return { episodesDone, tasksWithSamples: perTask.length, tasksWithTwoSamples: perTask.filter((t) => t._count._all >= 2).length, states };
+}
+
+/** The counts of candidates, critic scores and pairs. */
+export async function pipelineCandidateCounts(prisma: PrismaClient, runId: number): Promise<Omit<PipelineCounts, keyof EpisodeCounts>> {
+  const finished = { runId, status: "done" as const };
+  const ofRun = { turn: { episode: { runId } } };
+  const [trajectoryPairs, statesWithCandidates, candidates, ranked, rankedStates, turnPairs] = await Promise.all([
+    prisma.pair.count({ where: { runId, kind: "trajectory" } }),
     prisma.turn.count({ where: { role: "agent", episode: finished, candidates: { some: {} } } }),
     prisma.candidate.count({ where: ofRun }),
     prisma.candidate.count({ where: { ...ofRun, criticScore: { not: null } } }),
     prisma.turn.count({ where: { role: "agent", episode: { runId }, candidates: { some: { criticScore: { not: null } } } } }),
     prisma.pair.count({ where: { runId, kind: "turn" } }),
   ]);
-  return {
-    episodesDone,
-    tasksWithSamples: perTask.length,
-    tasksWithTwoSamples: perTask.filter((t) => t._count._all >= 2).length,
-    trajectoryPairs,
-    states,
-    statesWithCandidates,
-    candidates,
-    ranked,
-    rankedStates,
-    turnPairs,
-  };
+  return { trajectoryPairs, statesWithCandidates, candidates, ranked, rankedStates, turnPairs };
+}
+
+export async function pipelineCounts(prisma: PrismaClient, runId: number, episodeCounts?: EpisodeCounts): Promise<PipelineCounts> {
+  const [episodes, candidates] = await Promise.all([episodeCounts ?? pipelineEpisodeCounts(prisma, runId), pipelineCandidateCounts(prisma, runId)]);
+  return { ...episodes, ...candidates };
 }

@@ -92,7 +92,7 @@ export async function runThroughput(prisma: PrismaClient, runId: number, windowM
 }
 
 /** pg-boss keeps its jobs in its own schema; reading the count here keeps every query in lib/store. */
-async function queuedJobs(prisma: PrismaClient, runId: number): Promise<number> {
+export async function queuedJobs(prisma: PrismaClient, runId: number): Promise<number> {
   if (!(await hasQueue(prisma))) return 0;
   const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`
     SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry') AND ("data"->>'runId')::int = ${runId}`;
@@ -196,20 +196,44 @@ export async function runTurnCount(prisma: PrismaClient, runId: number): Promise
 /** Episodes' wall times are averaged over those that ended within this window (or all, when none did). */
 const PACE_WINDOW_MS = 10 * 60_000;
 
+export interface PaceFigures {
+  remaining: number;
+  playing: number;
+  ended: number;
+  meanEpisodeMs: number | null;
+  /** The mean over every episode that ended, and [ended, took] (ms) of those that ended within the window. */
+  overallMs: number | null;
+  recent: Array<[number, number]>;
+}
+
 /**
  * What a run's pace is computed from (lib/runs/pace.ts): what is left, what plays now, and how long
  * the episodes that ended lately took. `now` is the database's clock unless given (tests replay a run).
  */
-export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: Date): Promise<{ remaining: number; playing: number; ended: number; meanEpisodeMs: number | null }> {
+export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: Date): Promise<PaceFigures> {
   const at = now ? now.toISOString().replace("T", " ").replace("Z", "") : null;
-  const [row] = await prisma.$queryRaw<Array<{ remaining: number; playing: number; ended: number; recent: number | null; overall: number | null }>>`
+  const [row] = await prisma.$queryRaw<Array<{ remaining: number; playing: number; ended: number; overall: number | null; recent: string | null }>>`
     WITH t AS (SELECT coalesce(${at}::timestamp, (now() AT TIME ZONE 'UTC')) AS now)
     SELECT COUNT(*) FILTER (WHERE "status" IN ('pending', 'running'))::int AS remaining,
            COUNT(*) FILTER (WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL AND "startedAt" <= t.now)::int AS playing,
            COUNT(*) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now)::int AS ended,
-           (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000)
-              FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now AND "endedAt" > t.now - make_interval(secs => ${PACE_WINDOW_MS / 1000})))::float8 AS recent,
-           (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now))::float8 AS overall
+           (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now))::float8 AS overall,
+           (json_agg(json_build_array(EXTRACT(EPOCH FROM "endedAt") * 1000, EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) ORDER BY "endedAt")
+              FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now AND "endedAt" > t.now - make_interval(secs => ${PACE_WINDOW_MS / 1000})))::text AS recent
       FROM "Episode", t WHERE "runId" = ${runId} GROUP BY t.now`;
-  return { remaining: row?.remaining ?? 0, playing: row?.playing ?? 0, ended: row?.ended ?? 0, meanEpisodeMs: row?.recent ?? row?.overall ?? null };
+  const recent = (row?.recent ? (JSON.parse(row.recent) as Array<[number, number | null]>) : []).map(([ended, took]) => [Number(ended), took === null ? Number.NaN : Number(took)] as [number, number]);
+  const overallMs = row?.overall ?? null;
+  return { remaining: row?.remaining ?? 0, playing: row?.playing ?? 0, ended: row?.ended ?? 0, meanEpisodeMs: meanOf(recent) ?? overallMs, overallMs, recent };
+}
+
+function meanOf(recent: Array<[number, number]>): number | null {
+  // AVG skips what has no start (an episode that failed before it began).
+  const took = recent.map(([, ms]) => ms).filter((ms) => !Number.isNaN(ms));
+  return took.length ? took.reduce((a, b) => a + b, 0) / took.length : null;
+}
+
+/** The same figures at a later `now`, no episode having changed since: only which endings are recent moves. */
+export function paceFiguresAt(figures: PaceFigures, now: Date): PaceFigures {
+  const recent = figures.recent.filter(([ended]) => ended > now.getTime() - PACE_WINDOW_MS);
+  return { ...figures, recent, meanEpisodeMs: meanOf(recent) ?? figures.overallMs };
 }

@@ -121,8 +121,9 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
 }
 
 /** A run's pipeline as the panel and `colbench export` describe it, counted from the store. */
-export async function loadPipelineView(store: Store, run: { id: number; name: string; benchmark: Benchmark }): Promise<PipelineView> {
-  const [counts, samples] = await Promise.all([store.sweet.progress(run.id), store.sweet.samples(run.id)]);
+export async function loadPipelineView(store: Store, run: { id: number; name: string; benchmark: Benchmark }, kept?: Awaited<ReturnType<Store["runs"]["kept"]>>): Promise<PipelineView> {
+  // The run page passes what it keeps per revision of the run; others count afresh.
+  const [counts, samples] = await Promise.all(kept ? [kept.pipelineProgress(), kept.samples()] : [store.sweet.progress(run.id), store.sweet.samples(run.id)]);
   const pairable = trajectoryPairs(run.benchmark, samples.map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId }))).length;
   return pipelineView({ ...counts, pairable, benchmark: run.benchmark }, run.name);
 }

@@ -47,13 +47,15 @@ export default async function RunPage({
   const id = Number.parseInt((await params).id, 10);
   const query = await searchParams;
   const store = await getStore();
-  const run = await store.runs.summary(id);
+  // Its figures are counted once per revision of the run, not at every visit (lib/store/run-memo.ts).
+  const kept = await store.runs.kept(id);
+  const run = await kept.summary();
   if (!run) notFound();
   const manages = seesHidden(await currentViewer());
   const now = new Date();
   // One pace for the charts and the Workers panel alike.
-  const pace = paceOf(await store.workers.paceFigures(run.id));
-  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), store.runs.figures(run.id, now), queueView(store, run.id, pace), store.runs.span(run.id)]);
+  const pace = paceOf(await kept.paceFigures());
+  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), kept.figures(now), queueView(store, run.id, pace), kept.span()]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
@@ -61,7 +63,7 @@ export default async function RunPage({
   const status = STATUSES.find((s) => s === query.status);
   const score = SCORE_BANDS.find((s) => s === query.score);
   // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
-  const pipeline = manages ? { ...(await loadPipelineView(store, run)), last: pipelineStatus(run.id) } : null;
+  const pipeline = manages ? { ...(await loadPipelineView(store, run, kept)), last: pipelineStatus(run.id) } : null;
   const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();

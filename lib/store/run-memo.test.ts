@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db/open";
+import { databaseBackends } from "../db/testing/backends";
+import { storeFor, type Store } from ".";
+import { makeRunPair, type RunPair } from "../label/testing/run-pair";
+import { RunMemo, runRevision } from "./run-memo";
+import { figuresAt, runFigures } from "./run-figures";
+
+// A run's page keeps its figures per revision of the run: counted once while nothing changes, and
+// counted again after any write to the run, its episodes or their turns, whoever makes it.
+
+const { backends, cleanup } = databaseBackends("memo");
+afterAll(cleanup);
+
+describe.each(backends)("figures kept per revision of a run on $label", ({ open }) => {
+  let db: Database;
+  let store: Store;
+  let runs: RunPair;
+
+  beforeAll(async () => {
+    db = await open();
+    store = storeFor(db.prisma);
+    runs = await makeRunPair(store, { tasks: 6 });
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("moves with every write the figures depend on and with nothing else", async () => {
+    const run = runs.a.id;
+    const other = runs.b.id;
+    const first = await runRevision(db.prisma, run);
+    expect(first).not.toBeNull();
+    expect(await runRevision(db.prisma, run)).toBe(first);
+    expect(await runRevision(db.prisma, 987654)).toBeNull();
+    const [episode] = (await store.runs.episodes(run, { pageSize: 1 })).items;
+    const moves: Array<[string, () => Promise<unknown>]> = [
+      ["a turn added to an episode", () => store.episodes.appendTurn(episode!.id, { index: 50, role: "simulator", content: "one more thing" })],
+      ["an episode rescored", () => db.prisma.episode.update({ where: { id: episode!.id }, data: { reward: 0.25 } })],
+      ["the run renamed", () => db.prisma.run.update({ where: { id: run }, data: { name: "renamed" } })],
+      ["a turn deleted", () => db.prisma.turn.deleteMany({ where: { episodeId: episode!.id, index: 50 } })],
+      ["an episode deleted", () => db.prisma.episode.delete({ where: { id: episode!.id } })],
+    ];
+    let last = first;
+    for (const [what, write] of moves) {
+      const otherBefore = await runRevision(db.prisma, other);
+      await write();
+      const now = await runRevision(db.prisma, run);
+      expect(now, what).not.toBe(last);
+      expect(await runRevision(db.prisma, other), `${what}: the other run`).toBe(otherBefore);
+      last = now;
+    }
+  });
+
+  it("counts once per revision, again once it moves, and the kept figures are the counted ones", async () => {
+    const memo = new RunMemo(2);
+    const run = runs.b.id;
+    let counted = 0;
+    const at = new Date();
+    const count = async () => {
+      counted++;
+      return runFigures(db.prisma, run, at);
+    };
+    const a = await memo.get(run, await runRevision(db.prisma, run), "figures", count);
+    const b = await memo.get(run, await runRevision(db.prisma, run), "figures", count);
+    expect(counted).toBe(1);
+    expect(b).toBe(a);
+    const [episode] = (await store.runs.episodes(run, { pageSize: 1 })).items;
+    await db.prisma.episode.update({ where: { id: episode!.id }, data: { reward: 1 } });
+    const c = await memo.get(run, await runRevision(db.prisma, run), "figures", count);
+    expect(counted).toBe(2);
+    expect(c).toEqual(await runFigures(db.prisma, run, at));
+    // A value that says it must not be kept is counted every time; the least recently used run is forgotten.
+    await memo.get(run, "r", "now", async () => counted++, () => false);
+    await memo.get(run, "r", "now", async () => counted++, () => false);
+    expect(counted).toBe(4);
+    await memo.get(1, "x", "figures", count);
+    await memo.get(2, "x", "figures", count);
+    await memo.get(run, await runRevision(db.prisma, run), "figures", count);
+    expect(counted).toBe(7);
+    // The store's own: the run page's figures equal a fresh count, later too (only the recent endings move).
+    const kept = await store.runs.kept(run);
+    const later = new Date(Date.now() + 11 * 60_000);
+    expect(await kept.figures(later)).toEqual(figuresAt(await runFigures(db.prisma, run), later));
+    expect(await kept.figures(later)).toEqual(await runFigures(db.prisma, run, later));
+    expect(await kept.summary()).toEqual(await store.runs.summary(run));
+  });
+});
