@@ -7,9 +7,9 @@ from __future__ import annotations
 import marshal
 import math
 import os
-import signal
 import time
-from collections import Counter, deque
+# The C type itself: the collections package costs each worker's start ~1 ms.
+from _collections import deque
 
 import answers
 import progress as P
@@ -130,19 +130,22 @@ class _Demand:
     def __init__(self, window: int = 100, needed: int = 2) -> None:
         self._needed = needed
         self._recent: deque = deque(maxlen=window)
-        self._counts: Counter = Counter()
+        self._counts: dict = {}
 
     def note(self, modules: frozenset) -> frozenset:
         """Counts one request (naming `modules`); returns those in demand."""
+        counts = self._counts
         if len(self._recent) == self._recent.maxlen:
-            self._counts.subtract(self._recent[0])
+            for name in self._recent[0]:
+                counts[name] -= 1
         self._recent.append(modules)
-        self._counts.update(modules)
+        for name in modules:
+            counts[name] = counts.get(name, 0) + 1
         return self.wanted(modules)
 
     def wanted(self, modules: frozenset) -> frozenset:
         """Those of `modules` in demand (counting nothing)."""
-        return frozenset(name for name in modules if self._counts[name] >= self._needed)
+        return frozenset(name for name in modules if self._counts.get(name, 0) >= self._needed)
 
 
 _DEMAND = _Demand()
@@ -277,6 +280,9 @@ def _cause(run) -> str:
     if run.killed:
         return "timeout"
     if run.signal:
+        # Imported the first time a child dies of a signal: `signal` brings
+        # enum, ~3 ms of every worker's start otherwise.
+        import signal
         try:
             return f"crashed: {signal.Signals(run.signal).name}"
         except ValueError:
