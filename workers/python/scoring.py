@@ -68,7 +68,7 @@ class Plan:
     def __init__(self) -> None:
         self.result: dict | None = None
         self.truth = self.code = None
-        self.expressions: dict = {}
+        self.expressions: list = []
         self.n = 0
         self.blob = b""  # all the code, marshalled for the zygote
         self.modules: frozenset = frozenset()  # of LAZY_MODULES, those the code names
@@ -84,7 +84,8 @@ def prepare(request: dict, limits) -> Plan:
     if not isinstance(ground_truth, str) or not isinstance(answer, str):
         raise ValueError("ground_truth and answer must be strings")
     if not isinstance(tests, list) or not all(
-            isinstance(t, list) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in tests):
+            isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and isinstance(t[1], str)
+            for t in tests):
         raise ValueError("tests must be a list of [name, expression] pairs")
     if len(tests) > limits.max_tests:
         raise ValueError(f"more than {limits.max_tests} tests")
@@ -97,13 +98,13 @@ def prepare(request: dict, limits) -> Plan:
         return plan
     plan.truth = _DEFINITIONS.get(ground_truth, "<code>", "exec")
     plan.code = _DEFINITIONS.get(answers.extract_code(answer), "<code>", "exec")
-    plan.expressions = {i: _EXPRESSIONS.get(tests[i][1], "<test>", "eval") for i in range(plan.n)}
+    get = _EXPRESSIONS.get
+    plan.expressions = [get(expression, "<test>", "eval") for _, expression in tests]
     if plan.n:
-        plan.blob = marshal.dumps((plan.truth, plan.code,
-                                   [plan.expressions[i] for i in range(plan.n)]))
+        plan.blob = marshal.dumps((plan.truth, plan.code, plan.expressions))
         if LAZY_MODULES:
             found: set = set()
-            for code, _ in (plan.truth, plan.code, *plan.expressions.values()):
+            for code, _ in (plan.truth, plan.code, *plan.expressions):
                 if code is not None:
                     _names_in(code, found)
             plan.modules = LAZY_MODULES.intersection(found)
@@ -330,21 +331,24 @@ def _run_child(zygote, limits, progress: P.Progress, pending: list,
 
 def _collect(run: _Run, progress: P.Progress, pending: set) -> None:
     records, _ = progress.records()
+    results = run.results
     shown: dict = {}
-    for kind, index, passed, *fields in records:
-        if kind == P.DONE_RECORD:
+    VERDICT, SHOWN, DONE, FATAL = P.VERDICT, P.SHOWN, P.DONE_RECORD, P.FATAL
+    for kind, index, passed, first, second in records:
+        if kind == DONE:
             run.finished = True
-            run.output = fields[0] or ""
-        elif kind == P.FATAL:
-            run.fatal = (fields[0] or "")[:300]
+            run.output = first or ""
+        elif kind == FATAL:
+            run.fatal = (first or "")[:300]
         elif index not in pending:
             continue
-        elif kind == P.VERDICT and index not in run.results:
-            run.results[index] = {"passed": passed, "reason": (fields[0] or "")[:200]}
-        elif kind == P.SHOWN and index not in shown:
-            shown[index] = fields
+        elif kind == VERDICT:
+            if index not in results:
+                results[index] = {"passed": passed, "reason": (first or "")[:200]}
+        elif index not in shown:
+            shown[index] = (first, second)
     for index, (expected, actual) in shown.items():
-        result = run.results.get(index)
+        result = results.get(index)
         if result is None:
             continue
         if expected is not None:
