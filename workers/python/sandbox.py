@@ -28,6 +28,9 @@ class Confinement:
         self._own_scratch_root = bool(settings["own_scratch_root"])
         self._fd_limit: int = settings["fd_limit"]
         self._scratch_count = 0
+        # The scratch root is a private tmpfs (the mount namespace's): the
+        # zygote's loop makes and removes scratch dirs itself (see _serve).
+        self.quick_scratch = not self._own_scratch_root
         # The signal mask children start with (the zygote blocks SIGCHLD, see zygote_main).
         self.child_mask: set = set()
         self._set_scratch(os.path.join(self.scratch_root, "s"))
