@@ -12,9 +12,10 @@ const workerPath = path.join(projectRoot, "workers", "python", "worker.py");
 
 /** Starts a worker, writes `frames`, closes its input; every message it sent and its exit status. */
 function talk(frames: Buffer[]): Promise<{ messages: Record<string, unknown>[]; status: number | null }> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", LANG: "C.UTF-8" };
   const child = spawn(process.env.COLBENCH_PYTHON ?? "python3", ["-S", "-E", workerPath], {
     cwd: "/",
-    env: { PATH: process.env.PATH ?? "", LANG: "C.UTF-8" },
+    env: env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "ignore"],
   });
   const decoder = new FrameDecoder();
@@ -22,7 +23,7 @@ function talk(frames: Buffer[]): Promise<{ messages: Record<string, unknown>[]; 
   child.stdout.on("data", (chunk: Buffer) => messages.push(...(decoder.push(chunk) as Record<string, unknown>[])));
   child.stdin.on("error", () => {});
   child.stdin.end(Buffer.concat(frames));
-  return new Promise((resolve) => child.on("close", (status) => resolve({ messages, status })));
+  return new Promise((resolve) => child.on("close", (status: number | null) => resolve({ messages, status })));
 }
 
 /** A frame holding `body` as it is, JSON or not. */
