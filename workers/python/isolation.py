@@ -15,7 +15,8 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
-import signal
+
+import _signal as signal  # `signal` brings enum
 
 from limits import Limits
 from sandbox import remove_tree
@@ -206,9 +207,13 @@ class Isolation:
             "pidns": self.pidns_fd is not None,
             "scratch_root": self.scratch_root,
             "own_scratch_root": self._own_scratch_root,
-            "cgroup_fds": list(self.cgroup_fds),
             "fd_limit": self._fd_limit,
         }
+
+    def move_into_cgroups(self, pid: int) -> None:
+        """Moves the zygote (before its first fork) into the children's cgroups."""
+        for fd in self.cgroup_fds:
+            os.write(fd, str(pid).encode())
 
     def close(self) -> None:
         for fd in self.cgroup_fds:
@@ -402,8 +407,9 @@ def _setup_cgroups(iso: Isolation) -> None:
     if not plans:
         iso.cgroup = "none (no writable pids+memory controllers)"
         return
-    # The zygote joins these cgroups (sandbox.Confinement.join_cgroups) and
-    # every child is born in them: one more process for pids.max.
+    # The worker moves the zygote into these cgroups as it starts
+    # (move_into_cgroups) and every child is born in them: one more process
+    # for pids.max.
     version, entries = plans[0]
     made: list[str] = []
     fds: list[int] = []

@@ -28,10 +28,9 @@ _STOP = struct.Struct("<q")
 _STOP_AT = _HEADER.size
 NO_STOP = 1 << 62
 _DATA = 64
-# kind, test index, passed; then length-prefixed UTF-8 strings
-_RECORD = struct.Struct("<ciB")
-_LENGTH = struct.Struct("<I")
-_NONE = 0xFFFFFFFF
+# kind, test index, passed, then the UTF-8 lengths of its two strings (-1:
+# None), which follow: one unpack per record for the worker.
+_RECORD = struct.Struct("<ciBii")
 
 SETUP, GROUND_TRUTH, CALL, COMPARE, DONE = range(5)
 PHASE_NAMES = ("setup", "ground truth", "call", "compare", "done")
@@ -40,14 +39,7 @@ VERDICT = b"V"  # index, passed, reason
 SHOWN = b"S"  # index, expected repr, actual repr
 DONE_RECORD = b"D"  # captured output
 FATAL = b"F"  # message
-_FIELDS = {VERDICT: 1, SHOWN: 2, DONE_RECORD: 1, FATAL: 1}
-
-
-def _encode(text: str | None) -> bytes:
-    if text is None:
-        return _LENGTH.pack(_NONE)
-    data = text.encode("utf-8", "replace")
-    return _LENGTH.pack(len(data)) + data
+_KINDS = frozenset((VERDICT, SHOWN, DONE_RECORD, FATAL))
 
 
 def shared_memory(size: int, name: str) -> int:
@@ -90,31 +82,34 @@ class Progress:
         return phase, index, started, limit
 
     def records(self) -> tuple[list[tuple], bool]:
-        """[(kind, index, passed, field, ...)] the child committed, and
+        """[(kind, index, passed, first, second)] the child committed, and
         whether all of it parsed."""
         committed = _HEADER.unpack_from(self._buf, 0)[0]
         if committed < 0 or committed > SIZE - _DATA:
             return [], False
         data = self._buf[_DATA:_DATA + committed]
+        end = len(data)
         out: list[tuple] = []
+        unpack, size, kinds = _RECORD.unpack_from, _RECORD.size, _KINDS
         at = 0
         try:
-            while at < len(data):
-                kind, index, passed = _RECORD.unpack_from(data, at)
-                at += _RECORD.size
-                fields = []
-                for _ in range(_FIELDS[kind]):
-                    (length,) = _LENGTH.unpack_from(data, at)
-                    at += _LENGTH.size
-                    if length == _NONE:
-                        fields.append(None)
-                        continue
-                    if at + length > len(data):
-                        return out, False
-                    fields.append(data[at:at + length].decode("utf-8", "replace"))
-                    at += length
-                out.append((kind, index, bool(passed), *fields))
-        except (struct.error, KeyError):
+            while at < end:
+                kind, index, passed, first, second = unpack(data, at)
+                at += size
+                if kind not in kinds or first > end - at or second > end - at - max(first, 0):
+                    return out, False
+                if first >= 0:
+                    start, at = at, at + first
+                    first = data[start:at].decode("utf-8", "replace")
+                else:
+                    first = None
+                if second >= 0:
+                    start, at = at, at + second
+                    second = data[start:at].decode("utf-8", "replace")
+                else:
+                    second = None
+                out.append((kind, index, passed != 0, first, second))
+        except struct.error:
             return out, False
         return out, True
 
@@ -135,9 +130,10 @@ class Progress:
 
     def append(self, kind: bytes, index: int, passed: bool, first: str | None,
                second: str | None = None) -> bool:
-        record = _RECORD.pack(kind, index, passed) + _encode(first)
-        if kind == SHOWN:
-            record += _encode(second)
+        one = b"" if first is None else first.encode("utf-8", "replace")
+        two = b"" if second is None else second.encode("utf-8", "replace")
+        record = _RECORD.pack(kind, index, passed, -1 if first is None else len(one),
+                              -1 if second is None else len(two)) + one + two
         end = self._committed + len(record)
         if end > SIZE - _DATA:
             return False

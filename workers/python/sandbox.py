@@ -26,9 +26,13 @@ class Confinement:
         self.zygote_init = bool(settings["pidns"]) and os.getpid() == 1
         self.scratch_root: str = settings["scratch_root"]
         self._own_scratch_root = bool(settings["own_scratch_root"])
-        self.cgroup_fds: list[int] = list(settings["cgroup_fds"])
         self._fd_limit: int = settings["fd_limit"]
         self._scratch_count = 0
+        # The scratch root is a private tmpfs (the mount namespace's): the
+        # zygote's loop makes and removes scratch dirs itself (see _serve).
+        self.quick_scratch = not self._own_scratch_root
+        # The signal mask children start with (the zygote blocks SIGCHLD, see zygote_main).
+        self.child_mask: set = set()
         self._set_scratch(os.path.join(self.scratch_root, "s"))
 
     def _set_scratch(self, path: str) -> None:
@@ -97,6 +101,7 @@ class Confinement:
         """In the child, right after fork. Kept to the few steps that must
         happen there: every object touched costs the child copy-on-write page
         faults. fds 0-2 are already /dev/null (the zygote's own)."""
+        signal.pthread_sigmask(signal.SIG_SETMASK, self.child_mask)
         if not self.zygote_init:
             os.setsid()  # the process-group kill needs a group of our own
         # Nothing the zygote holds open (its pipes to the worker above all)
@@ -115,17 +120,6 @@ class Confinement:
             import ctypes
             if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
                 raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
-
-    def join_cgroups(self) -> None:
-        """Zygote-side, once, before the first child: into the children's
-        cgroups (the zygote counts towards their limits as one more small
-        process), so that each child is born in them. Moving every child
-        there instead cost two cgroup migrations per child (~0.05 ms, and a
-        lock that forks on the other core wait for)."""
-        for fd in self.cgroup_fds:
-            os.write(fd, b"0")
-            os.close(fd)
-        self.cgroup_fds = []
 
     def make_scratch(self) -> str:
         """A fresh, empty dir for the next child, owned by the child's uid; the

@@ -7,9 +7,9 @@ from __future__ import annotations
 import marshal
 import math
 import os
-import signal
 import time
-from collections import Counter, deque
+# The C type itself: the collections package costs each worker's start ~1 ms.
+from _collections import deque
 
 import answers
 import progress as P
@@ -68,7 +68,7 @@ class Plan:
     def __init__(self) -> None:
         self.result: dict | None = None
         self.truth = self.code = None
-        self.expressions: dict = {}
+        self.expressions: list = []
         self.n = 0
         self.blob = b""  # all the code, marshalled for the zygote
         self.modules: frozenset = frozenset()  # of LAZY_MODULES, those the code names
@@ -84,7 +84,8 @@ def prepare(request: dict, limits) -> Plan:
     if not isinstance(ground_truth, str) or not isinstance(answer, str):
         raise ValueError("ground_truth and answer must be strings")
     if not isinstance(tests, list) or not all(
-            isinstance(t, list) and len(t) == 2 and all(isinstance(x, str) for x in t) for t in tests):
+            isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and isinstance(t[1], str)
+            for t in tests):
         raise ValueError("tests must be a list of [name, expression] pairs")
     if len(tests) > limits.max_tests:
         raise ValueError(f"more than {limits.max_tests} tests")
@@ -97,13 +98,13 @@ def prepare(request: dict, limits) -> Plan:
         return plan
     plan.truth = _DEFINITIONS.get(ground_truth, "<code>", "exec")
     plan.code = _DEFINITIONS.get(answers.extract_code(answer), "<code>", "exec")
-    plan.expressions = {i: _EXPRESSIONS.get(tests[i][1], "<test>", "eval") for i in range(plan.n)}
+    get = _EXPRESSIONS.get
+    plan.expressions = [get(expression, "<test>", "eval") for _, expression in tests]
     if plan.n:
-        plan.blob = marshal.dumps((plan.truth, plan.code,
-                                   [plan.expressions[i] for i in range(plan.n)]))
+        plan.blob = marshal.dumps((plan.truth, plan.code, plan.expressions))
         if LAZY_MODULES:
             found: set = set()
-            for code, _ in (plan.truth, plan.code, *plan.expressions.values()):
+            for code, _ in (plan.truth, plan.code, *plan.expressions):
                 if code is not None:
                     _names_in(code, found)
             plan.modules = LAZY_MODULES.intersection(found)
@@ -130,19 +131,22 @@ class _Demand:
     def __init__(self, window: int = 100, needed: int = 2) -> None:
         self._needed = needed
         self._recent: deque = deque(maxlen=window)
-        self._counts: Counter = Counter()
+        self._counts: dict = {}
 
     def note(self, modules: frozenset) -> frozenset:
         """Counts one request (naming `modules`); returns those in demand."""
+        counts = self._counts
         if len(self._recent) == self._recent.maxlen:
-            self._counts.subtract(self._recent[0])
+            for name in self._recent[0]:
+                counts[name] -= 1
         self._recent.append(modules)
-        self._counts.update(modules)
+        for name in modules:
+            counts[name] = counts.get(name, 0) + 1
         return self.wanted(modules)
 
     def wanted(self, modules: frozenset) -> frozenset:
         """Those of `modules` in demand (counting nothing)."""
-        return frozenset(name for name in modules if self._counts[name] >= self._needed)
+        return frozenset(name for name in modules if self._counts.get(name, 0) >= self._needed)
 
 
 _DEMAND = _Demand()
@@ -277,6 +281,9 @@ def _cause(run) -> str:
     if run.killed:
         return "timeout"
     if run.signal:
+        # Imported the first time a child dies of a signal: `signal` brings
+        # enum, ~3 ms of every worker's start otherwise.
+        import signal
         try:
             return f"crashed: {signal.Signals(run.signal).name}"
         except ValueError:
@@ -324,21 +331,24 @@ def _run_child(zygote, limits, progress: P.Progress, pending: list,
 
 def _collect(run: _Run, progress: P.Progress, pending: set) -> None:
     records, _ = progress.records()
+    results = run.results
     shown: dict = {}
-    for kind, index, passed, *fields in records:
-        if kind == P.DONE_RECORD:
+    VERDICT, SHOWN, DONE, FATAL = P.VERDICT, P.SHOWN, P.DONE_RECORD, P.FATAL
+    for kind, index, passed, first, second in records:
+        if kind == DONE:
             run.finished = True
-            run.output = fields[0] or ""
-        elif kind == P.FATAL:
-            run.fatal = (fields[0] or "")[:300]
+            run.output = first or ""
+        elif kind == FATAL:
+            run.fatal = (first or "")[:300]
         elif index not in pending:
             continue
-        elif kind == P.VERDICT and index not in run.results:
-            run.results[index] = {"passed": passed, "reason": (fields[0] or "")[:200]}
-        elif kind == P.SHOWN and index not in shown:
-            shown[index] = fields
+        elif kind == VERDICT:
+            if index not in results:
+                results[index] = {"passed": passed, "reason": (first or "")[:200]}
+        elif index not in shown:
+            shown[index] = (first, second)
     for index, (expected, actual) in shown.items():
-        result = run.results.get(index)
+        result = results.get(index)
         if result is None:
             continue
         if expected is not None:

@@ -18,9 +18,11 @@ import gc
 import marshal
 import mmap
 import os
-import select
 import struct
 import time
+
+# The C module (the zygote's own import of `signal` would bring enum).
+import _signal
 
 import child
 import progress as P
@@ -114,9 +116,8 @@ def main(settings: dict) -> None:
         # them keeps the collector from touching (and copying) their pages.
         gc.collect()
         gc.freeze()
-        # Last: what the zygote allocated so far (numpy, for one) is not
-        # charged to the children's memory limit.
-        box.join_cgroups()
+        # Children get the mask back first thing (sandbox.Confinement.enter_child).
+        box.child_mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (_signal.SIGCHLD,))
         how = "os.fork from a fresh interpreter holding only the sandbox's modules"
         _send(replies, {"fork": how + (" (pid 1 of its namespace)" if box.zygote_init else ""),
                         "preloaded": preloaded})
@@ -137,20 +138,24 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
     # the child still shares it), so this loop allocates little and touches
     # few objects; in particular it waits for a child without looking at its
     # progress first: no deadline can fall due within `first_wait` of its fork.
-    read, write, waitpid, pidfd_open, close, fork = (
-        os.read, os.write, os.waitpid, os.pidfd_open, os.close, os.fork)
-    # poll, not select: select() puts three 16 KiB tables on the C stack, and
-    # the zygote would write (and so fault) those stack pages after every fork.
-    poller = select.poll()
-    register, unregister, wait_readable = poller.register, poller.unregister, poller.poll
+    read, write, waitpid, fork = os.read, os.write, os.waitpid, os.fork
+    # The child's exit is awaited as a signal: SIGCHLD stays blocked here and
+    # sigtimedwait takes it (one call, where a pidfd cost open, poll and close,
+    # and the `select` module's five mappings cost every fork).
+    wait_child, chld = _signal.sigtimedwait, (_signal.SIGCHLD,)
     loads, unpack, pack, reset = marshal.loads, REQUEST.unpack, REPLY.pack, progress.reset
     make_scratch, remove_scratch, sweep = box.make_scratch, box.remove_scratch, box.sweep
     run_child, fresh_sink = child.run, child.fresh_sink
+    # The usual case spelled out here, with the box's methods as the fallback:
+    # every method call and raised exception after a fork is more of the
+    # zygote's pages written (and so copied or faulted in) again.
+    quick = box.zygote_init and box.quick_scratch
+    mkdir, chown, rmdir, kill = os.mkdir, os.chown, os.rmdir, os.kill
+    uid, SIGKILL = box.uid, _signal.SIGKILL
     setup_timeout = limits.setup_timeout
     first_wait = max(0.0, min(_POLL, limits.grace + min(
         limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
         limits.compare_timeout)))
-    first_wait_ms = int(first_wait * 1000)
     view = memoryview(jobs)
     code = None
     size = REQUEST.size
@@ -173,7 +178,16 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
             pending, names = loads(view[at:at + length])
             if names:
                 modules.load(names)
-            scratch = make_scratch()
+            if quick:
+                scratch = box.scratch
+                try:
+                    mkdir(scratch, 0o700)
+                    if uid is not None:
+                        chown(scratch, uid, uid)
+                except OSError:
+                    scratch = make_scratch()
+            else:
+                scratch = make_scratch()
         except Exception:
             write(replies, pack(NO_CHILD, 0))
             continue
@@ -185,22 +199,33 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
             if pid == 0:
                 run_child(box, progress, limits, code, pending, cpu_seconds)
             try:
-                pidfd = pidfd_open(pid)
-                register(pidfd)
-                try:
-                    wait_readable(first_wait_ms)
-                finally:
-                    unregister(pidfd)
-                    close(pidfd)
+                wait_child(chld, first_wait)
                 done, status = waitpid(pid, WNOHANG)
                 if not done:
                     status, killed = _supervise(box, pid, progress, limits, hard_deadline)
             finally:
-                sweep(pid)
+                if quick:
+                    # As sweep(): whatever the child left in the namespace.
+                    try:
+                        kill(-1, SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    else:
+                        sweep(pid)
+                else:
+                    sweep(pid)
         except OSError:
             pass
         finally:
-            remove_scratch(scratch)
+            if quick:
+                try:
+                    rmdir(box.scratch_truth)
+                    rmdir(box.scratch_answer)
+                    rmdir(scratch)
+                except OSError:
+                    remove_scratch(scratch)
+            else:
+                remove_scratch(scratch)
         write(replies, pack(status, killed))
 
 
@@ -208,28 +233,15 @@ def _supervise(box: sandbox.Confinement, pid: int, progress: P.Progress, limits,
                hard_deadline: float) -> tuple[int, bool]:
     """Wait for a child that is still running; kill it when its current call
     or the whole request runs past its deadline. Returns (wait status, killed)."""
-    try:
-        pidfd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        pidfd = -1
-    try:
-        pause = 0.0005
-        while True:
-            _, _, started, limit = progress.current_call()
-            now = time.monotonic()
-            deadline = min(hard_deadline, started + limit + limits.grace)
-            if now >= deadline:
-                box.kill_tree(pid)
-                return os.waitpid(pid, 0)[1], True
-            wait = min(deadline - now, _POLL)
-            if pidfd >= 0:
-                select.select([pidfd], [], [], wait)
-            else:
-                time.sleep(min(pause, wait))
-                pause = min(pause * 2, 0.01)
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                return status, False
-    finally:
-        if pidfd >= 0:
-            os.close(pidfd)
+    while True:
+        _, _, started, limit = progress.current_call()
+        now = time.monotonic()
+        deadline = min(hard_deadline, started + limit + limits.grace)
+        if now >= deadline:
+            box.kill_tree(pid)
+            return os.waitpid(pid, 0)[1], True
+        # Wakes at the child's exit (or any other child's: then it looks again).
+        _signal.sigtimedwait((_signal.SIGCHLD,), min(deadline - now, _POLL))
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status, False
