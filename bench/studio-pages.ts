@@ -19,6 +19,7 @@ import { createRun } from "../lib/runs/create";
 import { startStudio } from "../e2e/studio";
 import { addUser } from "../lib/access/users";
 import { describeTimes, percentile, prepareLabelling, runAnnotators, type LabellingSetup } from "./labelling-load";
+import { threadCpu, threadCpuSplit } from "./proc-cpu";
 
 const episodes = Number(process.argv[2] ?? 10_000);
 const repeats = Number(process.argv[3] ?? 20);
@@ -172,7 +173,11 @@ try {
       ["search", `/search?q=function&run=${big}`],
     ];
     let loading = true;
-    const load = runAnnotators(studio.url, labelling, { seconds: labellingSeconds, think: [200, 600], drain: false, alive: () => studio.process.exitCode === null }).finally(() => (loading = false));
+    const pid = studio.process.pid!;
+    const cpuAtStart = threadCpu(pid);
+    let cpuInWindow: ReturnType<typeof threadCpuSplit> | undefined;
+    const windowEnded = () => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid)));
+    const load = runAnnotators(studio.url, labelling, { seconds: labellingSeconds, think: [200, 600], drain: false, alive: () => studio.process.exitCode === null, windowEnded }).finally(() => (loading = false));
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the annotators sign in and take their first pairs
     for (let i = 0; loading; i++) {
       const [name, url] = pagesBeside[i % 2]!;
@@ -188,6 +193,10 @@ try {
     console.log(`  search, a common word:         ${describeTimes(beside.search!)}`);
     console.log(`  label -> next pair:            ${describeTimes(run.timed)}`);
     console.log(`  GET /api/health:               ${describeTimes(run.health)}`);
+    if (cpuInWindow) {
+      const share = (cpu: number) => `${Math.round((cpu / labellingSeconds) * 100)}%`;
+      console.log(`  the studio's threads busy in the window: main ${share(cpuInWindow.main)}, the database's ${share(cpuInWindow.busiestOther)}, others ${share(cpuInWindow.rest)} (of one core each; this machine has ${os.cpus().length})`);
+    }
     const ratio = (xs: number[]) => (percentile(xs, 0.95) / percentile(run.health, 0.95)).toFixed(2);
     console.log(`  p95 against the bare health request's: run page ${ratio(beside.run!)}, search ${ratio(beside.search!)}`);
   }
