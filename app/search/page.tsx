@@ -39,7 +39,7 @@ function Snippet({ text }: { text: string }) {
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
   const store = await getStore();
-  const runs = await store.runs.list({ includePlayed: true });
+  const runs = await store.runs.names({ includePlayed: true });
   const search: TurnSearch = {
     q: query.q ?? "",
     runId: num(query.run),

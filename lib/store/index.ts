@@ -65,7 +65,7 @@ import { labelAndNext } from "./label-next";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
 import { compareRuns, leaderboard } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
-import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, runSummary, setRunArchived, setRunStatus } from "./runs";
+import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, listRunNames, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
 import { runEpisodeStats } from "./run-stats";
 import { runFigures } from "./run-figures";
@@ -123,6 +123,7 @@ export function storeFor(prisma: PrismaClient) {
     },
     runs: {
       list: bind(listRuns),
+      names: bind(listRunNames),
       summary: bind(runSummary),
       episodeStats: bind(runEpisodeStats),
       figures: bind(runFigures),

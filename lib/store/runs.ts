@@ -92,6 +92,11 @@ export async function listRuns(prisma: PrismaClient, filter: RunFilter = {}): Pr
   return summaries(prisma, await prisma.run.findMany({ where: runWhere(filter), orderBy: { id: "desc" } }));
 }
 
+/** Runs' ids and names only, newest first (a picker needs no counts). */
+export async function listRunNames(prisma: PrismaClient, filter: RunFilter = {}): Promise<Array<{ id: number; name: string }>> {
+  return prisma.run.findMany({ where: runWhere(filter), orderBy: { id: "desc" }, select: { id: true, name: true } });
+}
+
 /** One run's summary, archived or not (its own page still opens). */
 export async function runSummary(prisma: PrismaClient, id: number): Promise<RunSummary | null> {
   if (!Number.isSafeInteger(id)) return null;
