@@ -63,7 +63,7 @@ import {
 } from "./labels";
 import { labelAndNext } from "./label-next";
 import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
-import { compareRuns, leaderboard } from "./leaderboard";
+import { compareRuns, leaderboard, taskOutcomes } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
 import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, listRunNames, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
@@ -107,6 +107,25 @@ export function storeFor(prisma: PrismaClient) {
     (...args: A): R =>
       query(prisma, ...args);
   const memo = new RunMemo();
+  /**
+   * A run's figures as its page shows them, each counted once per revision of the run (lib/store/run-memo.ts);
+   * the revision is read once, when this is called.
+   */
+  const keptRun = async (runId: number) => {
+    const revision = Number.isSafeInteger(runId) ? await runRevision(prisma, runId) : null;
+    const keep = <T>(name: string, count: () => Promise<T>, lasting?: (value: T) => boolean) => memo.get(runId, revision, name, count, lasting);
+    return {
+      summary: () => keep("summary", () => runSummary(prisma, runId)),
+      span: () => keep("span", () => runSpan(prisma, runId)),
+      // How many ended in the last minutes moves with the clock: counted again from when those ended.
+      figures: async (now: Date = new Date()) => figuresAt(await keep("figures", () => runFigures(prisma, runId, now)), now),
+      samples: () => keep("samples", () => runSamples(prisma, runId)),
+      // While an episode plays, the revision moves with its every turn anyway.
+      paceFigures: async () => paceFiguresAt(await keep("pace", () => runPaceFigures(prisma, runId), (f) => f.playing === 0), new Date()),
+      pipelineProgress: async () => pipelineCounts(prisma, runId, await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId))),
+      outcomes: () => keep("outcomes", () => taskOutcomes(prisma, runId)),
+    };
+  };
   return {
     tasks: {
       list: bind(listTasks),
@@ -136,30 +155,18 @@ export function storeFor(prisma: PrismaClient) {
       episodes: bind(listEpisodes),
       doneRewards: bind(doneRewards),
       leaderboard: bind(leaderboard),
-      compare: bind(compareRuns),
+      // Both runs' summaries and outcomes as kept per revision (Compare of a finished run counts them once).
+      compare: async (aId: number, bId: number) => {
+        const [a, b] = await Promise.all([keptRun(aId), keptRun(bId)]);
+        const of = (id: number) => (id === aId ? a : b);
+        return compareRuns(prisma, aId, bId, { summary: (id) => of(id).summary(), outcomes: (id) => of(id).outcomes() });
+      },
       openPlays: bind(openPlayRuns),
       sessions: bind(listSessions),
       toRescore: bind(episodesToRescore),
       replaceScores: bind(replaceScores),
       span: bind(runSpan),
-      /**
-       * A run's figures as its page shows them, each counted once per revision of the run (lib/store/run-memo.ts);
-       * the revision is read once, when this is called.
-       */
-      kept: async (runId: number) => {
-        const revision = Number.isSafeInteger(runId) ? await runRevision(prisma, runId) : null;
-        const keep = <T>(name: string, count: () => Promise<T>, lasting?: (value: T) => boolean) => memo.get(runId, revision, name, count, lasting);
-        return {
-          summary: () => keep("summary", () => runSummary(prisma, runId)),
-          span: () => keep("span", () => runSpan(prisma, runId)),
-          // How many ended in the last minutes moves with the clock: counted again from when those ended.
-          figures: async (now: Date = new Date()) => figuresAt(await keep("figures", () => runFigures(prisma, runId, now)), now),
-          samples: () => keep("samples", () => runSamples(prisma, runId)),
-          // While an episode plays, the revision moves with its every turn anyway.
-          paceFigures: async () => paceFiguresAt(await keep("pace", () => runPaceFigures(prisma, runId), (f) => f.playing === 0), new Date()),
-          pipelineProgress: async () => pipelineCounts(prisma, runId, await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId))),
-        };
-      },
+      kept: keptRun,
     },
     episodes: {
       ensure: bind(ensureEpisodes),

@@ -67,7 +67,7 @@ interface TaskOutcomes {
  * A run's outcomes by task in one grouped query, as one JSON text: a 10,000-episode run is 1000
  * rows here, and a driver turning rows into objects costs more than the database's grouping.
  */
-async function taskOutcomes(prisma: PrismaClient, runId: number): Promise<TaskOutcomes> {
+export async function taskOutcomes(prisma: PrismaClient, runId: number): Promise<TaskOutcomes> {
   const [row] = await prisma.$queryRaw<Array<{ rows: string | null }>>`
     SELECT json_agg(json_build_array(t."taskId", t.rewards, t.first) ORDER BY t."taskId")::text AS rows
       FROM (SELECT "taskId",
@@ -144,12 +144,19 @@ export interface RunComparison {
 }
 
 /** Two runs of one benchmark side by side, task by task. */
-export async function compareRuns(prisma: PrismaClient, aId: number, bId: number): Promise<RunComparison | string> {
+/** Where a comparison reads a run's summary and outcomes: the database, or what the studio keeps per revision (lib/store/run-memo.ts). */
+export interface RunSource {
+  summary(runId: number): Promise<RunSummary | null>;
+  outcomes(runId: number): Promise<TaskOutcomes>;
+}
+
+export async function compareRuns(prisma: PrismaClient, aId: number, bId: number, source?: RunSource): Promise<RunComparison | string> {
+  const read: RunSource = source ?? { summary: (id) => runSummary(prisma, id), outcomes: (id) => taskOutcomes(prisma, id) };
   // Two runs named on purpose are compared whatever their kind or archive state.
-  const [a, b] = await Promise.all([runSummary(prisma, aId), runSummary(prisma, bId)]);
+  const [a, b] = await Promise.all([read.summary(aId), read.summary(bId)]);
   if (!a || !b) return `no run ${!a ? aId : bId}`;
   if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
-  const [oa, ob] = await Promise.all([taskOutcomes(prisma, a.id), taskOutcomes(prisma, b.id)]);
+  const [oa, ob] = await Promise.all([read.outcomes(a.id), read.outcomes(b.id)]);
   const [ra, rb] = [oa.rewards, ob.rewards];
   const ids = [...new Set([...ra.keys(), ...rb.keys()])].sort((x, y) => x - y);
   const descriptions = new Map(

@@ -5,6 +5,7 @@ import { storeFor, type Store } from ".";
 import { makeRunPair, type RunPair } from "../label/testing/run-pair";
 import { RunMemo, runRevision } from "./run-memo";
 import { figuresAt, runFigures } from "./run-figures";
+import { compareRuns } from "./leaderboard";
 
 // A run's page keeps its figures per revision of the run: counted once while nothing changes, and
 // counted again after any write to the run, its episodes or their turns, whoever makes it.
@@ -84,5 +85,15 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(await kept.figures(later)).toEqual(figuresAt(await runFigures(db.prisma, run), later));
     expect(await kept.figures(later)).toEqual(await runFigures(db.prisma, run, later));
     expect(await kept.summary()).toEqual(await store.runs.summary(run));
+  });
+
+  it("compares two runs from what is kept as it would from the database, before and after a write", async () => {
+    const fresh = () => compareRuns(db.prisma, runs.a.id, runs.b.id);
+    expect(await store.runs.compare(runs.a.id, runs.b.id)).toEqual(await fresh());
+    const [episode] = (await store.runs.episodes(runs.b.id, { pageSize: 1 })).items;
+    await db.prisma.episode.update({ where: { id: episode!.id }, data: { reward: 0 } });
+    const after = await store.runs.compare(runs.a.id, runs.b.id);
+    expect(after).toEqual(await fresh());
+    expect(typeof after === "string" ? null : after.tasks.find((t) => t.bEpisode === episode!.id)?.b).toBe(0);
   });
 });
