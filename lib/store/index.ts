@@ -96,7 +96,7 @@ import { figuresAt } from "./run-figures";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, queuedJobs, paceFiguresAt, reapWorkers, removeWorker, runPaceFigures, runThroughput, runTurnCount, waitingJobsOfRun } from "./workers";
+import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, queuedJobs, paceFiguresAt, reapWorkers, removeWorker, runPaceFigures, runTurnCount, waitingJobsOfRun } from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -157,7 +157,9 @@ export function storeFor(prisma: PrismaClient) {
       leaderboard: bind(leaderboard),
       // Both runs' summaries and outcomes as kept per revision (Compare of a finished run counts them once).
       compare: async (aId: number, bId: number) => {
-        const [a, b] = await Promise.all([keptRun(aId), keptRun(bId)]);
+        // A run compared with itself reads its revision once.
+        const a = await keptRun(aId);
+        const b = aId === bId ? a : await keptRun(bId);
         const of = (id: number) => (id === aId ? a : b);
         return compareRuns(prisma, aId, bId, { summary: (id) => of(id).summary(), outcomes: (id) => of(id).outcomes() });
       },
@@ -217,7 +219,6 @@ export function storeFor(prisma: PrismaClient) {
       remove: bind(removeWorker),
       list: bind(listWorkers),
       reap: bind(reapWorkers),
-      throughput: bind(runThroughput),
       queued: bind(queuedJobs),
       paceFigures: bind(runPaceFigures),
       cancelWaitingJobs: bind(cancelWaitingJobs),

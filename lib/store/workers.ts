@@ -72,25 +72,6 @@ export async function reapWorkers(prisma: PrismaClient, leaseMs: number): Promis
   return rows.map(rowOf);
 }
 
-export interface RunThroughput {
-  /** Episodes of the run that ended in the window. */
-  ended: number;
-  windowMs: number;
-  /** Episodes not yet done or failed. */
-  remaining: number;
-  /** Jobs of the run waiting in the queue (none when no queue was ever made on this database). */
-  queued: number;
-}
-
-/** How fast a run's episodes end lately, what is left, and how much of it waits in the queue. */
-export async function runThroughput(prisma: PrismaClient, runId: number, windowMs = 60_000): Promise<RunThroughput> {
-  const [row] = await prisma.$queryRaw<Array<{ ended: bigint; remaining: bigint }>>`
-    SELECT COUNT(*) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" >= (now() AT TIME ZONE 'UTC') - make_interval(secs => ${windowMs / 1000})) AS "ended",
-           COUNT(*) FILTER (WHERE "status" IN ('pending', 'running')) AS "remaining"
-      FROM "Episode" WHERE "runId" = ${runId}`;
-  return { ended: Number(row?.ended ?? 0), windowMs, remaining: Number(row?.remaining ?? 0), queued: await queuedJobs(prisma, runId) };
-}
-
 /** pg-boss keeps its jobs in its own schema; reading the count here keeps every query in lib/store. */
 export async function queuedJobs(prisma: PrismaClient, runId: number): Promise<number> {
   if (!(await hasQueue(prisma))) return 0;
