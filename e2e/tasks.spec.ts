@@ -54,7 +54,9 @@ test("a frontend task shows its target page, styled, in a sandboxed frame", asyn
   // Tailwind 2.2.19 is served locally, so utility classes take effect offline.
   const padded = frame.locator(".p-4, .p-6, .p-8, .px-4, .px-6, .py-4, .py-6").first();
   await expect(padded).toBeVisible();
-  expect(await padded.evaluate((el) => getComputedStyle(el).padding)).not.toBe("0px");
+  // The stylesheet may still be on its way when the element is laid out (an unloaded sheet does not hold the
+  // DOM back from script), so wait for the padding to arrive rather than read it once.
+  await expect.poll(() => padded.evaluate((el) => getComputedStyle(el).padding), { timeout: 15_000 }).not.toBe("0px");
   // Beside the live preview, the target as the scorer rendered it (the e2e frontend run scored this task).
   const scored = page.getByTestId("scored-render");
   await expect(scored).toBeVisible();
