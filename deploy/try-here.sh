@@ -90,6 +90,20 @@ cookie=$("${proxied[@]}" -D - -o /dev/null -X POST -H "Origin: https://$site:$ht
 say "sign-in through the proxy: $cookie" | sed -E 's/(colbench_session=)[^;]+/\1…/'
 grep -qi 'secure' <<<"$cookie" || fail "the session cookie is not Secure behind HTTPS"
 
+# Compression is the proxy's: pages come gzipped through it, never from the studio itself, and an event
+# stream passes through as sent.
+session=$(sed -E 's/^[Ss]et-[Cc]ookie: *([^;]+).*/\1/' <<<"$cookie")
+enc=$("${proxied[@]}" -o /dev/null -D - -H 'Accept-Encoding: gzip' -b "$session" "https://$site:$https_port/annotate" | grep -i '^content-encoding:' | tr -d '\r' || true)
+say "a page through the proxy: ${enc:-no Content-Encoding}"
+grep -qi 'gzip' <<<"$enc" || fail "the proxy did not compress a page"
+enc=$(curl -s -o /dev/null -D - -H 'Accept-Encoding: gzip' -H "Host: $site" -b "$session" "http://127.0.0.1:$studio_port/annotate" | grep -i '^content-encoding:' | tr -d '\r' || true)
+say "the same page straight from the studio: ${enc:-no Content-Encoding}"
+[ -z "$enc" ] || fail "the studio compressed its own answer"
+events=$("${proxied[@]}" -N --max-time 3 -D - -H 'Accept-Encoding: gzip' -b "$session" "https://$site:$https_port/api/events" || true)
+say "the event stream through the proxy: $(grep -i '^content-type:' <<<"$events" | tr -d '\r'), $(grep -i '^content-encoding:' <<<"$events" | tr -d '\r' || echo 'no Content-Encoding')"
+grep -qi 'text/event-stream' <<<"$events" || fail "no event stream through the proxy"
+grep -qi '^content-encoding:' <<<"$events" && fail "the proxy compressed the event stream"
+
 # The worker says it is alive in the Worker table.
 for i in $(seq 1 30); do
   workers=$(PGPASSWORD=lab-secret "$pgbin/psql" -h 127.0.0.1 -p "$pg_port" -U colbench -d colbench -Atc 'SELECT count(*) FROM "Worker"' 2>/dev/null || echo 0)

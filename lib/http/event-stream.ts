@@ -34,6 +34,10 @@ export function eventStream(request: Request, subscribe: (send: Send) => (() => 
           // already closed
         }
       });
+      // A comment (ignored by EventSource) at once: the headers and a first byte leave now, not with the
+      // first event, so a proxy that holds headers until the body starts (Caddy's `encode`) shows the
+      // stream as open straight away.
+      controller.enqueue(encoder.encode(": open\n\n"));
       heartbeat = setInterval(() => send("ping", {}), HEARTBEAT_MS);
       const off = await subscribe(send);
       if (closed) off();
