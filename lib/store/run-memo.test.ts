@@ -89,10 +89,14 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
 
   it("compares two runs from what is kept as it would from the database, before and after a write", async () => {
     const fresh = () => compareRuns(db.prisma, runs.a.id, runs.b.id);
-    expect(await store.runs.compare(runs.a.id, runs.b.id)).toEqual(await fresh());
+    const before = await store.runs.compare(runs.a.id, runs.b.id);
+    expect(before).toEqual(await fresh());
+    // Kept while neither run moves: the same result, not a second bootstrap.
+    expect(await store.runs.compare(runs.a.id, runs.b.id)).toBe(before);
     const [episode] = (await store.runs.episodes(runs.b.id, { pageSize: 1 })).items;
     await db.prisma.episode.update({ where: { id: episode!.id }, data: { reward: 0 } });
     const after = await store.runs.compare(runs.a.id, runs.b.id);
+    expect(after).not.toBe(before);
     expect(after).toEqual(await fresh());
     expect(typeof after === "string" ? null : after.tasks.find((t) => t.bEpisode === episode!.id)?.b).toBe(0);
   });
