@@ -11,6 +11,8 @@ import { PG_BINARIES_FIX, findPgBinDir } from "../pg-binaries";
 export interface PostgresServer {
   url: string;
   version: string;
+  /** The folder of the server's Unix socket (\`.s.PGSQL.<port>\`), for clients that reach it without TCP. */
+  socketDir: string;
   /** A URL for a fresh, empty database on this server. */
   createDatabase(name: string): Promise<string>;
   /** Stops the server at once (`-m immediate`: clients lose their connections mid-query) and starts it again. */
@@ -69,6 +71,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     version,
+    socketDir: dir,
     async createDatabase(name) {
       const client = new Client({ connectionString: url });
       await client.connect();
