@@ -128,6 +128,9 @@ export function storeFor(prisma: PrismaClient) {
       paceFigures: async () => paceFiguresAt(await keep("pace", () => runPaceFigures(prisma, runId), (f) => f.playing === 0), new Date()),
       pipelineProgress: async () => pipelineCounts(prisma, runId, await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId))),
       outcomes: () => keep("outcomes", () => taskOutcomes(prisma, runId)),
+      // The run's row (its configuration) and a page of its episodes: no turn, episode or run write leaves them as they were.
+      row: () => keep("row", () => findRun(prisma, runId)),
+      episodes: (options: Parameters<typeof listEpisodes>[2] = {}) => keep(`episodes ${JSON.stringify(options)}`, () => listEpisodes(prisma, runId, options)),
     };
   };
   return {

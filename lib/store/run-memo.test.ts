@@ -87,6 +87,34 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(await kept.summary()).toEqual(await store.runs.summary(run));
   });
 
+  it("keeps the run's row and pages of its episodes until the run or an episode changes, and only the latest pages", async () => {
+    const run = runs.b.id;
+    const options = { page: 2, pageSize: 2, status: "done" as const };
+    let kept = await store.runs.kept(run);
+    const page = await kept.episodes(options);
+    expect(page).toEqual(await store.runs.episodes(run, options));
+    expect(await (await store.runs.kept(run)).episodes(options)).toBe(page);
+    expect(await kept.row()).toEqual(await store.runs.find(run));
+    // A failure written to an episode of the page shows at once.
+    await db.prisma.episode.update({ where: { id: page.items[0]!.id }, data: { status: "failed", details: { failure: { kind: "model", message: "server gone" } } } });
+    kept = await store.runs.kept(run);
+    const after = await kept.episodes(options);
+    expect(after).not.toBe(page);
+    expect(after).toEqual(await store.runs.episodes(run, options));
+    await db.prisma.run.update({ where: { id: run }, data: { config: { note: "changed" } } });
+    expect(await (await store.runs.kept(run)).row()).toEqual(await store.runs.find(run));
+    // A bounded number of values per run: the least recently used page is counted again.
+    const memo = new RunMemo(4, 2);
+    let counted = 0;
+    const count = async () => ++counted;
+    await memo.get(run, "r", "page 1", count);
+    await memo.get(run, "r", "page 2", count);
+    await memo.get(run, "r", "page 1", count);
+    await memo.get(run, "r", "page 3", count);
+    expect(await memo.get(run, "r", "page 1", count)).toBe(1);
+    expect(await memo.get(run, "r", "page 2", count)).toBe(4);
+  });
+
   it("compares two runs from what is kept as it would from the database, before and after a write", async () => {
     const fresh = () => compareRuns(db.prisma, runs.a.id, runs.b.id);
     const before = await store.runs.compare(runs.a.id, runs.b.id);

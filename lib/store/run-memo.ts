@@ -22,7 +22,10 @@ export async function runRevision(prisma: PrismaClient, runId: number): Promise<
 export class RunMemo {
   private readonly runs = new Map<number, { revision: string; values: Map<string, unknown> }>();
 
-  constructor(private readonly keep = 64) {}
+  constructor(
+    private readonly keep = 64,
+    private readonly valuesPerRun = 48,
+  ) {}
 
   /**
    * The value `count` gives for this run at `revision`, counted again only when the revision has
@@ -37,9 +40,19 @@ export class RunMemo {
     this.runs.delete(runId);
     this.runs.set(runId, run);
     if (this.runs.size > this.keep) this.runs.delete(this.runs.keys().next().value!);
-    if (run.values.has(name)) return run.values.get(name) as T;
+    if (run.values.has(name)) {
+      const value = run.values.get(name) as T;
+      // Most recently used last here too.
+      run.values.delete(name);
+      run.values.set(name, value);
+      return value;
+    }
     const value = await count();
-    if (lasting(value)) run.values.set(name, value);
+    if (lasting(value)) {
+      run.values.set(name, value);
+      // Pages of episodes are many names: a person paging through a large run keeps only the latest.
+      if (run.values.size > this.valuesPerRun) run.values.delete(run.values.keys().next().value!);
+    }
     return value;
   }
 }

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getStore } from "@/lib/store";
 import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
-import { percent, reward } from "@/components/format";
+import { lineStart, percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
 import { PipelinePanel } from "@/components/PipelinePanel";
 import { currentViewer } from "@/app/_lib/viewer";
@@ -55,7 +55,7 @@ export default async function RunPage({
   const now = new Date();
   // One pace for the charts and the Workers panel alike.
   const pace = paceOf(await kept.paceFigures());
-  const [row, figures, queue, span] = await Promise.all([store.runs.find(run.id), kept.figures(now), queueView(store, run.id, pace), kept.span()]);
+  const [row, figures, queue, span] = await Promise.all([kept.row(), kept.figures(now), queueView(store, run.id, pace), kept.span()]);
   const prices = runConfigSchema.safeParse(row?.config).data?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
@@ -64,7 +64,7 @@ export default async function RunPage({
   const score = SCORE_BANDS.find((s) => s === query.score);
   // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
   const pipeline = manages ? { ...(await loadPipelineView(store, run, kept)), last: pipelineStatus(run.id) } : null;
-  const page = await store.runs.episodes(run.id, { page: Number(query.page) || 1, status, score });
+  const page = await kept.episodes({ page: Number(query.page) || 1, status, score });
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
     const merged = { status, score, page: page.page, ...patch };
@@ -172,7 +172,7 @@ export default async function RunPage({
             title: (e) => e.problemDescription,
             cell: (e) => (
               <>
-                <span className="font-mono text-xs text-stone-400">#{e.taskId}</span> {e.problemDescription}
+                <span className="font-mono text-xs text-stone-400">#{e.taskId}</span> {lineStart(e.problemDescription)}
               </>
             ),
           },
