@@ -197,6 +197,7 @@ function everyUrl(): string[] {
     "weights/[model]": ["clip", "critic", "policy"],
     "[model]/[file]": ["config.json", "model.safetensors"],
     "pyodide/[file]": ["pyodide-lock.json"],
+    "vs/[...file]": ["loader.js"],
   };
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -562,6 +563,9 @@ test("requests an attacker's page or script would send are refused", async () =>
     "/vendor/pyodide/..%2F..%2Fpackage.json",
     "/vendor/pyodide/%2e%2e%2fpackage.json",
     "/vendor/pyodide/..%5c..%5cpackage.json",
+    "/vendor/monaco/vs/..%2F..%2F..%2F..%2F..%2Fpackage.json",
+    "/vendor/monaco/vs/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/package.json",
+    "/vendor/monaco/vs/..%5c..%5c..%5c..%5c..%5cpackage.json",
   ]) {
     const { status, body } = await get(url, cookies.boss);
     hold(status >= 400 && !body.includes("colbench-studio"), `traversal ${url}: ${status}`);
