@@ -61,6 +61,11 @@ describe("the gate", () => {
     expect((await request("/api/health", { host: "localhost:1" })).status).toBe(200);
   });
 
+  it("names the studio's icon on its own pages, so a browser asks for no /favicon.ico (a 404 in the console)", async () => {
+    const refused = await request("/runs", { host: "rebind.attacker.example", accept: "text/html" });
+    expect(refused.body).toContain('<link rel="icon" href="/icon.svg" type="image/svg+xml">');
+  });
+
   it("refuses writes whose Origin or Sec-Fetch-Site is not the studio's own", async () => {
     const host = new URL(base).host;
     expect((await request("/api/runs", { origin: "http://evil.example" }, "POST")).status).toBe(403);

@@ -14,7 +14,7 @@ import { PATH_HEADER, PROTO_HEADER, seatCookie, VIEWER_HEADER, type Viewer } fro
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function page(status: number, title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · ColBench Studio</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · ColBench Studio</title><link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style>body{font-family:system-ui,sans-serif;background:#fafaf9;color:#1c1917;max-width:40rem;margin:4rem auto;padding:0 1rem}h1{font-size:1.5rem}code{background:#e7e5e4;padding:0 .25rem;border-radius:.25rem}a{color:#0f766e}button{font:inherit;padding:.4rem 1rem;border-radius:.375rem;border:1px solid #0f766e;background:#0f766e;color:white;cursor:pointer}</style>
 </head><body><p><strong>ColBench Studio</strong></p><h1>${escape(title)}</h1>${body}<p style="color:#78716c">HTTP ${status}</p></body></html>`;
 }
