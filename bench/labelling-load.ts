@@ -5,6 +5,7 @@ import { storeFor } from "../lib/store";
 import { addUser } from "../lib/access/users";
 import { createQueue } from "../lib/label/build";
 import { makeRunPair } from "../lib/label/testing/run-pair";
+import { threadCpu, threadCpuSplit } from "./proc-cpu";
 
 const SIDES = ["left", "right", "tie", "both_bad"] as const;
 const WARMUP_MS = 2000;
@@ -41,6 +42,8 @@ export interface LoadResult {
   refused: number;
   resets: number;
   labelledInWindow: number;
+  /** CPU seconds the studio's threads (`studioPid`) spent from the sign-ins to the window's end. */
+  cpuInWindow?: ReturnType<typeof threadCpuSplit>;
   elapsed: number;
 }
 
@@ -53,8 +56,11 @@ export interface LoadResult {
 export async function runAnnotators(
   url: string,
   setup: LabellingSetup,
-  options: { seconds: number; think: [number, number]; drain: boolean; alive: () => boolean; windowEnded?: () => void },
+  options: { seconds: number; think: [number, number]; drain: boolean; alive: () => boolean; studioPid?: number },
 ): Promise<LoadResult> {
+  const pid = options.studioPid;
+  const cpuAtStart = pid ? threadCpu(pid) : [];
+  let cpuInWindow: LoadResult["cpuInWindow"];
   const cookies: string[] = [];
   for (const token of setup.tokens) {
     // A sign-in link only asks to confirm; the confirming POST starts the session.
@@ -76,7 +82,7 @@ export async function runAnnotators(
   // Everyone opens the desk in the same second (sign-in, two pairs, the first label, cold routes):
   // that burst is timed apart, as the warm-up, so the window's figures are the reading pace.
   const warm = start + Math.min(WARMUP_MS, (options.seconds * 1000) / 4);
-  const windowTimer = options.windowEnded ? setTimeout(options.windowEnded, options.seconds * 1000) : undefined;
+  const windowTimer = pid ? setTimeout(() => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid))), options.seconds * 1000) : undefined;
 
   // A connection the server closed as the client reused it (keep-alive) is tried again: every
   // desk request may be sent twice (a label sent again is recognised and stored once).
@@ -122,7 +128,7 @@ export async function runAnnotators(
     }),
   );
   clearTimeout(windowTimer);
-  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, elapsed: (performance.now() - start) / 1000 };
+  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, cpuInWindow, elapsed: (performance.now() - start) / 1000 };
 }
 
 export const percentile = (xs: number[], q: number) => {

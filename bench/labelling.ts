@@ -19,7 +19,6 @@ import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-s
 import { storeFor } from "../lib/store";
 import { projectRoot } from "../lib/paths";
 import { startStudio } from "../e2e/studio";
-import { threadCpu, threadCpuSplit } from "./proc-cpu";
 import { describeTimes as fmt, percentile, prepareLabelling, runAnnotators } from "./labelling-load";
 
 const which = process.argv[2] ?? "both";
@@ -76,11 +75,12 @@ async function bench(kind: "pglite" | "postgresql") {
     databaseUrl = await server.createDatabase("bench_labelling");
     // COLBENCH_BENCH_PG_SOCKET=1: the studio reaches the server over its Unix socket rather than TCP on
     // loopback (a server on the same machine can be reached either way; the socket's writes cost less).
-    if (process.env.COLBENCH_BENCH_PG_SOCKET === "1") {
+    const overSocket = process.env.COLBENCH_BENCH_PG_SOCKET === "1";
+    if (overSocket) {
       const tcp = new URL(databaseUrl);
       databaseUrl = `postgresql://colbench@localhost/bench_labelling?host=${encodeURIComponent(server.socketDir)}&port=${tcp.port}`;
     }
-    console.log(`  the studio reaches it over ${process.env.COLBENCH_BENCH_PG_SOCKET === "1" ? "its Unix socket" : "TCP on 127.0.0.1"}`);
+    console.log(`  the studio reaches it over ${overSocket ? "its Unix socket" : "TCP on 127.0.0.1"}`);
     console.log(`  ${server.version}`);
   }
   let db = await open();
@@ -90,17 +90,14 @@ async function bench(kind: "pglite" | "postgresql") {
   await db.close();
   const studio = await startStudio(PORT, dir, kind === "postgresql" ? { DATABASE_URL: databaseUrl! } : {});
   try {
-    const pid = studio.process.pid!;
-    const cpuAtStart = threadCpu(pid);
-    let cpuInWindow: ReturnType<typeof threadCpuSplit> | undefined;
-    const windowEnded = () => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid)));
-    const run = await runAnnotators(studio.url, setup, { seconds: SECONDS, think: [THINK_LOW, THINK_HIGH], drain: true, alive: () => studio.process.exitCode === null, windowEnded }).catch((error: Error) => {
+    const run = await runAnnotators(studio.url, setup, { seconds: SECONDS, think: [THINK_LOW, THINK_HIGH], drain: true, alive: () => studio.process.exitCode === null, studioPid: studio.process.pid }).catch((error: Error) => {
       throw new Error(`${error.message}\n${studio.output().slice(-3000)}`);
     });
     console.log(`  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.elapsed.toFixed(1)} s; refused ${run.refused}; connections reset and retried ${run.resets}`);
     console.log(`  warm-up, everyone opening the desk in the window's first seconds: label ${fmt(run.warmup)}; health ${fmt(run.warmupHealth)}`);
     console.log(`  label request -> next pair, the rest of ${SECONDS} s at a reading pace: ${fmt(run.timed)}`);
     console.log(`  peer, GET /api/health in the same window:         ${fmt(run.health)}`);
+    const cpuInWindow = run.cpuInWindow;
     if (cpuInWindow) {
       // Everything the studio did in the window (labels, their sign-ins and next pairs, health) per label stored.
       const per = (s: number) => ((s * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2);

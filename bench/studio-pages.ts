@@ -19,7 +19,6 @@ import { createRun } from "../lib/runs/create";
 import { startStudio } from "../e2e/studio";
 import { addUser } from "../lib/access/users";
 import { describeTimes, percentile, prepareLabelling, runAnnotators, type LabellingSetup } from "./labelling-load";
-import { threadCpu, threadCpuSplit } from "./proc-cpu";
 
 const episodes = Number(process.argv[2] ?? 10_000);
 const repeats = Number(process.argv[3] ?? 20);
@@ -173,11 +172,7 @@ try {
       ["search", `/search?q=function&run=${big}`],
     ];
     let loading = true;
-    const pid = studio.process.pid!;
-    const cpuAtStart = threadCpu(pid);
-    let cpuInWindow: ReturnType<typeof threadCpuSplit> | undefined;
-    const windowEnded = () => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid)));
-    const load = runAnnotators(studio.url, labelling, { seconds: labellingSeconds, think: [200, 600], drain: false, alive: () => studio.process.exitCode === null, windowEnded }).finally(() => (loading = false));
+    const load = runAnnotators(studio.url, labelling, { seconds: labellingSeconds, think: [200, 600], drain: false, alive: () => studio.process.exitCode === null, studioPid: studio.process.pid }).finally(() => (loading = false));
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the annotators sign in and take their first pairs
     for (let i = 0; loading; i++) {
       const [name, url] = pagesBeside[i % 2]!;
@@ -193,6 +188,7 @@ try {
     console.log(`  search, a common word:         ${describeTimes(beside.search!)}`);
     console.log(`  label -> next pair:            ${describeTimes(run.timed)}`);
     console.log(`  GET /api/health:               ${describeTimes(run.health)}`);
+    const cpuInWindow = run.cpuInWindow;
     if (cpuInWindow) {
       const share = (cpu: number) => `${Math.round((cpu / labellingSeconds) * 100)}%`;
       console.log(`  the studio's threads busy in the window: main ${share(cpuInWindow.main)}, the database's ${share(cpuInWindow.busiestOther)}, others ${share(cpuInWindow.rest)} (of one core each; this machine has ${os.cpus().length})`);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite-server";
-import { PreparedStatements } from "./prepared-statements";
+import { PreparedStatements, textParsers } from "./prepared-statements";
 import { SessionGate } from "./session-gate";
 import { keepStatistics, type StatisticsKeeper } from "./statistics";
 import type { ArrayType, HostInit, RawResult, Request, ToHost, ToWorker, WireError } from "./worker-protocol";
@@ -66,8 +66,7 @@ async function main(): Promise<void> {
 }
 
 function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatistics: () => Promise<void> | undefined): void {
-  // Every parser answers the text PostgreSQL sent: the owner's thread parses with the caller's own.
-  const raw = Object.fromEntries(Object.keys(pg.parsers).map((key) => [key, (text: string) => text]));
+  const raw = textParsers(pg);
   const prepared = new PreparedStatements(pg);
   const transactions = new Map<number, OpenTransaction>();
   const listening = new Map<string, () => void>();

@@ -24,17 +24,21 @@ interface Statement {
 type Message = { name: string };
 type ErrorMessage = Message & { code?: string };
 
+/** Parsers that answer the text PostgreSQL sent: the owner's thread parses it with the caller's own. */
+export function textParsers(pg: PGlite): Record<number, (text: string) => string> {
+  return Object.fromEntries(Object.keys(pg.parsers).map((key) => [key, (text: string) => text]));
+}
+
 export class PreparedStatements {
   private readonly statements = new Map<string, Statement>();
   private next = 1;
-  /** Every parser answers the text PostgreSQL sent: the owner's thread parses with the caller's own. */
   private readonly raw: Record<number, (text: string) => string>;
 
   constructor(
     private readonly pg: PGlite,
     private readonly keep = KEEP,
   ) {
-    this.raw = Object.fromEntries(Object.keys(pg.parsers).map((key) => [key, (text: string) => text]));
+    this.raw = textParsers(pg);
   }
 
   async query(sql: string, params: unknown[]): Promise<RawResult> {

@@ -68,7 +68,7 @@ import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from 
 import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, listRunNames, runSummary, setRunArchived, setRunStatus } from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
 import { runEpisodeStats } from "./run-stats";
-import { runFigures } from "./run-figures";
+import { figuresAt, runFigures } from "./run-figures";
 import { searchTurns } from "./search";
 import {
   agentStates,
@@ -92,7 +92,6 @@ import { resolveTaskSelector } from "./task-selector";
 import { runSpan } from "./run-span";
 import { pipelineCounts, pipelineEpisodeCounts, type EpisodeCounts } from "./sweet-progress";
 import { RunMemo, runRevision } from "./run-memo";
-import { figuresAt } from "./run-figures";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";

@@ -95,6 +95,7 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
   const sum = (f: (e: EpisodeStats) => number) => stats.reduce((n, e) => n + f(e), 0);
   const ended = stats.flatMap((e) => (e.endedAt ? [e.endedAt.getTime()] : []));
   const cutoffMs = now.getTime() - PACE_WINDOW_MS;
+  const recentMs = ended.filter((t) => t >= cutoffMs).sort((a, b) => a - b);
   return {
     episodes: stats.length,
     done: done.length,
@@ -118,9 +119,9 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
     ended: {
       total: ended.length,
       firstMs: ended.length ? Math.min(...ended) : null,
-      sinceCutoff: ended.filter((t) => t >= cutoffMs).length,
+      sinceCutoff: recentMs.length,
       cutoffMs,
-      recentMs: ended.filter((t) => t >= cutoffMs).sort((a, b) => a - b),
+      recentMs,
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
+// Episodes' wall times are averaged over those that ended within the charts' window (or all, when none did).
+import { PACE_WINDOW_MS } from "./run-figures";
 
 // `colbench worker` processes and the work queued for runs. Times are the database's clock (UTC),
 // never a worker's: machines' clocks disagree, and a beat is judged stale against the same clock.
@@ -173,9 +175,6 @@ export async function runTurnCount(prisma: PrismaClient, runId: number): Promise
     SELECT COUNT(*) AS "n" FROM "Turn" t JOIN "Episode" e ON e."id" = t."episodeId" WHERE e."runId" = ${runId}`;
   return Number(row?.n ?? 0);
 }
-
-/** Episodes' wall times are averaged over those that ended within this window (or all, when none did). */
-const PACE_WINDOW_MS = 10 * 60_000;
 
 export interface PaceFigures {
   remaining: number;
