@@ -5,7 +5,7 @@ import { storeFor } from "../lib/store";
 import { addUser } from "../lib/access/users";
 import { createQueue } from "../lib/label/build";
 import { makeRunPair } from "../lib/label/testing/run-pair";
-import { threadCpu, threadCpuSplit } from "./proc-cpu";
+import { machineTicks, threadCpu, threadCpuSplit } from "./proc-cpu";
 
 const SIDES = ["left", "right", "tie", "both_bad"] as const;
 const WARMUP_MS = 2000;
@@ -44,6 +44,13 @@ export interface LoadResult {
   labelledInWindow: number;
   /** CPU seconds the studio's threads (`studioPid`) spent from the sign-ins to the window's end. */
   cpuInWindow?: ReturnType<typeof threadCpuSplit>;
+  /**
+   * Over the same window: CPU seconds this process spent being the annotators and everything else it
+   * drives (their HTTP, JSON and timers; on a real team that is other people's machines), and the
+   * whole machine's busy share of all its cores (0-1).
+   */
+  clientCpuInWindow?: number;
+  machineBusyInWindow?: number;
   elapsed: number;
 }
 
@@ -82,7 +89,18 @@ export async function runAnnotators(
   // Everyone opens the desk in the same second (sign-in, two pairs, the first label, cold routes):
   // that burst is timed apart, as the warm-up, so the window's figures are the reading pace.
   const warm = start + Math.min(WARMUP_MS, (options.seconds * 1000) / 4);
-  const windowTimer = pid ? setTimeout(() => (cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid))), options.seconds * 1000) : undefined;
+  let clientCpuInWindow: number | undefined;
+  let machineBusyInWindow: number | undefined;
+  const clientAtStart = process.cpuUsage();
+  const machineAtStart = machineTicks();
+  const windowTimer = setTimeout(() => {
+    if (pid) cpuInWindow = threadCpuSplit(pid, cpuAtStart, threadCpu(pid));
+    const client = process.cpuUsage(clientAtStart);
+    clientCpuInWindow = (client.user + client.system) / 1e6;
+    const machine = machineTicks();
+    const busy = machine.busy - machineAtStart.busy;
+    machineBusyInWindow = busy / (busy + machine.idle - machineAtStart.idle + machine.steal - machineAtStart.steal || 1);
+  }, options.seconds * 1000);
 
   // A connection the server closed as the client reused it (keep-alive) is tried again: every
   // desk request may be sent twice (a label sent again is recognised and stored once).
@@ -128,7 +146,7 @@ export async function runAnnotators(
     }),
   );
   clearTimeout(windowTimer);
-  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, cpuInWindow, elapsed: (performance.now() - start) / 1000 };
+  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, cpuInWindow, clientCpuInWindow, machineBusyInWindow, elapsed: (performance.now() - start) / 1000 };
 }
 
 export const percentile = (xs: number[], q: number) => {

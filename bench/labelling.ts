@@ -103,6 +103,8 @@ async function bench(kind: "pglite" | "postgresql") {
       const per = (s: number) => ((s * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2);
       console.log(`  studio CPU per label in the window: main thread ${per(cpuInWindow.main)} ms, busiest other thread${kind === "pglite" ? " (the database's)" : ""} ${per(cpuInWindow.busiestOther)} ms, other threads ${per(cpuInWindow.rest)} ms`);
     }
+    if (run.clientCpuInWindow !== undefined && run.machineBusyInWindow !== undefined)
+      console.log(`  the bench's own 50 annotators on this machine: ${((run.clientCpuInWindow * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2)} CPU-ms per label; the machine's ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`);
     console.log(`  ratio p95 label / p95 health: ${(percentile(run.timed, 0.95) / percentile(run.health, 0.95)).toFixed(2)}`);
     if (run.draining.length) console.log(`  label request -> next pair, draining with no pause (50 at once): ${fmt(run.draining)}`);
     const code = await studio.stop();

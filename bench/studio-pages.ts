@@ -193,6 +193,8 @@ try {
       const share = (cpu: number) => `${Math.round((cpu / labellingSeconds) * 100)}%`;
       console.log(`  the studio's threads busy in the window: main ${share(cpuInWindow.main)}, the database's ${share(cpuInWindow.busiestOther)}, others ${share(cpuInWindow.rest)} (of one core each; this machine has ${os.cpus().length})`);
     }
+    if (run.clientCpuInWindow !== undefined && run.machineBusyInWindow !== undefined)
+      console.log(`  beside it on the same machine, this bench's own annotators and page requests: ${Math.round((run.clientCpuInWindow / labellingSeconds) * 100)}% of a core; all ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`);
     const ratio = (xs: number[]) => (percentile(xs, 0.95) / percentile(run.health, 0.95)).toFixed(2);
     console.log(`  p95 against the bare health request's: run page ${ratio(beside.run!)}, search ${ratio(beside.search!)}`);
   }

@@ -5,7 +5,7 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite-server";
 import { PreparedStatements, textParsers } from "./prepared-statements";
 import { SessionGate } from "./session-gate";
-import { keepStatistics, type StatisticsKeeper } from "./statistics";
+import { keepStatistics, STALE_TABLES_SQL, type StatisticsKeeper } from "./statistics";
 import type { ArrayType, HostInit, RawResult, Request, ToHost, ToWorker, WireError } from "./worker-protocol";
 
 // The embedded database's own thread. PGlite is WebAssembly that runs to completion on whatever
@@ -54,7 +54,22 @@ async function main(): Promise<void> {
     }
     // The array types there are at start (as PGlite's own parsers know them), for the owner's thread.
     const arrays = (await pg.query<ArrayType>(`SELECT e."oid", e."typarray" FROM pg_catalog.pg_type t JOIN pg_catalog.pg_type e ON e."oid" = t."typelem" WHERE t."typcategory" = 'A' GROUP BY e."oid", e."typarray"`)).rows;
-    if (init.statistics !== false) statistics = keepStatistics(() => gate.run(() => pg!.exec("ANALYZE")), init.statistics ?? {});
+    if (init.statistics !== false) {
+      const db = pg;
+      statistics = keepStatistics(
+        {
+          analyzeAll: () => gate.run(() => db.exec("ANALYZE")),
+          stale: () =>
+            gate.run(async () => {
+              // This session's counts reach pg_stat_user_tables when it next reports them; now, not in a second.
+              await db.query("SELECT pg_catalog.pg_stat_force_next_flush()");
+              return (await db.query<{ name: string }>(STALE_TABLES_SQL)).rows.map((row) => row.name);
+            }),
+          analyze: (tables) => gate.run(() => db.exec(`ANALYZE ${tables.join(", ")}`)),
+        },
+        init.statistics ?? {},
+      );
+    }
     serve(pg, server, gate, () => statistics?.stop());
     send({ kind: "ready", port: server.address.port, arrays });
   } catch (error) {
