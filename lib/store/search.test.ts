@@ -57,4 +57,28 @@ describe.each(backends)("turn search on $label", ({ open }) => {
     expect(await store.episodes.search({ q: "discount -members" })).toHaveLength(2);
     expect(await store.episodes.search({ q: "   " })).toEqual([]);
   });
+
+  it("within a run, finds its turns only, in episodes made after another run's as well, and nothing in a run without episodes", async () => {
+    const tasks = (await store.tasks.list({ benchmark: "backend" })).items;
+    const config = { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } };
+    const early = await db.prisma.run.create({ data: { name: "early", benchmark: "backend", config } });
+    const middle = await db.prisma.run.create({ data: { name: "middle", benchmark: "backend", config } });
+    const empty = await db.prisma.run.create({ data: { name: "empty", benchmark: "backend", config } });
+    // early's episodes lie on both sides of middle's: its span holds one of middle's.
+    await store.episodes.ensure(early.id, [tasks[3]!.id], 1);
+    await store.episodes.ensure(middle.id, [tasks[3]!.id], 1);
+    await store.episodes.ensure(early.id, [tasks[3]!.id, tasks[4]!.id], 1);
+    const of = async (runId: number) => (await db.prisma.episode.findMany({ where: { runId }, orderBy: { id: "asc" } })).map((e) => e.id);
+    const [e1, e2] = await of(early.id);
+    const [m1] = await of(middle.id);
+    expect(e1! < m1! && m1! < e2!).toBe(true);
+    await store.episodes.appendTurn(e1!, { index: 0, role: "simulator", content: "Send the invoice by mail." });
+    await store.episodes.appendTurn(m1!, { index: 0, role: "simulator", content: "The invoice goes out monthly." });
+    await store.episodes.appendTurn(e2!, { index: 0, role: "simulator", content: "Print one invoice per customer." });
+    expect((await store.episodes.search({ q: "invoice", runId: early.id })).map((h) => h.episodeId)).toEqual([e2, e1]);
+    expect((await store.episodes.search({ q: "invoice", runId: middle.id })).map((h) => h.episodeId)).toEqual([m1]);
+    expect(await store.episodes.search({ q: "invoice", runId: empty.id })).toEqual([]);
+    expect(await store.episodes.search({ q: "invoice", runId: 999_999 })).toEqual([]);
+    expect((await store.episodes.search({ q: "invoice" })).map((h) => h.episodeId)).toEqual([e2, m1, e1]);
+  });
 });
