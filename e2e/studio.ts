@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { STUDIO_NODE_FLAGS } from "../cli/node-flags";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,7 +21,7 @@ export async function startStudio(port: number, dataDir?: string, env: Record<st
   // COLBENCH_STUDIO_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the studio a bench drives
   // (Node refuses --cpu-prof in NODE_OPTIONS).
   const nodeArgs = (process.env.COLBENCH_STUDIO_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)], {
+  const child = spawn(process.execPath, [...STUDIO_NODE_FLAGS, ...nodeArgs, path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)], {
     cwd: root,
     env: { ...process.env, COLBENCH_DATA: dir, DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

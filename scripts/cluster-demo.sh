@@ -50,7 +50,7 @@ node --import tsx e2e/fixtures/scripted-model-server.ts --port "$models_port" --
 pids+=($!)
 models="http://127.0.0.1:$models_port/v1"
 
-node cli/bin.mjs serve --port "$port" >"$scratch/studio.log" 2>&1 &
+node --max-semi-space-size=64 cli/bin.mjs serve --port "$port" >"$scratch/studio.log" 2>&1 &
 pids+=($!)
 until grep -q "ColBench Studio on" "$scratch/studio.log" 2>/dev/null; do
   kill -0 "${pids[-1]}" 2>/dev/null || { cat "$scratch/studio.log" >&2; exit 1; }

@@ -12,4 +12,5 @@ else
 fi
 echo "ColBench Studio: checking this machine (each step says what it did)"
 bash scripts/setup.sh
-exec node cli/bin.mjs serve "$@"
+# The studio's Node flags: cli/node-flags.ts says which and why.
+exec node --max-semi-space-size=64 cli/bin.mjs serve "$@"

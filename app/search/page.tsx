@@ -3,8 +3,7 @@ import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
-import { BenchmarkBadge } from "@/components/BenchmarkBadge";
-import { reward } from "@/components/format";
+import { SearchHits } from "@/components/SearchHits";
 import type { TurnSearch } from "@/lib/store/search";
 
 export const dynamic = "force-dynamic";
@@ -16,23 +15,6 @@ function num(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;
-}
-
-/** The matched words between «» become marks; everything else stays text. */
-function Snippet({ text }: { text: string }) {
-  return (
-    <>
-      {text.split(/(«[^»]*»)/).map((part, i) =>
-        part.startsWith("«") ? (
-          <mark key={i} className="rounded bg-amber-200 px-0.5">
-            {part.slice(1, -1)}
-          </mark>
-        ) : (
-          <span key={i}>{part}</span>
-        ),
-      )}
-    </>
-  );
 }
 
 /** Every turn of every episode, found by what was said; each hit opens the replay at its turn. */
@@ -117,24 +99,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           .
         </EmptyState>
       ) : (
-        <ol className="space-y-2" data-testid="search-results">
-          {hits.map((hit) => (
-            <li key={`${hit.episodeId}:${hit.index}`} className="rounded-lg border border-stone-200 bg-white p-3">
-              <div className="mb-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
-                <BenchmarkBadge benchmark={hit.benchmark} />
-                <Link href={`/episodes/${hit.episodeId}#turn-${hit.index}`} className="font-medium text-teal-800 hover:underline">
-                  episode #{hit.episodeId}, turn {hit.index} ({hit.role === "agent" ? "agent" : "simulator"})
-                </Link>
-                <span>{hit.runName ?? "imported"}</span>
-                <span>task #{hit.taskId}</span>
-                <span>reward {reward(hit.reward)}</span>
-              </div>
-              <p className="text-sm text-stone-800">
-                <Snippet text={hit.snippet} />
-              </p>
-            </li>
-          ))}
-        </ol>
+        <SearchHits hits={hits} />
       )}
     </>
   );

@@ -130,6 +130,8 @@ export function storeFor(prisma: PrismaClient) {
       // The run's row (its configuration) and a page of its episodes: no turn, episode or run write leaves them as they were.
       row: () => keep("row", () => findRun(prisma, runId)),
       episodes: (options: Parameters<typeof listEpisodes>[2] = {}) => keep(`episodes ${JSON.stringify(options)}`, () => listEpisodes(prisma, runId, options)),
+      /** A value worked out from the kept ones above (so it too holds until the revision moves), kept under `name`. */
+      derived: <T>(name: string, work: () => Promise<T>) => keep(`derived ${name}`, work),
     };
   };
   return {

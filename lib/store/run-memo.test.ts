@@ -6,6 +6,7 @@ import { makeRunPair, type RunPair } from "../label/testing/run-pair";
 import { RunMemo, runRevision } from "./run-memo";
 import { figuresAt, runFigures } from "./run-figures";
 import { compareRuns } from "./leaderboard";
+import { loadPipelineView } from "../sweet/pipeline-view";
 
 // A run's page keeps its figures per revision of the run: counted once while nothing changes, and
 // counted again after any write to the run, its episodes or their turns, whoever makes it.
@@ -127,5 +128,29 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(after).not.toBe(before);
     expect(after).toEqual(await fresh());
     expect(typeof after === "string" ? null : after.tasks.find((t) => t.bEpisode === episode!.id)?.b).toBe(0);
+  });
+
+  it("keeps the training panel's pairable count per revision: equal to a fresh count, counted again once a sample lands", async () => {
+    const run = runs.a;
+    const view = async () => {
+      const kept = await store.runs.kept(run.id);
+      return { kept: (await loadPipelineView(store, { ...run, benchmark: "backend" }, kept)).counts.pairable, fresh: (await loadPipelineView(store, { ...run, benchmark: "backend" })).counts.pairable };
+    };
+    const before = await view();
+    expect(before.kept).toBe(before.fresh);
+    // Kept: worked out once while the revision holds.
+    let worked = 0;
+    const kept = await store.runs.kept(run.id);
+    await kept.derived("probe", async () => ++worked);
+    expect(await (await store.runs.kept(run.id)).derived("probe", async () => ++worked)).toBe(1);
+    // A second sample of a task whose first passed every test, failing this time: one more trajectory pair.
+    const [first] = (await store.runs.episodes(run.id, { pageSize: 1 })).items;
+    const task = first!.taskId;
+    const rewardOf = (await store.runs.episodes(run.id, { pageSize: 200 })).items.find((e) => e.taskId === task)!.reward;
+    await db.prisma.episode.create({ data: { runId: run.id, taskId: task, sample: 1, status: "done", reward: rewardOf === 1 ? 0 : 1 } });
+    const after = await view();
+    expect(after.kept).toBe(after.fresh);
+    expect(after.kept).toBe(before.kept + 1);
+    expect(await (await store.runs.kept(run.id)).derived("probe", async () => ++worked)).toBe(2);
   });
 });

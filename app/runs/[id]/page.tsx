@@ -3,12 +3,12 @@ import { notFound } from "next/navigation";
 import { getStore } from "@/lib/store";
 import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
-import { lineStart, percent, reward } from "@/components/format";
+import { percent, reward } from "@/components/format";
 import { RunLive } from "@/components/RunLive";
 import { PipelinePanel } from "@/components/PipelinePanel";
 import { currentViewer } from "@/app/_lib/viewer";
 import { seesHidden } from "@/lib/access/viewer";
-import { DataTable } from "@/components/DataTable";
+import { EpisodesTable } from "@/components/EpisodesTable";
 import { FilterPills } from "@/components/FilterPills";
 import { Pager } from "@/components/Pager";
 import { EmptyState } from "@/components/EmptyState";
@@ -56,7 +56,8 @@ export default async function RunPage({
   // One pace for the charts and the Workers panel alike.
   const pace = paceOf(await kept.paceFigures());
   const [row, figures, queue, span] = await Promise.all([kept.row(), kept.figures(now), queueView(store, run.id, pace), kept.span()]);
-  const prices = runConfigSchema.safeParse(row?.config).data?.prices;
+  const config = runConfigSchema.safeParse(row?.config).data;
+  const prices = config?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
   const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
@@ -98,7 +99,7 @@ export default async function RunPage({
       {run.waiting ? (
         <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="waiting-banner">
           {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"} {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers
-          again; only after {Math.round((runConfigSchema.safeParse(row?.config).data?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
+          again; only after {Math.round((config?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
         </p>
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} ended={run.done + run.failed} />
@@ -152,47 +153,7 @@ export default async function RunPage({
           )}
         </EmptyState>
       ) : (
-      <DataTable
-        testId="episodes-table"
-        dense
-        rows={page.items}
-        rowKey={(e) => e.id}
-        columns={[
-          {
-            header: "Episode",
-            cell: (e) => (
-              <Link href={`/episodes/${e.id}`} className="font-mono text-teal-800 hover:underline">
-                #{e.id}
-              </Link>
-            ),
-          },
-          {
-            header: "Task",
-            className: "max-w-md truncate text-stone-700",
-            title: (e) => e.problemDescription,
-            cell: (e) => (
-              <>
-                <span className="font-mono text-xs text-stone-400">#{e.taskId}</span> {lineStart(e.problemDescription)}
-              </>
-            ),
-          },
-          { header: "Sample", numeric: true, cell: (e) => e.sample },
-          { header: "Turns", numeric: true, cell: (e) => e.turns },
-          { header: "Reward", numeric: true, cell: (e) => reward(e.reward) },
-          {
-            header: "Status",
-            className: "text-stone-600",
-            cell: (e) =>
-              e.failure ? (
-                <span className="text-red-700" title={e.failure}>
-                  failed: <span className="text-xs">{e.failure.length > 120 ? `${e.failure.slice(0, 120)}…` : e.failure}</span>
-                </span>
-              ) : (
-                e.status
-              ),
-          },
-        ]}
-      />
+        <EpisodesTable rows={page.items} />
       )}
       <Pager page={page.page} pages={page.pages} href={(n) => href({ page: n })}>
         {` (${page.total} episodes)`}
