@@ -1,6 +1,7 @@
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { namesStatements, statementNames } from "./statement-names";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
@@ -99,7 +100,7 @@ async function recordedMigrations(prisma: PrismaClient): Promise<string[]> {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const factory = new PrismaPg({ connectionString: url });
+  const factory = new PrismaPg({ connectionString: url }, namesStatements() ? { statementNameGenerator: statementNames() } : undefined);
   const { prisma, applied } = await withPrisma(factory, options, `the PostgreSQL database ${redact(url)}`);
   return {
     prisma,
