@@ -4,7 +4,7 @@
 //
 // --max-semi-space-size=64: a page the studio renders allocates a few megabytes that die young; with
 // V8's default young generation (16 MB halves) the studio collected it every few pages, on the
-// main thread and two helpers. With 64 MB halves, while 50 annotators label beside a reader
-// (bench/studio-pages.ts), the run page's and a search's p95 fell by ~5 ms and the main thread's
+// main thread and V8's helper threads. With 64 MB halves, while 50 annotators label beside a reader
+// (bench/studio-pages.ts), the run page's and a search's p95 fell by ~4.5 ms and the main thread's
 // share by ~3 points; it costs at most 96 MB more resident memory, in use only under such load.
 export const STUDIO_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];

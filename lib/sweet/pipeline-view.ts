@@ -2,6 +2,7 @@ import type { PipelineStep } from "../events";
 import type { Benchmark } from "../colbench/tasks";
 import type { Store } from "../store";
 import type { PipelineCounts } from "../store/sweet-progress";
+import type { RunSample } from "../store/sweet";
 import { trajectoryPairs } from "./trajectory-pairs";
 
 // What the run page's training-data panel (and `colbench export` on an empty result) says about
@@ -123,7 +124,7 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
 /** A run's pipeline as the panel and `colbench export` describe it, counted from the store. */
 export async function loadPipelineView(store: Store, run: { id: number; name: string; benchmark: Benchmark }, kept?: Awaited<ReturnType<Store["runs"]["kept"]>>): Promise<PipelineView> {
   // The run page passes what it keeps per revision of the run; others count afresh.
-  const pairable = async (samples: Promise<Array<{ taskId: number; sample: number; reward: number; episodeId: number }>>) =>
+  const pairable = async (samples: Promise<RunSample[]>) =>
     trajectoryPairs(run.benchmark, (await samples).map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId }))).length;
   // Pairing 10,000 samples is ~0.7 ms of the run page's event loop: kept, like the samples it reads.
   const [counts, pairs] = await Promise.all(
