@@ -1,8 +1,22 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { openDesk, type Desk } from "@/lib/label/desk";
+import type { Viewer } from "@/lib/access/viewer";
 import { getStore, type Store } from "@/lib/store";
 import { requestViewer } from "./viewer";
+
+/** A desk request's parsed body, who sends it and to which queue; or the response that refuses the body. */
+export async function deskBody<T extends z.ZodType>(
+  request: Request,
+  params: Promise<{ id: string }>,
+  schema: T,
+): Promise<{ ok: true; store: Store; viewer: Viewer; queueId: number; body: z.infer<T> } | { ok: false; response: Response }> {
+  const json = await jsonBody(request);
+  if (!json.ok) return json;
+  const parsed = schema.safeParse(json.value ?? {});
+  if (!parsed.success) return { ok: false, response: Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 }) };
+  return { ok: true, store: await getStore(), viewer: requestViewer(request), queueId: Number.parseInt((await params).id, 10), body: parsed.data };
+}
 
 /** The labelling desk a request works at, with its parsed body; or the response that refuses it. */
 export async function deskRequest<T extends z.ZodType>(
@@ -10,14 +24,11 @@ export async function deskRequest<T extends z.ZodType>(
   params: Promise<{ id: string }>,
   schema: T,
 ): Promise<{ ok: true; store: Store; desk: Desk; body: z.infer<T> } | { ok: false; response: Response }> {
-  const json = await jsonBody(request);
-  if (!json.ok) return json;
-  const parsed = schema.safeParse(json.value ?? {});
-  if (!parsed.success) return { ok: false, response: Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 }) };
-  const store = await getStore();
-  const desk = await openDesk(store, requestViewer(request), Number.parseInt((await params).id, 10));
+  const got = await deskBody(request, params, schema);
+  if (!got.ok) return got;
+  const desk = await openDesk(got.store, got.viewer, got.queueId);
   if ("error" in desk) return { ok: false, response: Response.json({ error: desk.error }, { status: desk.status }) };
-  return { ok: true, store, desk, body: parsed.data };
+  return { ok: true, store: got.store, desk, body: got.body };
 }
 
 export const holding = z.array(z.number().int()).max(16).default([]);

@@ -5,7 +5,7 @@ import { storeFor, type Store } from "../store";
 import { addUser } from "../access/users";
 import type { Viewer } from "../access/viewer";
 import { createQueue } from "./build";
-import { label, nextPair, openDesk, skip, undo, type Desk } from "./desk";
+import { label, labelAt, nextPair, openDesk, skip, undo, type Desk } from "./desk";
 import { agreementReport } from "./report";
 import { decisions, humanTrainingLines, rawLabelLine, summarize } from "./exports";
 import { makeRunPair, type RunPair } from "./testing/run-pair";
@@ -145,6 +145,51 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(await store.labels.ofQueue(first.id)).toEqual(before.first);
     expect(await store.labels.ofQueue(second.id)).toEqual(before.second);
     expect(await store.queues.slots(first.id)).toEqual(before.slots);
+  });
+
+  it("a key press checks the person's right to the queue in its own statement: outsiders, removed members and missing queues get nothing written", async () => {
+    const queue = await createQueue(store, { name: "gate", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 6, showsHidden: true, members: ["annotator2", "annotator3"] });
+    const member = viewers[2]!;
+    const d = await desk(member, queue.id);
+    const first = (await nextPair(store, d, []))!;
+    // The same answer as the desk's own way: stored, the next pair (hidden information shown, as the queue says), progress.
+    const pressed = await labelAt(store, member, queue.id, { itemId: first.itemId, side: "left", ms: 10, holding: [] });
+    expect(pressed).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 1, wanted: 12 } });
+    const next = pressed.ok ? pressed.next! : null;
+    expect(runs.secrets.some((secret) => JSON.stringify(next).includes(secret))).toBe(true);
+    expect(await labelAt(store, member, queue.id, { itemId: first.itemId, side: "right", ms: 10, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
+    const outsider = (await store.users.list()).find((u) => u.name === "outsider")!;
+    const outsiderViewer: Viewer = { kind: "user", id: outsider.id, name: outsider.name, role: "annotator" };
+    // Every row a key press may write: labels, slots with their holds' ends, and who was handed which pair.
+    const written = async () => ({
+      labels: await store.labels.ofQueue(queue.id),
+      slots: await db.prisma.queueSlot.findMany({ where: { queueId: queue.id }, orderBy: { id: "asc" } }),
+      assignments: await db.prisma.assignment.findMany({ where: { item: { queueId: queue.id } }, orderBy: [{ itemId: "asc" }, { userId: "asc" }] }),
+    });
+    const before = await written();
+    expect(await labelAt(store, outsiderViewer, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    expect(await labelAt(store, member, 987654, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 404, error: "no queue 987654" });
+    // Taken off the queue while holding a pair: the held pair can no longer be labelled, nor a new one claimed.
+    await db.prisma.queueMember.deleteMany({ where: { queueId: queue.id, userId: (member as { id: number }).id } });
+    expect(await labelAt(store, member, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    // Sent again for the pair labelled before (the page holding the next one): no hold renewed, no pair claimed.
+    expect(await labelAt(store, member, queue.id, { itemId: first.itemId, side: "left", ms: 1, holding: [next!.itemId] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    expect(await written()).toEqual(before);
+    // A researcher may label any queue (policy.mayLabel) and is handed pairs without being a member.
+    const { user } = await addUser(store, "researcher-at-gate", "researcher");
+    const researcher: Viewer = { kind: "user", id: user.id, name: user.name, role: "researcher" };
+    const theirs = (await nextPair(store, await desk(researcher, queue.id), []))!;
+    expect(await labelAt(store, researcher, queue.id, { itemId: theirs.itemId, side: "tie", ms: 3, holding: [] })).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 2 } });
+  });
+
+  it("a key press at a queue with gold pairs takes the desk's way: the label stored once, gold pairs still mixed in", async () => {
+    const queue = await createQueue(store, { name: "gold-press", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, gold: 2, goldRate: 0.5, goldGap: 0.5, members: ["annotator1"] });
+    const viewer = viewers[1]!;
+    const pair = (await nextPair(store, await desk(viewer, queue.id), []))!;
+    const pressed = await labelAt(store, viewer, queue.id, { itemId: pair.itemId, side: "right", ms: 7, holding: [] });
+    expect(pressed).toMatchObject({ ok: true, duplicate: false });
+    expect((await store.labels.ofQueue(queue.id)).filter((l) => l.itemId === pair.itemId)).toHaveLength(1);
+    expect(pressed.ok && pressed.next).toBeTruthy();
   });
 
   it("mixes gold pairs in at the queue's rate, for every member once, and scores each person on them", async () => {

@@ -62,7 +62,8 @@ export async function label(
   const holding = [...input.holding, input.itemId];
   if (desk.queue.goldRate === 0) {
     // The common case, one statement: the label, the next pair and its content.
-    const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding);
+    // The desk was opened (the queue found, the person's right to label it checked) before this.
+    const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: true });
     if (!result.stored) return { ok: false, status: 409, error: result.reason };
     return {
       ok: true,
@@ -76,6 +77,39 @@ export async function label(
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
   const next = await nextPair(store, desk, holding);
   return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted }, ...(result.kept ? { kept: result.kept } : {}) };
+}
+
+/**
+ * A key press from `viewer` at queue `queueId`'s desk, without opening the desk first: the one
+ * statement finds the queue and checks that the person may label it before it writes (a signed-in
+ * person at a queue without gold pairs, the common case). Anyone else, and a queue that mixes gold
+ * pairs in, goes the desk's usual way, with nothing written by the first try.
+ */
+export async function labelAt(
+  store: Store,
+  viewer: Viewer,
+  queueId: number,
+  input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
+): Promise<LabelOutcome> {
+  const byDesk = async (): Promise<LabelOutcome> => {
+    const desk = await openDesk(store, viewer, queueId);
+    return "error" in desk ? { ok: false, status: desk.status, error: desk.error } : label(store, desk, input);
+  };
+  if (viewer.kind !== "user" || !Number.isSafeInteger(queueId)) return byDesk();
+  const given = { queueId, itemId: input.itemId, userId: viewer.id, side: input.side, comment: input.comment?.trim() || null, ms: input.ms };
+  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, [...input.holding, input.itemId], { anyQueue: viewer.role !== "annotator" });
+  if (!desk.found) return { ok: false, status: 404, error: `no queue ${queueId}` };
+  if (!desk.member) return { ok: false, status: 403, error: "you are not a member of this queue" };
+  if (desk.goldRate > 0) return byDesk();
+  if (!result.stored) return { ok: false, status: 409, error: result.reason };
+  return {
+    ok: true,
+    duplicate: result.duplicate,
+    // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).
+    next: next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden }),
+    progress: { mine: result.mine, given: result.given, wanted: desk.wanted },
+    ...(result.kept ? { kept: result.kept } : {}),
+  };
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */

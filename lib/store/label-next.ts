@@ -7,15 +7,24 @@ import { contentOf, itemSql, type ItemContent, type ItemRow } from "./queues";
 // the embedded database's session gate) instead of three. The label's part is `storeLabel`'s and
 // the claim's part `nextAssignment`'s (lib/store/labels.ts), with two changes that one snapshot
 // needs: the claim only runs when the label is stored (now or before), and the lease renewal
-// leaves the labelled pair's slot alone (a row is updated once per statement).
+// leaves the labelled pair's slot alone (a row is updated once per statement). The queue's own row
+// comes in the same statement (`desk`): the person's right to label it is checked there, before
+// anything is written, so a key press needs no query of its own to find the queue first.
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 const SQL = `
-  WITH mine AS (
+  WITH desk AS (
+    SELECT q."goldRate", q."showsHidden", q."slots" AS "wanted",
+           ($9::boolean OR EXISTS (SELECT 1 FROM "QueueMember" m WHERE m."queueId" = q."id" AND m."userId" = $2)) AS "member"
+      FROM "Queue" q WHERE q."id" = $1
+  ), allowed AS (
+    SELECT 1 FROM desk WHERE desk."member" AND desk."goldRate" = 0
+  ), mine AS (
     SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
       FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
      WHERE a."itemId" = $3 AND a."userId" = $2 AND i."queueId" = $1 AND a."skipped" = false
+       AND EXISTS (SELECT 1 FROM allowed)
   ), slot AS (
     UPDATE "QueueSlot" s SET "labelled" = true, "leaseUntil" = NULL
      WHERE s."itemId" = $3 AND s."userId" = $2 AND s."labelled" = false
@@ -36,7 +45,7 @@ const SQL = `
   ), earlier AS (
     SELECT l."id", l."choice", l."leftIsA" FROM "Label" l WHERE l."itemId" = $3 AND l."userId" = $2 AND l."queueId" = $1
   ), go AS (
-    SELECT 1 AS ok WHERE EXISTS (SELECT 1 FROM stored) OR EXISTS (SELECT 1 FROM earlier)
+    SELECT 1 AS ok WHERE EXISTS (SELECT 1 FROM allowed) AND (EXISTS (SELECT 1 FROM stored) OR EXISTS (SELECT 1 FROM earlier))
   ), renewed AS (
     UPDATE "QueueSlot" s SET "leaseUntil" = ${NOW} + make_interval(secs => $7)
      WHERE s."queueId" = $1 AND s."userId" = $2 AND s."labelled" = false AND s."itemId" <> $3
@@ -80,7 +89,10 @@ const SQL = `
          (SELECT count(*) FROM mine)::int AS "assigned",
          ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
          ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = $1) + (SELECT count(*) FROM slot))::int AS "given",
-         n."leftIsA" AS "nextLeftIsA", c.*
+         n."leftIsA" AS "nextLeftIsA",
+         (SELECT count(*) FROM desk)::int AS "queueFound", coalesce((SELECT "member" FROM desk), false) AS "member",
+         (SELECT "goldRate" FROM desk) AS "goldRate", coalesce((SELECT "showsHidden" FROM desk), false) AS "showsHidden",
+         (SELECT "wanted" FROM desk)::int AS "wanted", c.*
     FROM (SELECT 1) one
     LEFT JOIN next n ON true
     LEFT JOIN LATERAL (${itemSql(`n."itemId"`)}) c ON true`;
@@ -95,9 +107,29 @@ interface Row extends Partial<ItemRow> {
   mine: number;
   given: number;
   nextLeftIsA: boolean | null;
+  queueFound: number;
+  member: boolean;
+  goldRate: number | null;
+  showsHidden: boolean;
+  wanted: number | null;
 }
 
-export type LabelAndNext = { label: StoreLabelResult; next: (Assigned & { content: ItemContent }) | null };
+/** The queue as the statement found it: whether it exists, the person may label it, and what the desk shows. */
+export interface DeskFacts {
+  found: boolean;
+  /** A member of the queue, or someone whose role may label any queue (`anyQueue`). */
+  member: boolean;
+  goldRate: number;
+  showsHidden: boolean;
+  wanted: number;
+}
+
+/**
+ * What the statement did. Nothing is written, and `label.stored` is false, when the queue is missing,
+ * the person may not label it, or it mixes gold pairs in (`desk` says which: gold pairs take the
+ * desk's other way, a label then a draw).
+ */
+export type LabelAndNext = { label: StoreLabelResult; next: (Assigned & { content: ItemContent }) | null; desk: DeskFacts };
 
 /**
  * Stores one label as `storeLabel` does and, once it is stored (now or by an earlier send of the
@@ -109,8 +141,9 @@ export async function labelAndNext(
   label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
   leaseMs: number,
   holding: number[],
+  access: { anyQueue: boolean },
 ): Promise<LabelAndNext> {
-  const args = [label.queueId, label.userId, label.itemId, label.side, label.comment, Math.max(0, Math.round(label.ms)), leaseMs / 1000, holding] as const;
+  const args = [label.queueId, label.userId, label.itemId, label.side, label.comment, Math.max(0, Math.round(label.ms)), leaseMs / 1000, holding, access.anyQueue] as const;
   let row: Row;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -123,17 +156,19 @@ export async function labelAndNext(
       throw error;
     }
   }
+  const desk: DeskFacts = { found: row.queueFound > 0, member: row.member, goldRate: row.goldRate ?? 0, showsHidden: row.showsHidden, wanted: row.wanted ?? 0 };
+  if (!desk.found || !desk.member || desk.goldRate > 0) return { label: { stored: false, reason: !desk.found ? `no queue ${label.queueId}` : !desk.member ? "you are not a member of this queue" : "this queue mixes gold pairs in" }, next: null, desk };
   const next = row.nextLeftIsA !== null && row.id != null ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) } : null;
-  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given }, next };
+  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given }, next, desk };
   if (row.earlierId !== null) {
     // A resend keeps the first choice, and says which.
     const choice = row.earlierChoice!;
     const side: Side = choice === "a" ? (row.earlierLeftIsA ? "left" : "right") : choice === "b" ? (row.earlierLeftIsA ? "right" : "left") : (choice as Side);
-    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice } }, next };
+    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice } }, next, desk };
   }
   if (!row.assigned) {
-    if (row.itemQueueId !== label.queueId) return { label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` }, next: null };
-    return { label: { stored: false, reason: "this pair is not assigned to you (or you skipped it)" }, next: null };
+    if (row.itemQueueId !== label.queueId) return { label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` }, next: null, desk };
+    return { label: { stored: false, reason: "this pair is not assigned to you (or you skipped it)" }, next: null, desk };
   }
-  return { label: { stored: false, reason: "your hold on this pair ran out and someone else took it" }, next: null };
+  return { label: { stored: false, reason: "your hold on this pair ran out and someone else took it" }, next: null, desk };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { deskRequest, holding } from "@/app/_lib/desk";
-import { label } from "@/lib/label/desk";
+import { deskBody, holding } from "@/app/_lib/desk";
+import { labelAt } from "@/lib/label/desk";
 import { SIDES } from "@/lib/store/labels";
 
 export const dynamic = "force-dynamic";
@@ -15,9 +15,10 @@ const schema = z.object({
 
 /** Stores a label, then answers with the pair after the ones the page holds. */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const got = await deskRequest(request, params, schema);
+  const got = await deskBody(request, params, schema);
   if (!got.ok) return got.response;
-  const outcome = await label(got.store, got.desk, got.body);
+  // The queue is found and the person's right to label it checked in the label's own statement.
+  const outcome = await labelAt(got.store, got.viewer, got.queueId, got.body);
   if (!outcome.ok) return Response.json({ error: outcome.error }, { status: outcome.status });
   // A resend keeps the first label: say which choice that is, and how to change it.
   const kept = outcome.kept
