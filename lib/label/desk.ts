@@ -1,7 +1,7 @@
 import { queueShowsHidden, mayLabel } from "../access/policy";
 import type { Viewer } from "../access/viewer";
 import type { Store } from "../store";
-import type { Assigned, Progress, Side } from "../store/labels";
+import type { Assigned, Progress, Side, StoreLabelResult } from "../store/labels";
 import type { QueueRow } from "../store/queues";
 import { pairView, type PairView } from "./views";
 
@@ -52,31 +52,34 @@ export type LabelOutcome =
   | { ok: true; duplicate: boolean; next: PairView | null; progress: Progress; kept?: { side: Side; choice: string } }
   | { ok: false; status: number; error: string };
 
+type KeyPress = { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] };
+
+/** The label a key press stores, and the pairs the next one must not be: those the page holds and this one. */
+function pressed(queueId: number, userId: number, input: KeyPress) {
+  return {
+    given: { queueId, itemId: input.itemId, userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms },
+    holding: [...input.holding, input.itemId],
+  };
+}
+
+/** The answer to a key press whose label is stored (now, or by an earlier send: then the first choice is kept). */
+function answered(result: Extract<StoreLabelResult, { stored: true }>, next: PairView | null, wanted: number): LabelOutcome {
+  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted }, ...(result.kept ? { kept: result.kept } : {}) };
+}
+
 /** Stores a label (before anything else happens), then claims the pair after the ones the page holds. */
-export async function label(
-  store: Store,
-  desk: Desk,
-  input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
-): Promise<LabelOutcome> {
-  const given = { queueId: desk.queue.id, itemId: input.itemId, userId: desk.userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms };
-  const holding = [...input.holding, input.itemId];
+export async function label(store: Store, desk: Desk, input: KeyPress): Promise<LabelOutcome> {
+  const { given, holding } = pressed(desk.queue.id, desk.userId, input);
   if (desk.queue.goldRate === 0) {
     // The common case, one statement: the label, the next pair and its content.
     // The desk was opened (the queue found, the person's right to label it checked) before this.
     const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: true });
     if (!result.stored) return { ok: false, status: 409, error: result.reason };
-    return {
-      ok: true,
-      duplicate: result.duplicate,
-      next: next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden }),
-      progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted },
-      ...(result.kept ? { kept: result.kept } : {}),
-    };
+    return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden }), desk.queue.wanted);
   }
   const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
-  const next = await nextPair(store, desk, holding);
-  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted: desk.queue.wanted }, ...(result.kept ? { kept: result.kept } : {}) };
+  return answered(result, await nextPair(store, desk, holding), desk.queue.wanted);
 }
 
 /**
@@ -85,31 +88,20 @@ export async function label(
  * person at a queue without gold pairs, the common case). Anyone else, and a queue that mixes gold
  * pairs in, goes the desk's usual way, with nothing written by the first try.
  */
-export async function labelAt(
-  store: Store,
-  viewer: Viewer,
-  queueId: number,
-  input: { itemId: number; side: Side; comment?: string | null; ms: number; holding: number[] },
-): Promise<LabelOutcome> {
+export async function labelAt(store: Store, viewer: Viewer, queueId: number, input: KeyPress): Promise<LabelOutcome> {
   const byDesk = async (): Promise<LabelOutcome> => {
     const desk = await openDesk(store, viewer, queueId);
     return "error" in desk ? { ok: false, status: desk.status, error: desk.error } : label(store, desk, input);
   };
   if (viewer.kind !== "user" || !Number.isSafeInteger(queueId)) return byDesk();
-  const given = { queueId, itemId: input.itemId, userId: viewer.id, side: input.side, comment: input.comment?.trim() || null, ms: input.ms };
-  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, [...input.holding, input.itemId], { anyQueue: viewer.role !== "annotator" });
+  const { given, holding } = pressed(queueId, viewer.id, input);
+  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: viewer.role !== "annotator" });
   if (!desk.found) return { ok: false, status: 404, error: `no queue ${queueId}` };
   if (!desk.member) return { ok: false, status: 403, error: "you are not a member of this queue" };
   if (desk.goldRate > 0) return byDesk();
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
-  return {
-    ok: true,
-    duplicate: result.duplicate,
-    // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).
-    next: next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden }),
-    progress: { mine: result.mine, given: result.given, wanted: desk.wanted },
-    ...(result.kept ? { kept: result.kept } : {}),
-  };
+  // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).
+  return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden }), desk.wanted);
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */

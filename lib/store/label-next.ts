@@ -15,7 +15,7 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 const SQL = `
   WITH desk AS (
-    SELECT q."goldRate", q."showsHidden", q."slots" AS "wanted",
+    SELECT q."goldRate", q."showsHidden", q."slots" AS "wanted", q."labelledSlots",
            ($9::boolean OR EXISTS (SELECT 1 FROM "QueueMember" m WHERE m."queueId" = q."id" AND m."userId" = $2)) AS "member"
       FROM "Queue" q WHERE q."id" = $1
   ), allowed AS (
@@ -88,7 +88,7 @@ const SQL = `
          (SELECT "queueId" FROM "QueueItem" WHERE "id" = $3) AS "itemQueueId",
          (SELECT count(*) FROM mine)::int AS "assigned",
          ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
-         ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = $1) + (SELECT count(*) FROM slot))::int AS "given",
+         ((SELECT "labelledSlots" FROM desk) + (SELECT count(*) FROM slot))::int AS "given",
          n."leftIsA" AS "nextLeftIsA",
          (SELECT count(*) FROM desk)::int AS "queueFound", coalesce((SELECT "member" FROM desk), false) AS "member",
          (SELECT "goldRate" FROM desk) AS "goldRate", coalesce((SELECT "showsHidden" FROM desk), false) AS "showsHidden",
