@@ -10,8 +10,9 @@ import { PROTO_HEADER, VIEWER_HEADER } from "./viewer";
 // The gate in front of a real HTTP server, with a store that knows one seat key and one user.
 
 const SEAT_KEY = "seat-key-of-episode-7";
+const ADMIN_SESSION = "session-of-an-admin";
 const store = {
-  sessions: { user: async () => null },
+  sessions: { user: async (hash: string) => (hash === hashToken(ADMIN_SESSION) ? { id: 1, name: "boss", role: "admin" } : null) },
   users: { count: async () => 1 },
   seats: { byToken: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { episodeId: 7, seat: "simulator" } : null) },
 } as unknown as Store;
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** fetch() will not send a Host of our choosing; http.request will. */
-function request(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(path: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method, headers }, (res) => {
       let body = "";
@@ -42,7 +43,7 @@ function request(path: string, headers: Record<string, string> = {}, method = "G
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
     });
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -77,6 +78,27 @@ describe("the gate", () => {
     expect((await request("/signin", { origin: "null", "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
     expect((await request("/signin", { origin: "null" }, "POST")).status).toBe(403);
     expect((await request("/signin", { origin: "null", "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
+  });
+
+  it("lets a write reach an API route only with a JSON body within the limit; pages' forms still pass", async () => {
+    const admin = { cookie: `colbench_session=${ADMIN_SESSION}` };
+    const before = seen.length;
+    const form = await request("/api/runs", { ...admin, "content-type": "application/x-www-form-urlencoded" }, "POST", "a=b");
+    expect(form.status).toBe(415);
+    expect(JSON.parse(form.body).error).toMatch(/must be JSON/);
+    expect((await request("/api/runs", { ...admin, "content-type": "text/plain" }, "PATCH", "abc")).status).toBe(415);
+    const big = await request("/api/runs", { ...admin, "content-type": "application/json" }, "POST", JSON.stringify({ text: "x".repeat(1024 * 1024) }));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error).toMatch(/over the limit/);
+    expect(seen.length).toBe(before);
+    // JSON, no body at all (Stop, Resume), a read, and a page's own form all go on.
+    expect((await request("/api/runs", { ...admin, "content-type": "application/json; charset=utf-8" }, "POST", "{}")).body).toBe("next");
+    expect((await request("/api/runs/1/stop", admin, "POST")).body).toBe("next");
+    expect((await request("/api/runs", { ...admin, "content-type": "text/plain" })).body).toBe("next");
+    expect((await request("/admin/system", { ...admin, "content-type": "text/plain;charset=UTF-8" }, "POST", "[]")).body).toBe("next");
+    expect(seen.length).toBe(before + 4);
+    // Refused as before any of that: nobody signed in.
+    expect((await request("/api/runs", { "content-type": "text/plain" }, "POST", "abc")).status).toBe(401);
   });
 
   it("answers nothing at Next's image optimizer, whatever URL it is given", async () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { serialize } from "cookie";
+import { refuseBody } from "../http/guard";
 import type { Store } from "../store";
 import { admit, type GateOptions } from "./gate";
 import { securityHeaders } from "./headers";
@@ -137,6 +138,12 @@ export function gated(store: Store, options: HttpGateOptions, next: (req: Incomi
       return;
     }
     if (admission.decision !== "allow") return refuse(req, res, admission.decision, admission.viewer);
+    // A write to the API carries JSON of a bounded size, whichever route it is for (the System
+    // page's backup button is a form post to a page, so pages are not held to it).
+    if (path.startsWith("/api/")) {
+      const refusal = refuseBody(method, (name) => req.headers[name] as string | undefined);
+      if (refusal) return answer(req, res, refusal.status, refusal.status === 413 ? "Too large" : "Not JSON", refusal.error);
+    }
     req.headers[VIEWER_HEADER] = JSON.stringify(admission.viewer);
     req.headers[PATH_HEADER] = path;
     req.headers[PROTO_HEADER] = scheme;

@@ -1,7 +1,6 @@
-// What every request that changes something must show before a route sees it: that it comes from
-// the studio's own pages (not another site a studio user happens to open), with a JSON body of a
-// bounded size. Browsers send Sec-Fetch-Site and Origin on every cross-site POST, so a page
-// elsewhere cannot start a run or slip in a move; scripts (curl, the CLI) send neither and pass.
+// What every request to the API that changes something must carry: a JSON body of a bounded size.
+// The gate (lib/access/http.ts) applies it, after it has refused other sites' requests and
+// admitted the viewer, so no route sees a form post or a body it would have to refuse itself.
 
 /** The largest JSON body any route takes: a move of 200,000 characters fits, escaped, with room. */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -9,32 +8,16 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface Refusal {
-  status: 403 | 413 | 415;
+  status: 413 | 415;
   error: string;
 }
 
-export interface GuardedRequest {
-  method: string;
-  /** The studio's own origin as this request reached it, e.g. http://127.0.0.1:3000. */
-  origin: string;
-  headers: Headers;
-}
-
-export function refuseMutation(request: GuardedRequest): Refusal | null {
-  if (SAFE.has(request.method.toUpperCase())) return null;
-  const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin") {
-    return { status: 403, error: `cross-site request refused (Sec-Fetch-Site: ${site}): changes come only from the studio's own pages` };
-  }
-  // Under Referrer-Policy: no-referrer browsers may send "Origin: null" from the studio's own page;
-  // Sec-Fetch-Site (which no page can set) said same-origin above, so that null is the studio's.
-  const origin = request.headers.get("origin") === "null" && site === "same-origin" ? null : request.headers.get("origin");
-  if (origin && origin !== request.origin) {
-    return { status: 403, error: `cross-site request refused (Origin ${origin} is not ${request.origin})` };
-  }
-  const length = Number(request.headers.get("content-length") ?? 0);
+/** Why a write's body is refused (413 over the limit by its declared length, 415 not JSON), or null. */
+export function refuseBody(method: string, header: (name: string) => string | undefined): Refusal | null {
+  if (SAFE.has(method.toUpperCase())) return null;
+  const length = Number(header("content-length") ?? 0);
   if (length > MAX_JSON_BYTES) return { status: 413, error: `request body of ${length} bytes is over the limit of ${MAX_JSON_BYTES} bytes` };
-  const type = request.headers.get("content-type");
+  const type = header("content-type");
   if ((type || length > 0) && !/^application\/json\s*(;|$)/i.test(type ?? "")) {
     return { status: 415, error: `request body must be JSON (Content-Type: application/json), got ${type ?? "none"}` };
   }
