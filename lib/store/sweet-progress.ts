@@ -31,19 +31,25 @@ export async function pipelineEpisodeCounts(prisma: PrismaClient, runId: number)
   return { episodesDone, tasksWithSamples: perTask.length, tasksWithTwoSamples: perTask.filter((t) => t._count._all >= 2).length, states };
 }
 
-/** The counts of candidates, critic scores and pairs. */
+/**
+ * The counts of candidates, critic scores and pairs, in one statement: the run page asks for them
+ * at every visit, and six counts through the client were six round trips and six queries for it
+ * to build (~1.5 ms of the studio's event loop per page).
+ */
 export async function pipelineCandidateCounts(prisma: PrismaClient, runId: number): Promise<Omit<PipelineCounts, keyof EpisodeCounts>> {
-  const finished = { runId, status: "done" as const };
-  const ofRun = { turn: { episode: { runId } } };
-  const [trajectoryPairs, statesWithCandidates, candidates, ranked, rankedStates, turnPairs] = await Promise.all([
-    prisma.pair.count({ where: { runId, kind: "trajectory" } }),
-    prisma.turn.count({ where: { role: "agent", episode: finished, candidates: { some: {} } } }),
-    prisma.candidate.count({ where: ofRun }),
-    prisma.candidate.count({ where: { ...ofRun, criticScore: { not: null } } }),
-    prisma.turn.count({ where: { role: "agent", episode: { runId }, candidates: { some: { criticScore: { not: null } } } } }),
-    prisma.pair.count({ where: { runId, kind: "turn" } }),
-  ]);
-  return { trajectoryPairs, statesWithCandidates, candidates, ranked, rankedStates, turnPairs };
+  const [row] = await prisma.$queryRaw<Array<Omit<PipelineCounts, keyof EpisodeCounts>>>`
+    WITH "candidates" AS (
+      SELECT c."turnId", t."role" = 'agent' AS "state", e."status" = 'done' AS "finished", c."criticScore" IS NOT NULL AS "scored"
+        FROM "Candidate" c JOIN "Turn" t ON t."id" = c."turnId" JOIN "Episode" e ON e."id" = t."episodeId"
+       WHERE e."runId" = ${runId}
+    )
+    SELECT (SELECT count(*) FROM "Pair" WHERE "runId" = ${runId} AND "kind" = 'trajectory')::int AS "trajectoryPairs",
+           (SELECT count(DISTINCT "turnId") FROM "candidates" WHERE "state" AND "finished")::int AS "statesWithCandidates",
+           (SELECT count(*) FROM "candidates")::int AS "candidates",
+           (SELECT count(*) FROM "candidates" WHERE "scored")::int AS "ranked",
+           (SELECT count(DISTINCT "turnId") FROM "candidates" WHERE "state" AND "scored")::int AS "rankedStates",
+           (SELECT count(*) FROM "Pair" WHERE "runId" = ${runId} AND "kind" = 'turn')::int AS "turnPairs"`;
+  return row!;
 }
 
 export async function pipelineCounts(prisma: PrismaClient, runId: number, episodeCounts?: EpisodeCounts): Promise<PipelineCounts> {
