@@ -16,13 +16,11 @@ import * as doctor from "./commands/doctor";
 import * as label from "./commands/label";
 import * as models from "./commands/models";
 import * as worker from "./commands/worker";
+import { watchOutput } from "./output-gone";
 
 // A reader that closes the pipe early (`colbench export RUN | head`) has read all it wants: end
-// quietly, as a command killed by SIGPIPE would, instead of a stack trace from the next write.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-  process.exit(0);
-});
+// quietly, as a command killed by SIGPIPE would (cli/output-gone.ts).
+watchOutput();
 
 const program = new Command()
   .name("colbench")

@@ -56,4 +56,20 @@ describe("colbench serve", () => {
     expect(await health(studio.url)).toEqual(seeded);
     expect(await studio.stop("SIGTERM")).toBe(0);
   });
+
+  it("stops cleanly on SIGTERM when nobody reads its output any more", async () => {
+    // A harness or terminal that died leaves the studio writing into closed pipes: every write fails
+    // (EPIPE). It used to spin a core on logging those failures and never get to its SIGTERM.
+    const orphan = await startStudio(port + 2);
+    try {
+      orphan.process.stdout!.destroy();
+      orphan.process.stderr!.destroy();
+      const code = await Promise.race([orphan.stop("SIGTERM"), new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000))]);
+      expect(code).toBe(0);
+      expect(JSON.parse(fs.readFileSync(path.join(orphan.dataDir, "db.lock"), "utf8"))).toMatchObject({ state: "closed" });
+    } finally {
+      await orphan.stop("SIGKILL");
+      fs.rmSync(orphan.dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -23,6 +23,7 @@ import { parseEvery, scheduleBackups } from "../../lib/db/backup/service";
 import { backupSettings } from "../../lib/db/backup/settings";
 import { defaultRenderDir } from "../../lib/scoring/frontend/render-cache";
 import { action, fail } from "../errors";
+import { whenOutputGone } from "../output-gone";
 
 export function register(program: Command): void {
   program
@@ -129,6 +130,8 @@ export function register(program: Command): void {
         };
         process.on("SIGINT", () => void stop("SIGINT"));
         process.on("SIGTERM", () => void stop("SIGTERM"));
+        // Nobody reads the studio's output any more: it stops as on SIGTERM, its database closed.
+        whenOutputGone(() => void stop("its output's reader went away"));
 
         server.on("error", (error) => {
           void db.close().finally(() => fail(`cannot listen on ${opts.host}:${opts.port}: ${error.message}`));

@@ -7,6 +7,7 @@ import { queueConfigured } from "../../lib/queue/enqueue";
 import { QueueWorker } from "../../lib/queue/worker";
 import { storeFor } from "../../lib/store";
 import { action, fail } from "../errors";
+import { whenOutputGone } from "../output-gone";
 
 const positive = (name: string) => (value: string) => {
   const n = Number(value);
@@ -48,6 +49,8 @@ export function register(program: Command): void {
         };
         process.on("SIGTERM", onSignal);
         process.on("SIGINT", onSignal);
+        // Nobody reads its output any more: it stops as on SIGTERM, finishing what it holds.
+        whenOutputGone(onSignal);
         await stopping;
         await worker.stop(opts.grace * 1000);
         process.stderr.write(`worker ${worker.owner} stopped after ${worker.done} job(s)${worker.lost ? `, ${worker.lost} dropped (claim lost to another worker)` : ""}\n`);
