@@ -21,7 +21,6 @@ function num(text: string | undefined): number | undefined {
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
   const store = await getStore();
-  const runs = await store.runs.names({ includePlayed: true });
   const search: TurnSearch = {
     q: query.q ?? "",
     runId: num(query.run),
@@ -32,7 +31,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     maxAgentTurns: num(query.maxTurns),
     human: query.human === "yes" ? true : query.human === "no" ? false : undefined,
   };
-  const hits = search.q.trim() ? await store.episodes.search(search) : null;
+  // Asked together: the run list for the filter does not wait for the search, nor it for the list.
+  const [runs, hits] = await Promise.all([store.runs.names({ includePlayed: true }), search.q.trim() ? store.episodes.search(search) : null]);
   return (
     <>
       <PageHeader title="Search">

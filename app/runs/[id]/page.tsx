@@ -55,17 +55,24 @@ export default async function RunPage({
   const now = new Date();
   // One pace for the charts and the Workers panel alike.
   const pace = paceOf(await kept.paceFigures());
-  const [row, figures, queue, span] = await Promise.all([kept.row(), kept.figures(now), queueView(store, run.id, pace), kept.span()]);
+  const status = STATUSES.find((s) => s === query.status);
+  const score = SCORE_BANDS.find((s) => s === query.score);
+  // Asked together: each statement waits its turn at the database, so one round of them, not several one after another.
+  const [row, figures, queue, span, progress, page] = await Promise.all([
+    kept.row(),
+    kept.figures(now),
+    queueView(store, run.id, pace),
+    kept.span(),
+    // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
+    manages ? loadPipelineView(store, run, kept) : null,
+    kept.episodes({ page: Number(query.page) || 1, status, score }),
+  ]);
   const config = runConfigSchema.safeParse(row?.config).data;
   const prices = config?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
   const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
-  const status = STATUSES.find((s) => s === query.status);
-  const score = SCORE_BANDS.find((s) => s === query.score);
-  // Researchers' panel: where SWEET-RL's steps stand, counted from what they stored.
-  const pipeline = manages ? { ...(await loadPipelineView(store, run, kept)), last: pipelineStatus(run.id) } : null;
-  const page = await kept.episodes({ page: Number(query.page) || 1, status, score });
+  const pipeline = progress ? { ...progress, last: pipelineStatus(run.id) } : null;
   const href = (patch: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
     const merged = { status, score, page: page.page, ...patch };
