@@ -78,7 +78,12 @@ function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method:
 export function mayLabel(viewer: Viewer, queue: { memberIds: number[] }): boolean {
   if (viewer.kind === "local") return true;
   if (viewer.kind !== "user") return false;
-  return viewer.role !== "annotator" || queue.memberIds.includes(viewer.id);
+  return labelsEveryQueue(viewer) || queue.memberIds.includes(viewer.id);
+}
+
+/** A signed-in person whose role labels any queue, member or not (everyone but annotators). */
+export function labelsEveryQueue(viewer: Viewer & { kind: "user" }): boolean {
+  return viewer.role !== "annotator";
 }
 
 /**

@@ -1,4 +1,4 @@
-import { queueShowsHidden, mayLabel } from "../access/policy";
+import { labelsEveryQueue, queueShowsHidden, mayLabel } from "../access/policy";
 import type { Viewer } from "../access/viewer";
 import type { Store } from "../store";
 import type { Assigned, Progress, Side, StoreLabelResult } from "../store/labels";
@@ -19,11 +19,15 @@ export interface Desk {
   random?: () => number;
 }
 
+/** Why a desk does not open: the same words whichever way a request found it out. */
+const missing = (queueId: number) => ({ status: 404, error: `no queue ${queueId}` });
+const outsider = () => ({ status: 403, error: "you are not a member of this queue" });
+
 /** The person labelling: a signed-in user, or in local mode the person at the machine. */
 export async function openDesk(store: Store, viewer: Viewer, queueId: number): Promise<Desk | { status: number; error: string }> {
   const queue = Number.isSafeInteger(queueId) ? await store.queues.find(queueId) : null;
-  if (!queue) return { status: 404, error: `no queue ${queueId}` };
-  if (!mayLabel(viewer, queue)) return { status: 403, error: "you are not a member of this queue" };
+  if (!queue) return missing(queueId);
+  if (!mayLabel(viewer, queue)) return outsider();
   const userId = viewer.kind === "user" ? viewer.id : await store.users.localId();
   return { queue, userId, hidden: queueShowsHidden(viewer, queue) };
 }
@@ -95,9 +99,9 @@ export async function labelAt(store: Store, viewer: Viewer, queueId: number, inp
   };
   if (viewer.kind !== "user" || !Number.isSafeInteger(queueId)) return byDesk();
   const { given, holding } = pressed(queueId, viewer.id, input);
-  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: viewer.role !== "annotator" });
-  if (!desk.found) return { ok: false, status: 404, error: `no queue ${queueId}` };
-  if (!desk.member) return { ok: false, status: 403, error: "you are not a member of this queue" };
+  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: labelsEveryQueue(viewer) });
+  if (!desk.found) return { ok: false, ...missing(queueId) };
+  if (!desk.member) return { ok: false, ...outsider() };
   if (desk.goldRate > 0) return byDesk();
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
   // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).

@@ -157,7 +157,8 @@ export async function labelAndNext(
     }
   }
   const desk: DeskFacts = { found: row.queueFound > 0, member: row.member, goldRate: row.goldRate ?? 0, showsHidden: row.showsHidden, wanted: row.wanted ?? 0 };
-  if (!desk.found || !desk.member || desk.goldRate > 0) return { label: { stored: false, reason: !desk.found ? `no queue ${label.queueId}` : !desk.member ? "you are not a member of this queue" : "this queue mixes gold pairs in" }, next: null, desk };
+  // Why is the caller's to say (lib/label/desk.ts), from `desk`.
+  if (!desk.found || !desk.member || desk.goldRate > 0) return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
   const next = row.nextLeftIsA !== null && row.id != null ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) } : null;
   if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given }, next, desk };
   if (row.earlierId !== null) {
