@@ -12,13 +12,10 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import puppeteer, { type Page } from "puppeteer-core";
 import { sharedColbenchDir } from "../lib/paths";
 import { decodePng } from "../lib/scoring/frontend/png";
 import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/frontend/render";
-import { BASE_CHROMIUM_FLAGS } from "../workers/render/browser";
-import { Responder } from "../workers/render/responder";
-import { PAGE_POLICY } from "../workers/render/slot";
+import { naivePage, naiveRender } from "./naive-render";
 import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
 const CHUNK = 50;
@@ -39,41 +36,6 @@ function args() {
   const n = Number(argv[0] ?? 300);
   if (!Number.isInteger(n) || n < 1) throw new Error(`N must be a positive integer, got ${argv[0]}`);
   return { n, sample, out, concurrency };
-}
-
-async function naivePage(executablePath: string) {
-  const browser = await puppeteer.launch({
-    executablePath,
-    headless: true,
-    args: BASE_CHROMIUM_FLAGS,
-    protocolTimeout: 60_000,
-  });
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 800 });
-  // How pages are shown (settled transitions, Chrome's default fonts) is the same for both.
-  const cdp = await page.createCDPSession();
-  for (const [method, params] of PAGE_POLICY) await cdp.send(method, params);
-  // The same offline answers as the pool (whole stylesheet, images drawn on every request),
-  // through Puppeteer's own request interception.
-  const responder = new Responder({ subsetTailwind: false, memoizeImages: false });
-  await page.setRequestInterception(true);
-  page.on("request", (request) => {
-    const answer = responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: request.frame() === page.mainFrame() });
-    void Promise.resolve(answer).then((reply) =>
-      (reply.kind === "continue"
-        ? request.continue()
-        : reply.kind === "abort"
-          ? request.abort("blockedbyclient")
-          : request.respond({ status: reply.status, headers: reply.headers, body: reply.body })
-      ).catch(() => {}),
-    );
-  });
-  return { browser, page };
-}
-
-async function naiveRender(page: Page, html: string): Promise<Buffer> {
-  await page.setContent(html, { waitUntil: "load", timeout: 30_000 });
-  return Buffer.from(await page.screenshot({ fullPage: true }));
 }
 
 function samePixels(a: Uint8Array, b: Uint8Array): { same: boolean; detail: string } {

@@ -1,0 +1,153 @@
+// What a page costs Chromium to draw and to capture, and the render rate that caps any pool at on
+// this machine, against the naive loop (bench/naive-render.ts) on the same pages in the same run:
+// the same pages and geometry as bench/render.ts.
+//
+// Each of the first N official targets is loaded in a 1280x800 window and left SETTLE_MS to be
+// drawn (parsed, styled, laid out, painted, rastered and composited once): the renderer's and GPU
+// process's CPU over that time is the page's own drawing. Then it is captured R times as the pool
+// captures it under studio-1280 (workers/render/slot.ts: Page.captureScreenshot, PNG with
+// Chromium's fast zlib settings; a page taller or wider than the window beyond the viewport, with a
+// clip of its size, for which Chromium lays out and rasters it again at that size). A pool that spent nothing else (no browser-side
+// loading, request answering or CDP traffic, no idle core) could render at most
+// cores x 1000 / (drawing + capture) pages per second.
+//
+//   npx tsx bench/render-capture.ts [N=40] [--repeat R=5]
+
+import { existsSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sharedColbenchDir } from "../lib/paths";
+import { naivePage, naiveRender } from "./naive-render";
+import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
+
+const NAIVE_PASSES = 3;
+const SETTLE_MS = 100;
+/** The page's own drawing happens in these processes (the browser's share is mostly the loading command). */
+const DRAWING = new Set(["renderer", "gpu-process"]);
+
+function args(): { n: number; repeat: number } {
+  const argv = process.argv.slice(2);
+  const i = argv.indexOf("--repeat");
+  const repeat = i >= 0 ? Number(argv.splice(i, 2)[1]) : 5;
+  const n = Number(argv[0] ?? 40);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(repeat) || repeat < 1) throw new Error("usage: bench/render-capture.ts [N=40] [--repeat R=5]");
+  return { n, repeat };
+}
+
+async function main(): Promise<void> {
+  const file = path.join(sharedColbenchDir(), "frontend_test.jsonl");
+  if (!existsSync(file)) {
+    console.error(`bench/render-capture: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`);
+    process.exit(2);
+  }
+  const { n, repeat } = args();
+  const targets = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  const executable = process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium";
+  // Drawing and capturing are measured as cheaply as the pool draws: each page served only the
+  // Tailwind rules it can match, pictures kept (the pool's answers).
+  const measured = await naivePage(executable, { subsetTailwind: true, memoizeImages: true });
+  const pid = measured.browser.process()?.pid;
+  if (pid === undefined) throw new Error("no browser process to measure");
+  const cdp = await measured.page.createCDPSession();
+
+  const pages: string[] = [];
+  const drawing = new Map<string, number>();
+  const capturing = new Map<string, number>();
+  const add = (into: Map<string, number>, before: Map<string, number>) => {
+    for (const [kind, cpu] of treeCpuByKind(pid)) into.set(kind, (into.get(kind) ?? 0) + cpu - (before.get(kind) ?? 0));
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  let captures = 0;
+  let captureMs = 0;
+  let taller = 0;
+  for (const html of targets.slice(0, n)) {
+    pages.push(html);
+    // Once to have its stylesheet and pictures warm, as a pool's are.
+    measured.responder.begin(html);
+    await measured.page.setContent(html, { waitUntil: "load" });
+    let before = treeCpuByKind(pid);
+    measured.responder.begin(html);
+    await measured.page.setContent(html, { waitUntil: "load" });
+    await settle();
+    add(drawing, before);
+    const { cssContentSize } = await cdp.send("Page.getLayoutMetrics");
+    const width = Math.ceil(cssContentSize.width);
+    const height = Math.ceil(cssContentSize.height);
+    const fits = width <= 1280 && height <= 800;
+    if (!fits) taller++;
+    const params = fits
+      ? { format: "png" as const, optimizeForSpeed: true }
+      : { format: "png" as const, optimizeForSpeed: true, captureBeyondViewport: true, clip: { x: 0, y: 0, width, height, scale: 1 } };
+    before = treeCpuByKind(pid);
+    const t = performance.now();
+    for (let r = 0; r < repeat; r++) await cdp.send("Page.captureScreenshot", params);
+    captureMs += performance.now() - t;
+    captures += repeat;
+    add(capturing, before);
+  }
+  // What the browser does on its own meanwhile (timers, its network service) is not the pages'.
+  const idle = new Map<string, number>();
+  const before = treeCpuByKind(pid);
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * pages.length));
+  add(idle, before);
+
+  await measured.browser.close();
+
+  // The naive loop on the same pages, its whole process tree's CPU included.
+  const naive = await naivePage(executable);
+  const naivePid = naive.browser.process()?.pid;
+  if (naivePid === undefined) throw new Error("no naive browser process to measure");
+  for (const html of pages.slice(0, 5)) await naiveRender(naive.page, html);
+  const cpuBefore = treeCpuSeconds(naivePid) ?? 0;
+  const t = performance.now();
+  for (let pass = 0; pass < NAIVE_PASSES; pass++) for (const html of pages) await naiveRender(naive.page, html);
+  const naiveS = (performance.now() - t) / 1000;
+  const naiveCpu = ((treeCpuSeconds(naivePid) ?? 0) - cpuBefore) / (NAIVE_PASSES * pages.length);
+  await naive.browser.close();
+
+  const perPage = (spent: Map<string, number>, count: number, only?: Set<string>) =>
+    [...spent]
+      .filter(([kind]) => !only || only.has(kind))
+      .map(([kind, s]) => [kind, (Math.max(s - (only ? (idle.get(kind) ?? 0) : 0), 0) / count) * 1000] as const)
+      .filter(([, ms]) => ms > 0.05)
+      .sort((a, b) => b[1] - a[1]);
+  const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
+  const show = (parts: ReadonlyArray<readonly [string, number]>) => parts.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(", ");
+  const draw = perPage(drawing, pages.length, DRAWING);
+  const capture = perPage(capturing, captures);
+  const drawCpu = sum(draw);
+  const captureCpu = sum(capture);
+  const cores = os.availableParallelism();
+  const naiveRate = (NAIVE_PASSES * pages.length) / naiveS;
+  const ceiling = (cores * 1000) / (drawCpu + captureCpu);
+  console.log(`${pages.length} official targets in a 1280x800 window, ${taller} of them larger (captured beyond it); ${cores} cores`);
+  console.log(`drawing a page (load, then ${SETTLE_MS} ms): ${drawCpu.toFixed(1)} CPU-ms (${show(draw)}; the browser's loading not counted)`);
+  console.log(`capturing it once drawn: ${captureCpu.toFixed(1)} CPU-ms (${show(capture)}), ${(captureMs / captures).toFixed(1)} ms wall, ${repeat} captures each`);
+  console.log(`naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`);
+  console.log(
+    `ceiling: ${ceiling.toFixed(1)} pages/s for a pool that spent nothing but drawing and capturing = ${(ceiling / naiveRate).toFixed(2)}x the naive loop` +
+      ` (a page may cost ${((cores * 1000) / (4 * naiveRate)).toFixed(1)} CPU-ms for 4x)`,
+  );
+  console.log(
+    JSON.stringify({
+      pages: pages.length,
+      larger: taller,
+      repeat,
+      cores,
+      draw_cpu_ms: Number(drawCpu.toFixed(2)),
+      capture_cpu_ms: Number(captureCpu.toFixed(2)),
+      capture_cpu_ms_by_process: Object.fromEntries(capture.map(([k, ms]) => [k, Number(ms.toFixed(2))])),
+      naive_pages_per_s: Number(naiveRate.toFixed(2)),
+      ceiling_pages_per_s: Number(ceiling.toFixed(2)),
+      ceiling_ratio: Number((ceiling / naiveRate).toFixed(2)),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
