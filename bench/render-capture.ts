@@ -2,7 +2,8 @@
 // this machine, against the naive loop (bench/naive-render.ts) on the same pages in the same run:
 // the same pages and geometry as bench/render.ts.
 //
-// Each of the first N official targets is loaded in a 1280x800 window and left SETTLE_MS to be
+// Each of the first N official targets is loaded, one after another as a pool's slot loads them
+// (each served only the Tailwind rules it can match), in a 1280x800 window and left SETTLE_MS to be
 // drawn (parsed, styled, laid out, painted, rastered and composited once): the renderer's and GPU
 // process's CPU over that time is the page's own drawing. Then it is captured R times as the pool
 // captures it under studio-1280 (workers/render/slot.ts: Page.captureScreenshot, PNG with
@@ -65,9 +66,6 @@ async function main(): Promise<void> {
   let taller = 0;
   for (const html of targets.slice(0, n)) {
     pages.push(html);
-    // Once to have its stylesheet and pictures warm, as a pool's are.
-    measured.responder.begin(html);
-    await measured.page.setContent(html, { waitUntil: "load" });
     let before = treeCpuByKind(pid);
     measured.responder.begin(html);
     await measured.page.setContent(html, { waitUntil: "load" });
