@@ -19,8 +19,7 @@ export async function naivePage(executablePath: string, answers: ResponderOption
   // How pages are shown (settled transitions, Chrome's default fonts) is the same for both.
   const cdp = await page.createCDPSession();
   for (const [method, params] of PAGE_POLICY) await cdp.send(method, params);
-  // The same offline answers as the pool (whole stylesheet, images drawn on every request),
-  // through Puppeteer's own request interception.
+  // The pool's offline answers, through Puppeteer's own request interception.
   const responder = new Responder(answers);
   await page.setRequestInterception(true);
   page.on("request", (request) => {

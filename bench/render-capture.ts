@@ -8,9 +8,9 @@
 // process's CPU over that time is the page's own drawing. Then it is captured R times as the pool
 // captures it under studio-1280 (workers/render/slot.ts: Page.captureScreenshot, PNG with
 // Chromium's fast zlib settings; a page taller or wider than the window beyond the viewport, with a
-// clip of its size, for which Chromium lays out and rasters it again at that size). A pool that spent nothing else (no browser-side
-// loading, request answering or CDP traffic, no idle core) could render at most
-// cores x 1000 / (drawing + capture) pages per second.
+// clip of its size, for which Chromium lays out and rasters it again at that size). A pool that
+// spent nothing else (no browser-side loading, request answering or CDP traffic, no idle core)
+// could render at most cores x 1000 / (drawing + capture) pages per second.
 //
 //   npx tsx bench/render-capture.ts [N=40] [--repeat R=5]
 
