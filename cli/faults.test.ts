@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/open";
+import { openEventBus, type RunEvent } from "../lib/events";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { projectRoot } from "../lib/paths";
 import { runColbench, spawnColbench, type ColbenchProcess } from "./testing/colbench";
@@ -203,17 +204,31 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
     await until("a few episodes to end", async () => (await db.prisma.episode.count({ where: { runId, status: "done" } })) >= 2);
     const port = Number(new URL(server.url).port);
     expect(await db.prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } })).toBeGreaterThan(0);
+    // What live views hear (a seat's page among them): which episodes wait, and when they go on.
+    const bus = await openEventBus({ url });
+    const heard: Array<Extract<RunEvent, { type: "waiting" }>> = [];
+    const unsubscribe = bus.subscribe((event) => {
+      if (event.type === "waiting" && event.runId === runId) heard.push(event);
+    });
     await server.close();
     const downAt = Date.now();
-    const waits = () => db.prisma.$queryRawUnsafe<Array<{ waitingFor: unknown }>>(`SELECT "waitingFor" FROM "Episode" WHERE "runId" = ${runId} AND "status" = 'running' AND "waitingFor" IS NOT NULL`);
+    const waits = () =>
+      db.prisma.$queryRawUnsafe<Array<{ id: number; waitingFor: unknown }>>(`SELECT "id", "waitingFor" FROM "Episode" WHERE "runId" = ${runId} AND "status" = 'running' AND "waitingFor" IS NOT NULL`);
     await until("episodes to say they wait for the server", async () => (await waits()).length > 0, 15_000);
-    expect((await waits())[0]!.waitingFor).toMatchObject({ server: server.url, cause: expect.any(String), since: expect.any(String) });
+    const waiting = await waits();
+    expect(waiting[0]!.waitingFor).toMatchObject({ server: server.url, cause: expect.any(String), since: expect.any(String) });
+    await until("live views to hear of it", async () => heard.some((e) => e.wait && e.episodeIds.includes(waiting[0]!.id)), 5_000);
+    expect(heard.find((e) => e.wait)!.wait).toMatchObject({ server: server.url, cause: expect.any(String), since: expect.any(String) });
     const listed = await runColbench(scratch, ["runs", "list"], env());
     expect(listed.stdout).toMatch(/waiting for the model server \(http:\/\/127\.0\.0\.1:\d+\/v1: .+, since /);
     await sleep(Math.max(0, 20_000 - (Date.now() - downAt)));
     expect(await db.prisma.episode.count({ where: { runId, status: "failed" } })).toBe(0);
     server = await startScriptedServer({ tasks, port });
     await expectWhole(runId, "outage");
+    // The server answered again: the episodes that had waited were told so.
+    expect(heard.some((e) => e.wait === null && e.episodeIds.includes(waiting[0]!.id))).toBe(true);
+    unsubscribe();
+    await bus.close();
     await stop(workers);
   });
 

@@ -1,5 +1,7 @@
 import net from "node:net";
+import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { loadScriptedTasks, startScriptedServer } from "./fixtures/scripted-model-server";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 
 const shots = "e2e/artifacts";
@@ -247,15 +249,19 @@ test("a move out of turn is refused with the reason", async ({ request }) => {
   expect(await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "Hi, what do you need?" } })).toBeOK();
 });
 
-test("an unreachable model server's failure names the server and the error, with a retry", async ({ page, request }) => {
-  const taskId = await firstTask(request, "backend", 4);
-  // A port nothing listens on: every attempt is refused at once.
-  const port = await new Promise<number>((resolve) => {
+/** A port nothing listens on: every attempt to reach it is refused at once. */
+function freePort(): Promise<number> {
+  return new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, "127.0.0.1", () => {
       const { port } = probe.address() as net.AddressInfo;
       probe.close(() => resolve(port));
     });
   });
+}
+
+test("an unreachable model server's failure names the server and the error, with a retry", async ({ page, request }) => {
+  const taskId = await firstTask(request, "backend", 4);
+  const port = await freePort();
   const server = `http://127.0.0.1:${port}/v1#nobody`;
   await startPlay(page, "backend", taskId, /^the collaborator/, server);
   const status = page.getByTestId("seat-status");
@@ -272,4 +278,24 @@ test("an unreachable model server's failure names the server and the error, with
   await expect(row).toContainText("nobody");
   await row.getByRole("link", { name: "details" }).click();
   await expect(page.getByTestId("episodes-table")).toContainText(`failed: the agent's model server ${server}`);
+});
+
+test("while the other side's model server is down the seat says what it waits for, and play goes on when it answers", async ({ page, request }) => {
+  const taskId = await firstTask(request, "backend", 5);
+  const port = await freePort();
+  await startPlay(page, "backend", taskId, /^the collaborator/, `http://127.0.0.1:${port}/v1#ask-then-answer`);
+  const status = page.getByTestId("seat-status");
+  // Within the give-up time (10 s under test), without reloading the page.
+  await expect(status).toContainText(`waiting for the model server (http://127.0.0.1:${port}/v1: connect ECONNREFUSED`, { timeout: 8_000 });
+  await expect(status).toContainText("The episode goes on by itself when the server answers.");
+  await expect(status).toHaveAttribute("data-state", "waiting");
+  await page.screenshot({ path: `${shots}/play-server-waiting.png` });
+  const models = await startScriptedServer({ tasks: loadScriptedTasks(path.join("samples", "backend.jsonl")), port });
+  try {
+    await expect(status).toHaveAttribute("data-state", "your-move", { timeout: 30_000 });
+    await expect(status).not.toContainText("waiting for the model server");
+    await expect(turnOf(page, "agent").first()).toBeVisible();
+  } finally {
+    await models.close();
+  }
 });

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import type { ServerWait } from "@/lib/colbench/failure";
 import type { Seat, SeatAwaiting, SeatFailure, SeatTurn } from "@/lib/play/views";
 
 export interface EpisodeStreamState {
@@ -11,6 +12,8 @@ export interface EpisodeStreamState {
   /** Whether the episode's run is playing in the studio now. */
   playing: boolean;
   awaiting: SeatAwaiting | null;
+  /** The model server the episode waits for while it is down. */
+  waiting: ServerWait | null;
   /** Why it failed, when it did. */
   failure: SeatFailure | null;
 }
@@ -21,12 +24,13 @@ interface Snapshot {
   reward: number | null;
   failure: SeatFailure | null;
   playing: boolean;
+  waiting: ServerWait | null;
   awaiting: SeatAwaiting | null;
 }
 
-/** One episode as the server pushes it to a seat: turns keyed by index, whose move it is, the outcome. */
+/** One episode as the server pushes it to a seat: turns keyed by index, whose move it is, a model server it waits for, the outcome. */
 export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns: SeatTurn[]; status: string; reward: number | null }): EpisodeStreamState {
-  const [state, setState] = useState<EpisodeStreamState>({ connected: false, playing: false, awaiting: null, failure: null, ...initial });
+  const [state, setState] = useState<EpisodeStreamState>({ connected: false, playing: false, awaiting: null, waiting: null, failure: null, ...initial });
 
   useEffect(() => {
     const source = new EventSource(`/api/episodes/${episodeId}/events?seat=${seat}`);
@@ -42,13 +46,15 @@ export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns
       awaiting: null,
     }));
     on<SeatAwaiting>("awaiting", (awaiting) => ({ awaiting }));
+    on<ServerWait | null>("waiting", (waiting) => ({ waiting }));
     on<{ status: string; reward: number | null; failure: SeatFailure | null }>("status", (e) => ({
       status: e.status,
       reward: e.reward,
       failure: e.failure,
       awaiting: null,
+      waiting: null,
     }));
-    on<{ playing: boolean }>("playing", (e) => ({ playing: e.playing, awaiting: null }));
+    on<{ playing: boolean }>("playing", (e) => ({ playing: e.playing, awaiting: null, waiting: null }));
     source.onerror = () => setState((s) => ({ ...s, connected: false }));
     return () => source.close();
   }, [episodeId, seat]);

@@ -1,9 +1,18 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { EpisodeStreamState } from "@/components/live/useEpisodeStream";
+import { seatLine } from "@/lib/play/seat-line";
 
-/** One line that says whose move it is, or how the episode ended. */
+const TONES = {
+  plain: "border-stone-200 bg-white text-stone-700",
+  notice: "border-amber-300 bg-amber-50 text-amber-900",
+  move: "border-teal-400 bg-teal-50 text-teal-900",
+  done: "border-emerald-300 bg-emerald-50 text-emerald-900",
+  failed: "border-red-300 bg-red-50 text-red-900",
+} as const;
+
+/** One line that says whose move it is, what the other side waits on, or how the episode ended. */
 export function SeatStatus({
   live,
   mine,
@@ -17,27 +26,34 @@ export function SeatStatus({
   benchmark: "backend" | "frontend";
   episodeId: number;
 }) {
-  const ended = live.status === "done" || live.status === "failed";
-  let text: string;
-  let tone = "border-stone-200 bg-white text-stone-700";
-  if (ended) {
-    const score = live.reward === null ? "no score" : benchmark === "backend" ? `${Math.round(live.reward * 100)}% of the hidden tests passed` : `similarity ${live.reward.toFixed(3)}`;
-    text = live.status === "done" ? `The episode is over: ${score}.` : `The episode failed: ${live.failure?.text ?? "no reason was given"}.`;
-    tone = live.status === "done" ? "border-emerald-300 bg-emerald-50 text-emerald-900" : "border-red-300 bg-red-50 text-red-900";
-  } else if (!live.connected) {
-    text = "Connecting…";
-  } else if (!live.playing) {
-    text = "This episode is not playing now (the studio restarted or the run was stopped): resume its run to go on.";
-    tone = "border-amber-300 bg-amber-50 text-amber-900";
-  } else if (live.awaiting?.role === mine) {
-    text = mine === "agent" ? `Your move (agent turn ${(live.awaiting.agentTurn ?? 0) + 1} of 10).` : "Your move: reply to the agent.";
-    tone = "border-teal-400 bg-teal-50 text-teal-900";
-  } else {
-    text = `Waiting for the ${other}…`;
-  }
+  // While a model server is down the line says for how long, so it is drawn again now and then.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!live.waiting) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 5_000);
+    return () => clearInterval(timer);
+  }, [live.waiting]);
+  const line = seatLine(
+    {
+      connected: live.connected,
+      status: live.status,
+      reward: live.reward,
+      playing: live.playing,
+      awaitingRole: live.awaiting?.role ?? null,
+      agentTurn: live.awaiting?.agentTurn,
+      waiting: live.waiting,
+      failureText: live.failure?.text ?? null,
+    },
+    mine,
+    other,
+    benchmark,
+    now,
+  );
+  const ended = line.state === "ended";
   return (
-    <p role="status" aria-live="polite" data-testid="seat-status" data-state={ended ? "ended" : live.awaiting?.role === mine ? "your-move" : "waiting"} className={`mb-4 rounded-lg border px-4 py-2 text-sm ${tone}`}>
-      {text}
+    <p role="status" aria-live="polite" data-testid="seat-status" data-state={line.state} className={`mb-4 rounded-lg border px-4 py-2 text-sm ${TONES[line.tone]}`}>
+      {line.text}
       {live.status === "failed" ? <RetryButton episodeId={episodeId} /> : null}
       {ended && live.status === "done" ? (
         <a href={`/episodes/${episodeId}`} className="ml-2 underline">

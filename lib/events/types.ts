@@ -20,6 +20,11 @@ export type RunEvent =
   | ({ type: "progress"; runId: number; state: RunState; error?: string } & RunCountsSnapshot)
   /** A person's move is awaited; the process playing the run knows what they are shown. */
   | { type: "awaiting"; runId: number; episodeId: number; role: "agent" | "simulator" }
+  /**
+   * A model server the run needs stopped answering (`wait`: which, why, since when) or answers again
+   * (null): these of its episodes, held by the process that plays them, wait for it meanwhile.
+   */
+  | { type: "waiting"; runId: number; episodeIds: number[]; wait: { server: string; cause: string; since: string } | null }
   /** A SWEET-RL step working on a run's data. */
   | { type: "pipeline"; runId: number; step: PipelineStep; state: "running" | "finished" | "stopped" | "crashed"; done: number; total: number; summary?: Record<string, number>; error?: string };
 

@@ -108,11 +108,18 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   // While a server the run needs is down, its played episodes say so (run page, episode page, `runs list`).
   const servers = new Set([config.agent, config.simulator].flatMap((p) => (isHuman(p) ? [] : serverUrls(p))));
   const outageNow = () => currentOutages().find((o) => servers.has(o.server)) ?? null;
-  const waitOf = (o: Outage | null) => (o ? { server: o.server, cause: o.cause, since: new Date(o.since).toISOString() } : null);
+  // A cause is cut to a line: it travels in a notification, whose payload is small.
+  const waitOf = (o: Outage | null) => (o ? { server: o.server, cause: o.cause.slice(0, 300), since: new Date(o.since).toISOString() } : null);
+  // Stored, then told: a live view that reads the episode on hearing of it finds the same wait.
+  const tellWaiting = async (claims: Array<{ episodeId: number; claim: number }>, wait: ReturnType<typeof waitOf>) => {
+    if (!claims.length) return;
+    await store.episodes.setWaiting(claims, wait);
+    publish({ type: "waiting", runId, episodeIds: claims.map((c) => c.episodeId), wait });
+  };
   const onOutage = (server: string) => {
     if (!servers.has(server)) return;
     const claims = [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim }));
-    void store.episodes.setWaiting(claims, waitOf(outageNow())).catch(() => {});
+    void tellWaiting(claims, waitOf(outageNow())).catch(() => {});
   };
   outageEvents.on("change", onOutage);
 
@@ -121,7 +128,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     const lost = new AbortController();
     holding.set(episode.id, { claim, lost });
     const down = outageNow();
-    if (down) await store.episodes.setWaiting([{ episodeId: episode.id, claim }], waitOf(down)).catch(() => {});
+    if (down) await tellWaiting([{ episodeId: episode.id, claim }], waitOf(down)).catch(() => {});
     const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
     progress.running++;
     report();

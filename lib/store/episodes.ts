@@ -2,7 +2,7 @@ import type { PrismaClient, Prisma, Turn } from "../db/generated/client";
 import type { HiddenTask } from "../colbench/roles";
 import type { TurnRecord } from "../colbench/episode";
 import type { TestCase } from "../colbench/tasks";
-import { describeFailure, failureOf, type EpisodeFailure, type ServerWait } from "../colbench/failure";
+import { describeFailure, failureOf, waitOf, type EpisodeFailure, type ServerWait } from "../colbench/failure";
 
 // Storage of runs, episodes and turns. Every write is small and immediate: a turn is in the
 // database before the episode takes its next step.
@@ -301,12 +301,15 @@ export interface EpisodeRef {
   runId: number | null;
   status: "pending" | "running" | "done" | "failed";
   reward: number | null;
+  /** While it runs: the model server it waits for, if one is down. */
+  waitingFor: ServerWait | null;
 }
 
 /** The few fields a route needs to find an episode's run and state, without its dialogue. */
 export async function episodeRef(prisma: PrismaClient, episodeId: number): Promise<EpisodeRef | null> {
   if (!Number.isSafeInteger(episodeId)) return null;
-  return prisma.episode.findUnique({ where: { id: episodeId }, select: { id: true, runId: true, status: true, reward: true } });
+  const row = await prisma.episode.findUnique({ where: { id: episodeId }, select: { id: true, runId: true, status: true, reward: true, waitingFor: true } });
+  return row && { ...row, waitingFor: row.status === "running" ? waitOf(row.waitingFor) : null };
 }
 
 export async function firstEpisodeId(prisma: PrismaClient, runId: number): Promise<number | null> {

@@ -10,8 +10,8 @@ import { seesHidden } from "@/lib/access/viewer";
 export const dynamic = "force-dynamic";
 
 /**
- * One episode, live: a snapshot of its turns, then each new turn, whose move is awaited and the
- * outcome, as the event bus reports them from whichever process plays it. Events carry ids; the
+ * One episode, live: a snapshot of its turns, then each new turn, whose move is awaited, a model
+ * server it waits for and the outcome, as the event bus reports them from whichever process plays it. Events carry ids; the
  * turn itself is read from the database. `?seat=agent` gets the agent's view only (no hidden information).
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -60,6 +60,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
           const failure = event.status === "failed" ? failureFor(seat, await store.episodes.failure(episodeId).catch(() => null)) : null;
           send("status", { status: event.status, reward: event.reward ?? null, failure });
         });
+      } else if (event.type === "waiting" && event.episodeIds.includes(episodeId)) {
+        // Which server and why, as a failure would name it to this seat.
+        reads = reads.then(() => send("waiting", event.wait));
       } else if (event.type === "progress" && event.state !== "running" && event.state !== "stopping") {
         reads = reads.then(() => send("playing", { playing: false, state: event.state }));
       }
@@ -74,6 +77,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       reward: current?.reward ?? null,
       failure: failureFor(seat, failure),
       playing: isPlaying,
+      waiting: current?.waitingFor ?? null,
       awaiting: awaited && awaited.episodeId === episodeId ? awaitingFor(seat, awaited) : null,
     });
     return unsubscribe;
