@@ -1,5 +1,6 @@
 // The benches' naive peer: one Puppeteer page, setContent and a full-page screenshot per page,
-// answering outside requests and showing pages as the pool does (Responder, PAGE_POLICY).
+// showing pages as the pool does (PAGE_POLICY) and answering outside requests with the pool's
+// Responder, by default the plain way (the whole stylesheet, images drawn on every request).
 
 import puppeteer, { type Page } from "puppeteer-core";
 import { BASE_CHROMIUM_FLAGS } from "../workers/render/browser";

@@ -8,20 +8,25 @@
 // process's CPU over that time is the page's own drawing. Then it is captured R times as the pool
 // captures it under studio-1280 (workers/render/slot.ts: Page.captureScreenshot, PNG with
 // Chromium's fast zlib settings; a page taller or wider than the window beyond the viewport, with a
-// clip of its size, for which Chromium lays out and rasters it again at that size). A pool that
-// spent nothing else (no browser-side loading, request answering or CDP traffic, no idle core)
-// could render at most cores x 1000 / (drawing + capture) pages per second.
+// clip of its size, for which Chromium lays out and rasters it again at that size), and the R
+// captures averaged (a page's first capture may cost more, which only makes the ceiling higher).
+// A pool that spent nothing else (no browser-side loading, request answering or CDP traffic, no
+// idle core) could render at most cores x 1000 / (drawing + capture) pages per second.
 //
 //   npx tsx bench/render-capture.ts [N=40] [--repeat R=5]
 
 import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PROFILES } from "../lib/colbench/render-profile";
 import { sharedColbenchDir } from "../lib/paths";
+import { clipExtent } from "../workers/render/extent";
 import { naivePage, naiveRender } from "./naive-render";
 import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
 const NAIVE_PASSES = 3;
+/** The naive loop's geometry, and so the pool's in bench/render.ts. */
+const GEOMETRY = PROFILES["studio-1280"].geometry;
 const SETTLE_MS = 100;
 /** The page's own drawing happens in these processes (the browser's share is mostly the loading command). */
 const DRAWING = new Set(["renderer", "gpu-process"]);
@@ -72,9 +77,9 @@ async function main(): Promise<void> {
     await settle();
     add(drawing, before);
     const { cssContentSize } = await cdp.send("Page.getLayoutMetrics");
-    const width = Math.ceil(cssContentSize.width);
-    const height = Math.ceil(cssContentSize.height);
-    const fits = width <= 1280 && height <= 800;
+    // Clipped to the profile's largest capture, as a slot clips it.
+    const { width, height } = clipExtent({ width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height) }, GEOMETRY);
+    const fits = width <= GEOMETRY.width && height <= GEOMETRY.viewportHeight;
     if (!fits) taller++;
     const params = fits
       ? { format: "png" as const, optimizeForSpeed: true }
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
   const cores = os.availableParallelism();
   const naiveRate = (NAIVE_PASSES * pages.length) / naiveS;
   const ceiling = (cores * 1000) / (drawCpu + captureCpu);
-  console.log(`${pages.length} official targets in a 1280x800 window, ${taller} of them larger (captured beyond it); ${cores} cores`);
+  console.log(`${pages.length} official targets in a ${GEOMETRY.width}x${GEOMETRY.viewportHeight} window, ${taller} of them larger (captured beyond it); ${cores} cores`);
   console.log(`drawing a page (load, then ${SETTLE_MS} ms): ${drawCpu.toFixed(1)} CPU-ms (${show(draw)}; the browser's loading not counted)`);
   console.log(`capturing it once drawn: ${captureCpu.toFixed(1)} CPU-ms (${show(capture)}), ${(captureMs / captures).toFixed(1)} ms wall, ${repeat} captures each`);
   console.log(`naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`);

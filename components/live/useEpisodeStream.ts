@@ -42,17 +42,18 @@ export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns
     on<Snapshot>("snapshot", (snap) => ({ connected: true, ...snap }));
     on<SeatTurn>("turn", (turn, s) => ({
       turns: [...s.turns.filter((t) => t.index !== turn.index), turn].sort((a, b) => a.index - b.index),
-      // A turn answers whatever was awaited.
+      // A turn answers whatever was awaited; one from the other side shows its server answered.
       awaiting: null,
+      waiting: turn.role === seat ? s.waiting : null,
     }));
     on<SeatAwaiting>("awaiting", (awaiting) => ({ awaiting }));
     on<ServerWait | null>("waiting", (waiting) => ({ waiting }));
-    on<{ status: string; reward: number | null; failure: SeatFailure | null }>("status", (e) => ({
+    on<{ status: string; reward: number | null; failure: SeatFailure | null }>("status", (e, s) => ({
       status: e.status,
       reward: e.reward,
       failure: e.failure,
       awaiting: null,
-      waiting: null,
+      waiting: e.status === "done" || e.status === "failed" ? null : s.waiting,
     }));
     on<{ playing: boolean }>("playing", (e) => ({ playing: e.playing, awaiting: null, waiting: null }));
     source.onerror = () => setState((s) => ({ ...s, connected: false }));

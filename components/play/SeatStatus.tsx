@@ -27,11 +27,10 @@ export function SeatStatus({
   episodeId: number;
 }) {
   // While a model server is down the line says for how long, so it is drawn again now and then.
-  const [now, setNow] = useState(() => Date.now());
+  const [, setTicks] = useState(0);
   useEffect(() => {
     if (!live.waiting) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 5_000);
+    const timer = setInterval(() => setTicks((n) => n + 1), 5_000);
     return () => clearInterval(timer);
   }, [live.waiting]);
   const line = seatLine(
@@ -48,7 +47,6 @@ export function SeatStatus({
     mine,
     other,
     benchmark,
-    now,
   );
   const ended = line.state === "ended";
   return (

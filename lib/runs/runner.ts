@@ -71,6 +71,9 @@ export async function loadRunConfig(store: Store, runId: number): Promise<RunCon
   return runConfigSchema.parse(run.config);
 }
 
+/** Episode ids per `waiting` event: a few hundred keep a notification far below its 8000 bytes. */
+const WAITING_IDS_PER_EVENT = 200;
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -105,21 +108,27 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   const report = () => options.onProgress?.({ ...progress });
   report();
 
-  // While a server the run needs is down, its played episodes say so (run page, episode page, `runs list`).
+  // While a server the run needs is down, its played episodes say so (run page, episode page, `runs list`, seats).
   const servers = new Set([config.agent, config.simulator].flatMap((p) => (isHuman(p) ? [] : serverUrls(p))));
   const outageNow = () => currentOutages().find((o) => servers.has(o.server)) ?? null;
-  // A cause is cut to a line: it travels in a notification, whose payload is small.
-  const waitOf = (o: Outage | null) => (o ? { server: o.server, cause: o.cause.slice(0, 300), since: new Date(o.since).toISOString() } : null);
-  // Stored, then told: a live view that reads the episode on hearing of it finds the same wait.
-  const tellWaiting = async (claims: Array<{ episodeId: number; claim: number }>, wait: ReturnType<typeof waitOf>) => {
-    if (!claims.length) return;
-    await store.episodes.setWaiting(claims, wait);
-    publish({ type: "waiting", runId, episodeIds: claims.map((c) => c.episodeId), wait });
+  // Server and cause are cut to a line: they travel in notifications, whose payload is small.
+  const waitOf = (o: Outage | null) => (o ? { server: o.server.slice(0, 300), cause: o.cause.slice(0, 300), since: new Date(o.since).toISOString() } : null);
+  // Stored, then told, one change at a time with the outage as it stands when its turn comes: a
+  // down and an up heard close together end on the up. Only the episodes whose claims still hold
+  // are told of, in events of a few hundred ids.
+  let telling = Promise.resolve();
+  const tellWaiting = (claims: () => Array<{ episodeId: number; claim: number }>) => {
+    telling = telling
+      .then(async () => {
+        const wait = waitOf(outageNow());
+        const ids = await store.episodes.setWaiting(claims(), wait);
+        for (let i = 0; i < ids.length; i += WAITING_IDS_PER_EVENT) publish({ type: "waiting", runId, episodeIds: ids.slice(i, i + WAITING_IDS_PER_EVENT), wait });
+      })
+      .catch(() => {});
+    return telling;
   };
   const onOutage = (server: string) => {
-    if (!servers.has(server)) return;
-    const claims = [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim }));
-    void tellWaiting(claims, waitOf(outageNow())).catch(() => {});
+    if (servers.has(server)) void tellWaiting(() => [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim })));
   };
   outageEvents.on("change", onOutage);
 
@@ -127,13 +136,12 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     const episodeStart = performance.now();
     const lost = new AbortController();
     holding.set(episode.id, { claim, lost });
-    const down = outageNow();
-    if (down) await tellWaiting([{ episodeId: episode.id, claim }], waitOf(down)).catch(() => {});
     const signal = options.signal ? AbortSignal.any([options.signal, lost.signal]) : lost.signal;
     progress.running++;
     report();
     const about = { runId, episodeId: episode.id, taskId: episode.taskId, sample: episode.sample };
     publish({ type: "episode", ...about, status: "running" });
+    if (outageNow()) await tellWaiting(() => [{ episodeId: episode.id, claim }]);
     try {
       services.episodeStarted?.(episode.id);
       const events = new EventEmitter<EpisodeEvents>();

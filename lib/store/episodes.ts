@@ -187,25 +187,33 @@ export async function renewClaims(prisma: PrismaClient, claims: HeldClaim[], lea
   return new Set(rows.map((r) => r.id));
 }
 
-/** Says (or, with null, unsays) that the held episodes wait for a model server; claims that no longer hold are left alone. */
-export async function setWaiting(prisma: PrismaClient, claims: HeldClaim[], wait: ServerWait | null): Promise<void> {
-  if (!claims.length) return;
-  await prisma.$executeRaw`
+/**
+ * Says (or, with null, unsays) that the held episodes wait for a model server; claims that no longer
+ * hold are left alone. Returns the ids it changed: only those are the caller's to tell of.
+ */
+export async function setWaiting(prisma: PrismaClient, claims: HeldClaim[], wait: ServerWait | null): Promise<number[]> {
+  if (!claims.length) return [];
+  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
     UPDATE "Episode" AS e SET "waitingFor" = ${jsonText(wait)}::jsonb
       FROM unnest(${claims.map((c) => c.episodeId)}::int[], ${claims.map((c) => c.claim)}::int[]) AS v(id, gen)
-     WHERE e."id" = v.id AND e."claimGen" = v.gen AND e."status" = 'running'`;
+     WHERE e."id" = v.id AND e."claimGen" = v.gen AND e."status" = 'running'
+    RETURNING e."id"`;
+  return rows.map((r) => r.id);
 }
 
-/** Lets go of the caller's claims on a run's episodes (it stopped): anyone may take them at once. */
+/**
+ * Lets go of the caller's claims on a run's episodes (it stopped): anyone may take them at once.
+ * What they waited for goes too; whoever plays them next says what it waits for.
+ */
 export async function releaseClaims(prisma: PrismaClient, runId: number, owner: string): Promise<number> {
   return prisma.$executeRaw`
-    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
+    UPDATE "Episode" SET "leaseUntil" = NULL, "waitingFor" = NULL WHERE "runId" = ${runId} AND "claimedBy" = ${owner} AND "status" = 'running'`;
 }
 
 /** Lets go of one episode the caller holds, leaving it running: the next claimer continues it. */
 export async function releaseClaim(prisma: PrismaClient, episodeId: number, claim: number): Promise<void> {
   const released = await prisma.$executeRaw`
-    UPDATE "Episode" SET "leaseUntil" = NULL WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running'`;
+    UPDATE "Episode" SET "leaseUntil" = NULL, "waitingFor" = NULL WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running'`;
   if (released !== 1) throw new ClaimLost(episodeId, claim, "not released");
 }
 

@@ -42,8 +42,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   };
 
   return eventStream(request, async (send) => {
-    // Turns are read in the order they were announced, so a view never shows turn 5 before turn 4.
-    let reads = Promise.resolve();
+    // Turns are read in the order they were announced, so a view never shows turn 5 before turn 4;
+    // all of it after the snapshot, which could otherwise replace a newer turn or wait with its own.
+    let snapshotSent = () => {};
+    let reads = new Promise<void>((resolve) => (snapshotSent = resolve));
     const onEvent = (event: RunEvent) => {
       if (event.runId !== runId) return;
       if (event.type === "turn" && event.episodeId === episodeId) {
@@ -80,6 +82,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       waiting: current?.waitingFor ?? null,
       awaiting: awaited && awaited.episodeId === episodeId ? awaitingFor(seat, awaited) : null,
     });
+    snapshotSent();
     return unsubscribe;
   });
 }
