@@ -11,8 +11,9 @@ export const dynamic = "force-dynamic";
 
 /**
  * One episode, live: a snapshot of its turns, then each new turn, whose move is awaited, a model
- * server it waits for and the outcome, as the event bus reports them from whichever process plays it. Events carry ids; the
- * turn itself is read from the database. `?seat=agent` gets the agent's view only (no hidden information).
+ * server it waits for and the outcome, as the event bus reports them from whichever process plays
+ * it. Events carry ids; the turn itself is read from the database. `?seat=agent` gets the agent's
+ * view only (no hidden information).
  */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const episodeId = Number.parseInt((await params).id, 10);
