@@ -1,12 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { openDatabase, type Database } from "../open";
+import { randomBytes } from "node:crypto";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import { openDatabase } from "../open";
 import { applyMigrations } from "../migrate";
 import { liveOwner } from "../lock";
 import { lockPathOf, redact } from "../location";
 import { refuseNewer } from "../versions";
 import { quoteIdent, type BackupHeader } from "./format";
-import { BackupFileError, inspectBackup, readBackup } from "./read";
+import { BackupFileError, inspectBackup, readBackup, renderPathOf } from "./read";
+import { LINE_LIMITS, type LineLimits } from "./lines";
+import { schemaColumns, schemaSequences } from "./catalog";
 
 export type RestoreTarget = { folder: string } | { url: string };
 
@@ -17,6 +21,8 @@ export interface RestoreOptions {
   renders?: string;
   /** Rows per INSERT. */
   batch?: number;
+  /** Bounds on the file's lines and size (tests lower them). */
+  limits?: LineLimits;
 }
 
 export interface RestoreResult {
@@ -32,15 +38,17 @@ export interface RestoreResult {
 export class RestoreRefused extends Error {}
 
 /**
- * Restores a backup into an embedded database folder or a PostgreSQL database: the schema as the
- * backup had it (its own migrations), the rows, the sequences, then the migrations it lacked. The
- * file is read whole first, so a damaged or cut-short one changes nothing. A folder is restored
- * beside its final name and renamed into place when complete; a target that holds data is refused
- * unless `force`.
+ * Restores a backup into an embedded database folder or a PostgreSQL database. The file is data and
+ * never SQL: it is read whole and checked first (shape, bounds, render paths), the schema is built
+ * from the studio's own migrations at the backup's version, each table's column types must be the
+ * ones those migrations made (the catalog's types are what the rows are cast to), and values travel
+ * as bound parameters. Everything lands beside the target — a scratch folder, or a scratch schema of
+ * the same database — and replaces it only once loaded, upgraded and counted, so a refused or failed
+ * restore leaves the target as it was. A target that holds data is refused unless `force`.
  */
 export async function restoreBackup(file: string, target: RestoreTarget, options: RestoreOptions = {}): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new RestoreRefused(`${file}: no such file`);
-  const summary = await inspectBackup(file);
+  const summary = await inspectBackup(file, options.limits);
   refuseNewer(`the backup ${file}`, summary.header.migrations);
   if ("folder" in target) return restoreIntoFolder(file, path.resolve(target.folder), summary.header, options);
   return restoreIntoServer(file, target.url, summary.header, options);
@@ -59,103 +67,99 @@ async function restoreIntoFolder(file: string, folder: string, header: BackupHea
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.rmSync(lockPathOf(scratch), { force: true });
   fs.mkdirSync(folder, { recursive: true });
-  let result: RestoreResult;
+  const renders = stagedRenders(options.renders ?? path.join(folder, "renders"));
   try {
     const db = await openDatabase({ pgliteDir: scratch, url: "", migrate: false, takeOver: false, command: "colbench db restore" });
+    let result: RestoreResult;
     try {
-      result = await load(db, file, header, options.batch);
+      result = await load({ url: db.url!, schema: null, factory: db.factory }, file, header, options);
     } finally {
       await db.close();
     }
-    result.files = await restoreRenders(file, options.renders ?? path.join(folder, "renders"));
+    result.files = await renders.write(file, options.limits);
     fs.rmSync(dbDir, { recursive: true, force: true });
     fs.renameSync(scratch, dbDir);
     // The next owner serves at a fresh address: the scratch folder's lock is not this folder's.
     fs.rmSync(lockPathOf(dbDir), { force: true });
+    renders.publish();
+    return { ...result, location: dbDir };
   } finally {
+    renders.discard();
     fs.rmSync(scratch, { recursive: true, force: true });
     fs.rmSync(lockPathOf(scratch), { force: true });
     fs.rmSync(`${lockPathOf(scratch)}.take`, { force: true });
   }
-  return { ...result, location: dbDir };
+}
+
+/** The URL with the session's search_path set to `schema` (added to any options it already has). */
+function inSchema(url: string, schema: string): string {
+  const parsed = new URL(url);
+  const options = parsed.searchParams.get("options");
+  parsed.searchParams.set("options", `${options ? `${options} ` : ""}-c search_path=${schema}`);
+  return parsed.toString();
 }
 
 async function restoreIntoServer(file: string, url: string, header: BackupHeader, options: RestoreOptions): Promise<RestoreResult> {
   const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: url });
+  const { PrismaPg } = await import("@prisma/adapter-pg");
+  const client = new pg.Client({ connectionString: url, application_name: "colbench restore" });
   await client.connect();
+  const scratch = `colbench_restoring_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const renders = options.renders ? stagedRenders(options.renders) : null;
+  let created = false;
   try {
+    const schema = (await client.query<{ s: string | null }>("SELECT current_schema() AS s")).rows[0]!.s;
+    if (!schema) throw new RestoreRefused(`${redact(url)}: the connection's search_path names no schema that exists: create it, or restore into another database`);
     const tables = await client.query<{ name: string }>(`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')`);
     if (tables.rows.length && !options.force) {
-      throw new RestoreRefused(`${redact(url)} already has ${tables.rows.length} table(s) (${tables.rows.slice(0, 5).map((r) => r.name).join(", ")}…): restore into an empty database, or add --force to drop them first`);
+      throw new RestoreRefused(`${redact(url)} already has ${tables.rows.length} table(s) (${tables.rows.slice(0, 5).map((r) => r.name).join(", ")}…): restore into an empty database, or add --force to replace them`);
     }
-    if (tables.rows.length) {
-      const schema = (await client.query<{ s: string }>("SELECT current_schema() AS s")).rows[0]!.s;
-      await client.query(`DROP SCHEMA ${quoteIdent(schema)} CASCADE; CREATE SCHEMA ${quoteIdent(schema)}`);
+    await client.query(`CREATE SCHEMA ${quoteIdent(scratch)}`);
+    created = true;
+    const scratchUrl = inSchema(url, scratch);
+    const result = await load({ url: scratchUrl, schema: scratch, factory: new PrismaPg({ connectionString: scratchUrl }, { schema: scratch }) }, file, header, options);
+    const files = await (renders ?? stagedRenders(undefined)).write(file, options.limits);
+    if (files && !renders) process.stderr.write(`colbench: the backup holds ${files} render file(s), not restored: give --renders DIR to restore them\n`);
+    result.files = renders ? files : 0;
+    // The swap: one transaction, so other sessions see the old schema or the whole new one.
+    await client.query("BEGIN");
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(schema)} CASCADE`);
+      await client.query(`ALTER SCHEMA ${quoteIdent(scratch)} RENAME TO ${quoteIdent(schema)}`);
+      await client.query("COMMIT");
+      created = false;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw error;
     }
+    renders?.publish();
+    return { ...result, location: redact(url) };
   } finally {
-    await client.end();
+    renders?.discard();
+    if (created) await client.query(`DROP SCHEMA IF EXISTS ${quoteIdent(scratch)} CASCADE`).catch(() => {});
+    await client.end().catch(() => {});
   }
-  const db = await openDatabase({ url, migrate: false });
-  let result: RestoreResult;
-  try {
-    result = await load(db, file, header, options.batch);
-  } finally {
-    await db.close();
-  }
-  const files = await restoreRenders(file, options.renders);
-  if (files && !options.renders) process.stderr.write(`colbench: the backup holds ${files} render file(s), not restored: give --renders DIR to restore them\n`);
-  result.files = options.renders ? files : 0;
-  return { ...result, location: redact(url) };
 }
 
-/** The schema at the backup's migrations, its rows in one transaction, then today's migrations. */
-async function load(db: Database, file: string, header: BackupHeader, batch = 500): Promise<RestoreResult> {
-  await applyMigrations(db.factory, [], header.migrations);
+interface LoadTarget {
+  /** A URL whose sessions work in the schema to load. */
+  url: string;
+  /** That schema (null: the URL's own, a scratch database's public). */
+  schema: string | null;
+  factory: SqlMigrationAwareDriverAdapterFactory;
+}
+
+/** The schema at the backup's migrations, its rows in one transaction, then today's migrations, then a count. */
+async function load(target: LoadTarget, file: string, header: BackupHeader, options: RestoreOptions): Promise<RestoreResult> {
+  await applyMigrations(target.factory, [], header.migrations);
   const { default: pg } = await import("pg");
-  const client = new pg.Client({ connectionString: db.url, application_name: "colbench restore" });
+  const client = new pg.Client({ connectionString: target.url, application_name: "colbench restore" });
   await client.connect();
   const rows: Record<string, number> = {};
   try {
+    if (target.schema) await client.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     await client.query("BEGIN");
-    let table: { name: string; columns: Array<[string, string]>; insert: string } | null = null;
-    let pending: Array<Array<string | null>> = [];
-    let pendingChars = 0;
-    const flush = async () => {
-      if (!table || !pending.length) return;
-      await client.query(table.insert, [JSON.stringify(pending)]);
-      pending = [];
-      pendingChars = 0;
-    };
-    const finishTable = async () => {
-      await flush();
-      if (table) await client.query(`ALTER TABLE ${quoteIdent(table.name)} ENABLE TRIGGER USER`);
-      table = null;
-    };
-    for await (const item of readBackup(file)) {
-      if (item.kind === "table") {
-        await finishTable();
-        const { table: name, columns } = item.line;
-        const casts = columns.map(([, type], i) => `(r->>${i})::${type}`).join(", ");
-        table = { name, columns, insert: `INSERT INTO ${quoteIdent(name)} (${columns.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r` };
-        // Stored totals (the turn triggers' work) come from the backup as they were; the
-        // triggers would count every turn again. Foreign keys stay checked.
-        await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
-        rows[name] = 0;
-      } else if (item.kind === "row") {
-        if (item.values.length !== table!.columns.length) throw new BackupFileError(`${file}: a row of ${table!.name} has ${item.values.length} values for ${table!.columns.length} columns`);
-        pending.push(item.values);
-        rows[table!.name]!++;
-        pendingChars += item.values.reduce((n, v) => n + (v?.length ?? 4), 0);
-        if (pending.length >= batch || pendingChars > 8_000_000) await flush();
-      } else if (item.kind === "sequence") {
-        await finishTable();
-        await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [quoteIdent(item.line.sequence), item.line.value, item.line.called]);
-      } else if (item.kind === "end" || item.kind === "file") {
-        await finishTable();
-      }
-    }
-    await finishTable();
+    await loadRows(client, file, options, rows);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -164,11 +168,12 @@ async function load(db: Database, file: string, header: BackupHeader, batch = 50
     await client.end().catch(() => {});
   }
   // A backup from an older studio is upgraded like any older database.
-  const upgraded = await applyMigrations(db.factory, header.migrations);
+  const upgraded = await applyMigrations(target.factory, header.migrations);
   const counted: Record<string, number> = {};
-  const check = new pg.Client({ connectionString: db.url });
+  const check = new pg.Client({ connectionString: target.url });
   await check.connect();
   try {
+    if (target.schema) await check.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     for (const [table, expected] of Object.entries(rows)) {
       const got = Number((await check.query<{ n: string }>(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)).rows[0]!.n);
       if (got !== expected) throw new Error(`restored ${table} holds ${got} rows where the backup has ${expected}`);
@@ -180,18 +185,114 @@ async function load(db: Database, file: string, header: BackupHeader, batch = 50
   return { header, rows: counted, files: 0, upgraded, location: "" };
 }
 
-/** Writes the backup's render files under `dir` (counts them only when there is none); returns how many. */
-async function restoreRenders(file: string, dir: string | undefined): Promise<number> {
-  let count = 0;
-  for await (const item of readBackup(file)) {
-    if (item.kind !== "file") continue;
-    count++;
-    if (!dir) continue;
-    const relative = path.posix.normalize(item.line.file).replace(/^renders\//, "");
-    if (relative.startsWith("..") || path.posix.isAbsolute(relative)) throw new BackupFileError(`${file}: a render file named outside the render folder: ${item.line.file}`);
-    const target = path.join(dir, ...relative.split("/"));
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, Buffer.from(item.line.data, "base64"));
+type PgClient = InstanceType<typeof import("pg").Client>;
+
+/** The file's tables, rows and sequences into the session's schema, inside the caller's transaction. */
+async function loadRows(client: PgClient, file: string, options: RestoreOptions, rows: Record<string, number>): Promise<void> {
+  const schema = await schemaColumns(client);
+  const sequences = new Set(await schemaSequences(client));
+  const batch = options.batch ?? 500;
+  let table: { name: string; insert: string } | null = null;
+  let pending: Array<Array<string | null>> = [];
+  let pendingChars = 0;
+  const flush = async () => {
+    if (!table || !pending.length) return;
+    await client.query(table.insert, [JSON.stringify(pending)]);
+    pending = [];
+    pendingChars = 0;
+  };
+  const finishTable = async () => {
+    await flush();
+    if (table) await client.query(`ALTER TABLE ${quoteIdent(table.name)} ENABLE TRIGGER USER`);
+    table = null;
+  };
+  for await (const item of readBackup(file, options.limits ?? LINE_LIMITS)) {
+    if (item.kind === "table") {
+      await finishTable();
+      const { table: name, columns } = item.line;
+      const known = schema.get(name);
+      if (!known) throw new RestoreRefused(`${file}, line ${item.number}: table ${name} is not in the studio's schema at this backup's migrations`);
+      refuseOtherColumns(`${file}, line ${item.number}`, name, columns, known);
+      // The catalog's own type names, equal to the file's by now: nothing of the file becomes SQL.
+      const casts = known.map(([, type], i) => `(r->>${i})::${type}`).join(", ");
+      table = { name, insert: `INSERT INTO ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r` };
+      // Stored totals (the turn triggers' work) come from the backup as they were; the
+      // triggers would count every turn again. Foreign keys stay checked.
+      await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
+      rows[name] = 0;
+    } else if (item.kind === "row") {
+      pending.push(item.values);
+      rows[table!.name]!++;
+      pendingChars += item.values.reduce((n, v) => n + (v?.length ?? 4), 0);
+      if (pending.length >= batch || pendingChars > 8_000_000) await flush();
+    } else if (item.kind === "sequence") {
+      await finishTable();
+      if (!sequences.has(item.line.sequence)) throw new RestoreRefused(`${file}, line ${item.number}: sequence ${item.line.sequence} is not in the studio's schema at this backup's migrations`);
+      await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [quoteIdent(item.line.sequence), item.line.value, item.line.called]);
+    } else if (item.kind === "end" || item.kind === "file") {
+      await finishTable();
+    }
   }
-  return count;
+  await finishTable();
+}
+
+/** The file's columns must be the schema's, name for name and type for type, in order. */
+function refuseOtherColumns(where: string, table: string, columns: Array<[string, string]>, known: Array<[string, string]>): void {
+  for (let i = 0; i < Math.max(columns.length, known.length); i++) {
+    const [name, type] = columns[i] ?? [];
+    const [knownName, knownType] = known[i] ?? [];
+    if (name !== knownName) {
+      throw new RestoreRefused(`${where}: table ${table}, column ${i + 1} is ${name ?? "missing"} where the studio's schema at this backup's migrations has ${knownName ?? "no column"}`);
+    }
+    if (type !== knownType) {
+      throw new RestoreRefused(`${where}: table ${table}, column ${name} has the type ${JSON.stringify(type)} where the studio's schema at this backup's migrations has ${JSON.stringify(knownType)}`);
+    }
+  }
+}
+
+interface StagedRenders {
+  /** Writes the backup's render files beside the render folder (counts them only when there is none); returns how many. */
+  write(file: string, limits?: LineLimits): Promise<number>;
+  /** Moves what was written into the render folder. */
+  publish(): void;
+  discard(): void;
+}
+
+/**
+ * Render files are staged in a folder beside `dir` and moved in only after the database was replaced:
+ * a restore that fails leaves the render folder as it was. Renders are content-addressed, so moving
+ * one over a file of the same name changes nothing a score reads.
+ */
+function stagedRenders(dir: string | undefined): StagedRenders {
+  const stage = dir ? `${dir.replace(/[\\/]+$/, "")}.restoring-${process.pid}` : null;
+  const written: string[] = [];
+  return {
+    async write(file, limits) {
+      let count = 0;
+      if (stage) fs.rmSync(stage, { recursive: true, force: true });
+      for await (const item of readBackup(file, limits ?? LINE_LIMITS)) {
+        if (item.kind !== "file") continue;
+        count++;
+        if (!stage) continue;
+        const relative = renderPathOf(item.line.file);
+        if (relative === null) throw new BackupFileError(`${file}, line ${item.number}: a render file named outside the render folder: ${item.line.file}`);
+        const staged = path.join(stage, ...relative.split("/"));
+        fs.mkdirSync(path.dirname(staged), { recursive: true });
+        fs.writeFileSync(staged, Buffer.from(item.line.data, "base64"), { flag: "wx" });
+        written.push(relative);
+      }
+      return count;
+    },
+    publish() {
+      if (!stage || !dir) return;
+      for (const relative of written) {
+        const final = path.join(dir, ...relative.split("/"));
+        fs.mkdirSync(path.dirname(final), { recursive: true });
+        fs.renameSync(path.join(stage, ...relative.split("/")), final);
+      }
+    },
+    discard() {
+      if (stage) fs.rmSync(stage, { recursive: true, force: true });
+    },
+  };
 }

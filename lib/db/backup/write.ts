@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { once } from "node:events";
+import { schemaColumns, schemaSequences } from "./catalog";
 import { FORMAT, VERSION, quoteIdent, type BackupHeader, type EndLine, type TableLine } from "./format";
 
 export interface BackupSource {
@@ -29,16 +30,6 @@ export interface BackupResult {
   migrations: string[];
 }
 
-/** Tables of the schema the URL opens, with the columns a restore can write (generated ones are made again). */
-const COLUMNS_SQL = `
-SELECT c.relname AS "table", a.attname AS "column", format_type(a.atttypid, a.atttypmod) AS "type"
-  FROM pg_class c
-  JOIN pg_namespace n ON n.oid = c.relnamespace
-  JOIN pg_attribute a ON a.attrelid = c.oid
- WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
-   AND a.attgenerated = '' AND c.relname <> '_prisma_migrations'
- ORDER BY c.relname, a.attnum`;
-
 /** Foreign keys between the schema's tables: a restore writes referenced tables first. */
 const REFERENCES_SQL = `
 SELECT c.relname AS "table", r.relname AS "references"
@@ -47,12 +38,6 @@ SELECT c.relname AS "table", r.relname AS "references"
   JOIN pg_class r ON r.oid = k.confrelid
   JOIN pg_namespace n ON n.oid = c.relnamespace
  WHERE k.contype = 'f' AND n.nspname = current_schema() AND c.oid <> r.oid`;
-
-const SEQUENCES_SQL = `
-SELECT c.relname AS "sequence"
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
- WHERE n.nspname = current_schema() AND c.relkind = 'S'
- ORDER BY c.relname`;
 
 /**
  * Writes a consistent snapshot of the database to FILE: every table read in one REPEATABLE READ,
@@ -69,7 +54,7 @@ export async function writeBackup(source: BackupSource, file: string, options: B
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const partial = `${target}.partial`;
   const gzip = zlib.createGzip({ level: 6 });
-  const out = fs.createWriteStream(partial, { mode: 0o600 });
+  const out = fs.createWriteStream(partial, { fd: createPartial(partial) });
   gzip.pipe(out);
   const write = async (value: unknown) => {
     if (!gzip.write(JSON.stringify(value) + "\n")) await once(gzip, "drain");
@@ -92,12 +77,7 @@ export async function writeBackup(source: BackupSource, file: string, options: B
       .then((r) => r.rows.map((row) => row.migration_name));
     header = { format: FORMAT, version: VERSION, takenAt, source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version }, migrations };
     await write(header);
-    const tables = new Map<string, Array<[string, string]>>();
-    for (const row of (await client.query<{ table: string; column: string; type: string }>(COLUMNS_SQL)).rows) {
-      const columns = tables.get(row.table) ?? [];
-      columns.push([row.column, row.type]);
-      tables.set(row.table, columns);
-    }
+    const tables = await schemaColumns(client);
     const references = (await client.query<{ table: string; references: string }>(REFERENCES_SQL)).rows;
     for (const table of referencedFirst([...tables.keys()], references)) {
       const columns = tables.get(table)!;
@@ -114,7 +94,7 @@ export async function writeBackup(source: BackupSource, file: string, options: B
       await client.query("CLOSE colbench_backup");
       rows[table] = count;
     }
-    for (const { sequence } of (await client.query<{ sequence: string }>(SEQUENCES_SQL)).rows) {
+    for (const sequence of await schemaSequences(client)) {
       const value = await client.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`);
       await write({ sequence, value: value.rows[0]!.last_value, called: value.rows[0]!.is_called });
     }
@@ -156,6 +136,26 @@ export async function writeBackup(source: BackupSource, file: string, options: B
     throw error;
   }
   return { file: target, takenAt: header.takenAt, finishedAt: new Date().toISOString(), bytes: fs.statSync(target).size, rows, files, migrations: header.migrations };
+}
+
+/**
+ * Opens FILE.partial as a new file of this process alone: created exclusively, never through a link,
+ * readable by its owner only. A regular file left there by a backup that was killed is replaced; a
+ * link or anything else is refused, since writing through it would overwrite what it points at.
+ */
+function createPartial(partial: string): number {
+  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+  try {
+    return fs.openSync(partial, flags, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const found = fs.lstatSync(partial);
+  if (!found.isFile()) {
+    throw new Error(`${partial} exists and is ${found.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: refusing to write the backup through it (remove it, or choose another file name)`);
+  }
+  fs.unlinkSync(partial);
+  return fs.openSync(partial, flags, 0o600);
 }
 
 function listFiles(root: string, under = ""): string[] {
