@@ -113,7 +113,7 @@ describe("a restore treats the file as data", () => {
       all[at + 3] = JSON.stringify(row);
       return all;
     });
-    await refusedBoth(badCast, /invalid input syntax for type integer: "not-a-number"/);
+    await refusedBoth(badCast, /lines \d+-\d+ \(rows of Task\): invalid input syntax for type integer: "not-a-number"; nothing was restored, the target is as it was/, RestoreRefused);
     const badRender = variant("bad-render", (all) => [...all.slice(0, -1), JSON.stringify({ file: "renders/../../escaped.png", data: "AAAA" }), all.at(-1)!]);
     await refusedBoth(badRender, /line \d+: field "file" names "renders\/..\/..\/escaped.png", outside the render folder/, BackupFileError);
     expect(fs.existsSync(path.join(dir, "escaped.png"))).toBe(false);

@@ -195,9 +195,15 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
   let table: { name: string; insert: string } | null = null;
   let pending: Array<Array<string | null>> = [];
   let pendingChars = 0;
+  const pendingLines: [number, number] = [0, 0];
   const flush = async () => {
     if (!table || !pending.length) return;
-    await client.query(table.insert, [JSON.stringify(pending)]);
+    try {
+      await client.query(table.insert, [JSON.stringify(pending)]);
+    } catch (error) {
+      const [first, last] = pendingLines;
+      throw new RestoreRefused(`${file}, lines ${first}-${last} (rows of ${table.name}): ${(error as Error).message}; nothing was restored, the target is as it was`);
+    }
     pending = [];
     pendingChars = 0;
   };
@@ -221,6 +227,8 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
       await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
       rows[name] = 0;
     } else if (item.kind === "row") {
+      if (!pending.length) pendingLines[0] = item.number;
+      pendingLines[1] = item.number;
       pending.push(item.values);
       rows[table!.name]!++;
       pendingChars += item.values.reduce((n, v) => n + (v?.length ?? 4), 0);
