@@ -54,6 +54,11 @@ export interface PairRow {
 }
 
 /** Replaces a run's pairs of one kind and source with a new set, in one transaction (running a step again adds nothing). */
+/**
+ * Replaces the run's pairs of one kind and source with `pairs`, in their order, in one statement: the
+ * pairs at ordinals 0..n-1 are written over (or added), those past n deleted. One statement is atomic
+ * without an interactive transaction, whose 5 s default expired under a busy machine's 512 pairs.
+ */
 export async function replacePairs(
   prisma: PrismaClient,
   runId: number,
@@ -62,12 +67,24 @@ export async function replacePairs(
   pairs: Array<{ chosenId: number; rejectedId: number }>,
   params: Record<string, unknown>,
 ): Promise<number> {
-  const data: Prisma.PairCreateManyInput[] = pairs.map((p, ordinal) => ({ runId, kind, source, ordinal, chosenId: p.chosenId, rejectedId: p.rejectedId, params: params as Prisma.InputJsonValue }));
-  await prisma.$transaction(async (tx) => {
-    await tx.pair.deleteMany({ where: { runId, kind, source } });
-    for (let i = 0; i < data.length; i += 1000) await tx.pair.createMany({ data: data.slice(i, i + 1000) });
-  });
-  return data.length;
+  const ordinals = pairs.map((_, ordinal) => ordinal);
+  const chosen = pairs.map((p) => p.chosenId);
+  const rejected = pairs.map((p) => p.rejectedId);
+  // The two parts touch disjoint ordinals, so running together they never meet on the unique key.
+  await prisma.$executeRaw`
+    WITH written AS (
+      INSERT INTO "Pair" ("runId", "kind", "source", "ordinal", "chosenId", "rejectedId", "params")
+      SELECT ${runId}, ${kind}::"PairKind", ${source}::"PairSource", v.ordinal, v.chosen, v.rejected, ${JSON.stringify(params)}::jsonb
+        FROM unnest(${ordinals}::int[], ${chosen}::int[], ${rejected}::int[]) AS v(ordinal, chosen, rejected)
+      ON CONFLICT ("runId", "kind", "source", "ordinal") DO UPDATE
+        SET "chosenId" = EXCLUDED."chosenId", "rejectedId" = EXCLUDED."rejectedId", "params" = EXCLUDED."params", "createdAt" = CURRENT_TIMESTAMP
+      RETURNING 1
+    ), dropped AS (
+      DELETE FROM "Pair" WHERE "runId" = ${runId} AND "kind" = ${kind}::"PairKind" AND "source" = ${source}::"PairSource" AND "ordinal" >= ${pairs.length}
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM written), (SELECT count(*) FROM dropped)`;
+  return pairs.length;
 }
 
 export async function pairsOf(prisma: PrismaClient, runId: number, kind: "trajectory" | "turn"): Promise<PairRow[]> {
@@ -178,41 +195,37 @@ export interface CandidateScore {
 }
 
 /**
- * Critic scores and advantages, many in two statements (one per table): per row a Prisma update
- * costs about a millisecond of planning, more than the ranking's own work per candidate. For
- * index 0 (the turn's own output) the turn's advantage is set too.
+ * Critic scores and advantages in one statement (candidates, and for index 0 — the turn's own output —
+ * the turn's advantage; recomputed policy log-probs where given): per row a Prisma update costs about
+ * a millisecond of planning, more than the ranking's own work per candidate, and one statement is
+ * atomic without a transaction whose 5 s default a slow database outlasts.
  */
 export async function scoreCandidates(prisma: PrismaClient, criticModel: string, scores: CandidateScore[], fence?: JobFence): Promise<void> {
   if (!scores.length) return;
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
-  const ids = scores.map((s) => s.id);
-  const critic = scores.map((s) => finite(s.criticScore));
-  const advantages = scores.map((s) => finite(s.advantage));
   const own = scores.filter((s) => s.index === 0);
-  const rescored = scores.filter((s) => s.policy);
-  const writes = (db: Prisma.TransactionClient) => [
-    db.$executeRaw`
-      UPDATE "Candidate" AS c SET "criticModel" = ${criticModel}, "criticScore" = v.score, "advantage" = v.adv
-        FROM unnest(${ids}::int[], ${critic}::float8[], ${advantages}::float8[]) AS v(id, score, adv)
-       WHERE c."id" = v.id`,
-    db.$executeRaw`
-      UPDATE "Turn" AS t SET "advantage" = v.adv
-        FROM unnest(${own.map((s) => s.turnId)}::int[], ${own.map((s) => finite(s.advantage))}::float8[]) AS v(id, adv)
-       WHERE t."id" = v.id`,
-    ...(rescored.length
-      ? [
-          db.$executeRaw`
-      UPDATE "Candidate" AS c SET "policyModel" = v.model, "policyMean" = v.mean, "policySum" = v.sum
-        FROM unnest(${rescored.map((s) => s.id)}::int[], ${rescored.map((s) => s.policy!.model)}::text[], ${rescored.map((s) => s.policy!.mean)}::float8[], ${rescored.map((s) => s.policy!.sum)}::float8[]) AS v(id, model, mean, sum)
-       WHERE c."id" = v.id`,
-        ]
-      : []),
-  ];
+  const write = (db: Prisma.TransactionClient) => db.$executeRaw`
+    WITH v AS (
+      SELECT * FROM unnest(${scores.map((s) => s.id)}::int[], ${scores.map((s) => finite(s.criticScore))}::float8[], ${scores.map((s) => finite(s.advantage))}::float8[],
+                           ${scores.map((s) => s.policy?.model ?? null)}::text[], ${scores.map((s) => s.policy?.mean ?? null)}::float8[], ${scores.map((s) => s.policy?.sum ?? null)}::float8[])
+        AS v(id, score, adv, model, mean, sum)
+    ), candidates AS (
+      UPDATE "Candidate" AS c
+         SET "criticModel" = ${criticModel}, "criticScore" = v.score, "advantage" = v.adv,
+             "policyModel" = COALESCE(v.model, c."policyModel"), "policyMean" = CASE WHEN v.model IS NULL THEN c."policyMean" ELSE v.mean END,
+             "policySum" = CASE WHEN v.model IS NULL THEN c."policySum" ELSE v.sum END
+        FROM v WHERE c."id" = v.id
+      RETURNING 1
+    ), turns AS (
+      UPDATE "Turn" AS t SET "advantage" = o.adv
+        FROM unnest(${own.map((s) => s.turnId)}::int[], ${own.map((s) => finite(s.advantage))}::float8[]) AS o(id, adv)
+       WHERE t."id" = o.id
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM candidates), (SELECT count(*) FROM turns)`;
   // A queued job's scores go in only while the job is still the caller's (else JobLost, nothing written).
-  if (fence) await fencedByJob(prisma, fence, async (tx) => {
-    for (const write of writes(tx)) await write;
-  });
-  else await prisma.$transaction(writes(prisma));
+  if (fence) await fencedByJob(prisma, fence, write);
+  else await write(prisma);
 }
 
 export interface RankedCandidate {

@@ -161,13 +161,20 @@ export class JobLost extends Error {
  * nothing is written (JobLost).
  */
 export async function fencedByJob<T>(prisma: PrismaClient, fence: JobFence, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return prisma.$transaction(async (tx) => {
-    const held = await tx.$queryRaw<Array<{ ok: number }>>`
+  return prisma.$transaction(
+    async (tx) => {
+      const held = await tx.$queryRaw<Array<{ ok: number }>>`
       SELECT 1 AS "ok" FROM pgboss.job WHERE "name" = ${fence.queue} AND "id" = ${fence.id}::uuid AND "state" = 'active' AND "retry_count" = ${fence.attempt} FOR SHARE`;
-    if (!held.length) throw new JobLost(fence);
-    return write(tx);
-  });
+      if (!held.length) throw new JobLost(fence);
+      return write(tx);
+    },
+    // Two statements (the fence and one write) on a busy or slowed database can outlast the 5 s
+    // default; a job's write is small, so a minute means the database is gone, not slow.
+    { timeout: FENCED_WRITE_TIMEOUT_MS, maxWait: FENCED_WRITE_TIMEOUT_MS },
+  );
 }
+
+const FENCED_WRITE_TIMEOUT_MS = 60_000;
 
 /** Turns stored for a run so far, by every process (what a worker's progress event carries). */
 export async function runTurnCount(prisma: PrismaClient, runId: number): Promise<number> {
