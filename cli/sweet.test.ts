@@ -99,6 +99,19 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
   });
 
   it("samples candidates, survives kill -9 mid-way, and adds nothing when run again", { timeout: 180_000 }, async () => {
+    // Samples whose log-probs cover part of them, or hold a value no probability has, stop the step
+    // naming the server and the cause; nothing is stored.
+    for (const [name, cause] of [
+      ["half-logprobs", /sample 0: its \d+ scored tokens spell \d+ characters, not its text of \d+ \(the log-probs cover part of the sample\)/],
+      // The step scores the turn's own output first (echoed), so the prompt's token is the one refused.
+      ["positive-logprob", /#positive-logprob \/completions: incomplete answer: prompt token \d+ has the log-prob 2.5, which no probability has/],
+    ] as const) {
+      const refused = await colbench(["candidates", "loop", "--policy", model(name), "--n", "2"]);
+      expect(refused.status, name).toBe(1);
+      expect(refused.stderr, name).toContain(`${server.url}#${name}`);
+      expect(refused.stderr, `${name}: ${refused.stderr}`).toMatch(cause);
+      expect(await withDb((db) => db.prisma.candidate.count()), name).toBe(0);
+    }
     // Killed while sampling (the slow policy answers after 30 ms), then run again to the end.
     const killed = await colbench(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N), "--concurrency", "2"], 1_500);
     expect(killed.status).toBeNull();
@@ -213,6 +226,11 @@ describe("files that go into the published scripts and come back", () => {
     expect(broken.stderr).toMatch(/incomplete answer: .*ignored echo/);
     const countOf = (where: object) => withDb((db) => db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }));
     expect(await countOf({})).toBe(0);
+    // A completions sample with a log-prob above 0 is refused too.
+    const positive = await colbench(["candidates", "strings", "--policy", model("positive-logprob"), "--n", "3"]);
+    expect(positive.status).toBe(1);
+    expect(positive.stderr).toMatch(/#positive-logprob \/completions: incomplete answer: .*has the log-prob 2.5/);
+    expect(await countOf({})).toBe(0);
 
     // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
     const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
@@ -240,6 +258,8 @@ describe("files that go into the published scripts and come back", () => {
       ["null-logprobs", /have no log-prob/],
       ["shifted-offsets", /text_offset\[3\]/],
       ["forced-bos", /BOS token it added/],
+      ["empty-bos", /an empty token in front of the prompt/],
+      ["positive-logprob", /prompt token \d+ has the log-prob 2.5, which no probability has/],
     ];
     for (const [name, cause] of faults) {
       const result = await colbench(["rank", "strings", "--critic", model(name)]);

@@ -23,6 +23,16 @@ describe("server specs", () => {
 });
 
 describe("the OpenAI-compatible client", () => {
+  it("refuses chat samples whose log-probs cover part of them or hold a value above 0, and takes whole ones", async () => {
+    const messages = [{ role: "user" as const, content: "Write add." }];
+    const whole = await client("logprobs").sample({ messages }, 3);
+    expect(whole).toHaveLength(3);
+    expect(whole.every((s) => s.logprobs.every((t) => t.logprob <= 0))).toBe(true);
+    await expect(client("half-logprobs").sample({ messages }, 3)).rejects.toThrow(/#half-logprobs \/chat\/completions: incomplete answer: sample 0: its \d+ scored tokens spell \d+ characters, not its text/);
+    await expect(client("positive-logprob").sample({ messages }, 2)).rejects.toThrow(/#positive-logprob \/chat\/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/);
+    await expect(client("positive-logprob").sampleText("Write add.", 2)).rejects.toThrow(/#positive-logprob \/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/);
+  });
+
   it("sends text and image parts, sampling settings and the API key", async () => {
     const seen: Array<{ headers: Headers; body: Record<string, unknown> }> = [];
     const spy: typeof fetch = async (input, init) => {

@@ -5,7 +5,7 @@ import { serverPool, type ServerPool } from "./server-pool";
 import { breakerFor, DEFAULT_GIVE_UP_MS } from "./breaker";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
-import { promptSpan, SpanProblem, type PromptToken } from "./prompt-span";
+import { notALogprob, promptSpan, SpanProblem, tokensSpell, type PromptToken } from "./prompt-span";
 
 export type ModelServerFailure = ServerFailure;
 
@@ -156,6 +156,7 @@ export class OpenAICompatibleClient {
     return json.choices.map((choice, i) => {
       const content = choice.logprobs?.content;
       if (!content || (content.length === 0 && choice.message.content.length > 0)) throw this.incomplete("/chat/completions", `sample ${i} came without the log-probs of its tokens (logprobs: true was sent)`);
+      this.checkSample("/chat/completions", i, choice.message.content, content.map((t) => t.token), content.map((t) => t.logprob));
       return { text: choice.message.content, logprobs: content.map((t) => ({ token: t.token, logprob: t.logprob })) };
     });
   }
@@ -177,8 +178,19 @@ export class OpenAICompatibleClient {
       if (!lp || typeof choice.text !== "string") throw this.incomplete("/completions", `sample ${i} came without ${lp ? "its text" : "the log-probs of its tokens (logprobs: 0 was sent)"}`);
       const nulls = lp.token_logprobs.filter((v) => typeof v !== "number").length;
       if (nulls || lp.token_logprobs.length !== lp.tokens.length) throw this.incomplete("/completions", `sample ${i}: ${nulls} of its ${lp.tokens.length} tokens have no log-prob`);
+      this.checkSample("/completions", i, choice.text, lp.tokens, lp.token_logprobs);
       return { text: choice.text, logprobs: lp.tokens.map((token, t) => ({ token, logprob: lp.token_logprobs[t]! })) };
     });
+  }
+
+  /** A sample's log-probs must cover its whole text, each a log-probability. */
+  private checkSample(path: string, i: number, text: string, tokens: string[], logprobs: Array<number | null>): void {
+    if (!tokensSpell(text, tokens)) {
+      const covered = tokens.join("");
+      throw this.incomplete(path, `sample ${i}: its ${tokens.length} scored tokens spell ${covered.length} characters, not its text of ${text.length} (the log-probs cover part of the sample)`);
+    }
+    const wrong = notALogprob(logprobs);
+    if (wrong) throw this.incomplete(path, `sample ${i}: token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`);
   }
 
   /** A scoring answer that does not cover what was asked: never retried, never stored. */

@@ -31,6 +31,43 @@ export class SpanProblem extends Error {}
 const REPLACEMENT = "\ufffd";
 
 /**
+ * How far above 0 a log-prob may read and still be a probability: a log-softmax's largest entry is 0
+ * up to float rounding. A value past it is not a log-probability, and no score is made of it.
+ */
+export const LOGPROB_CEILING = 1e-5;
+
+/** The first log-prob that is not one (not finite, or above 0), with its place; null when all are. */
+export function notALogprob(logprobs: Array<number | null>): { at: number; value: number } | null {
+  for (let i = 0; i < logprobs.length; i++) {
+    const value = logprobs[i];
+    if (value === null || value === undefined) continue;
+    if (!Number.isFinite(value) || value > LOGPROB_CEILING) return { at: i, value };
+  }
+  return null;
+}
+
+/**
+ * Whether a sample's tokens spell its text: all of it, nothing more but the end-of-sequence token a
+ * server scores after the text when the sample stops on it. A sample whose log-probs cover part of
+ * its tokens would otherwise give a mean over part of the answer.
+ */
+export function tokensSpell(text: string, tokens: string[]): boolean {
+  // Tokens decoded one at a time can lose a word's leading space (SentencePiece's "▁"): spaces aside,
+  // the characters must still be the text's.
+  const bare = (s: string) => s.replace(/\s+/g, "");
+  for (const candidate of [tokens, tokens.slice(0, -1)]) {
+    if (bare(candidate.join("")) === bare(text)) return true;
+    try {
+      align(text, candidate);
+      return true;
+    } catch (error) {
+      if (!(error instanceof SpanProblem)) throw error;
+    }
+  }
+  return false;
+}
+
+/**
  * The prompt's tokens with their log-probs and their start in `prompt`, or a SpanProblem saying what
  * the answer lacks: echo ignored, fewer tokens than the prompt has, offsets that do not add up, text
  * the server put before the prompt (a BOS token it added), nulls after the first token, tokens that
@@ -51,8 +88,13 @@ export function promptSpan(prompt: string, answer: EchoAnswer, promptTokens: num
     const expected = i === 0 ? 0 : offsets[i - 1]! + tokens[i - 1]!.length;
     if (offsets[i] !== expected) throw new SpanProblem(`logprobs.text_offset[${i}] is ${offsets[i]}, but the tokens before it end at ${expected}`);
   }
+  if (tokens[0] === "") {
+    throw new SpanProblem(`the server scored an empty token in front of the prompt (a BOS token it added that decodes to nothing: send add_special_tokens false, or leave BOS out of the prompt)`);
+  }
   const nulls = logprobs.slice(1, promptTokens).flatMap((lp, i) => (typeof lp === "number" && Number.isFinite(lp) ? [] : [i + 1]));
   if (nulls.length) throw new SpanProblem(`${nulls.length} prompt token(s) have no log-prob (first at token ${nulls[0]} of ${promptTokens})`);
+  const wrong = notALogprob(logprobs.slice(0, promptTokens));
+  if (wrong) throw new SpanProblem(`prompt token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`);
   const joined = tokens.slice(0, promptTokens).join("");
   if (joined.length > prompt.length && joined.endsWith(prompt)) {
     throw new SpanProblem(`the server scored "${joined.slice(0, joined.length - prompt.length).slice(0, 60)}" in front of the prompt (a BOS token it added: send add_special_tokens false, or leave BOS out of the prompt)`);
