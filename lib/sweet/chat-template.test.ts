@@ -16,7 +16,21 @@ const expected = JSON.parse(readFileSync(new URL("expected.json", dir), "utf8"))
   fixtures: Record<string, { rendered: Array<{ text?: string; error?: string }>; generationPrompt: string; generationPromptTokens: number; eos: string }>;
 };
 
+const whitespace = JSON.parse(readFileSync(new URL("whitespace-expected.json", dir), "utf8")) as {
+  day: string;
+  fixtures: Record<string, Array<{ messages: Array<{ role: string; content: string }>; text?: string; error?: string }>>;
+};
+
 describe("chat templates from the model itself", () => {
+  // Python's str.strip and JavaScript's trim strip other characters (fixtures/chat-templates/make_whitespace.py).
+  for (const [name, cases] of Object.entries(whitespace.fixtures)) {
+    it(`${name}: | trim and .strip() strip what Python strips (U+0085, U+001C..U+001F yes; U+FEFF no), as transformers renders`, async () => {
+      const template = chatTemplate((await loadTemplate(fileURLToPath(new URL(name, dir)), { date: whitespace.day })).recorded);
+      expect(cases.length).toBeGreaterThanOrEqual(18);
+      cases.forEach(({ messages, text }, i) => expect(template.render(messages), `case ${i}: ${JSON.stringify(messages)}`).toBe(text));
+    });
+  }
+
   it("the fixtures cover 20+ message lists each", () => {
     expect(conversations.length).toBeGreaterThanOrEqual(20);
     expect(Object.keys(expected.fixtures)).toHaveLength(3);

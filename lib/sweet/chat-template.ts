@@ -1,5 +1,6 @@
 import { Environment, Interpreter, Template } from "@huggingface/jinja";
 import { strftime } from "./strftime";
+import { PYTHON_STRIP_GLOBALS, usePythonStrip } from "./python-strip";
 
 // Chat templates as strings: the policy's prompt as the model saw it (the published scripts work on
 // these strings), and where the critic's span is cut. A template is the model's own (its
@@ -51,7 +52,7 @@ const llama3: ChatTemplate = {
   render(messages) {
     return (
       "<|begin_of_text|>" +
-      messages.map((m) => `<|start_header_id|>${m.role}<|end_header_id|>\n\n${m.content.trim()}<|eot_id|>`).join("") +
+      messages.map((m) => `<|start_header_id|>${m.role}<|end_header_id|>\n\n${PYTHON_STRIP_GLOBALS.__python_strip!(m.content)}<|eot_id|>`).join("") +
       this.assistantHeader
     );
   },
@@ -110,7 +111,14 @@ export function chatTemplateSource(config: Record<string, unknown>): string | nu
  * `strftime_now` on the given day (UTC) rather than the clock, so a render can be repeated.
  */
 export function renderJinja(source: string, messages: ChatMessageText[], options: { specialTokens?: Record<string, string>; addGenerationPrompt?: boolean; date?: Date } = {}): string {
-  return renderParsed(new Template(source), "", messages, options.specialTokens ?? {}, options.addGenerationPrompt ?? true, options.date ?? new Date());
+  return renderParsed(parseTemplate(source), "", messages, options.specialTokens ?? {}, options.addGenerationPrompt ?? true, options.date ?? new Date());
+}
+
+/** A template parsed, its strips made Python's (lib/sweet/python-strip.ts). */
+function parseTemplate(source: string): Template {
+  const template = new Template(source);
+  usePythonStrip(template.parsed);
+  return template;
 }
 
 /** Python's range(stop) / range(start, stop[, step]). */
@@ -137,6 +145,7 @@ function renderParsed(template: Template, ref: string, messages: ChatMessageText
       throw new Error(`chat template${ref ? ` ${ref}` : ""}: ${String(message)}`);
     },
     strftime_now: (format: unknown) => strftime(date, String(format)),
+    ...PYTHON_STRIP_GLOBALS,
     ...specialTokens,
     messages,
     add_generation_prompt: addGenerationPrompt,
@@ -149,7 +158,7 @@ function jinjaTemplate(spec: RecordedTemplate & { chatTemplate: string }): ChatT
   const date = spec.date ? new Date(`${spec.date}T12:00:00Z`) : new Date();
   const specialTokens = spec.specialTokens ?? {};
   // Parsed once: every critic prompt and export line of a run renders with it.
-  const parsed = new Template(spec.chatTemplate);
+  const parsed = parseTemplate(spec.chatTemplate);
   const render = (messages: ChatMessageText[], addGenerationPrompt: boolean) => renderParsed(parsed, spec.ref, messages, specialTokens, addGenerationPrompt, date);
   const header = spec.assistantHeader ?? generationPrompt((m, g) => render(m, g));
   const endOfTurn = specialTokens.eos_token;
