@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/open";
 import { projectRoot } from "../lib/paths";
-import { runColbench } from "./testing/colbench";
+import { runColbench, spawnColbench } from "./testing/colbench";
 import { chatTemplate, promptText } from "../lib/sweet/chat-template";
 import { criticPrompt, groundTruthPrefix } from "../lib/sweet/critic";
 import { pseudoLogprob, startScriptedServer, tokenize, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
@@ -269,6 +269,14 @@ describe("files that go into the published scripts and come back", () => {
       expect(result.stdout, name).not.toContain("ranked");
       expect(await countOf({ NOT: { criticScore: null } }), name).toBe(0);
     }
+    // A critic answering HTTP 500 is said at once (the step keeps retrying until its give-up), not only at the end.
+    const started = Date.now();
+    const failing = spawnColbench(dataDir, ["rank", "strings", "--critic", model("flaky:1000000")], { env: { COLBENCH_GIVE_UP: "15s" } });
+    await failing.waitFor(/rank: waiting: the critic server http:\/\/127\.0\.0\.1:\d+\/v1 is not answering \(HTTP 500\) since \d\d:\d\d:\d\d UTC; the step keeps retrying and gives up at \d\d:\d\d:\d\d UTC/, 10_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await failing.exited).toBe(1);
+    expect(failing.output()).toMatch(/HTTP 500.*gave up after \d+ attempts/);
+    expect(await countOf({ NOT: { criticScore: null } })).toBe(0);
     await ok(["rank", "strings", "--critic", model("ask-then-answer")]);
     expect(await countOf({ criticScore: null })).toBe(0);
     const pairs = await ok(["turn-pairs", "strings"]);
@@ -295,6 +303,11 @@ describe("files that go into the published scripts and come back", () => {
       const event = jobs.status(run.id)!;
       expect(event.error).toContain(`${server.url}#no-echo`);
       expect(event.error).toMatch(/incomplete answer: .*ignored echo/);
+      // A critic answering HTTP 500: the panel's event says so within seconds while the step retries.
+      jobs.start(run.id, { step: "rank", server: model("flaky:1000000") });
+      await expect.poll(() => jobs.status(run.id)?.waiting?.cause, { timeout: 10_000 }).toBe("HTTP 500");
+      expect(jobs.status(run.id)).toMatchObject({ state: "running", waiting: { server: `${server.url}` } });
+      await jobs.stop(run.id);
       await jobs.close();
       await bus.close();
     });

@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { useRouter } from "next/navigation";
 import type { PipelineView, StepState, StepView } from "@/lib/sweet/pipeline-view";
+import { stepWaitLine } from "@/lib/sweet/step-wait";
+import type { StepWait } from "@/lib/events/types";
 
 interface StepEvent {
   step: StepView["step"];
@@ -11,6 +13,7 @@ interface StepEvent {
   total: number;
   summary?: Record<string, number>;
   error?: string;
+  waiting?: StepWait | null;
 }
 
 export type PanelData = PipelineView & { last: StepEvent | null };
@@ -152,6 +155,11 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
               {status.summary ? ` · ${Object.entries(status.summary).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}
             </span>
             {status.error ? <span className="text-red-700" data-testid="pipeline-error">{status.error}</span> : null}
+            {running && status.waiting ? (
+              <span className="text-amber-800" data-testid="pipeline-waiting">
+                Waiting: {stepWaitLine(status.step, status.waiting)}.
+              </span>
+            ) : null}
             {running && status.total ? <progress max={status.total} value={status.done} /> : null}
             {running ? (
               <button type="button" className="rounded-md px-2 py-0.5 ring-1 ring-stone-300" onClick={() => void post("pipeline/stop")}>

@@ -1,4 +1,5 @@
 import { explainStepError } from "../../lib/sweet/pipeline-view";
+import { stepWait, stepWaitLine } from "../../lib/sweet/step-wait";
 import { Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
@@ -118,6 +119,7 @@ export function register(program: Command): void {
           return;
         }
         const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), { concurrency: opts.concurrency });
+        const unwatch = sayWaits("candidates", policy);
         const bar = progressBar("candidates");
         const summary = await withDatabase("candidates", async (store) => {
           const run = await runOf(store, name);
@@ -127,6 +129,7 @@ export function register(program: Command): void {
           } catch (error) {
             throw new Error(explainStepError("candidates", (error as Error).message));
           } finally {
+            unwatch();
             bar.stop();
           }
         });
@@ -179,6 +182,7 @@ export function register(program: Command): void {
         } else {
           critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), { concurrency: opts.concurrency });
         }
+        const unwatch = critic instanceof OpenAICompatibleClient ? sayWaits("rank", critic) : () => {};
         const bar = progressBar("ranking");
         try {
           const summary = await withDatabase("rank", async (store) => {
@@ -192,6 +196,7 @@ export function register(program: Command): void {
           });
           console.log(JSON.stringify(summary));
         } finally {
+          unwatch();
           (critic as Partial<LocalScorer>).dispose?.();
           policy?.dispose();
         }
@@ -219,4 +224,11 @@ export function register(program: Command): void {
         console.log(JSON.stringify(summary));
       }),
     );
+}
+
+/** Says on stderr, at once, when the step's server stops answering and when it answers again. */
+function sayWaits(step: "candidates" | "rank", client: OpenAICompatibleClient): () => void {
+  return client.watchOutages((outage) => {
+    process.stderr.write(outage ? `${step}: waiting: ${stepWaitLine(step, stepWait(outage, client.giveUpMs))}\n` : `${step}: the server ${client.spec.baseUrl} answers again\n`);
+  });
 }

@@ -26,7 +26,26 @@ export type RunEvent =
    */
   | { type: "waiting"; runId: number; episodeIds: number[]; wait: { server: string; cause: string; since: string } | null }
   /** A SWEET-RL step working on a run's data. */
-  | { type: "pipeline"; runId: number; step: PipelineStep; state: "running" | "finished" | "stopped" | "crashed"; done: number; total: number; summary?: Record<string, number>; error?: string };
+  | {
+      type: "pipeline";
+      runId: number;
+      step: PipelineStep;
+      state: "running" | "finished" | "stopped" | "crashed";
+      done: number;
+      total: number;
+      summary?: Record<string, number>;
+      error?: string;
+      /** While running: the step's model server is not answering, and the step retries until giveUpAt. */
+      waiting?: StepWait | null;
+    };
+
+/** A SWEET-RL step's model server down while the step retries (times as ISO strings). */
+export interface StepWait {
+  server: string;
+  cause: string;
+  since: string;
+  giveUpAt: string;
+}
 
 export type PipelineStep = "pairs" | "candidates" | "rank" | "turn-pairs";
 

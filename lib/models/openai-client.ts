@@ -2,7 +2,7 @@ import { z } from "zod";
 import { serverLimiter, type Limiter } from "./limiter";
 import { apiKeyFor, formatServerSpec, serverUrls, type ServerSpec } from "../colbench/server-spec";
 import { serverPool, type ServerPool } from "./server-pool";
-import { breakerFor, DEFAULT_GIVE_UP_MS } from "./breaker";
+import { breakerFor, DEFAULT_GIVE_UP_MS, outageEvents, type Outage } from "./breaker";
 import type { ServerFailure } from "../colbench/failure";
 import type { ChatRequest, ChatResult, TextLogprobs, TokenLogprob, Usage } from "./types";
 import { notALogprob, promptSpan, SpanProblem, tokensSpell, type PromptToken } from "./prompt-span";
@@ -42,6 +42,8 @@ export interface ClientOptions {
   concurrency?: number;
   apiKey?: string;
   fetch?: typeof fetch;
+  /** Ends every request of this client, waiting ones included (a step stopped during an outage). */
+  signal?: AbortSignal;
 }
 
 const usageSchema = z
@@ -105,9 +107,10 @@ export class OpenAICompatibleClient {
   private readonly limiter: Limiter;
   /** Replicas: each request to the least loaded server that is up (concurrency is per server). */
   private readonly pool: ServerPool | null;
-  private readonly options: Required<Omit<ClientOptions, "apiKey" | "fetch">>;
+  private readonly options: Required<Omit<ClientOptions, "apiKey" | "fetch" | "signal">>;
   private readonly apiKey: string | undefined;
   private readonly fetch: typeof fetch;
+  private readonly signal: AbortSignal | undefined;
 
   constructor(
     readonly spec: ServerSpec,
@@ -122,6 +125,7 @@ export class OpenAICompatibleClient {
     };
     this.apiKey = options.apiKey ?? apiKeyFor(spec);
     this.fetch = options.fetch ?? fetch;
+    this.signal = options.signal;
     this.limiter = serverLimiter(spec.baseUrl, this.options.concurrency);
     this.pool = spec.replicas?.length ? serverPool(serverUrls(spec), this.options.concurrency) : null;
   }
@@ -183,6 +187,24 @@ export class OpenAICompatibleClient {
     });
   }
 
+  /** How long a request waits out an outage before it gives up. */
+  get giveUpMs(): number {
+    return this.options.giveUpMs;
+  }
+
+  /**
+   * Tells `listener` when this client's server stops answering (a refused connection, a timeout, an
+   * HTTP 5xx: the first failure, not the give-up) and when it answers again (null), while requests
+   * wait and retry. Returns how to stop listening.
+   */
+  watchOutages(listener: (outage: Outage | null) => void): () => void {
+    const onChange = (server: string, outage: Outage | null) => {
+      if (server === this.spec.baseUrl) listener(outage);
+    };
+    outageEvents.on("change", onChange);
+    return () => outageEvents.off("change", onChange);
+  }
+
   /** A sample's log-probs must cover its whole text, each a log-probability. */
   private checkSample(path: string, i: number, text: string, tokens: string[], logprobs: Array<number | null>): void {
     if (!tokensSpell(text, tokens)) {
@@ -242,8 +264,9 @@ export class OpenAICompatibleClient {
     path: string,
     body: unknown,
     schema: z.ZodType<T>,
-    signal?: AbortSignal,
+    requestSignal?: AbortSignal,
   ): Promise<{ json: T; latencyMs: number; totalMs: number; attempts: number }> {
+    const signal = requestSignal && this.signal ? AbortSignal.any([requestSignal, this.signal]) : (requestSignal ?? this.signal);
     const started = performance.now();
     // Replicas have their pool to route around a server that is out; one server has its breaker.
     const breaker = this.pool ? null : breakerFor(this.spec.baseUrl);

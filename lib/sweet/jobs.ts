@@ -5,6 +5,7 @@ import type { Store } from "../store";
 import { templateForRun } from "./run-template";
 import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
 import { explainStepError } from "./pipeline-view";
+import { stepWait } from "./step-wait";
 
 export interface StepRequest {
   step: PipelineStep;
@@ -25,8 +26,8 @@ type PipelineEvent = Extract<RunEvent, { type: "pipeline" }>;
 
 /**
  * SWEET-RL steps started from the studio: one at a time per run, in the server process, telling
- * the bus how far they are. Stopping lets requests in flight finish; starting the step again
- * continues where it stopped (the steps skip what is done).
+ * the bus how far they are. Stopping ends the step's requests (what they would have stored is not
+ * stored); starting the step again continues where it stopped (the steps skip what is done).
  */
 export class PipelineJobs {
   private readonly active = new Map<number, { step: PipelineStep; controller: AbortController; finished: Promise<void> }>();
@@ -46,13 +47,21 @@ export class PipelineJobs {
   start(runId: number, request: StepRequest): void {
     if (this.active.has(runId)) throw new Error(`a ${this.active.get(runId)!.step} step is already working on this run`);
     const needsServer = request.step === "candidates" || request.step === "rank";
-    const client = needsServer ? new OpenAICompatibleClient(parseServerSpec(request.server ?? "", request.step === "candidates" ? "policy" : "critic")) : null;
     const controller = new AbortController();
+    // Stop ends requests in flight too: during an outage they would otherwise wait out the give-up.
+    const client = needsServer ? new OpenAICompatibleClient(parseServerSpec(request.server ?? "", request.step === "candidates" ? "policy" : "critic"), { signal: controller.signal }) : null;
     const { step } = request;
     let total = 0;
     let done = 0;
     let sent = 0;
-    const tell = (state: PipelineEvent["state"], extra: Partial<PipelineEvent> = {}) => this.bus.publish({ type: "pipeline", runId, step, state, done, total, ...extra });
+    let waiting: PipelineEvent["waiting"] = null;
+    const tell = (state: PipelineEvent["state"], extra: Partial<PipelineEvent> = {}) =>
+      this.bus.publish({ type: "pipeline", runId, step, state, done, total, ...(state === "running" ? { waiting } : {}), ...extra });
+    // Said as soon as the server fails (not at the give-up): the step goes on retrying meanwhile.
+    const unwatch = client?.watchOutages((outage) => {
+      waiting = outage ? stepWait(outage, client.giveUpMs) : null;
+      tell("running");
+    });
     const onProgress = (d: number, t: number) => {
       done = d;
       total = t;
@@ -78,7 +87,10 @@ export class PipelineJobs {
     const finished = work()
       .then((summary) => tell("finished", { summary }))
       .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: explainStepError(step, error.message) }))
-      .finally(() => this.active.delete(runId));
+      .finally(() => {
+        unwatch?.();
+        this.active.delete(runId);
+      });
     this.active.set(runId, { step, controller, finished });
   }
 
