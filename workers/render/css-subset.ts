@@ -172,7 +172,8 @@ export function requiredClasses(selectorList: string): string[][] | null {
 
 const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", colon: ":", sol: "/", period: "." };
 
-function decodeEntities(html: string): string {
+/** Character references decoded as the HTML parser would decode the common ones (numeric, and a few named). */
+export function decodeEntities(html: string): string {
   return html.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, body: string) => {
     if (body[0] === "#") {
       const code = body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
@@ -197,13 +198,17 @@ export function pageTokens(html: string): Set<string> {
   return tokens;
 }
 
+// SMIL's <set>/<animate> can rewrite a class attribute without any script.
+const AFTER_PARSE = /<\s*(script|iframe|frame|object|embed|template|animate|set)\b|\bon[a-z]+\s*=|javascript:|srcdoc|data:text\/html|data:image\/svg/i;
+
 /**
  * True when something other than the HTML parser could add classes or documents after
  * parsing (scripts, handlers, nested documents); such pages get the whole stylesheet.
  */
 export function mayChangeAfterParse(html: string): boolean {
-  // SMIL's <set>/<animate> can rewrite a class attribute without any script.
-  return /<\s*(script|iframe|frame|object|embed|template|animate|set)\b|\bon[a-z]+\s*=|javascript:|srcdoc|data:text\/html|data:image\/svg/i.test(html);
+  // Attribute values reach the browser with their character references decoded: a URL spelt
+  // `data:text/h&#116;ml` is data:text/html to the page, so it is matched decoded as well.
+  return AFTER_PARSE.test(html) || (html.includes("&") && AFTER_PARSE.test(decodeEntities(html)));
 }
 
 /** One rule or verbatim piece of the sheet, with the at-rule blocks (e.g. @media) it sits in. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type JSHandle, type Page } from "puppeteer-core";
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
@@ -9,6 +9,7 @@ import { killBrowser, SlotPool, type Lane } from "./slot-pool";
 import { clipExtent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 import type { SlotResult } from "./slot";
+import { DOCUMENT_HAS_CONTENT, DOCUMENT_HAS_REFRESH, mayNavigateLater, navigatedAway, promisesContent, verifyCapture } from "./verify";
 
 // Firefox ESR as the second engine, driven by puppeteer-core over WebDriver BiDi (no geckodriver,
 // no Selenium). The published scorer's screenshots come from Firefox, so this is the engine that
@@ -53,6 +54,23 @@ export const FIREFOX_PREFS: Record<string, string | number | boolean> = {
 const MAX_USES = 250;
 const MAY_ANIMATE = /animat|marquee|keyframes|data:image\/(gif|webp|png)/i;
 const CLOSE_TIMEOUT_MS = 5_000;
+const CHECK_TIMEOUT_MS = 3_000;
+
+interface DocumentFacts {
+  content: boolean;
+  refresh: boolean;
+  extent: [number, number] | null;
+  url: string;
+}
+
+/** The written document's readyState, or "navigated" once the frame shows another document. */
+const READY_STATE = (d: unknown) => (d === document ? document.readyState : "navigated");
+
+/** The checks of a capture (verify.ts), run on the handle of the document the page was written into. */
+const CHECK_DOCUMENT = new Function(
+  "d",
+  `if (d !== document) return null; const de = d.documentElement; return { content: ${DOCUMENT_HAS_CONTENT}, refresh: ${DOCUMENT_HAS_REFRESH}, extent: de ? [de.scrollWidth, de.scrollHeight] : null, url: location.href };`,
+) as (d: unknown) => DocumentFacts | null;
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -80,6 +98,8 @@ class FirefoxSlot {
   private readonly pending = new Set<HTTPRequest>();
   private onIdle: (() => void) | null = null;
   private readonly responder: Responder;
+  /** The document the current page was written into, as it stood right after the write. */
+  private written: JSHandle | null = null;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -111,7 +131,10 @@ class FirefoxSlot {
   private answer(request: HTTPRequest): void {
     if (request.isInterceptResolutionHandled()) return;
     const frame = request.frame();
-    const reply = this.responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: !frame || frame === this.page.mainFrame() });
+    const isMainFrame = !frame || frame === this.page.mainFrame();
+    // Answered 204 or not, a page that navigates may try again later, into whatever page is written next.
+    if (request.isNavigationRequest() && isMainFrame) this.spent = true;
+    const reply = this.responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame });
     // Navigations are answered 204 (the page stays), which ends no request Firefox reports: only subresources are waited for.
     if (!request.isNavigationRequest() && !/^(data|blob|about):/i.test(request.url())) this.pending.add(request);
     void Promise.resolve(reply).then((r: Reply) => {
@@ -134,7 +157,7 @@ class FirefoxSlot {
   async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
     const started = Date.now();
     this.uses++;
-    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || MAY_ANIMATE.test(html)) this.spent = true;
+    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html)) this.spent = true;
     const viewport = `${settings.width}x${settings.viewportHeight}`;
     if (viewport !== this.viewport) {
       await this.page.setViewport({ width: settings.width, height: settings.viewportHeight, deviceScaleFactor: 1 });
@@ -145,8 +168,12 @@ class FirefoxSlot {
 
     let status: RenderStatus = "ok";
     const loaded = await this.load(html, deadlineMs);
+    if (loaded === "navigated") {
+      this.spent = true;
+      return this.failed("failed", navigatedAway("while it loaded"));
+    }
     let why = "";
-    if (!loaded || (await this.settle(started + deadlineMs)) === "deadline") {
+    if (loaded === "deadline" || (await this.settle(started + deadlineMs)) === "deadline") {
       status = "timeout";
       why = `the page was still loading at its ${deadlineMs} ms deadline; it was captured as it stood`;
       this.spent = true;
@@ -155,9 +182,40 @@ class FirefoxSlot {
     const shot = await within(this.capture(settings), Math.max(budget, this.options.captureTimeoutMs), "capturing the page").catch((error: unknown) => error as Error);
     if (shot instanceof Error) {
       this.spent = true;
-      return { status: status === "ok" ? "failed" : status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error: shot.message };
+      return this.failed(status === "ok" ? "failed" : status, shot.message);
     }
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
+    const verdict = await this.check(shot, settings, html);
+    // A page captured as it stood at its deadline is not held to its extent or content, but a
+    // capture of another document is no capture of it at all.
+    if ("why" in verdict && (status === "ok" || verdict.navigated)) {
+      this.spent = true;
+      return this.failed("failed", status === "ok" ? verdict.why : `${why}; ${verdict.why}`);
+    }
+    if (status !== "ok" || !("verified" in verdict)) return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
+    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, verified: verdict.verified };
+  }
+
+  private failed(status: RenderStatus, error: string): SlotResult {
+    return { status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error };
+  }
+
+  /**
+   * The checks of a capture (verify.ts) on the handle the write returned: a navigation gives the
+   * frame a new document (and a new realm, where the handle no longer resolves).
+   */
+  private async check(shot: { width: number; height: number }, settings: RenderSettings, html: string): Promise<ReturnType<typeof verifyCapture>> {
+    const handle = this.written;
+    this.written = null;
+    if (!handle) return { why: "the page's document could not be reached after it was written" };
+    const facts = await within(handle.evaluate(CHECK_DOCUMENT), CHECK_TIMEOUT_MS, "checking the capture").catch((error: unknown) => error as Error);
+    void handle.dispose().catch(() => {});
+    if (facts instanceof Error) {
+      if (facts.message.startsWith("checking the capture took longer")) return { why: `the capture could not be checked: ${facts.message}` };
+      return verifyCapture(shot, { sameDocument: false, extent: null, hasContent: false }, false);
+    }
+    if (facts?.refresh) this.spent = true;
+    const extent = facts?.extent ? clipExtent(this.captureSize(facts.extent, settings), settings) : null;
+    return verifyCapture(shot, { sameDocument: facts !== null, ...(facts?.url ? { navigatedTo: facts.url } : {}), extent, hasContent: facts?.content ?? false }, promisesContent(html));
   }
 
   /**
@@ -166,24 +224,35 @@ class FirefoxSlot {
    * polled rather than its load event awaited: a page that starts navigating away while it is
    * written (answered 204, so it stays) gets no load event in Firefox.
    */
-  private async load(html: string, deadlineMs: number): Promise<boolean> {
+  private async load(html: string, deadlineMs: number): Promise<"loaded" | "deadline" | "navigated"> {
     let finished = false;
     const write = (h: string) => {
       document.open();
       document.write(h);
       document.close();
+      return document;
     };
+    void this.written?.dispose().catch(() => {});
+    this.written = null;
     const loaded = (async () => {
-      await this.page.evaluate(write, html).catch(() => {});
+      // The handle is taken in the same task as the write: no navigation can come between them.
+      const written = await this.page.evaluateHandle(write, html).catch(() => null);
+      this.written = written;
       while (!finished) {
-        const state = await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(() => null);
-        if (state === "complete") return true;
+        // Asked of the document written: one that has gone (navigated away) never completes.
+        const state = written
+          ? await within(written.evaluate(READY_STATE), 1_000, "reading the page's state").catch((error: unknown) =>
+              error instanceof Error && error.message.startsWith("reading the page's state took longer") ? null : "navigated",
+            )
+          : await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(() => null);
+        if (state === "complete") return "loaded" as const;
+        if (state === "navigated") return "navigated" as const;
         await new Promise((r) => setTimeout(r, 50));
       }
-      return false;
+      return "deadline" as const;
     })();
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadlineMs)));
+    const deadline = new Promise<"deadline">((resolve) => (timer = setTimeout(() => resolve("deadline"), deadlineMs)));
     try {
       return await Promise.race([loaded, deadline]);
     } finally {
@@ -212,14 +281,18 @@ class FirefoxSlot {
    * screenshot covers. "full-page": the same, at least the window (Chromium's full-page rule).
    */
   private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
-    const [sw, sh] = (await this.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")) as [number, number];
-    const size = settings.extent === "document" ? { width: sw, height: sh } : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
-    const clip = clipExtent(size, settings);
+    const scroll = (await this.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")) as [number, number];
+    const clip = clipExtent(this.captureSize(scroll, settings), settings);
     // A capture from the document's origin stops at the document's edge, so a box reaching below a
     // short quirks-mode document (full-page's at-least-the-window) is taken from the viewport.
     const inView = clip.width <= settings.width && clip.height <= settings.viewportHeight;
     const png = Buffer.from(await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: !inView }));
     return { png, ...pngSize(png) };
+  }
+
+  /** The capture's rectangle from documentElement.scrollWidth x scrollHeight, before clipping. */
+  private captureSize([sw, sh]: [number, number], settings: RenderSettings): { width: number; height: number } {
+    return settings.extent === "document" ? { width: sw, height: sh } : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
   }
 
   async close(): Promise<void> {

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
         blocked: r.blocked,
         ...(r.error ? { error: r.error } : {}),
         ...(r.retried ? { retried: r.retried } : {}),
+        ...(r.verified ? { verified: r.verified } : {}),
       });
     });
   });

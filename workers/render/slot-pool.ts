@@ -7,11 +7,13 @@ import type { SlotResult } from "./slot";
 // What both engines' pools share. Pages render in lanes, each lane a browser of its own (its own
 // processes: compositor, renderers, memory) showing one page at a time, so what one page costs is
 // paid by its own lane alone: a page that outgrows its memory budget or its time is killed with its
-// lane's browser, and the other lanes never notice. A page whose render is not clean (failed or
-// timed out) is rendered once more in a fresh browser before its result counts, and the result
-// says what the first attempt met. Within a lane, a page is reused from one render to the next and
-// replaced when spent (see each engine's slot); the browser outlives its pages until something goes
-// wrong in it.
+// lane's browser, and the other lanes never notice. A page whose render is not clean (failed,
+// timed out, or a capture that failed its checks) is rendered once more in a fresh browser, alone:
+// no other lane renders meanwhile, so whatever the machine's other pages cost (memory, CPU) is not
+// what it meets the second time. That result counts, and says what the first attempt met. Within a
+// lane, a page is reused from one render to the next and replaced when spent (see each engine's
+// slot; a slot can become spent between renders, when something navigates it); the browser
+// outlives its pages until something goes wrong in it.
 
 export interface RenderSlot {
   readonly spent: boolean;
@@ -84,10 +86,60 @@ const memoryWatch = new MemoryWatch();
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
+/**
+ * First attempts share it; a second attempt holds it alone, so it starts once every first attempt
+ * under way has ended, and none starts until it has. Granted in order of asking, so a waiting
+ * second attempt is not overtaken by first attempts that asked after it.
+ */
+class RetryGate {
+  private sharing = 0;
+  private exclusive = false;
+  private readonly waiting: { alone: boolean; go(): void }[] = [];
+
+  async shared<T>(f: () => Promise<T>): Promise<T> {
+    await this.enter(false);
+    try {
+      return await f();
+    } finally {
+      this.sharing--;
+      this.grant();
+    }
+  }
+
+  async alone<T>(f: () => Promise<T>): Promise<T> {
+    await this.enter(true);
+    try {
+      return await f();
+    } finally {
+      this.exclusive = false;
+      this.grant();
+    }
+  }
+
+  private enter(alone: boolean): Promise<void> {
+    return new Promise((go) => {
+      this.waiting.push({ alone, go });
+      this.grant();
+    });
+  }
+
+  private grant(): void {
+    while (this.waiting.length > 0 && !this.exclusive) {
+      const next = this.waiting[0]!;
+      if (next.alone && this.sharing > 0) return;
+      this.waiting.shift();
+      if (next.alone) this.exclusive = true;
+      else this.sharing++;
+      next.go();
+    }
+  }
+}
+
 export abstract class SlotPool<S extends RenderSlot> implements Engine {
   private readonly queue: Job[] = [];
   private readonly runners: Promise<void>[] = [];
   private wake: (() => void)[] = [];
+  private readonly gate = new RetryGate();
   protected closed = false;
   browserVersion = "";
 
@@ -128,13 +180,17 @@ export abstract class SlotPool<S extends RenderSlot> implements Engine {
       await lane.kill();
     };
     for (let job = await this.next(); job; job = await this.next()) {
-      let result = await this.attempt(lane, state, job);
+      const j = job;
+      let result = await this.gate.shared(() => this.attempt(lane, state, j));
       if (result.status !== "ok" && !this.closed) {
-        // The browser may be what failed (a compositor this page wedged, memory it left behind):
-        // the second try gets a fresh one, and only its result counts.
-        await restart();
+        // The browser may be what failed (a compositor this page wedged, memory it left behind), or
+        // the machine's other pages: the second try gets a fresh browser and the machine to itself,
+        // and only its result counts.
         const first = result;
-        result = await this.attempt(lane, state, job);
+        result = await this.gate.alone(async () => {
+          await restart();
+          return this.attempt(lane, state, j);
+        });
         result = { ...result, retried: { status: first.status, ...(first.error ? { error: first.error } : {}) } };
       }
       job.resolve(result);
@@ -153,6 +209,11 @@ export abstract class SlotPool<S extends RenderSlot> implements Engine {
     let stopWatch = () => {};
     let timer: NodeJS.Timeout | undefined;
     try {
+      if (state.slot?.spent) {
+        // Spent since its last page (a navigation that arrived while it was idle).
+        await state.slot.close().catch(() => {});
+        state.slot = null;
+      }
       state.slot ??= await lane.open();
       const pid = lane.pid();
       const killed = new Promise<SlotResult>((resolve) => {

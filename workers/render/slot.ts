@@ -1,16 +1,18 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
-import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
+import type { RenderSettings, RenderStatus, RenderVerification } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
 import { clipExtent, MEASURE_DOCUMENT_EXTENT, type Extent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
+import { DOCUMENT_HAS_CONTENT, DOCUMENT_HAS_REFRESH, mayNavigateLater, promisesContent, verifyCapture } from "./verify";
 
 // One worker page in its own browser context (concurrent full-page captures from pages of one
 // context hang in this Chromium), driven over a raw CDP session: Puppeteer's Page would enable
 // network events and bookkeeping that cost more CPU than the rendering here. The page is reused
 // (Page.setDocumentContent keeps the renderer process, several times cheaper than navigating)
-// and thrown away after anything unusual: a page with scripts (timers could outlive it), a
-// timeout, a crash, or many uses.
+// and thrown away after anything unusual: a page with scripts (timers could outlive it), one that
+// may navigate (a meta refresh's timer outlives the page too, see verify.ts), a navigation of the
+// frame seen at any time, a timeout, a crash, or many uses.
 
 export interface SlotResult {
   status: RenderStatus;
@@ -22,6 +24,8 @@ export interface SlotResult {
   error?: string;
   /** Set when this is a second attempt, in a fresh browser: how the first one ended. */
   retried?: { status: RenderStatus; error?: string };
+  /** How an "ok" capture was checked (verify.ts); never set on another status. */
+  verified?: RenderVerification;
 }
 
 export interface SlotOptions extends ResponderOptions {
@@ -66,6 +70,17 @@ export const PAGE_POLICY = [
 const MAY_ANIMATE = /animat|marquee|keyframes|data:image\/(gif|webp|png)/i;
 const CONTROL_TIMEOUT_MS = 3_000;
 const READY_POLL_MS = 200;
+/** Holds this slot's handle on the document a page is written into, from the write to the check of its capture. */
+const DOCUMENT_GROUP = "colbench-written-document";
+
+/** What the check of a capture reads in the written document (null: the frame shows another document). */
+interface DocumentFacts {
+  content: boolean;
+  refresh: boolean;
+  /** MEASURE_DOCUMENT_EXTENT's answer, for the "document" extent. */
+  extent: [number, number, string] | null;
+  url: string;
+}
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -88,6 +103,9 @@ export class Slot {
   private readonly loading = new Set<string>();
   private onLoaded: (() => void) | null = null;
   private readonly responder: Responder;
+  /** Navigations of the main frame committed so far, and the last one's URL: setDocumentContent is not one of them. */
+  private navigations = 0;
+  private navigatedTo = "";
 
   private constructor(
     private readonly root: CDPSession,
@@ -106,6 +124,21 @@ export class Slot {
     cdp.on("Network.loadingFailed", finished);
     cdp.on("Page.lifecycleEvent", (event) => {
       if (event.name === "load" && event.frameId === this.mainFrameId) this.take("onLoad")?.();
+    });
+    // Anything that starts, schedules or commits a navigation of the page's own frame may land on a
+    // later page written into this document, whenever it arrives (between pages too): the slot is
+    // not reused, and a commit during a render fails that render's check.
+    const mayNavigate = (event: { frameId: string }) => {
+      if (event.frameId === this.mainFrameId) this.spent = true;
+    };
+    cdp.on("Page.frameScheduledNavigation", mayNavigate);
+    cdp.on("Page.frameRequestedNavigation", mayNavigate);
+    cdp.on("Page.frameStartedNavigating", mayNavigate);
+    cdp.on("Page.frameNavigated", (event) => {
+      if (event.frame.id !== this.mainFrameId || event.type === "BackForwardCacheRestore") return;
+      this.spent = true;
+      this.navigations++;
+      this.navigatedTo = event.frame.url;
     });
     cdp.on("Page.javascriptDialogOpening", () => {
       cdp.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => {});
@@ -158,10 +191,20 @@ export class Slot {
   async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
     const started = Date.now();
     this.uses++;
-    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || MAY_ANIMATE.test(html)) this.spent = true;
+    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html)) this.spent = true;
     await this.setViewport(settings.width, settings.viewportHeight);
     this.responder.begin(html);
     this.loading.clear();
+    const navigations = this.navigations;
+    // setDocumentContent keeps the Document object (document.open), so a handle taken now names the
+    // document the page is written into; a navigation replaces it, and the handle's context with it.
+    const written = await within(this.cdp.send("Runtime.evaluate", { expression: "document", objectGroup: DOCUMENT_GROUP }), CONTROL_TIMEOUT_MS, "reaching the page's document").catch(
+      (error: unknown) => error as Error,
+    );
+    if (written instanceof Error || !written.result.objectId) {
+      this.spent = true;
+      return this.fallback("failed", written instanceof Error ? written : new Error("the page's document could not be reached"));
+    }
 
     let status: RenderStatus = "ok";
     let why = "";
@@ -195,7 +238,62 @@ export class Slot {
       this.spent = true;
       return this.fallback(status === "ok" ? "failed" : status, shot);
     }
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
+    const verdict = await this.check(written.result.objectId, navigations, shot, settings, html);
+    // A page captured as it stood at its deadline is not held to its extent or content, but a
+    // capture of another document is no capture of it at all.
+    if ("why" in verdict && (status === "ok" || verdict.navigated)) {
+      this.spent = true;
+      return this.fallback("failed", new Error(status === "ok" ? verdict.why : `${why}; ${verdict.why}`));
+    }
+    if (status !== "ok" || !("verified" in verdict)) return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
+    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, verified: verdict.verified };
+  }
+
+  /**
+   * The checks of a capture (verify.ts), in one call on the handle taken before the page was
+   * written: it fails when that document's context is gone, i.e. the frame navigated.
+   */
+  private async check(
+    documentId: string,
+    navigationsBefore: number,
+    shot: { width: number; height: number },
+    settings: RenderSettings,
+    html: string,
+  ): Promise<ReturnType<typeof verifyCapture>> {
+    const measure = settings.extent === "document" ? MEASURE_DOCUMENT_EXTENT : "null";
+    const facts = await within(
+      this.cdp.send("Runtime.callFunctionOn", {
+        objectId: documentId,
+        functionDeclaration: `function () { const d = this; if (d !== document) return null; return { content: ${DOCUMENT_HAS_CONTENT}, refresh: ${DOCUMENT_HAS_REFRESH}, extent: ${measure}, url: location.href }; }`,
+        returnByValue: true,
+      }),
+      CONTROL_TIMEOUT_MS,
+      "checking the capture",
+    ).then(
+      (r) => r,
+      (error: unknown) => error as Error,
+    );
+    void this.cdp.send("Runtime.releaseObjectGroup", { objectGroup: DOCUMENT_GROUP }).catch(() => {});
+    if (facts instanceof Error) {
+      // The handle's context is destroyed with its document: the frame navigated.
+      if (/context|object with given id/i.test(facts.message)) return verifyCapture(shot, { sameDocument: false, navigatedTo: this.navigatedTo || undefined, extent: null, hasContent: false }, false);
+      return { why: `the capture could not be checked: ${facts.message}` };
+    }
+    if (facts.exceptionDetails) return { why: `the capture could not be checked: ${facts.exceptionDetails.exception?.description ?? facts.exceptionDetails.text}` };
+    return this.verdict(facts.result.value as DocumentFacts | null, navigationsBefore, shot, settings, html);
+  }
+
+  private async verdict(facts: DocumentFacts | null, navigationsBefore: number, shot: Extent, settings: RenderSettings, html: string): Promise<ReturnType<typeof verifyCapture>> {
+    if (facts?.refresh) this.spent = true;
+    const sameDocument = facts !== null && this.navigations === navigationsBefore;
+    let extent: Extent | null = null;
+    if (sameDocument) {
+      // Measured by the capture's own rule, clipped as the capture is.
+      const v = facts.extent;
+      const size = settings.extent === "document" && Array.isArray(v) && v[0] > 0 && v[1] > 0 ? { width: v[0], height: v[1] } : await this.fullPageSize().catch(() => null);
+      extent = size && clipExtent(size, settings);
+    }
+    return verifyCapture(shot, { sameDocument, navigatedTo: this.navigatedTo || facts?.url, extent, hasContent: facts?.content ?? false }, promisesContent(html));
   }
 
   private async setViewport(width: number, height: number): Promise<void> {

@@ -25,9 +25,26 @@ export const DEFAULT_RENDER_SETTINGS: RenderSettings = settingsFor(DEFAULT_PROFI
  * (stylesheets, placeholder images), or when it captures (2: after every resource has loaded,
  * so a render cached by revision 1 may lack a background picture; 3: render profiles, the
  * document extent and the engine's name in the key; 4: flex and grid bodies measured by the height
- * their content gives them).
+ * their content gives them; 5: a capture is "ok" only once checked (RenderVerification), so a render
+ * cached by revision 4 may be a neighbour's blank and is never read again).
  */
-export const RENDERER_REVISION = 4;
+export const RENDERER_REVISION = 5;
+
+/**
+ * How a render came to be called "ok": the checks the worker made after capturing it, each of which
+ * a page left pending by a neighbour in the same reused document (a meta refresh's timer, a
+ * navigation on its way) once failed silently. Kept in the cache's record beside the picture.
+ */
+export interface RenderVerification {
+  /** RENDERER_REVISION of the worker that checked it: a cached render is read only under the same one. */
+  revision: number;
+  /** The capture was taken of the very document the page was written into: nothing navigated it away before the check. */
+  document: "same";
+  /** The page's extent measured again after the capture, clipped to the profile's maximum: the picture is no smaller. */
+  extent: { width: number; height: number };
+  /** "found": the page's markup has something in its body and so did the document; "not expected": the markup has nothing there (or scripts that decide). */
+  content: "found" | "not expected";
+}
 
 export type RenderStatus = "ok" | "timeout" | "failed";
 
@@ -54,6 +71,8 @@ export interface RenderReply {
   error?: string;
   /** Set when the page was rendered a second time, in a fresh browser: how the first attempt ended. */
   retried?: RenderAttempt;
+  /** How an "ok" capture was checked; a reply that says "ok" without it is not believed. */
+  verified?: RenderVerification;
 }
 
 /** How a render attempt that did not count ended. */

@@ -9,7 +9,7 @@ import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName, t
 import { defaultExecutable, requireEngine } from "./browsers";
 import { resolvePlaceholderPhoto, type PlaceholderPhoto, type PlaceholderPhotoSource } from "./placeholder-photo";
 import { FALLBACK_SIZE, fallbackPng } from "./png";
-import { defaultRenderDir, RenderCache, renderId } from "./render-cache";
+import { defaultRenderDir, RenderCache, renderId, unusableRender, type RenderSidecar } from "./render-cache";
 import { renderIsolation, type RenderIsolation } from "./render-isolation";
 import {
   settingsFor,
@@ -18,6 +18,7 @@ import {
   type RenderReply,
   type RenderSettings,
   type RenderStatus,
+  type RenderVerification,
   type ToWorker,
   type WorkerOptions,
 } from "./render-protocol";
@@ -87,6 +88,8 @@ export interface RenderResult {
   error?: string;
   /** Set when the page was rendered again in a fresh browser: how the first attempt ended. */
   retried?: RenderAttempt;
+  /** How an "ok" render was checked (by its worker, or when it was cached). */
+  verified?: RenderVerification;
 }
 
 export const DEFAULT_DEADLINE_MS = 10_000;
@@ -172,17 +175,20 @@ export class RenderPool {
     const settings = { ...this.settings, ...opts.settings };
     const id = this.idFor(html, settings);
     const cache = opts.cache === false ? null : this.cache;
-    const hit = await cache?.get(id);
+    // A stored render that is not known good (another revision's, or unchecked) is rendered again and replaced.
+    const hit = await cache?.usable(id);
     const profile = this.profileOf(settings);
     if (hit) {
-      const { width, height, status, aborted, blocked } = hit.meta;
-      return { id, profile, png: hit.png, width, height, status, aborted, blocked, cached: true };
+      const { width, height, status, aborted, blocked, verified } = hit.meta;
+      return { id, profile, png: hit.png, width, height, status, aborted, blocked, cached: true, ...(verified ? { verified } : {}) };
     }
     const maxBytes = this.options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES;
-    const reply =
+    let reply =
       Buffer.byteLength(html) > maxBytes
         ? failedReply(0, `the page is larger than ${maxBytes} bytes`)
         : await this.send(html, settings, opts.deadlineMs ?? this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    // "ok" is believed only with the worker's account of how the capture was checked.
+    if (reply.status === "ok" && !reply.verified) reply = { ...failedReply(reply.reqId, "the render worker did not say how it checked the capture"), ...(reply.retried ? { retried: reply.retried } : {}) };
     const png = Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
     const result: RenderResult = {
       id,
@@ -196,10 +202,12 @@ export class RenderPool {
       cached: false,
       ...(reply.error ? { error: reply.error } : {}),
       ...(reply.retried ? { retried: reply.retried } : {}),
+      ...(reply.verified ? { verified: reply.verified } : {}),
     };
-    // Only good renders are kept: a timeout or failure may be the machine's fault, not the page's.
-    if (cache && reply.status === "ok") {
-      await cache.put(png, {
+    // Only good renders are kept: a timeout or failure may be the machine's fault, not the page's,
+    // and an unchecked capture may be a neighbour's blank (put refuses anything not known good).
+    if (cache && reply.status === "ok" && reply.verified) {
+      const meta: RenderSidecar = {
         id,
         width: reply.width,
         height: reply.height,
@@ -209,7 +217,9 @@ export class RenderPool {
         browser: this.browserVersion,
         settings,
         profile,
-      });
+        verified: reply.verified,
+      };
+      if (unusableRender(png, meta) === null) await cache.put(png, meta);
     }
     return result;
   }

@@ -35,7 +35,7 @@ export interface FrontendScore {
 /** What a score keeps of a render that was not clean (absent for a clean first attempt). */
 export function renderTrouble(r: Pick<RenderResult, "status" | "error" | "retried">): string | undefined {
   const parts: string[] = [];
-  if (r.retried) parts.push(`first attempt ${r.retried.status}${r.retried.error ? `: ${r.retried.error}` : ""}; rendered again in a fresh browser`);
+  if (r.retried) parts.push(`first attempt ${r.retried.status}${r.retried.error ? `: ${r.retried.error}` : ""}; rendered again alone in a fresh browser`);
   if (r.status !== "ok") parts.push(`${r.status}${r.error ? `: ${r.error}` : ""}`);
   return parts.length ? parts.join("; then ") : undefined;
 }
