@@ -80,6 +80,9 @@ export async function scoreFrontendFile(
         target_render: s.targetRender,
         answer_render_status: s.answerStatus,
         target_render_status: s.targetStatus,
+        // Why a render is not clean (failed, timed out, or retried), beside its status.
+        ...(s.answerError ? { answer_render_error: s.answerError } : {}),
+        ...(s.targetError ? { target_render_error: s.targetError } : {}),
       }),
     });
   } finally {
