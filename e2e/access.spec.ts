@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -105,15 +106,45 @@ async function signIn(link: string): Promise<string> {
 const confirm = (token: string, origin = studio.url) =>
   send(studio.url, "/signin", { method: "POST", headers: { origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}` });
 
-/** A seat link, as a browser opens it: the key is swapped for that seat's cookie and the address loses it. */
+const keyOf = (link: string) => new URL(link, studio.url).searchParams.get("key")!;
+const firstLine = (body: string) => body.split("\n")[0]!;
+
+/** A seat link's confirmation as its own page posts it (or as another site's page would). */
+const takeSeat = (link: string, from: { origin: string; site: string } = { origin: studio.url, site: "same-origin" }) =>
+  send(studio.url, link.split("?")[0]!, {
+    method: "POST",
+    headers: { origin: from.origin, "sec-fetch-site": from.site, "content-type": "application/x-www-form-urlencoded" },
+    body: `key=${encodeURIComponent(keyOf(link))}`,
+  });
+
+/** A seat link, as a browser opens it: it only asks; the confirmation swaps the key for that seat's cookie. */
 async function seatCookie(link: string): Promise<string> {
   const opened = await get(link);
-  expect(opened.status).toBe(303);
-  expect(opened.headers.location).not.toContain("key=");
-  const cookie = String(opened.headers["set-cookie"]).split(";")[0]!;
+  expect(opened.status).toBe(200);
+  expect(opened.headers["set-cookie"]).toBeUndefined();
+  const taken = await takeSeat(link);
+  expect(taken.status).toBe(303);
+  expect(taken.headers.location).not.toContain("key=");
+  const cookie = String(taken.headers["set-cookie"]).split(";")[0]!;
   expect(cookie).toMatch(/^colbench_seat_\d+_(agent|simulator)=/);
   return cookie;
 }
+
+/** A researcher hands a person's seat out: a new link, its key shown this once. */
+async function handOut(episodeId: number, seat: "agent" | "simulator", days?: number): Promise<{ id: number; url: string; expiresAt: string }> {
+  const made = await send(studio.url, `/api/episodes/${episodeId}/seat-links`, { method: "POST", cookie: cookies.res, headers: { "content-type": "application/json" }, body: JSON.stringify({ seat, days }) });
+  expect(made.status, made.body).toBe(201);
+  return JSON.parse(firstLine(made.body)) as { id: number; url: string; expiresAt: string };
+}
+
+/** An episode's seat links as the researcher lists them (never with a key). */
+async function seatLinks(episodeId: number): Promise<Array<{ id: number; seat: string; status: string; openedAt: string | null }>> {
+  const listed = await get(`/api/episodes/${episodeId}/seat-links`, cookies.res);
+  expect(listed.status).toBe(200);
+  return (JSON.parse(firstLine(listed.body)) as { links: Array<{ id: number; seat: string; status: string; openedAt: string | null }> }).links;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
@@ -147,6 +178,9 @@ test.beforeAll(async () => {
   const episodes = await json<Array<{ taskId: number }> | { items: Array<{ taskId: number }> }>(`/api/runs/${frontendRun}/episodes`);
   frontendTask = (Array.isArray(episodes) ? episodes : episodes.items)[0]!.taskId;
   frontPlay = await start("frontend", frontendTask);
+  // The researcher took the collaborator's seat and handed the agent's out; a link for the collaborator's is made apart.
+  expect(frontPlay.simulatorUrl).toBe(`/play/${frontPlay.episodeId}/collaborator`);
+  frontPlay.simulatorUrl = (await handOut(frontPlay.episodeId, "simulator")).url;
   const target = await json<{ groundTruth: string; scoredRender: { id: string } | null }>(`/api/tasks/${frontendTask}/hidden`);
   renders.target = target.scoredRender!.id;
   // A render id that names no file: answered like a target the viewer may not see.
@@ -267,6 +301,15 @@ test("every page and route, as everyone: hidden information and target renders r
       check(headers["x-frame-options"] === "DENY" || (headers["x-frame-options"] === "SAMEORIGIN" && /\/preview$/.test(url)), `${who} ${url}: X-Frame-Options ${headers["x-frame-options"]}`);
       check(headers["referrer-policy"] === "no-referrer", `${who} ${url}: Referrer-Policy ${headers["referrer-policy"]}`);
       if (url.startsWith("/_next/image")) check(status === 404 && !String(headers["content-type"]).startsWith("image/"), `${who} ${url}: the optimizer answered ${status}`);
+      // No GET, whoever asks, plants a seat in the browser.
+      check(!String(headers["set-cookie"] ?? "").includes("colbench_seat_"), `${who} ${url}: set a seat cookie`);
+      // A seat is never handed the other seat's key, in any form, nor a link to it with a key.
+      const otherSeat = who === "collaborator seat link" ? "agent" : who === "agent seat link" ? "collaborator" : null;
+      if (otherSeat) {
+        const keys = otherSeat === "agent" ? [keyOf(play.agentUrl), keyOf(frontPlay.agentUrl)] : [keyOf(frontPlay.simulatorUrl)];
+        const found = leaks([body, JSON.stringify(headers)], [...keys, ...keys.map(sha256)]);
+        check(found.length === 0 && !new RegExp(`/play/\\d+/${otherSeat}\\?key=`).test(body), `${who} ${url} (HTTP ${status}): the ${otherSeat}'s seat key ${found.join("; ")}`);
+      }
       if (who === "researcher" || who === "admin") continue;
       const forbidden = who === "collaborator seat link" && collaboratorMay(url) ? backendSecrets : secrets;
       const found = leaks([body], forbidden);
@@ -317,6 +360,7 @@ test("an annotator and an agent seat link get no hidden information in a browser
   const seen: string[] = [];
   seatPage.on("request", (r) => seen.push(`${r.url()} ${r.headers().referer ?? ""}`));
   await seatPage.goto(`${studio.url}${play.agentUrl}`);
+  await seatPage.getByTestId("confirm-seat").click();
   await expect(seatPage.getByRole("heading", { name: "You are the agent" })).toBeVisible();
   // The key left the address bar at once, and no request carried it (in its URL or Referer) after that first one.
   expect(seatPage.url()).not.toContain("key=");
@@ -373,9 +417,10 @@ test("the collaborator's seat link shows its own target page, and the seat's lin
   const recorder = await recordResponses(page);
   const response = await page.goto(`${studio.url}${frontPlay.simulatorUrl}`);
   expect(response?.status()).toBe(200);
-  expect(page.url()).toBe(`${studio.url}/play/${frontPlay.episodeId}/collaborator`);
   expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+  await page.getByTestId("confirm-seat").click();
   await expect(page.getByRole("heading", { name: "You are the collaborator" })).toBeVisible();
+  expect(page.url()).toBe(`${studio.url}/play/${frontPlay.episodeId}/collaborator`);
   // The target frame holds the target page (the preview answered this seat), not a refusal.
   const frame = page.frameLocator('iframe[title="Target page"]');
   const piece = frontendSecrets.find((s) => /^[^<>]{30,}$/.test(s.trim())) ?? frontendSecrets[0]!;
@@ -398,6 +443,166 @@ test("the collaborator's seat link shows its own target page, and the seat's lin
   expect((await get(frontPlay.agentUrl)).status).toBe(401);
   expect((await send(studio.url, `/api/episodes/${frontPlay.episodeId}/seat-links`, { method: "DELETE", cookie: cookies.ann })).status).toBe(403);
   await context.close();
+});
+
+test("seats stay in their role: neither seat's browser, cookies or answers hold the other's key, and 100 views of seat pages mint none", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const created = await send(studio.url, "/api/play", { method: "POST", cookie: cookies.res, headers: { "content-type": "application/json" }, body: JSON.stringify({ benchmark: "backend", taskId: 2, seat: "both" }) });
+  expect(created.status, created.body).toBe(201);
+  const duo = JSON.parse(firstLine(created.body)) as { episodeId: number; ownUrl: string; agentUrl: string; simulatorUrl: string; links: Array<{ seat: string; url: string; link: string }> };
+  // The one who starts it keeps the collaborator's seat (no key) and is handed the agent's link, once.
+  expect(duo.ownUrl).toBe(`/play/${duo.episodeId}/collaborator`);
+  expect(duo.links.map((l) => [l.seat, l.url])).toEqual([["agent", duo.agentUrl]]);
+  expect(duo.links[0]!.link).toBe(`${studio.url}${duo.agentUrl}`);
+  const collaboratorUrl = (await handOut(duo.episodeId, "simulator")).url;
+  const keys = { agent: keyOf(duo.agentUrl), simulator: keyOf(collaboratorUrl) };
+  const minted = (await seatLinks(duo.episodeId)).map((l) => l.id);
+  expect(minted).toHaveLength(2);
+  const jars: Record<"agent" | "simulator", string> = { agent: "", simulator: "" };
+
+  for (const [mine, other] of [["simulator", "agent"], ["agent", "simulator"]] as const) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const recorder = await recordResponses(page);
+    const headers: Promise<string>[] = [];
+    page.on("response", (r) => void headers.push(r.allHeaders().then((h) => JSON.stringify(h))));
+    const otherPage = `/play/${duo.episodeId}/${other === "agent" ? "agent" : "collaborator"}`;
+    await page.goto(`${studio.url}${mine === "agent" ? duo.agentUrl : collaboratorUrl}`);
+    await expect(page.getByRole("heading", { name: /^Take the/ })).toBeVisible();
+    expect((await context.cookies()).filter((c) => c.name.startsWith("colbench_seat_"))).toEqual([]);
+    await page.getByTestId("confirm-seat").click();
+    await expect(page.getByRole("heading", { name: mine === "agent" ? "You are the agent" : "You are the collaborator" })).toBeVisible();
+    await expect(page.getByTestId("agent-seat-link")).toHaveCount(0);
+    if (mine === "simulator") await page.screenshot({ path: `${shots}/access-collaborator-seat-no-agent-key.png`, fullPage: true });
+    await Promise.race([recorder.settle(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    const seatCookies = (await context.cookies()).filter((c) => c.name.startsWith("colbench_seat_"));
+    expect(seatCookies.map((c) => `${c.name}=${c.value}`)).toEqual([`colbench_seat_${duo.episodeId}_${mine}=${keys[mine]}`]);
+    // The cookie lives as long as its key: a week, not the 30 days it once had.
+    expect(Math.round((seatCookies[0]!.expires * 1000 - Date.now()) / 86_400_000)).toBe(7);
+    const handed = [...recorder.bodies, ...(await Promise.all(headers)), await page.content(), JSON.stringify(await context.cookies()), page.url()];
+    expect(recorder.bodies.length).toBeGreaterThan(3);
+    expect(leaks(handed, [keys[mine]]).length, "the control: this seat's own key reached it").toBeGreaterThan(0);
+    expect(leaks(handed, [keys[other], sha256(keys[other])])).toEqual([]);
+    expect(handed.filter((h) => new RegExp(`${otherPage}\\?key=`).test(h))).toEqual([]);
+    // With this browser's cookies, nothing of the other seat opens: its page, its stream, its moves.
+    const jar = `${seatCookies[0]!.name}=${seatCookies[0]!.value}`;
+    jars[mine] = jar;
+    const moved = await send(studio.url, `/api/episodes/${duo.episodeId}/move`, { method: "POST", cookie: jar, headers: { "content-type": "application/json" }, body: JSON.stringify({ role: other, text: "I play the other seat now" }) });
+    expect(moved.status, moved.body).toBe(403);
+    expect((await get(otherPage, jar)).status).toBe(403);
+    expect((await get(`/api/episodes/${duo.episodeId}/events?seat=${other}`, jar)).status).toBe(403);
+    expect((await get(`/api/episodes/${duo.episodeId}/seat-links`, jar)).status).toBe(403);
+    expect((await send(studio.url, `/api/episodes/${duo.episodeId}/seat-links`, { method: "POST", cookie: jar, headers: { "content-type": "application/json" }, body: JSON.stringify({ seat: other }) })).status).toBe(403);
+    await context.close();
+  }
+
+  // 100 views of the seat pages, by the seats themselves and by the researcher, mint no key.
+  const started = Date.now();
+  const views: Array<[string, string]> = [
+    [`/play/${duo.episodeId}/collaborator`, jars.simulator],
+    [`/play/${duo.episodeId}/collaborator`, cookies.res!],
+    [`/play/${duo.episodeId}/agent`, jars.agent],
+    [`/play/${duo.episodeId}/agent`, cookies.res!],
+  ];
+  for (let i = 0; i < 100; i++) {
+    const [url, cookie] = views[i % views.length]!;
+    const viewed = await get(url, cookie);
+    expect(viewed.status, url).toBe(200);
+    expect(viewed.body).not.toMatch(/\?key=/);
+  }
+  console.log(`100 seat page views in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const after = await seatLinks(duo.episodeId);
+  expect(after.map((l) => l.id)).toEqual(minted);
+  expect(after.map((l) => l.status)).toEqual(["opened", "opened"]);
+
+  // The researcher's list on the episode's page: a new link shown once, and revoking one.
+  const context = await browser.newContext();
+  await context.addCookies([{ name: cookies.res!.split("=")[0]!, value: cookies.res!.split("=").slice(1).join("="), url: studio.url }]);
+  const page = await context.newPage();
+  await page.goto(`${studio.url}/episodes/${duo.episodeId}`);
+  const rows = page.getByTestId("seat-link-row");
+  await expect(rows).toHaveCount(2);
+  await page.getByTestId("new-seat-link-agent").click();
+  const issued = page.getByTestId("issued-seat-link");
+  await expect(issued).toContainText(`/play/${duo.episodeId}/agent?key=`);
+  await expect(rows).toHaveCount(3);
+  const fresh = /(\/play\/\d+\/agent\?key=\S+)/.exec(await issued.innerText())![1]!;
+  expect((await get(fresh)).status).toBe(200);
+  const newest = (await seatLinks(duo.episodeId))[0]!;
+  await page.getByTestId(`revoke-seat-link-${newest.id}`).click();
+  await expect(rows.first()).toHaveAttribute("data-status", "revoked");
+  await page.screenshot({ path: `${shots}/access-seat-links.png`, fullPage: true });
+  expect((await get(fresh)).status).toBe(401);
+  // The others still open their seats.
+  expect((await get(`/play/${duo.episodeId}/agent`, jars.agent)).status).toBe(200);
+  await context.close();
+});
+
+test("a seat link opened or posted from another site seats nobody; only the studio's own confirmation does", async ({ browser }) => {
+  const handed = await handOut(play.episodeId, "agent");
+  const link = handed.url;
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const seated = async () => (await context.cookies()).filter((c) => c.name.startsWith("colbench_seat_"));
+  // The old attack: another site sends the browser to the link. It shows the question and sets nothing.
+  foreignPages["/seat-nav"] = `<!doctype html><script>location.href = ${JSON.stringify(`${studio.url}${link}`)}</script>`;
+  await page.goto(`http://127.0.0.1:${FOREIGN_PORT}/seat-nav`);
+  await expect(page.getByRole("heading", { name: `Take the agent's seat of episode #${play.episodeId}?` })).toBeVisible();
+  expect(await seated()).toEqual([]);
+  // The question's page drops the key from the address bar (and history).
+  await expect.poll(() => page.url()).toBe(`${studio.url}/play/${play.episodeId}/agent`);
+  // Another site's form posting the key as soon as it loads: refused, nothing set.
+  foreignPages["/seat-post"] = `<!doctype html><form id="f" method="post" action="${studio.url}/play/${play.episodeId}/agent"><input name="key" value="${keyOf(link)}"></form><script>document.getElementById("f").submit()</script>`;
+  const posted = page.waitForResponse((r) => r.url() === `${studio.url}/play/${play.episodeId}/agent` && r.request().method() === "POST");
+  await page.goto(`http://127.0.0.1:${FOREIGN_PORT}/seat-post`);
+  expect((await posted).status()).toBe(403);
+  expect(await seated()).toEqual([]);
+  // The same by script: refused whatever it claims.
+  for (const from of [{ origin: `http://127.0.0.1:${FOREIGN_PORT}`, site: "same-site" }, { origin: "http://evil.example", site: "cross-site" }, { origin: "null", site: "cross-site" }]) {
+    const refused = await takeSeat(link, from);
+    expect(refused.status, JSON.stringify(from)).toBe(403);
+    expect(refused.headers["set-cookie"]).toBeUndefined();
+  }
+  expect((await seatLinks(play.episodeId)).find((l) => l.id === handed.id)!.openedAt).toBeNull();
+  // The control: the person confirms on the studio's own page.
+  await page.goto(`${studio.url}${link}`);
+  await page.getByTestId("confirm-seat").click();
+  await expect(page.getByRole("heading", { name: "You are the agent" })).toBeVisible();
+  expect((await seated()).map((c) => c.name)).toEqual([`colbench_seat_${play.episodeId}_agent`]);
+  await context.close();
+});
+
+test("an expired seat key is refused, as a link and as the cookie it became; a key is revoked one by one", async () => {
+  // A key that lives three seconds: taken while good, refused once past.
+  const short = await handOut(play.episodeId, "agent", 3 / 86_400);
+  expect(Date.parse(short.expiresAt) - Date.now()).toBeLessThan(3_500);
+  const jar = await seatCookie(short.url);
+  expect((await get(`/play/${play.episodeId}/agent`, jar)).status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(short.expiresAt) - Date.now()) + 500));
+  const shown = await get(short.url);
+  expect(shown.status).toBe(401);
+  expect(shown.body).toContain("expired");
+  expect(shown.headers["set-cookie"]).toBeUndefined();
+  const posted = await takeSeat(short.url);
+  expect(posted.status).toBe(401);
+  expect(posted.headers["set-cookie"]).toBeUndefined();
+  expect((await get(`/play/${play.episodeId}/agent`, jar)).status).toBe(401);
+  expect((await send(studio.url, `/api/episodes/${play.episodeId}/move`, { method: "POST", cookie: jar, headers: { "content-type": "application/json" }, body: JSON.stringify({ role: "agent", text: "still here?" }) })).status).toBe(401);
+  expect((await seatLinks(play.episodeId)).find((l) => l.id === short.id)!.status).toBe("expired");
+
+  // Revoking one key: researchers and admins only; it and its cookie stop, the others go on.
+  const [one, two] = [await handOut(play.episodeId, "agent"), await handOut(play.episodeId, "agent")];
+  const oneJar = await seatCookie(one.url);
+  const revokeOne = (cookie: string | undefined) => send(studio.url, `/api/episodes/${play.episodeId}/seat-links/${one.id}`, { method: "DELETE", cookie });
+  expect((await revokeOne(cookies.ann)).status).toBe(403);
+  expect((await revokeOne(oneJar)).status).toBe(403);
+  expect((await revokeOne(undefined)).status).toBe(401);
+  expect((await revokeOne(cookies.res)).status).toBe(200);
+  expect((await revokeOne(cookies.res)).status).toBe(409);
+  expect((await get(`/play/${play.episodeId}/agent`, oneJar)).status).toBe(401);
+  expect((await get(one.url)).body).toContain("revoked");
+  expect((await get(two.url)).status).toBe(200);
+  expect((await get(`/api/episodes/${play.episodeId}/seat-links`, cookies.ann)).status).toBe(403);
 });
 
 test("a shared studio asks for sign-in; a link works once; sign-out ends the session; a disabled user is out for good", async () => {

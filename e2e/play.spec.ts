@@ -203,9 +203,16 @@ test("two people in two browsers play one episode, one per seat", async ({ brows
   const recorder = await recordResponses(agent);
 
   await startPlay(collaborator, "backend", taskId, /with a second person/);
+  // Whoever starts it is shown the other person's link, once, before taking their own seat ...
+  const link = (await collaborator.getByTestId("hand-out-agent").innerText()).trim();
+  expect(link).toMatch(/\/play\/\d+\/agent\?key=/);
+  await collaborator.getByTestId("take-own-seat").click();
   await expect(collaborator.getByRole("heading", { name: "You are the collaborator" })).toBeVisible();
-  const link = await collaborator.getByTestId("agent-seat-link").getAttribute("href");
-  await agent.goto(link!);
+  // ... and the collaborator's seat itself carries no key to the agent's (it gave the agent's seat away).
+  expect(collaborator.url()).not.toContain("key=");
+  await expect(collaborator.getByTestId("agent-seat-link")).toHaveCount(0);
+  expect(await collaborator.content()).not.toMatch(/\/agent\?key=/);
+  await agent.goto(link);
   await expect(agent.getByRole("heading", { name: "You are the agent" })).toBeVisible();
   await expect(collaborator.getByTestId("seat-status")).toHaveAttribute("data-state", "waiting");
 

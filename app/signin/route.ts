@@ -1,5 +1,5 @@
 import { serialize } from "cookie";
-import { page } from "@/lib/access/http";
+import { confirmedField, confirmForm, escapeHtml as escape, page } from "@/lib/access/http";
 import { hashToken } from "@/lib/access/tokens";
 import { signIn } from "@/lib/access/users";
 import { PROTO_HEADER, SESSION_COOKIE } from "@/lib/access/viewer";
@@ -7,8 +7,6 @@ import { requestViewer } from "@/app/_lib/viewer";
 import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const html = (status: number, title: string, body: string, headers: Record<string, string> = {}) =>
   new Response(page(status, title, body), { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", ...headers } });
@@ -35,8 +33,8 @@ export async function GET(request: Request) {
   return html(
     200,
     `Sign in as ${escape(state.user.name)}?`,
-    `<p>${escape(state.user.role)}. The link works once: after this, it opens nothing.</p>${now}
-<form method="post" action="/signin"><input type="hidden" name="token" value="${escape(token)}"><button type="submit" data-testid="confirm-signin">Sign in as ${escape(state.user.name)}</button></form>`,
+    `<p>${escape(state.user.role)}. The link works once: after this, it opens nothing.</p>${now}` +
+      confirmForm({ action: "/signin", name: "token", value: token, button: `Sign in as ${state.user.name}`, testId: "confirm-signin" }),
   );
 }
 
@@ -45,11 +43,8 @@ export async function GET(request: Request) {
  * from the studio's own pages (Origin, Sec-Fetch-Site), so no other site can sign a browser in.
  */
 export async function POST(request: Request) {
-  const type = request.headers.get("content-type") ?? "";
-  let token: string | null = null;
-  if (/^application\/x-www-form-urlencoded/i.test(type)) token = new URLSearchParams(await request.text()).get("token");
-  else if (/^application\/json/i.test(type)) token = ((await request.json().catch(() => null)) as { token?: unknown } | null)?.token as string | null;
-  if (typeof token !== "string" || !token) return html(400, "Sign in", NO_LINK);
+  const token = confirmedField(request.headers.get("content-type") ?? "", await request.text(), "token");
+  if (!token) return html(400, "Sign in", NO_LINK);
   const signed = await signIn(await getStore(), token);
   if (!signed) return html(401, "This link opens nothing", `<p>${WHY.used.replace("was used already", "was used already, expired or was replaced")}</p>`);
   const secure = request.headers.get(PROTO_HEADER) === "https";

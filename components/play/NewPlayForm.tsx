@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useJsonForm } from "@/components/useJsonForm";
 
@@ -9,16 +10,23 @@ const label = "flex flex-col gap-1 text-xs text-stone-600";
 
 interface Created {
   episodeId?: number;
-  agentUrl?: string;
-  simulatorUrl?: string;
+  ownUrl?: string;
+  links?: Array<{ seat: "agent" | "simulator"; link: string; expiresAt: string }>;
   error?: string;
 }
 
-/** Start an episode with yourself in a seat; the other seat is a model server or a second person. */
+/**
+ * Start an episode with yourself in a seat; the other seat is a model server or a second person.
+ * A second person's link is shown here, once, to you who hand it out: never on your seat's page,
+ * which would let whoever sees that page take the other seat too.
+ */
 export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
   const router = useRouter();
   const [seat, setSeat] = useState<"simulator" | "agent" | "both">("simulator");
-  const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) => router.push(seat === "agent" ? reply.agentUrl! : reply.simulatorUrl!));
+  const [created, setCreated] = useState<Created | null>(null);
+  const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) => (reply.links?.length ? setCreated(reply) : router.push(reply.ownUrl!)));
+
+  if (created) return <HandOut created={created} />;
 
   return (
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2" aria-label="Start playing">
@@ -61,5 +69,44 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
         </button>
       </div>
     </form>
+  );
+}
+
+function HandOut({ created }: { created: Created }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async (link: string) => {
+    await navigator.clipboard.writeText(link).then(
+      () => setCopied(link),
+      () => setCopied(null),
+    );
+  };
+  return (
+    <section className="grid max-w-3xl gap-3 rounded-lg border border-stone-200 bg-white p-6" aria-label="Seat links to hand out" data-testid="hand-out">
+      <p className="text-sm text-stone-700">
+        Episode #{created.episodeId} is ready. Send the other person this link: it opens their seat and nothing else until{" "}
+        {created.links![0]!.expiresAt.slice(0, 16).replace("T", " ")} UTC, and it is shown only now. You can make another or revoke it on the{" "}
+        <Link href={`/episodes/${created.episodeId}#seat-links`} className="text-teal-700 underline">
+          episode&apos;s page
+        </Link>
+        .
+      </p>
+      {created.links!.map((l) => (
+        <p key={l.link} className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-medium">{l.seat === "agent" ? "The agent's seat" : "The collaborator's seat"}:</span>
+          <code className="break-all rounded bg-stone-100 px-1" data-testid={`hand-out-${l.seat}`}>
+            {l.link}
+          </code>
+          <button type="button" onClick={() => void copy(l.link)} className="rounded-md px-2 py-0.5 text-xs text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100">
+            {copied === l.link ? "copied" : "copy"}
+          </button>
+        </p>
+      ))}
+      <div>
+        {/* A plain link: your own seat opens as you, with no key. */}
+        <Link href={created.ownUrl!} className="inline-block rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800" data-testid="take-own-seat">
+          Take my seat
+        </Link>
+      </div>
+    </section>
   );
 }

@@ -10,11 +10,17 @@ import { PROTO_HEADER, VIEWER_HEADER } from "./viewer";
 // The gate in front of a real HTTP server, with a store that knows one seat key and one user.
 
 const SEAT_KEY = "seat-key-of-episode-7";
+const SEAT_EXPIRES = new Date(Date.now() + 3 * 24 * 3600_000);
 const ADMIN_SESSION = "session-of-an-admin";
 const store = {
   sessions: { user: async (hash: string) => (hash === hashToken(ADMIN_SESSION) ? { id: 1, name: "boss", role: "admin" } : null) },
   users: { count: async () => 1 },
-  seats: { byToken: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { episodeId: 7, seat: "simulator" } : null) },
+  seats: {
+    byToken: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { episodeId: 7, seat: "simulator" } : null),
+    keyState: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES } : { state: "unknown" }),
+    open: async (hash: string, seat: { episodeId: number; seat: string }) =>
+      hash === hashToken(SEAT_KEY) && seat.episodeId === 7 && seat.seat === "simulator" ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES } : { state: "unknown" },
+  },
 } as unknown as Store;
 
 let server: http.Server;
@@ -46,6 +52,10 @@ function request(path: string, headers: Record<string, string> = {}, method = "G
     req.end(body);
   });
 }
+
+/** A seat link's confirmation, as its own page posts it. */
+const confirmSeat = (path: string, key = SEAT_KEY, headers: Record<string, string> = {}) =>
+  request(path, { origin: base, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...headers }, "POST", `key=${encodeURIComponent(key)}`);
 
 describe("the gate", () => {
   it("refuses a Host that is not the studio's with 421, before anything else, with its headers", async () => {
@@ -107,8 +117,18 @@ describe("the gate", () => {
     expect(r.headers["content-type"]).not.toMatch(/image/);
   });
 
-  it("swaps a seat key for an httpOnly cookie of that seat and drops it from the address", async () => {
-    const r = await request(`/play/7/collaborator?key=${SEAT_KEY}&tab=2`);
+  it("asks before it swaps a seat key for an httpOnly cookie of that seat, which the address never carries", async () => {
+    const before = seen.length;
+    const shown = await request(`/play/7/collaborator?key=${SEAT_KEY}&tab=2`);
+    expect(shown.status).toBe(200);
+    expect(shown.headers["set-cookie"]).toBeUndefined();
+    expect(shown.body).toContain('action="/play/7/collaborator?tab=2"');
+    expect(shown.body).toContain(`name="key" value="${SEAT_KEY}"`);
+    // The page drops the key from the address bar (and history) while its form keeps it.
+    expect(shown.body).toContain("history.replaceState");
+    expect(shown.headers["referrer-policy"]).toBe("no-referrer");
+    expect(seen.length).toBe(before);
+    const r = await confirmSeat("/play/7/collaborator?tab=2");
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe("/play/7/collaborator?tab=2");
     const cookie = r.headers["set-cookie"]![0]!;
@@ -116,20 +136,23 @@ describe("the gate", () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).not.toMatch(/Secure/);
-    expect(r.headers["referrer-policy"]).toBe("no-referrer");
+    expect(cookie).toContain(`Expires=${SEAT_EXPIRES.toUTCString()}`);
     const opened = await request("/play/7/collaborator", { cookie: cookie.split(";")[0]! });
     expect(opened.status).toBe(200);
     expect(JSON.parse(seen.at(-1)!.viewer)).toEqual({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] });
-    // A wrong key is no key: the page asks to sign in.
+    // A wrong key is no key: it opens nothing, asked or confirmed.
     expect((await request("/play/7/collaborator?key=nope")).status).toBe(401);
+    expect((await confirmSeat("/play/7/collaborator", "nope")).status).toBe(401);
+    expect((await confirmSeat("/play/7/agent")).status).toBe(401);
+    expect((await request("/play/7/collaborator")).status).toBe(401);
   });
 
   it("marks the seat cookie Secure behind HTTPS only when the operator trusts the proxy", async () => {
-    const plain = await request(`/play/7/collaborator?key=${SEAT_KEY}`, { "x-forwarded-proto": "https" });
+    const plain = await confirmSeat("/play/7/collaborator", SEAT_KEY, { "x-forwarded-proto": "https" });
     expect(plain.headers["set-cookie"]![0]).not.toMatch(/Secure/);
     trustProxy = true;
     try {
-      const proxied = await request(`/play/7/collaborator?key=${SEAT_KEY}`, { "x-forwarded-proto": "https" });
+      const proxied = await confirmSeat("/play/7/collaborator", SEAT_KEY, { "x-forwarded-proto": "https", origin: base.replace("http:", "https:") });
       expect(proxied.headers["set-cookie"]![0]).toMatch(/Secure/);
       await request("/api/health", { "x-forwarded-proto": "https" });
       expect(seen.at(-1)!.proto).toBe("https");

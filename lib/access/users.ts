@@ -7,7 +7,10 @@ export const ROLES: readonly Role[] = ["admin", "researcher", "annotator"];
 /** How long a sign-in lasts before the person needs a new link. */
 export const SESSION_DAYS = 30;
 
-/** How long an unused sign-in link stays good, unless the admin says otherwise (`--expires-in`, COLBENCH_LINK_DAYS). */
+/**
+ * How long an unused sign-in link stays good, and a seat link at all, unless the admin says otherwise
+ * (`--expires-in`, COLBENCH_LINK_DAYS).
+ */
 export const LINK_DAYS = 7;
 
 /** The link lifetime in days: the one asked for, else COLBENCH_LINK_DAYS, else LINK_DAYS. */
@@ -23,7 +26,8 @@ export function signInUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, "")}/signin?token=${encodeURIComponent(token)}`;
 }
 
-function newLink(days?: number | string | null): { token: string; link: { tokenHash: string; expiresAt: Date } } {
+/** A secret for a link, kept as its hash, and when the link stops working (sign-in and seat links alike). */
+export function newLink(days?: number | string | null): { token: string; link: { tokenHash: string; expiresAt: Date } } {
   const token = newToken();
   return { token, link: { tokenHash: hashToken(token), expiresAt: new Date(Date.now() + linkDays(days) * 24 * 3600 * 1000) } };
 }
@@ -56,11 +60,4 @@ export async function signIn(store: Store, token: string): Promise<{ user: UserR
   const expires = new Date(Date.now() + SESSION_DAYS * 24 * 3600 * 1000);
   await store.sessions.insert({ userId: user.id, tokenHash: hashToken(session), expiresAt: expires });
   return { user, session, expires };
-}
-
-/** A link to one seat of one episode for someone without an account (its key is swapped for a cookie on first visit). */
-export async function seatLink(store: Store, episodeId: number, seat: "agent" | "simulator"): Promise<string> {
-  const token = newToken();
-  await store.seats.insertToken({ episodeId, seat, tokenHash: hashToken(token) });
-  return `/play/${episodeId}/${seat === "agent" ? "agent" : "collaborator"}?key=${encodeURIComponent(token)}`;
 }

@@ -3,7 +3,7 @@ import { parseServerSpec } from "../colbench/server-spec";
 import type { Player } from "../colbench/run-config";
 import type { RunManager } from "../runs/manager";
 import type { Store } from "../store";
-import { seatLink } from "../access/users";
+import { issueSeatLink, seatPath, type IssuedSeatLink } from "../access/seat-links";
 
 /** Who a person plays, and who plays the other side. */
 export interface NewPlay {
@@ -20,7 +20,14 @@ export interface PlaySession {
   runId: number;
   episodeId: number;
   taskId: number;
-  /** Each seat's link; a person's seat carries a key that opens that seat only, for someone without an account. */
+  /** The seat the person who started it takes: opened as themselves, with no key. */
+  ownUrl: string;
+  /**
+   * The seats handed to someone else (the other person's, when two play), each with its one key:
+   * shown to whoever started the episode, once; the studio keeps only the keys' hashes.
+   */
+  links: IssuedSeatLink[];
+  /** Each seat's address; a handed-out seat's carries its key (the one in `links`). */
   agentUrl: string;
   simulatorUrl: string;
 }
@@ -43,9 +50,12 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   // Made here (the runner would make it too) so the seats' links exist before the first move.
   await store.episodes.ensure(runId, [taskId], 1, simulator === human);
   const episodeId = (await store.episodes.first(runId))!;
-  const link = (seat: "agent" | "simulator", person: boolean) =>
-    person ? seatLink(store, episodeId, seat) : Promise.resolve(`/play/${episodeId}/${seat === "agent" ? "agent" : "collaborator"}`);
-  const [agentUrl, simulatorUrl] = await Promise.all([link("agent", agent === human), link("simulator", simulator === human)]);
+  // Keys only for the seats someone else takes, made here once: the one who starts the episode
+  // hands them out. Their own seat needs none (their session opens it), and no seat's page makes one.
+  const own = spec.seat === "agent" ? "agent" : "simulator";
+  const other = own === "agent" ? "simulator" : "agent";
+  const links = (other === "agent" ? agent : simulator) === human ? [await issueSeatLink(store, episodeId, other)] : [];
+  const url = (seat: "agent" | "simulator") => links.find((l) => l.seat === seat)?.url ?? seatPath(episodeId, seat);
   manager.start(runId);
-  return { runId, episodeId, taskId, agentUrl, simulatorUrl };
+  return { runId, episodeId, taskId, ownUrl: seatPath(episodeId, own), links, agentUrl: url("agent"), simulatorUrl: url("simulator") };
 }

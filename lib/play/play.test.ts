@@ -13,6 +13,7 @@ import { isMoveRefused } from "./move-refused";
 import { Seats, type AwaitedMove } from "./seats";
 import { createPlay } from "./create";
 import { openPlaySessions } from "./sessions";
+import { episodeSeatLinks, handOutSeat } from "./seat-links";
 
 // People in both seats of a backend episode, their moves submitted as the studio's API does:
 // real PGlite, the real Python scorer, the run manager and seats that `colbench serve` holds.
@@ -74,6 +75,12 @@ describe("an episode played by two people", () => {
     const task = await db.prisma.task.findFirstOrThrow({ where: { benchmark: "backend" }, orderBy: { id: "asc" } });
     const play = await createPlay(store, manager, { benchmark: "backend", taskId: task.id, seat: "both" });
     expect((await openPlaySessions(store)).map((s) => [s.episodeId, s.humanAgent, s.humanSimulator])).toContainEqual([play.episodeId, true, true]);
+    // The one who starts it keeps the collaborator's seat, with no key, and hands out the agent's: one key, made here once.
+    expect(play.ownUrl).toBe(`/play/${play.episodeId}/collaborator`);
+    expect(play.simulatorUrl).toBe(play.ownUrl);
+    expect(play.links.map((l) => [l.seat, l.url])).toEqual([["agent", play.agentUrl]]);
+    expect(play.agentUrl).toMatch(new RegExp(`^/play/${play.episodeId}/agent\\?key=[\\w-]{43}$`));
+    expect((await store.seats.list(play.episodeId)).map((k) => k.seat)).toEqual(["agent"]);
 
     const first = await awaited("agent", play.runId);
     expect(first.episodeId).toBe(play.episodeId);
@@ -103,7 +110,25 @@ describe("an episode played by two people", () => {
     const episode = await db.prisma.episode.findUniqueOrThrow({ where: { id: play.episodeId } });
     expect(episode).toMatchObject({ status: "done", reward: 1, humanSimulated: true });
     expect((await store.episodes.turns(play.episodeId)).map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent"]);
+    // Playing it made no other key; a finished episode has no seat left to hand out.
+    expect((await episodeSeatLinks(store, play.episodeId))!.links.map((l) => [l.seat, l.status])).toEqual([["agent", "open"]]);
+    await expect(handOutSeat(store, play.episodeId, "agent")).rejects.toThrow(/has ended/);
   }, 60_000);
+
+  it("hands out only a person's seat, and makes no key for a seat its starter takes or a model plays", async () => {
+    const task = await db.prisma.task.findFirstOrThrow({ where: { benchmark: "backend" }, orderBy: { id: "desc" } });
+    const solo = await createPlay(store, manager, { benchmark: "backend", taskId: task.id, seat: "agent", opponent: "http://127.0.0.1:9/v1#nobody" });
+    expect([solo.ownUrl, solo.agentUrl, solo.links]).toEqual([`/play/${solo.episodeId}/agent`, `/play/${solo.episodeId}/agent`, []]);
+    expect(await store.seats.list(solo.episodeId)).toEqual([]);
+    await expect(handOutSeat(store, solo.episodeId, "simulator")).rejects.toThrow(/a model server plays the collaborator/);
+    const issued = await handOutSeat(store, solo.episodeId, "agent", 2);
+    expect(issued.url).toMatch(new RegExp(`^/play/${solo.episodeId}/agent\\?key=`));
+    const listed = (await episodeSeatLinks(store, solo.episodeId))!;
+    expect(listed.people).toEqual({ agent: true, simulator: false });
+    expect(listed.links.map((l) => [l.id, l.seat, l.status])).toEqual([[issued.id, "agent", "open"]]);
+    await expect(handOutSeat(store, 999_999, "agent")).rejects.toThrow(/no episode 999999/);
+    await manager.stop(solo.runId);
+  });
 
   it("refuses a model server address it cannot parse, and a task of the other benchmark", async () => {
     await expect(createPlay(store, manager, { benchmark: "backend", seat: "agent", opponent: "not a url" })).rejects.toThrow("opponent (simulator): expected URL#MODEL");

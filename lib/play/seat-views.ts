@@ -32,7 +32,8 @@ export interface SimulatorSeatView extends SeatBase {
   testCases: Array<{ name: string; expression: string }> | null;
 }
 
-function seats(config: unknown): { agent: boolean; simulator: boolean; messageChars: number } {
+/** Which seats of a run people play (a person's seat may be handed out by link), and their move limit. */
+export function personSeats(config: unknown): { agent: boolean; simulator: boolean; messageChars: number } {
   const parsed = runConfigSchema.safeParse(config);
   return parsed.success
     ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator), messageChars: parsed.data.messageChars }
@@ -41,11 +42,11 @@ function seats(config: unknown): { agent: boolean; simulator: boolean; messageCh
 
 /** The longest move a seat of this run may send. */
 export function messageLimit(config: unknown): number {
-  return seats(config).messageChars;
+  return personSeats(config).messageChars;
 }
 
 function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTurn[]): SeatBase {
-  const human = seats(episode.runConfig);
+  const human = personSeats(episode.runConfig);
   return {
     episodeId: episode.id,
     runId: episode.runId,

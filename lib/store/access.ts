@@ -104,17 +104,68 @@ export async function deleteSession(prisma: PrismaClient, tokenHash: string): Pr
   await prisma.session.deleteMany({ where: { tokenHash } });
 }
 
-export async function insertSeatToken(prisma: PrismaClient, token: { episodeId: number; seat: "agent" | "simulator"; tokenHash: string }): Promise<void> {
-  await prisma.seatToken.create({ data: token });
+export type SeatName = "agent" | "simulator";
+
+/** A seat key as the episode's page lists it: never its hash, only what it opens and for how long. */
+export interface SeatKeyRow {
+  id: number;
+  seat: SeatName;
+  createdAt: Date;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  openedAt: Date | null;
 }
 
-export async function seatByToken(prisma: PrismaClient, tokenHash: string): Promise<{ episodeId: number; seat: "agent" | "simulator" } | null> {
-  return prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true } });
+const seatKeyRow = { id: true, seat: true, createdAt: true, expiresAt: true, revokedAt: true, openedAt: true } as const;
+
+export async function insertSeatToken(prisma: PrismaClient, token: { episodeId: number; seat: SeatName; tokenHash: string; expiresAt: Date }): Promise<SeatKeyRow> {
+  return prisma.seatToken.create({ data: token, select: seatKeyRow });
 }
 
-/** Revokes every seat link of an episode: the cookies they were exchanged for stop opening anything too. */
-export async function deleteSeatTokens(prisma: PrismaClient, episodeId: number): Promise<number> {
-  return (await prisma.seatToken.deleteMany({ where: { episodeId } })).count;
+const live = (row: { expiresAt: Date; revokedAt: Date | null }) => row.revokedAt === null && row.expiresAt.getTime() > Date.now();
+
+/** The seat a key (or the cookie it was exchanged for) opens now; an expired or revoked key opens none. */
+export async function seatByToken(prisma: PrismaClient, tokenHash: string): Promise<{ episodeId: number; seat: SeatName } | null> {
+  const row = await prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true } });
+  return row && live(row) ? { episodeId: row.episodeId, seat: row.seat } : null;
+}
+
+export type SeatKeyState = { state: "open"; episodeId: number; seat: SeatName; expiresAt: Date } | { state: "expired" | "revoked" | "unknown" };
+
+/** What a seat link would open if taken now, without taking it (the confirm page says which seat). */
+export async function seatKeyState(prisma: PrismaClient, tokenHash: string): Promise<SeatKeyState> {
+  const row = await prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true } });
+  if (!row) return { state: "unknown" };
+  if (row.revokedAt) return { state: "revoked" };
+  if (row.expiresAt.getTime() <= Date.now()) return { state: "expired" };
+  return { state: "open", episodeId: row.episodeId, seat: row.seat, expiresAt: row.expiresAt };
+}
+
+/**
+ * Takes a seat with its key (the confirmation), when the key is for that seat; the first time is
+ * recorded for the seat list. A key for another seat is no key here.
+ */
+export async function openSeatToken(prisma: PrismaClient, tokenHash: string, seat: { episodeId: number; seat: SeatName }): Promise<SeatKeyState> {
+  const state = await seatKeyState(prisma, tokenHash);
+  if (state.state !== "open") return state;
+  if (state.episodeId !== seat.episodeId || state.seat !== seat.seat) return { state: "unknown" };
+  await prisma.seatToken.updateMany({ where: { tokenHash, openedAt: null }, data: { openedAt: new Date() } });
+  return state;
+}
+
+/** An episode's seat keys, newest first, revoked and expired ones included. */
+export async function listSeatTokens(prisma: PrismaClient, episodeId: number): Promise<SeatKeyRow[]> {
+  return prisma.seatToken.findMany({ where: { episodeId }, orderBy: { id: "desc" }, select: seatKeyRow });
+}
+
+/**
+ * Revokes an episode's live seat keys (one, by its id, or all): the cookies they were exchanged for
+ * stop opening anything at once, since every request looks its key up. The rows stay, marked, for
+ * the list; an expired key stays listed as expired. Returns how many were revoked.
+ */
+export async function revokeSeatTokens(prisma: PrismaClient, episodeId: number, id?: number): Promise<number> {
+  const now = new Date();
+  return (await prisma.seatToken.updateMany({ where: { episodeId, revokedAt: null, expiresAt: { gt: now }, ...(id === undefined ? {} : { id }) }, data: { revokedAt: now } })).count;
 }
 
 /** The episodes whose agent turns, or scored answer, show this render (the agent's own pages). */

@@ -4,6 +4,7 @@ import { getStore } from "@/lib/store";
 import { BENCHMARKS } from "@/lib/colbench/tasks";
 import { createPlay } from "@/lib/play/create";
 import { getRunManager } from "@/lib/runs/active";
+import { studioOrigin } from "@/app/_lib/viewer";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +15,10 @@ const newPlaySchema = z.object({
   opponent: z.string().trim().optional(),
 });
 
-/** Starts an episode with a person in one seat (or both); answers with each seat's page. */
+/**
+ * Starts an episode with a person in one seat (or both); answers with the caller's own seat and the
+ * link of the seat they hand to someone else, its key shown this once.
+ */
 export async function POST(request: Request) {
   const body = await jsonBody(request);
   if (!body.ok) return body.response;
@@ -24,10 +28,8 @@ export async function POST(request: Request) {
   }
   try {
     const session = await createPlay(await getStore(), getRunManager(), parsed.data);
-    return Response.json(
-      session,
-      { status: 201 },
-    );
+    const origin = studioOrigin(request);
+    return Response.json({ ...session, links: session.links.map((l) => ({ ...l, link: `${origin}${l.url}` })) }, { status: 201 });
   } catch (error) {
     return Response.json({ error: (error as Error).message }, { status: 400 });
   }

@@ -5,7 +5,6 @@ import { getStore } from "@/lib/store";
 import { currentViewer } from "@/app/_lib/viewer";
 import { holdsSeat } from "@/lib/access/renders";
 import { seesHidden } from "@/lib/access/viewer";
-import { seatLink } from "@/lib/access/users";
 import { simulatorSeatView } from "@/lib/play/seat-views";
 import { servedFolder } from "@/lib/gpu/node/served-weights";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
@@ -22,17 +21,17 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
   if (!seesHidden(viewer) && !holdsSeat(viewer, episodeId, "simulator")) notFound();
   const view = await simulatorSeatView(store, episodeId);
   if (!view) notFound();
-  // A fresh key for the agent's seat: it opens that seat only, for someone without an account.
-  const agentLink = view.personOpposite ? await seatLink(store, view.episodeId, "agent") : null;
-  const invite = agentLink ? (
-    <span className="text-sm text-stone-600">
-      The agent is a person: send them{" "}
-      {/* Not prefetched: the key is for the other person, and a prefetch would swap it for a cookie here. */}
-      <Link className="font-mono text-teal-700 underline" href={agentLink} prefetch={false} data-testid="agent-seat-link">
-        the agent seat&apos;s link
-      </Link>
-    </span>
-  ) : null;
+  // No key for the agent's seat here, ever: whoever sees this page sees the hidden information, and
+  // a key on it would let them play the agent too. Researchers hand seats out from the episode's page.
+  const invite =
+    view.personOpposite && seesHidden(viewer) ? (
+      <span className="text-sm text-stone-600">
+        The agent is a person: hand them a link from{" "}
+        <Link className="text-teal-700 underline" href={`/episodes/${view.episodeId}#seat-links`} data-testid="seat-links-link">
+          the episode&apos;s seat links
+        </Link>
+      </span>
+    ) : null;
   return (
     <SeatPage title="You are the collaborator" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat} extra={invite}>
       <CollaboratorSeat view={view} clip={view.benchmark === "frontend" ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null) : null} />
