@@ -1,16 +1,33 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { seeded } from "../lib/gpu/testing/random";
 import { encodeWeights } from "../lib/gpu/weight-format";
 
-// The random ViT-B/32 image tower the CLIP benches share (bench/clip.ts, bench/gpu/clip-gpu.ts):
-// the real shapes, so timings are B/32's, without a download.
+// Random CLIP image towers the CLIP benches share (bench/clip.ts, bench/gpu/clip-gpu.ts): ViT-B/32's
+// real shapes, so timings are B/32's, without a download; and a tiny tower on the same 224x224
+// input with 32x32 patches (50 tokens) for smoke tests of the machinery, which on a software adapter
+// would spend minutes per image on B/32.
+
+export const CLIP_SHAPES = {
+  b32: { hidden: 768, inner: 3072, layers: 12, heads: 12, projection: 512 },
+  tiny: { hidden: 64, inner: 128, layers: 2, heads: 4, projection: 32 },
+} as const;
+export type ClipShape = keyof typeof CLIP_SHAPES;
 
 /** A ViT-B/32-shaped CLIP vision checkpoint with seeded random F16 weights (LayerNorms at 1 and 0). */
 export function writeRandomB32(dir: string): void {
-  if (existsSync(path.join(dir, "model.safetensors"))) return;
+  writeRandomClip(dir, "b32");
+}
+
+/** A CLIP vision checkpoint of `shape` (224x224 images, 32x32 patches) with seeded random F16 weights; kept if already written. */
+export function writeRandomClip(dir: string, shape: ClipShape): void {
+  if (existsSync(path.join(dir, "model.safetensors")) && existsSync(path.join(dir, "config.json"))) {
+    const config = JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8")) as { hidden_size?: number; num_hidden_layers?: number };
+    if (config.hidden_size === CLIP_SHAPES[shape].hidden && config.num_hidden_layers === CLIP_SHAPES[shape].layers) return;
+  }
   mkdirSync(dir, { recursive: true });
-  const H = 768, I = 3072, P = 32, T = 50, E = 512;
+  const { hidden: H, inner: I, layers: L, heads: NH, projection: E } = CLIP_SHAPES[shape];
+  const P = 32, T = 50;
   const shapes: Array<[string, number[], "random" | "ones" | "zeros"]> = [
     ["vision_model.embeddings.class_embedding", [H], "random"],
     ["vision_model.embeddings.patch_embedding.weight", [H, 3, P, P], "random"],
@@ -18,7 +35,7 @@ export function writeRandomB32(dir: string): void {
     ["vision_model.pre_layrnorm.weight", [H], "ones"],
     ["vision_model.pre_layrnorm.bias", [H], "zeros"],
   ];
-  for (let l = 0; l < 12; l++) {
+  for (let l = 0; l < L; l++) {
     const p = `vision_model.encoder.layers.${l}`;
     for (const n of ["layer_norm1", "layer_norm2"]) shapes.push([`${p}.${n}.weight`, [H], "ones"], [`${p}.${n}.bias`, [H], "zeros"]);
     for (const n of ["q_proj", "k_proj", "v_proj", "out_proj"]) shapes.push([`${p}.self_attn.${n}.weight`, [H, H], "random"], [`${p}.self_attn.${n}.bias`, [H], "random"]);
@@ -43,6 +60,6 @@ export function writeRandomB32(dir: string): void {
   const length = new Uint8Array(8);
   new DataView(length.buffer).setBigUint64(0, BigInt(json.length), true);
   writeFileSync(path.join(dir, "model.safetensors"), Buffer.concat([length, new TextEncoder().encode(json), ...parts]));
-  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ model_type: "clip_vision_model", hidden_act: "quick_gelu", hidden_size: H, intermediate_size: I, num_hidden_layers: 12, num_attention_heads: 12, image_size: 224, patch_size: P, projection_dim: E, layer_norm_eps: 1e-5 }));
-  console.log(`wrote a random ViT-B/32 vision tower to ${dir}`);
+  writeFileSync(path.join(dir, "config.json"), JSON.stringify({ model_type: "clip_vision_model", hidden_act: "quick_gelu", hidden_size: H, intermediate_size: I, num_hidden_layers: L, num_attention_heads: NH, image_size: 224, patch_size: P, projection_dim: E, layer_norm_eps: 1e-5 }));
+  console.log(`wrote a random ${shape === "b32" ? "ViT-B/32" : "tiny (224x224, 32x32 patches)"} vision tower to ${dir}`);
 }

@@ -4,7 +4,7 @@
 // here (nothing is downloaded or committed) and loaded through the real safetensors path.
 //
 //   npx tsx bench/webgpu-logprobs.ts [--shape tiny|qwen2.5-0.5b|all] [--dtype f16|bf16|f32]
-//       [--full] [--runs N] [--peak-tflops T] [--save DIR]
+//       [--full] [--runs N] [--peak-tflops T] [--save DIR] [--prefix 1024] [--candidates 16] [--length 256]
 //
 // On a software adapter (no GPU: Mesa's llvmpipe through Dawn's OpenGL ES) the 0.5B shape is too
 // slow to run whole, so unless --full it is measured as exactly this: the whole request through a
@@ -60,9 +60,13 @@ const RUNS = Number(option("runs", "3"));
 const FULL = args.includes("--full");
 const SAVE = args.includes("--save") ? option("save", "") : null;
 const PEAK = args.includes("--peak-tflops") ? Number(option("peak-tflops", "0")) * 1e12 : null;
-const PREFIX = 1024;
-const CANDIDATES = 16;
-const LENGTH = 256;
+// The request's size: issue 37's by default; smaller for a smoke test of the machinery (bench/gpu/run.py --smoke).
+const PREFIX = Number(option("prefix", "1024"));
+const CANDIDATES = Number(option("candidates", "16"));
+const LENGTH = Number(option("length", "256"));
+for (const [name, n] of Object.entries({ prefix: PREFIX, candidates: CANDIDATES, length: LENGTH })) {
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name}: expected a positive whole number, got ${n}`);
+}
 
 const SHAPES: Record<string, Record<string, unknown>> = {
   tiny: { hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, vocab_size: 1024 },

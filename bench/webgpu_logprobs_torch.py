@@ -10,10 +10,18 @@ and the largest difference from the WebGPU scorer's log-probs (webgpu-logprobs.j
 import argparse
 import json
 import pathlib
+import re
 import time
 
 import torch
+import transformers
 from transformers import AutoModelForCausalLM
+
+
+def dtype_argument(dtype):
+    """transformers 4.56 renamed from_pretrained's torch_dtype to dtype (the old name warns, then goes)."""
+    major, minor = (int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
+    return {"dtype": dtype} if (major, minor) >= (4, 56) else {"torch_dtype": dtype}
 
 
 def main():
@@ -28,7 +36,7 @@ def main():
     request = json.loads((folder / "request.json").read_text())
     config = json.loads((folder / "config.json").read_text())
     dtype = getattr(torch, args.dtype or config.get("torch_dtype", "float16"))
-    model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, attn_implementation=args.attn).to(args.device).eval()
+    model = AutoModelForCausalLM.from_pretrained(folder, **dtype_argument(dtype), attn_implementation=args.attn).to(args.device).eval()
     prefix = request["prefix"]
     candidates = request["candidates"]
     ids = torch.tensor([prefix + c for c in candidates], device=args.device)
@@ -55,12 +63,14 @@ def main():
     ms = sorted(times)[len(times) // 2] * 1000
     scored = targets.numel()
     line = f"pytorch {torch.__version__} {args.device} {args.attn} {dtype}: {ms:.1f} ms (median of {args.runs}), {scored * 1000 / ms:,.0f} scored tok/s"
+    result = {"pytorch_ms": ms, "device": args.device, "attn": args.attn, "scored_tok_s": scored * 1000 / ms, "torch": torch.__version__}
     theirs = folder / "webgpu-logprobs.json"
     if theirs.exists():
         webgpu = torch.tensor(json.loads(theirs.read_text()), device=args.device)
-        line += f"; largest |webgpu - pytorch| log-prob difference {(webgpu - out).abs().max().item():.2e}"
+        result["max_abs_diff_vs_webgpu"] = (webgpu - out).abs().max().item()
+        line += f"; largest |webgpu - pytorch| log-prob difference {result['max_abs_diff_vs_webgpu']:.2e}"
     print(line)
-    print(json.dumps({"pytorch_ms": ms, "device": args.device, "attn": args.attn, "scored_tok_s": scored * 1000 / ms}))
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

@@ -38,3 +38,22 @@ export async function bundleGpuBench(outDir: string): Promise<Array<{ file: stri
   }
   return written;
 }
+
+/**
+ * What `bench/gpu/run.py --smoke` needs on this machine, in seconds: the bundles, and links to this
+ * Node and to the repository's `webgpu` (index.js, package.json, dawn.node) where the GPU machine's
+ * carry has them compressed. No Vulkan debs (the software adapter needs none) and no screenshots
+ * (the smoke test's CLIP stage embeds synthetic images).
+ */
+export async function layOutSmokeCarry(outDir: string): Promise<void> {
+  await bundleGpuBench(path.join(outDir, "bundle"));
+  const link = (target: string, at: string) => {
+    fs.rmSync(at, { force: true });
+    fs.symlinkSync(target, at);
+  };
+  link(process.execPath, path.join(outDir, "node"));
+  const webgpu = path.join(ROOT, "node_modules", "webgpu");
+  fs.mkdirSync(path.join(outDir, "webgpu"), { recursive: true });
+  for (const f of ["index.js", "package.json"]) link(path.join(webgpu, f), path.join(outDir, "webgpu", f));
+  link(path.join(webgpu, "dist", "linux-x64", "dawn.node"), path.join(outDir, "webgpu", "dawn.node"));
+}

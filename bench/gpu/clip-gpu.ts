@@ -4,13 +4,16 @@
 // cropped uint8 images (prepare.ts renders ColBench targets and crops them here, where Chromium is),
 // so the only preprocessing left is the rescale and normalisation both sides share.
 //
-//   node clip-gpu.mjs --crops crops.u8.gz --weights DIR --out DIR [--images 1000] [--batch 64] [--formats f32,f16] [--runs 3]
+//   node clip-gpu.mjs --crops crops.u8.gz --weights DIR --out DIR [--images 1000] [--batch 64] [--formats f32,f16] [--runs 3] [--model b32|tiny]
+//
+// `--model tiny` (a 2-layer, 64-wide tower on the same input) and `--crops synthetic:N` (N seeded
+// random images) are the smoke test's: they check the machinery in seconds on a software adapter.
 
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import "../../lib/gpu/node/register-wgsl.mjs";
-import { writeRandomB32 } from "../random-clip";
+import { CLIP_SHAPES, writeRandomClip, type ClipShape } from "../random-clip";
 
 const { openNodeGpu } = await import("../../lib/gpu/node/open");
 const { GpuClipVision } = await import("../../lib/gpu/clip/vision");
@@ -30,15 +33,19 @@ const RUNS = Number(option("runs", "3"));
 const FORMATS = option("formats", "f32,f16").split(",") as Array<"f32" | "f16">;
 const OUT = option("out");
 const WEIGHTS = option("weights");
+const MODEL = option("model", "b32") as ClipShape;
+if (!(MODEL in CLIP_SHAPES)) throw new Error(`--model: ${MODEL} is not one of ${Object.keys(CLIP_SHAPES).join(", ")}`);
 const S = 224;
 
 fs.mkdirSync(OUT, { recursive: true });
-writeRandomB32(WEIGHTS);
+writeRandomClip(WEIGHTS, MODEL);
 const model = loadClipVision(WEIGHTS);
 
 // The distinct screenshots, repeated up to IMAGES (the GPU's time does not depend on what a pixel shows).
-const crops = zlib.gunzipSync(fs.readFileSync(option("crops")));
 const size = S * S * 3;
+const cropsOption = option("crops");
+const synthetic = /^synthetic:(\d+)$/.exec(cropsOption);
+const crops = synthetic ? syntheticCrops(Number(synthetic[1])) : zlib.gunzipSync(fs.readFileSync(cropsOption));
 if (crops.length % size !== 0 || crops.length === 0) throw new Error(`--crops: ${crops.length} bytes is not a whole number of ${S}x${S} RGB images`);
 const distinct = Array.from({ length: crops.length / size }, (_, i) => clipNormalize({ width: S, height: S, data: crops.subarray(i * size, (i + 1) * size) }));
 const pixels = Array.from({ length: IMAGES }, (_, i) => distinct[i % distinct.length]!);
@@ -55,7 +62,7 @@ const info = gpu.info;
 const adapter = `${info.backend}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
 console.log(`adapter ${adapter}; shader-f16 ${info.f16 ? "yes" : "no"}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const summary: Record<string, unknown> = { adapter, images: IMAGES, distinct: distinct.length };
+const summary: Record<string, unknown> = { adapter, model: MODEL, images: IMAGES, distinct: distinct.length };
 
 for (const format of FORMATS) {
   const loaded = performance.now();
@@ -83,3 +90,14 @@ for (const format of FORMATS) {
 gpu.destroy();
 console.log(JSON.stringify({ clip: { ...summary, pixels: pixelFile, compared: Math.min(16, distinct.length, IMAGES) } }));
 process.exit(0);
+
+/** N seeded random 224x224 RGB images (what a pixel shows does not matter to the machinery). */
+function syntheticCrops(n: number): Uint8Array {
+  let state = 0x9e3779b9;
+  const out = new Uint8Array(n * size);
+  for (let i = 0; i < out.length; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = state >>> 24;
+  }
+  return out;
+}

@@ -10,11 +10,19 @@ Prints one JSON line.
 import argparse
 import json
 import pathlib
+import re
 import time
 
 import numpy as np
 import torch
+import transformers
 from transformers import CLIPVisionModelWithProjection
+
+
+def dtype_argument(dtype):
+    """transformers 4.56 renamed from_pretrained's torch_dtype to dtype (the old name warns, then goes)."""
+    major, minor = (int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
+    return {"dtype": dtype} if (major, minor) >= (4, 56) else {"torch_dtype": dtype}
 
 
 def main():
@@ -38,7 +46,7 @@ def main():
     result = {"device": torch.cuda.get_device_name() if args.device.startswith("cuda") else args.device, "torch": torch.__version__}
     for name in args.dtypes.split(","):
         dtype = getattr(torch, name)
-        model = CLIPVisionModelWithProjection.from_pretrained(args.weights, dtype=dtype).to(args.device).eval()
+        model = CLIPVisionModelWithProjection.from_pretrained(args.weights, **dtype_argument(dtype)).to(args.device).eval()
         x = pixels.to(dtype)
 
         def run():

@@ -5,16 +5,24 @@
 // 224x224 crops. Steps already done are kept (delete the folder to redo them).
 //
 //   npx tsx bench/gpu/prepare.ts [--out .dev/gpu] [--screenshots 100]
+//   npx tsx bench/gpu/prepare.ts --smoke [--out .dev/gpu-smoke]    (for run.py --smoke here: bundles and links, seconds)
 
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { bundleGpuBench } from "./bundle";
+import { bundleGpuBench, layOutSmokeCarry } from "./bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
+if (argv.includes("--smoke")) {
+  const out = path.resolve(ROOT, option("out", ".dev/gpu-smoke"));
+  const started = performance.now();
+  await layOutSmokeCarry(out);
+  console.log(`${path.relative(ROOT, out)}: bundles, links to this Node and dawn.node (${((performance.now() - started) / 1000).toFixed(1)} s); now: python3 bench/gpu/run.py --smoke`);
+  process.exit(0);
+}
 const OUT = path.resolve(ROOT, option("out", ".dev/gpu"));
 const SCREENSHOTS = Number(option("screenshots", "100"));
 /** What Dawn needs on the lent machines beside NVIDIA's driver (stack-facts: without libglvnd the adapter is null). */

@@ -2,37 +2,89 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
-import type { ScoreRequestMessage, ScoringMessage } from "@/lib/gpu/browser-scoring";
+import type { BrowserScoresBody, ScoreRequestMessage, ScoringMessage, UsedDefinition } from "@/lib/gpu/browser-scoring";
+import type { BrowserScoringRecord } from "@/lib/store/episode-scores";
+import type { RecordedTemplate } from "@/lib/sweet/chat-template";
+import type { ScoreComparison, StoredTurn } from "@/lib/sweet/compare-scores";
+import { describeRankSettings, describeTemplate, type RankSettings } from "@/lib/sweet/rank-settings";
 
 interface Status {
   state: "idle" | "fetching" | "loading" | "scoring" | "storing" | "stored" | "failed";
   device?: string;
   loading?: { model: string; loaded: number; total: number };
   scoring?: { done: number; total: number };
-  template?: string;
-  stored?: { turns: number; candidates: number };
+  definition?: UsedDefinition;
+  stored?: { id: number; turns: number; candidates: number; comparison: ScoreComparison };
   error?: string;
+}
+
+export interface EpisodeScoring {
+  /** The run's recorded template and rank settings (null where not recorded). */
+  run: { template: RecordedTemplate | null; settings: RankSettings | null };
+  /** What `rank` stored for the episode's agent turns. */
+  stored: StoredTurn[];
+  /** The latest scores a browser computed, kept as their own record. */
+  browser: BrowserScoringRecord | null;
 }
 
 const button = "rounded-md bg-teal-700 px-3 py-1 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50";
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const num = (x: number | null | undefined) => (x === null || x === undefined ? "—" : x.toFixed(5));
+const diff = (x: number | null) => (x === null ? "—" : x === 0 ? "0" : x.toExponential(1));
+
+const templateFrom: Record<UsedDefinition["templateFrom"], string> = { run: "the run's record", critic: "the critic's own family: the run records none", fallback: "the Llama 3 fallback: the run records none" };
+const settingsFrom: Record<UsedDefinition["settingsFrom"], string> = { run: "recorded by the run's ranking", default: "rank's defaults: the run records none" };
 
 /**
  * "Score turns in this browser": the critic and policy the studio serves are loaded onto this
- * machine's GPU in a Web Worker (WebGPU), every agent turn (and its candidates) is scored there,
- * and the advantages are stored; the chart above then shows them.
+ * machine's GPU in a Web Worker (WebGPU), and every agent turn (and its candidates) is scored there in
+ * the run's own definition (its recorded template and rank settings). The result is kept as the
+ * browser's own record, beside what `rank` stored and compared with it; it never replaces it.
  */
-export function BrowserScoring({ episodeId, served }: { episodeId: number; served: { policy: string | null; critic: string | null } }) {
+export function BrowserScoring({ episodeId, served, scoring }: { episodeId: number; served: { policy: string | null; critic: string | null }; scoring: EpisodeScoring }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>({ state: "idle" });
   const worker = useRef<Worker | null>(null);
   useEffect(() => () => worker.current?.terminate(), []);
 
+  const ranked = scoring.stored.filter((t) => t.candidates.some((c) => c.criticScore !== null));
+  const critics = [...new Set(ranked.flatMap((t) => t.candidates.flatMap((c) => (c.criticModel ? [c.criticModel] : []))))];
+  const policies = [...new Set(ranked.flatMap((t) => t.candidates.map((c) => c.policyModel)))];
+  const record = scoring.browser;
+
+  const definitionLine = (
+    <p data-testid="scoring-definition">
+      Scored as the run defines it: template {scoring.run.template ? <code>{describeTemplate(scoring.run.template)}</code> : "none recorded"} ·{" "}
+      {scoring.run.settings ? describeRankSettings(scoring.run.settings) : "rank settings not recorded (ranked before they were, or not ranked yet)"}
+    </p>
+  );
+  const shownLine = ranked.length ? (
+    <p data-testid="scores-shown" data-source="rank">
+      The chart and the candidates show what <code>colbench rank</code> stored ({ranked.length} of {scoring.stored.length} agent turns; critic {critics.join(", ") || "?"}, policy log-probs by {policies.join(", ")}).
+      A browser&apos;s scores are kept beside them and never replace them.
+    </p>
+  ) : scoring.stored.some((t) => t.advantage !== null) ? (
+    <p data-testid="scores-shown" data-source="stored">
+      No candidate is ranked: the chart shows advantages stored with the run (<code>colbench import-advantages</code>). A browser&apos;s scores are kept beside them.
+    </p>
+  ) : record ? (
+    <p data-testid="scores-shown" data-source="browser">
+      Nothing is ranked for this episode: the chart shows the scores a browser computed on {record.device} ({new Date(record.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC), which are not part of the run&apos;s ranking.
+    </p>
+  ) : (
+    <p data-testid="scores-shown" data-source="none">
+      Nothing is ranked for this episode yet.
+    </p>
+  );
+
   if (!served.policy || !served.critic) {
     return (
-      <p className="mb-6 text-xs text-stone-500" data-testid="browser-scoring-off">
-        To score these turns in your browser (WebGPU), start the studio with <code>--policy-weights DIR --critic-weights DIR</code>.
-      </p>
+      <section className="mb-6 text-xs text-stone-500" data-testid="browser-scoring-off">
+        {shownLine}
+        <p>
+          To score these turns in your browser (WebGPU), start the studio with <code>--policy-weights DIR --critic-weights DIR</code>.
+        </p>
+      </section>
     );
   }
 
@@ -42,13 +94,13 @@ export function BrowserScoring({ episodeId, served }: { episodeId: number; serve
     setStatus((s) => ({ ...s, state: "failed", error }));
   };
 
-  const store = async (turns: Extract<ScoringMessage, { type: "done" }>["turns"]) => {
+  const store = async (device: string, turns: BrowserScoresBody["turns"], definition: UsedDefinition) => {
     setStatus((s) => ({ ...s, state: "storing" }));
-    const response = await fetch(`/api/episodes/${episodeId}/advantages`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ turns }) });
-    const body = (await response.json().catch(() => ({}))) as { error?: string; turns?: number; candidates?: number };
-    if (!response.ok) return fail(body.error ?? `storing the scores: HTTP ${response.status}`);
-    setStatus((s) => ({ ...s, state: "stored", stored: { turns: body.turns ?? 0, candidates: body.candidates ?? 0 } }));
-    // The chart and the candidates are drawn from what is stored.
+    const body: BrowserScoresBody = { device, definition, turns };
+    const response = await fetch(`/api/episodes/${episodeId}/advantages`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const answer = (await response.json().catch(() => ({}))) as { error?: string } & Partial<NonNullable<Status["stored"]>>;
+    if (!response.ok || !answer.comparison) return fail(answer.error ?? `storing the scores: HTTP ${response.status}`);
+    setStatus((s) => ({ ...s, state: "stored", stored: { id: answer.id ?? 0, turns: answer.turns ?? 0, candidates: answer.candidates ?? 0, comparison: answer.comparison! } }));
     router.refresh();
   };
 
@@ -59,22 +111,24 @@ export function BrowserScoring({ episodeId, served }: { episodeId: number; serve
     const inputs = (await response.json()) as ScoreRequestMessage["inputs"];
     const w = new Worker(new URL("../../workers/browser/gpu-scoring.worker.ts", import.meta.url), { type: "module", name: "gpu-scoring" });
     worker.current = w;
+    let device = "WebGPU";
     w.onerror = (event) => fail(event.message || "the scoring worker failed to start");
     w.onmessage = (event: MessageEvent<ScoringMessage>) => {
       const m = event.data;
       switch (m.type) {
         case "adapter":
+          device = m.device;
           return setStatus((s) => ({ ...s, state: "loading", device: m.device }));
         case "loading":
           return setStatus((s) => ({ ...s, state: "loading", loading: { model: m.model, loaded: m.loaded, total: m.total } }));
-        case "template":
-          return setStatus((s) => ({ ...s, template: `${m.template} (${m.from})` }));
+        case "definition":
+          return setStatus((s) => ({ ...s, definition: m.definition }));
         case "scoring":
           return setStatus((s) => ({ ...s, state: "scoring", scoring: { done: m.done, total: m.total } }));
         case "done":
           w.terminate();
           worker.current = null;
-          return void store(m.turns);
+          return void store(device, m.turns, m.definition);
         case "error":
           return fail(m.message);
       }
@@ -89,15 +143,19 @@ export function BrowserScoring({ episodeId, served }: { episodeId: number; serve
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 id="browser-scoring-title" className="font-medium text-stone-800">
-            Critic advantages on this machine
+            Critic advantages
           </h2>
           <p className="text-xs text-stone-500">
-            critic <code>{served.critic}</code> · policy <code>{served.policy}</code> · WebGPU in your browser; nothing is sent to a model server
+            this browser can score with critic <code>{served.critic}</code> · policy <code>{served.policy}</code> · WebGPU on your machine; nothing is sent to a model server
           </p>
         </div>
         <button type="button" className={button} disabled={busy} onClick={() => void start()}>
           Score turns in this browser
         </button>
+      </div>
+      <div className="mt-2 space-y-1 text-xs text-stone-600">
+        {definitionLine}
+        {shownLine}
       </div>
       <div className="mt-2 space-y-1 text-stone-700" aria-live="polite" data-testid="browser-scoring-status">
         {status.device ? <p>GPU: {status.device}</p> : null}
@@ -108,18 +166,22 @@ export function BrowserScoring({ episodeId, served }: { episodeId: number; serve
             <progress max={status.loading.total} value={status.loading.loaded} data-testid="loading-progress" />
           </p>
         ) : null}
-        {status.template ? <p>Chat template: {status.template}</p> : null}
+        {status.definition ? (
+          <p data-testid="browser-definition">
+            Chat template: {describeTemplate(status.definition.template)} ({templateFrom[status.definition.templateFrom]}) · {describeRankSettings(status.definition.settings)} ({settingsFrom[status.definition.settingsFrom]})
+          </p>
+        ) : null}
         {status.scoring && status.state === "scoring" ? (
           <p className="flex items-center gap-2">
             Scoring agent turns: {status.scoring.done} of {status.scoring.total}
             <progress max={status.scoring.total} value={status.scoring.done} data-testid="scoring-progress" />
           </p>
         ) : null}
-        {status.state === "storing" ? <p>Storing the scores…</p> : null}
+        {status.state === "storing" ? <p>Keeping the scores…</p> : null}
         {status.stored ? (
           <p data-testid="browser-scoring-stored">
-            Stored the advantages of {status.stored.turns} agent turn{status.stored.turns === 1 ? "" : "s"}
-            {status.stored.candidates ? ` (${status.stored.candidates} candidates)` : ""}.
+            Kept as this browser&apos;s record of {status.stored.turns} agent turn{status.stored.turns === 1 ? "" : "s"}
+            {status.stored.candidates ? ` (${status.stored.candidates} candidates)` : ""}; what rank stored is unchanged.
           </p>
         ) : null}
         {status.error ? (
@@ -128,6 +190,55 @@ export function BrowserScoring({ episodeId, served }: { episodeId: number; serve
           </p>
         ) : null}
       </div>
+      {record ? <RecordView record={record} stored={scoring.stored} /> : null}
     </section>
+  );
+}
+
+/** The latest browser record: how it was computed, how far from rank's values, turn by turn. */
+function RecordView({ record, stored }: { record: BrowserScoringRecord; stored: StoredTurn[] }) {
+  const c = record.comparison;
+  const byTurn = new Map(stored.map((t) => [t.turn, t]));
+  const compared = c.compared.critic + c.compared.policy + c.compared.advantage;
+  return (
+    <div className="mt-3 border-t border-stone-100 pt-3 text-xs text-stone-600" data-testid="browser-record" data-record={record.id}>
+      <p>
+        Browser record #{record.id}: {record.device}, {new Date(record.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC; critic <code>{record.criticModel}</code>, policy{" "}
+        <code>{record.policyModel}</code>; {describeTemplate(record.template)} ({templateFrom[record.templateFrom]}), {describeRankSettings(record.settings)} ({settingsFrom[record.settingsFrom]}).
+      </p>
+      <p data-testid="browser-comparison" data-max-diff={c.maxDiff ?? ""} data-compared={compared} data-max-critic={c.max.critic ?? ""} data-max-policy={c.max.policy ?? ""} data-max-advantage={c.max.advantage ?? ""} data-max-relative={c.maxRelative ?? ""}>
+        {compared
+          ? `Against rank's stored values: max |browser − stored| ${diff(c.maxDiff)} over ${compared} values${c.maxRelative !== undefined && c.maxRelative !== null ? `, relative to their size at most ${diff(c.maxRelative)}` : ""} (critic scores ${diff(c.max.critic)} over ${c.compared.critic}, policy log-probs ${diff(c.max.policy)} over ${c.compared.policy}, advantages ${diff(c.max.advantage)} over ${c.compared.advantage})${c.worst ? `; largest at turn ${c.worst.turn}, candidate ${c.worst.candidate}, ${c.worst.value}` : ""}.`
+          : "Nothing rank stored was comparable when this record was kept."}
+        {c.otherModels.critics.length || c.otherModels.policies.length
+          ? ` Not compared (other models): ${[...c.otherModels.critics.map((m) => `critic ${m}`), ...c.otherModels.policies.map((m) => `policy ${m} (the sampling server's log-probs)`)].join(", ")}.`
+          : ""}
+        {c.unranked ? ` ${c.unranked} turn${c.unranked === 1 ? "" : "s"} had nothing ranked.` : ""}
+      </p>
+      <table className="mt-2 w-full text-left tabular-nums" data-testid="score-table">
+        <thead>
+          <tr className="text-stone-500">
+            <th className="font-normal">turn</th>
+            <th className="font-normal">advantage stored by rank</th>
+            <th className="font-normal">advantage in the browser</th>
+            <th className="font-normal">|Δ|</th>
+          </tr>
+        </thead>
+        <tbody>
+          {record.turns.map((t) => {
+            const own = byTurn.get(t.turn)?.candidates.find((x) => x.index === 0);
+            const rank = own?.criticScore !== null && own?.criticScore !== undefined ? own.advantage : null;
+            return (
+              <tr key={t.turn} data-testid="score-row" data-turn={t.turn} data-stored={rank ?? ""} data-browser={t.advantage ?? ""}>
+                <td>{t.turn}</td>
+                <td>{num(rank)}</td>
+                <td>{num(t.advantage)}</td>
+                <td>{rank !== null && t.advantage !== null ? diff(Math.abs(rank - t.advantage)) : "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,7 +1,10 @@
 import type { EpisodeToScore, TurnScores } from "../store/episode-scores";
+import type { RecordedTemplate } from "../sweet/chat-template";
+import type { RankSettings } from "../sweet/rank-settings";
+import type { ScoringDefinition } from "../sweet/scoring-definition";
 
 // What the replay page and its scoring Web Worker (workers/browser/gpu-scoring.worker.ts) say to
-// each other.
+// each other, and what the page sends the studio to keep.
 
 export interface ScoreRequestMessage {
   type: "score";
@@ -10,10 +13,29 @@ export interface ScoreRequestMessage {
   inputs: EpisodeToScore;
 }
 
+/** The definition a browser scored with, as it travels (the template as the run records it). */
+export interface UsedDefinition {
+  template: RecordedTemplate;
+  templateFrom: ScoringDefinition["templateFrom"];
+  settings: RankSettings;
+  settingsFrom: ScoringDefinition["settingsFrom"];
+}
+
+export function usedDefinition(d: ScoringDefinition): UsedDefinition {
+  return { template: d.template.recorded, templateFrom: d.templateFrom, settings: d.settings, settingsFrom: d.settingsFrom };
+}
+
 export type ScoringMessage =
   | { type: "adapter"; device: string }
   | { type: "loading"; model: "critic" | "policy"; loaded: number; total: number }
-  | { type: "template"; template: string; from: "critic's chat template" | "default" }
+  | { type: "definition"; definition: UsedDefinition }
   | { type: "scoring"; done: number; total: number }
-  | { type: "done"; turns: TurnScores[]; template: string }
+  | { type: "done"; turns: TurnScores[]; definition: UsedDefinition }
   | { type: "error"; message: string };
+
+/** POST /api/episodes/:id/browser-scores: kept as a record of its own, never over what `rank` stored. */
+export interface BrowserScoresBody {
+  device: string;
+  definition: UsedDefinition;
+  turns: TurnScores[];
+}

@@ -1,10 +1,12 @@
 import type { EpisodeToScore, ScoredValues, TurnScores } from "../store/episode-scores";
-import { chatTemplate, type TemplateName } from "../sweet/chat-template";
+import type { ScoringDefinition } from "../sweet/scoring-definition";
 import { scoreTurn, type ContinuationScorer, type PromptScorer } from "../sweet/score-turn";
 
 // An episode's agent turns scored by a critic and a policy running here (a browser's Web Worker, or
 // Node): each turn's candidates where it has them, else its own output, with the rules of
-// lib/sweet/score-turn.ts, the same the ranking step uses. Numbers that are not finite become null.
+// lib/sweet/score-turn.ts that `rank --critic-weights` uses, in the definition the run recorded
+// (lib/sweet/scoring-definition.ts): its template, sum or mean, with or without the final answer.
+// Numbers that are not finite become null.
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
@@ -12,14 +14,16 @@ export async function scoreEpisode(
   inputs: EpisodeToScore,
   critic: PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>,
   policy: ContinuationScorer,
-  options: { template: TemplateName; sum?: boolean; groundTruth?: boolean; onTurn?: (done: number, total: number) => void },
+  options: { definition: ScoringDefinition; onTurn?: (done: number, total: number) => void },
 ): Promise<TurnScores[]> {
-  const template = chatTemplate(options.template);
+  const { template, settings } = options.definition;
+  if (settings.groundTruth && inputs.groundTruth === null) throw new Error("the critic is to be told the final answer, but the episode's inputs leave it out");
+  const groundTruth = settings.groundTruth ? inputs.groundTruth : null;
   const out: TurnScores[] = [];
   options.onTurn?.(0, inputs.turns.length);
   for (const turn of inputs.turns) {
     const candidates = turn.candidates.length ? turn.candidates : [{ index: 0, text: turn.output }];
-    const scored = await scoreTurn(template, { prompt: turn.prompt, groundTruth: options.groundTruth === false ? null : inputs.groundTruth, candidates }, critic, policy, { sum: options.sum });
+    const scored = await scoreTurn(template, { prompt: turn.prompt, groundTruth, candidates }, critic, policy, { sum: settings.sum });
     const values = scored.map((s): ScoredValues & { index: number } => ({ index: s.index, criticScore: finite(s.criticScore), policyMean: finite(s.policyMean), policySum: finite(s.policySum), advantage: finite(s.advantage) }));
     const own = values.find((v) => v.index === 0) ?? values[0]!;
     out.push({ turn: turn.index, criticScore: own.criticScore, policyMean: own.policyMean, policySum: own.policySum, advantage: own.advantage, ...(turn.candidates.length ? { candidates: values } : {}) });

@@ -1,6 +1,7 @@
 import { isHuman } from "../colbench/run-config";
 import type { Store } from "../store";
 import { loadRunConfig } from "../runs/runner";
+import { rankSettingsForRun } from "../sweet/run-template";
 import type { JobQueue } from "./queue";
 
 /**
@@ -51,6 +52,8 @@ export interface QueuedRank {
 /** SWEET-RL step 3 as jobs: one per state with candidates not yet ranked. */
 export async function enqueueRank(store: Store, queue: JobQueue, runId: number, settings: QueuedRank): Promise<{ candidates: number; queued: number }> {
   const todo = await store.sweet.unranked(runId);
+  // The workers rank with the queued settings: recorded (or checked against the run's record) here.
+  await rankSettingsForRun(store, runId, settings, { record: todo.length > 0 });
   const turns = [...new Set(todo.map((c) => c.turnId))];
   const stepId = await store.workers.insertStep(runId, "rank", { ...settings });
   await queue.enqueue("rank", turns.map((turnId) => ({ runId, stepId, turnId })));

@@ -1,13 +1,22 @@
-import type { PrismaClient } from "../db/generated/client";
-import { scoreCandidates, type CandidateScore } from "./sweet";
+import type { Prisma, PrismaClient } from "../db/generated/client";
+import type { RecordedTemplate } from "../sweet/chat-template";
+import { compareScores, type ScoreComparison, type StoredTurn } from "../sweet/compare-scores";
+import { describeRankSettings, describeTemplate, isRankSettings, sameRankSettings, sameTemplate, type RankSettings } from "../sweet/rank-settings";
 
-// One episode scored outside the ranking step: what a critic and a policy need to score its agent
-// turns (the studio hands it to a browser that runs both models), and storing what came back.
+// One episode scored outside the ranking step, by a browser that runs the critic and the policy the
+// studio serves: what it needs (the run's recorded template and rank settings with the turns), and
+// what comes back, kept as a record of its own beside what `rank` stored, never over it.
 
 export interface EpisodeToScore {
   episodeId: number;
-  /** The task's final answer (hidden information: the critic is told it). */
-  groundTruth: string;
+  /** The episode's run (null: an episode played outside any run). */
+  run: { id: number; name: string } | null;
+  /** The run's recorded chat template (a model's own with its day, or a fallback), or null where none is recorded. */
+  template: RecordedTemplate | null;
+  /** The settings the run's ranking recorded, or null where none are. */
+  settings: RankSettings | null;
+  /** The task's final answer (hidden information: the critic is told it), null when the run's ranking leaves it out. */
+  groundTruth: string | null;
   turns: Array<{ index: number; prompt: unknown; output: string; candidates: Array<{ index: number; text: string }> }>;
 }
 
@@ -16,6 +25,7 @@ export async function episodeToScore(prisma: PrismaClient, episodeId: number): P
     where: { id: episodeId },
     select: {
       id: true,
+      run: { select: { id: true, name: true, config: true } },
       task: { select: { groundTruth: true } },
       turns: {
         where: { role: "agent" },
@@ -25,11 +35,22 @@ export async function episodeToScore(prisma: PrismaClient, episodeId: number): P
     },
   });
   if (!episode) return null;
+  const { template, settings } = recordedScoring(episode.run?.config);
   return {
     episodeId: episode.id,
-    groundTruth: episode.task.groundTruth,
+    run: episode.run ? { id: episode.run.id, name: episode.run.name } : null,
+    template,
+    settings,
+    groundTruth: settings?.groundTruth === false ? null : episode.task.groundTruth,
     turns: episode.turns.map((t) => ({ index: t.index, prompt: t.prompt, output: t.rawOutput ?? t.content, candidates: t.candidates })),
   };
+}
+
+/** The template and rank settings a run's config records (lib/sweet/run-template.ts writes them). */
+export function recordedScoring(config: unknown): { template: RecordedTemplate | null; settings: RankSettings | null } {
+  const c = config as { sweetTemplate?: unknown; sweetRank?: unknown } | null;
+  const template = c?.sweetTemplate && typeof c.sweetTemplate === "object" && typeof (c.sweetTemplate as { ref?: unknown }).ref === "string" ? (c.sweetTemplate as RecordedTemplate) : null;
+  return { template, settings: isRankSettings(c?.sweetRank) ? { sum: c.sweetRank.sum, groundTruth: c.sweetRank.groundTruth } : null };
 }
 
 export interface ScoredValues {
@@ -46,34 +67,118 @@ export interface TurnScores extends ScoredValues {
   candidates?: Array<ScoredValues & { index: number }>;
 }
 
+/** What `rank` has stored for an episode's agent turns: each candidate's values and models, and the turn's advantage. */
+export async function storedScores(prisma: PrismaClient, episodeId: number): Promise<StoredTurn[]> {
+  const turns = await prisma.turn.findMany({
+    where: { episodeId, role: "agent" },
+    orderBy: { index: "asc" },
+    select: {
+      index: true,
+      advantage: true,
+      candidates: { orderBy: { index: "asc" }, select: { index: true, criticModel: true, criticScore: true, policyModel: true, policyMean: true, policySum: true, advantage: true } },
+    },
+  });
+  return turns.map((t) => ({ turn: t.index, advantage: t.advantage, candidates: t.candidates }));
+}
+
+/** How a browser scored: its device, the models the studio served, and the definition it used. */
+export interface BrowserScoringMeta {
+  device: string;
+  models: { critic: string; policy: string };
+  template: RecordedTemplate;
+  templateFrom: "run" | "critic" | "fallback";
+  settings: RankSettings;
+  settingsFrom: "run" | "default";
+}
+
+export interface BrowserScoringRecord extends Omit<BrowserScoringMeta, "models"> {
+  id: number;
+  createdAt: string;
+  criticModel: string;
+  policyModel: string;
+  turns: TurnScores[];
+  comparison: ScoreComparison;
+}
+
 export class ScoreError extends Error {}
 
 /**
- * Stores an episode's scores: candidates' critic scores, advantages and recomputed policy log-probs
- * (and through candidate 0 the turn's advantage), or the turn's advantage alone where it has no
- * candidates. Checks every turn and candidate first, so a bad list changes nothing.
+ * Keeps what a browser computed for an episode's agent turns as a record of its own, with how far it
+ * is from what `rank` stored for the same turns by the same models. Nothing `rank` wrote (Candidate,
+ * Turn) is touched. Refused, with nothing stored: a turn that is not an agent turn of the episode, a
+ * candidate it does not have, or a definition other than the one the run recorded (the browser was
+ * given the run's record; another template or settings would not be the same score).
  */
-export async function saveEpisodeScores(prisma: PrismaClient, episodeId: number, models: { critic: string; policy: string }, turns: TurnScores[]): Promise<{ turns: number; candidates: number }> {
-  const stored = await prisma.turn.findMany({ where: { episodeId }, select: { id: true, index: true, role: true, candidates: { select: { id: true, index: true } } } });
-  const byIndex = new Map(stored.map((t) => [t.index, t]));
-  const scores: CandidateScore[] = [];
-  const plain: Array<{ id: number; advantage: number | null }> = [];
-  const nan = (x: number | null) => x ?? Number.NaN;
+export async function saveBrowserScores(prisma: PrismaClient, episodeId: number, meta: BrowserScoringMeta, turns: TurnScores[]): Promise<{ id: number; turns: number; candidates: number; comparison: ScoreComparison }> {
+  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { run: { select: { name: true, config: true } } } });
+  if (!episode) throw new ScoreError(`no episode ${episodeId}`);
+  const recorded = recordedScoring(episode.run?.config);
+  const run = episode.run?.name ?? "";
+  if (recorded.template && !sameTemplate(recorded.template, meta.template)) {
+    throw new ScoreError(`run ${run} writes its strings in the chat template ${describeTemplate(recorded.template)}; these scores were computed with ${describeTemplate(meta.template)}`);
+  }
+  if (recorded.settings && !sameRankSettings(recorded.settings, meta.settings)) {
+    throw new ScoreError(`run ${run} is ranked with ${describeRankSettings(recorded.settings)}; these scores were computed with ${describeRankSettings(meta.settings)}`);
+  }
+  const stored = await storedScores(prisma, episodeId);
+  const kinds = await prisma.turn.findMany({ where: { episodeId }, select: { index: true, role: true } });
+  const roles = new Map(kinds.map((t) => [t.index, t.role]));
+  const byTurn = new Map(stored.map((t) => [t.turn, t]));
+  let candidates = 0;
   for (const t of turns) {
-    const turn = byIndex.get(t.turn);
-    if (!turn) throw new ScoreError(`turns: episode ${episodeId} has no turn ${t.turn}`);
-    if (turn.role !== "agent") throw new ScoreError(`turns: turn ${t.turn} of episode ${episodeId} is the simulator's; scores belong to agent turns`);
-    if (!t.candidates) {
-      plain.push({ id: turn.id, advantage: t.advantage });
-      continue;
-    }
-    for (const c of t.candidates) {
-      const row = turn.candidates.find((r) => r.index === c.index);
-      if (!row) throw new ScoreError(`turns: turn ${t.turn} has no candidate ${c.index}`);
-      scores.push({ id: row.id, turnId: turn.id, index: c.index, criticScore: nan(c.criticScore), advantage: nan(c.advantage), policy: { model: models.policy, mean: nan(c.policyMean), sum: nan(c.policySum) } });
+    const role = roles.get(t.turn);
+    if (!role) throw new ScoreError(`turns: episode ${episodeId} has no turn ${t.turn}`);
+    if (role !== "agent") throw new ScoreError(`turns: turn ${t.turn} of episode ${episodeId} is the simulator's; scores belong to agent turns`);
+    const have = byTurn.get(t.turn)!;
+    for (const c of t.candidates ?? []) {
+      if (!have.candidates.some((s) => s.index === c.index)) throw new ScoreError(`turns: turn ${t.turn} has no candidate ${c.index}`);
+      candidates++;
     }
   }
-  if (scores.length) await scoreCandidates(prisma, models.critic, scores);
-  for (const p of plain) await prisma.turn.update({ where: { id: p.id }, data: { advantage: p.advantage } });
-  return { turns: turns.length, candidates: scores.length };
+  const comparison = compareScores(turns, stored, meta.models);
+  const row = await prisma.browserScoring.create({
+    data: {
+      episodeId,
+      device: meta.device,
+      criticModel: meta.models.critic,
+      policyModel: meta.models.policy,
+      template: meta.template as unknown as Prisma.InputJsonValue,
+      templateFrom: meta.templateFrom,
+      sum: meta.settings.sum,
+      groundTruth: meta.settings.groundTruth,
+      settingsFrom: meta.settingsFrom,
+      turns: turns as unknown as Prisma.InputJsonValue,
+      comparison: comparison as unknown as Prisma.InputJsonValue,
+      maxDiff: comparison.maxDiff,
+    },
+    select: { id: true },
+  });
+  return { id: row.id, turns: turns.length, candidates, comparison };
+}
+
+/** An episode's latest browser scoring, or null. */
+export async function latestBrowserScores(prisma: PrismaClient, episodeId: number): Promise<BrowserScoringRecord | null> {
+  const row = await prisma.browserScoring.findFirst({ where: { episodeId }, orderBy: { id: "desc" } });
+  if (!row) return null;
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    device: row.device,
+    criticModel: row.criticModel,
+    policyModel: row.policyModel,
+    template: row.template as unknown as RecordedTemplate,
+    templateFrom: row.templateFrom as BrowserScoringRecord["templateFrom"],
+    settings: { sum: row.sum, groundTruth: row.groundTruth },
+    settingsFrom: row.settingsFrom as BrowserScoringRecord["settingsFrom"],
+    turns: row.turns as unknown as TurnScores[],
+    comparison: row.comparison as unknown as ScoreComparison,
+  };
+}
+
+/** What the replay shows about an episode's scores: the run's definition, what `rank` stored, the latest browser record. */
+export async function episodeScoring(prisma: PrismaClient, episodeId: number): Promise<{ run: { template: RecordedTemplate | null; settings: RankSettings | null }; stored: StoredTurn[]; browser: BrowserScoringRecord | null } | null> {
+  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { run: { select: { config: true } } } });
+  if (!episode) return null;
+  const [stored, browser] = await Promise.all([storedScores(prisma, episodeId), latestBrowserScores(prisma, episodeId)]);
+  return { run: recordedScoring(episode.run?.config), stored, browser };
 }

@@ -15,7 +15,10 @@ import {
   replaceSignInLink,
   signInLinkState,
   useSignInLink,
-  deleteSeatTokens,
+  revokeSeatTokens,
+  listSeatTokens,
+  seatKeyState,
+  openSeatToken,
   answerRenderEpisodes,
   targetInMembersQueue,
   episodeTarget,
@@ -87,7 +90,8 @@ import {
   unrankedCandidates,
 } from "./sweet";
 import { databaseCounts, recordedMigrations, runServers } from "./system";
-import { episodeToScore, saveEpisodeScores } from "./episode-scores";
+import { episodeScoring, episodeToScore, latestBrowserScores, saveBrowserScores } from "./episode-scores";
+import { recordRunRankSettings, runRankSettings } from "./run-scoring";
 import { resolveTaskSelector } from "./task-selector";
 import { runSpan } from "./run-span";
 import { pipelineCounts, pipelineEpisodeCounts, type EpisodeCounts } from "./sweet-progress";
@@ -218,10 +222,14 @@ export function storeFor(prisma: PrismaClient) {
       byId: bind(candidatesById),
       ofEpisode: bind(candidatesOfEpisode),
       episodeToScore: bind(episodeToScore),
-      saveEpisodeScores: bind(saveEpisodeScores),
+      saveBrowserScores: bind(saveBrowserScores),
+      latestBrowserScores: bind(latestBrowserScores),
+      episodeScoring: bind(episodeScoring),
       progress: bind(pipelineCounts),
       template: bind(runTemplate),
       recordTemplate: bind(recordRunTemplate),
+      rankSettings: bind(runRankSettings),
+      recordRankSettings: bind(recordRunRankSettings),
     },
     workers: {
       beat: bind(beatWorker),
@@ -263,7 +271,10 @@ export function storeFor(prisma: PrismaClient) {
     seats: {
       insertToken: bind(insertSeatToken),
       byToken: bind(seatByToken),
-      revokeAll: bind(deleteSeatTokens),
+      keyState: bind(seatKeyState),
+      open: bind(openSeatToken),
+      list: bind(listSeatTokens),
+      revoke: bind(revokeSeatTokens),
       target: bind(episodeTarget),
     },
     renders: {

@@ -283,11 +283,15 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
  * The chat template a run's SWEET-RL strings are written in, as its first step recorded it (kept in
  * the run's config beside what the run was made with), or null.
  */
-export async function runTemplate(prisma: PrismaClient, runId: number): Promise<{ name: string; createdAt: Date; recorded: Record<string, unknown> | null } | null> {
+export async function runTemplate(
+  prisma: PrismaClient,
+  runId: number,
+): Promise<{ name: string; createdAt: Date; recorded: Record<string, unknown> | null; rank: Record<string, unknown> | null } | null> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { name: true, createdAt: true, config: true } });
   if (!run) return null;
-  const recorded = (run.config as { sweetTemplate?: unknown } | null)?.sweetTemplate;
-  return { name: run.name, createdAt: run.createdAt, recorded: recorded && typeof recorded === "object" ? (recorded as Record<string, unknown>) : null };
+  const config = run.config as { sweetTemplate?: unknown; sweetRank?: unknown } | null;
+  const object = (v: unknown) => (v && typeof v === "object" ? (v as Record<string, unknown>) : null);
+  return { name: run.name, createdAt: run.createdAt, recorded: object(config?.sweetTemplate), rank: object(config?.sweetRank) };
 }
 
 /** Records a run's chat template once: the first step's wins, so every later string uses the same. */
@@ -295,5 +299,17 @@ export async function recordRunTemplate(prisma: PrismaClient, runId: number, tem
   const changed = await prisma.$executeRaw`
     UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetTemplate}', ${JSON.stringify(template)}::jsonb)
      WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetTemplate')`;
+  return changed > 0;
+}
+
+/**
+ * Records the settings a run's candidates are ranked with (sum or mean, with or without the final
+ * answer) beside its template, once: the first ranking's win, and every later scoring of the run's
+ * turns (more ranking, a browser on the replay) uses them.
+ */
+export async function recordRunRankSettings(prisma: PrismaClient, runId: number, settings: Record<string, unknown>): Promise<boolean> {
+  const changed = await prisma.$executeRaw`
+    UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetRank}', ${JSON.stringify(settings)}::jsonb)
+     WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetRank')`;
   return changed > 0;
 }

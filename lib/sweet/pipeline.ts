@@ -9,6 +9,7 @@ import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
 import { trajectoryPairs } from "./trajectory-pairs";
 import { continuationStats, scoreTurn, type ContinuationScorer, type PromptScorer } from "./score-turn";
 import { drawTurnPairs } from "./turn-pairs";
+import { rankSettingsForRun } from "./run-template";
 
 // The SWEET-RL steps over a run in the store. Each can be run again: it skips what is done
 // (candidates, scores) or replaces its output whole (pairs), so a rerun after a crash completes
@@ -177,6 +178,9 @@ export async function rankCandidates(
 ): Promise<{ ranked: number }> {
   const template = options.template;
   const todo = await store.sweet.unranked(runId);
+  // Recorded (or checked against the record) before anything is scored: a run's advantages are never a mix.
+  const settings = await rankSettingsForRun(store, runId, { sum: options.sum, groundTruth: options.groundTruth }, { record: todo.length > 0 });
+  options = { ...options, ...settings };
   let done = 0;
   options.onProgress?.(0, todo.length);
   // Scores are written in batches, one at a time; a crash loses at most the unwritten ones, which a rerun scores again.

@@ -14,6 +14,8 @@ import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { turnFor } from "@/lib/play/views";
 import { reward } from "@/components/format";
+import { SeatLinks } from "@/components/play/SeatLinks";
+import { episodeSeatLinks } from "@/lib/play/seat-links";
 
 export const dynamic = "force-dynamic";
 
@@ -36,7 +38,17 @@ export default async function EpisodePage({ params }: Params) {
   const ended = episode.status === "done" || episode.status === "failed";
   const turns = episode.turns.map((t) => turnFor("viewer", t));
   const advantages = episode.turns.flatMap((t) => (t.role === "agent" && typeof t.advantage === "number" ? [{ index: t.index, advantage: t.advantage }] : []));
+  // What rank stored is drawn where there is any; else a browser's own record, said as such.
+  const scoring = ended ? await store.sweet.episodeScoring(episode.id) : null;
+  const browserPoints = scoring?.browser?.turns.flatMap((t) => (typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [])) ?? [];
+  const chart = advantages.length
+    ? { points: advantages, source: "rank" as const, label: "stored with the run: colbench rank, or imported" }
+    : browserPoints.length
+      ? { points: browserPoints, source: "browser" as const, label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking` }
+      : null;
   const names = { agent: episode.humanAgent ? "agent (person)" : "agent", simulator: episode.humanSimulated ? "human collaborator" : "simulated human" };
+  // Only an episode people play has seats to hand out.
+  const seatLinks = episode.humanAgent || episode.humanSimulated ? await episodeSeatLinks(store, episode.id) : null;
   return (
     <article>
       <KeyNav previous={previous} next={next} />
@@ -67,6 +79,13 @@ export default async function EpisodePage({ params }: Params) {
           This episode is {describeWait(episode.waitingFor)}; it goes on by itself when the server answers again.
         </p>
       ) : null}
+      {seatLinks ? (
+        <SeatLinks
+          episodeId={episode.id}
+          people={seatLinks.people}
+          links={seatLinks.links.map((l) => ({ ...l, createdAt: l.createdAt.toISOString(), expiresAt: l.expiresAt.toISOString(), openedAt: l.openedAt?.toISOString() ?? null, revokedAt: l.revokedAt?.toISOString() ?? null }))}
+        />
+      ) : null}
       {ended ? (
         <>
           <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">
@@ -75,8 +94,8 @@ export default async function EpisodePage({ params }: Params) {
             <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run ·{" "}
             <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
           </p>
-          <BrowserScoring episodeId={episode.id} served={servedModels()} />
-          {advantages.length ? <AdvantageChart points={advantages} /> : null}
+          {scoring ? <BrowserScoring episodeId={episode.id} served={servedModels()} scoring={scoring} /> : null}
+          {chart ? <AdvantageChart points={chart.points} source={chart.source} label={chart.label} /> : null}
           <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} similarity={episode.benchmark === "frontend" ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) } : undefined} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
         </>
