@@ -5,7 +5,6 @@ import { agreementReport } from "../../lib/label/report";
 import { humanTrainingLines, rawLabelLine } from "../../lib/label/exports";
 import { humanRatings } from "../../lib/label/leaderboard";
 import { TRAINING_FORMATS, type TrainingFormat } from "../../lib/sweet/pipeline";
-import { TEMPLATE_NAMES, type TemplateName } from "../../lib/sweet/chat-template";
 import type { Store } from "../../lib/store";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
@@ -41,7 +40,8 @@ export function register(program: Command): void {
     .argument("<name>", "the queue's name")
     .option("--pairs <run>", "the run's stored pairs (with --kind trajectory or turn)")
     .addOption(new Option("--kind <kind>", "which of the run's pairs").choices(["trajectory", "turn"]).default("trajectory"))
-    .option("--candidates <run>", "each agent turn's best-ranked candidate against its worst")
+    .option("--candidates <run>", "each agent turn's best-ranked candidate against its worst (among its N samples, as turn pairs are drawn)")
+    .option("--include-own", "with --candidates: count the turn's own output (candidate 0) among them, as turn-pairs --include-own does")
     .option("--runs <a,b>", "run A against run B, task by task")
     .option("--overlap <n>", "labels wanted per pair", (v) => Number(v), 1)
     .option("--members <names>", "who may label it (comma-separated user names)", list, [])
@@ -53,12 +53,12 @@ export function register(program: Command): void {
     .option("--limit <n>", "keep this many pairs", (v) => Number(v))
     .option("--seed <s>", "order and sides of the pairs", (v) => Number(v), 42)
     .action(
-      action(async (name: string, opts: { pairs?: string; kind: "trajectory" | "turn"; candidates?: string; runs?: string; overlap: number; members: string[]; instructions?: string; gold: number; goldRate?: number; goldGap: number; showsHidden?: boolean; limit?: number; seed: number }) => {
+      action(async (name: string, opts: { pairs?: string; kind: "trajectory" | "turn"; candidates?: string; includeOwn?: boolean; runs?: string; overlap: number; members: string[]; instructions?: string; gold: number; goldRate?: number; goldGap: number; showsHidden?: boolean; limit?: number; seed: number }) => {
         const sources = [opts.pairs, opts.candidates, opts.runs].filter(Boolean);
         if (sources.length !== 1) fail("say where the pairs come from: one of --pairs RUN, --candidates RUN, --runs A,B");
         let source: QueueSource;
         if (opts.pairs) source = { from: "pairs", run: opts.pairs, kind: opts.kind };
-        else if (opts.candidates) source = { from: "candidates", run: opts.candidates };
+        else if (opts.candidates) source = { from: "candidates", run: opts.candidates, pool: opts.includeOwn ? "samples+own" : "samples" };
         else {
           const [a, b, ...rest] = list(opts.runs!);
           if (!a || !b || rest.length) fail(`--runs: two run names separated by a comma (got "${opts.runs}")`);
@@ -116,11 +116,11 @@ export function register(program: Command): void {
     .description("raw labels (JSONL), or the pairs people decided as training files (ties, both-bad and splits left out and counted)")
     .argument("<queue>")
     .addOption(new Option("--format <format>", "raw, or a SWEET-RL training format").choices(["raw", ...TRAINING_FORMATS]).default("raw"))
-    .addOption(new Option("--template <name>", "chat template of the prompts").choices(TEMPLATE_NAMES).default("llama3"))
+    .option("--template <name>", "chat template of the prompts for runs that record none (a hub id, a model folder, llama3 or chatml); a run's recorded template is always used, and another refused")
     .option("--with-prompt", "openrlhf-policy: the prompt apart from chosen and rejected")
     .option("--out <file>", "write here instead of standard output")
     .action(
-      action(async (nameOrId: string, opts: { format: "raw" | TrainingFormat; template: TemplateName; withPrompt?: boolean; out?: string }) => {
+      action(async (nameOrId: string, opts: { format: "raw" | TrainingFormat; template?: string; withPrompt?: boolean; out?: string }) => {
         const summary = await withDatabase("labels export", async (store) => {
           const queue = await queueOf(store, nameOrId);
           if (opts.format === "raw") {

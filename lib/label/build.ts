@@ -1,4 +1,5 @@
 import type { Store } from "../store";
+import type { CandidatePool } from "../sweet/pipeline";
 import type { Choice, NewQueueItem } from "../store/queues";
 import { Rng } from "./rng";
 
@@ -8,8 +9,11 @@ import { Rng } from "./rng";
 export type QueueSource =
   /** A run's stored SWEET-RL pairs (trajectory pairs from the rule, turn pairs from the critic). */
   | { from: "pairs"; run: string; kind: "trajectory" | "turn" }
-  /** A run's critic-ranked candidates: each agent turn's best against its worst. */
-  | { from: "candidates"; run: string }
+  /**
+   * A run's critic-ranked candidates: each agent turn's best against its worst, from the pool turn
+   * pairs are drawn from (the N samples; the turn's own output too with "samples+own").
+   */
+  | { from: "candidates"; run: string; pool?: CandidatePool }
   /** Two runs on the same tasks: each task's first finished sample of one against the other's. */
   | { from: "runs"; a: string; b: string };
 
@@ -109,7 +113,8 @@ async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ k
     turnPairs = await store.sweet.pairs(run.id, "turn");
     if (!turnPairs.length) fail("source", `run ${run.name} has no turn pairs: draw them with \`colbench turn-pairs ${run.name}\``);
   } else {
-    const ranked = await store.sweet.ranked(run.id);
+    const pool = source.pool ?? "samples";
+    const ranked = (await store.sweet.ranked(run.id)).filter((c) => pool === "samples+own" || c.index > 0);
     const byTurn = new Map<number, typeof ranked>();
     for (const c of ranked) byTurn.set(c.turnId, [...(byTurn.get(c.turnId) ?? []), c]);
     turnPairs = [];

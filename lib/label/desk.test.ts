@@ -9,6 +9,9 @@ import { label, labelAt, nextPair, openDesk, skip, undo, type Desk } from "./des
 import { agreementReport } from "./report";
 import { decisions, humanTrainingLines, rawLabelLine, summarize } from "./exports";
 import { makeRunPair, type RunPair } from "./testing/run-pair";
+import path from "node:path";
+import { projectRoot } from "../paths";
+import { loadTemplate } from "../sweet/model-template";
 
 // Queues, assignment and labels on both databases: many people at once never label a pair past
 // its overlap or twice, leases lapse, undo and skip, gold pairs, and the blinded view.
@@ -275,18 +278,31 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(pair.kind).toBe("turn");
     expect(pair.left).toBeUndefined();
     const turn = pair.turn!;
-    // The context is the dialogue before the agent's turn; the best (index 0) and worst (index 2) candidates are the sides.
+    // The context is the dialogue before the agent's turn; the sides are the best (index 1) and worst (index 2)
+    // of the sampled candidates: the turn's own output (index 0, ranked best) is not in turn pairs' pool.
     expect(turn.context.map((t) => t.index)).toEqual(Array.from({ length: turn.index }, (_, i) => i));
-    expect(new Set([turn.left, turn.right]).has("Shall I return x plus one?")).toBe(true);
+    expect(new Set([turn.left, turn.right])).toEqual(new Set(["Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"]));
     expect(turn.left.slice(0, turn.span.prefix)).toBe(turn.right.slice(0, turn.span.prefix));
     const labels = await label(store, d, { itemId: pair.itemId, side: "left", ms: 5, holding: [] });
     expect(labels.ok).toBe(true);
     const [stored] = await store.labels.ofQueue(queue.id);
-    // The critic preferred candidate 0; the report counts agreement with it.
+    // The critic preferred candidate 1; the report counts agreement with it.
     expect(stored!.item.sourceChoice).toMatch(/^[ab]$/);
     expect(agreementReport([stored!]).source.labelled).toBe(1);
     const row = (await store.queues.find(queue.id))!;
     expect((await humanTrainingLines(store, row, "openrlhf-policy")).summary).toMatchObject({ pairs: 1 });
+    // The prompts are written in the run's recorded template, as its own SWEET-RL exports are; another is refused.
+    const dated = await loadTemplate(path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header"), { date: "2026-03-07" });
+    await store.sweet.recordTemplate(runs.a.id, dated.recorded as unknown as Record<string, unknown>);
+    const [line] = (await humanTrainingLines(store, row, "trl-dpo")).lines;
+    expect(line!.prompt).toContain("Current date: 07 Mar 2026");
+    expect(line!.chosen).toMatch(/<\|eot_id\|>$/);
+    await expect(humanTrainingLines(store, row, "trl-dpo", { template: "chatml" })).rejects.toThrow(/would mix two/);
+    // With the turn's own output in the pool (as turn-pairs --include-own), it is the best side.
+    const own = await createQueue(store, { name: "turns-own", source: { from: "candidates", run: runs.a.name, pool: "samples+own" }, overlap: 1 });
+    const ownItems = await db.prisma.queueItem.findMany({ where: { queueId: own.id } });
+    const ownIds = new Set(scores.filter((c) => c.index === 0).map((c) => c.id));
+    expect(ownItems.filter((i) => ownIds.has(i.aCandidateId!) || ownIds.has(i.bCandidateId!))).toHaveLength(4);
     // A run's drawn turn pairs make a queue too.
     await store.sweet.replacePairs(runs.a.id, "turn", "critic", [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }], {});
     expect(await createQueue(store, { name: "drawn", source: { from: "pairs", run: runs.a.name, kind: "turn" }, overlap: 2 })).toMatchObject({ kind: "turn", items: 1, slots: 2 });

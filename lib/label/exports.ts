@@ -1,7 +1,8 @@
 import type { Store } from "../store";
 import type { LabelRow } from "../store/labels";
 import type { Choice, QueueRow } from "../store/queues";
-import { chatTemplate, promptText, type TemplateName } from "../sweet/chat-template";
+import { promptText, type ChatTemplate } from "../sweet/chat-template";
+import { templateForRun } from "../sweet/run-template";
 import { criticPairLine, policyPairLine, trlDpoLine } from "../sweet/exports";
 import type { TrainingFormat } from "../sweet/pipeline";
 
@@ -69,12 +70,18 @@ export async function humanTrainingLines(
   store: Store,
   queue: QueueRow,
   format: TrainingFormat,
-  options: { template?: TemplateName; withPrompt?: boolean; groundTruth?: boolean } = {},
+  /** template: a hub id, folder or fallback name, for runs that record none (a run's recorded template is used, and another refused). */
+  options: { template?: string; withPrompt?: boolean; groundTruth?: boolean } = {},
 ): Promise<{ lines: Array<Record<string, unknown>>; summary: HumanExportSummary }> {
   const critic = format === "openrlhf-critic" || format === "published-frontend-critic";
   if (critic && queue.kind !== "trajectory") throw new Error(`format: ${format} is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`);
   if (!critic && queue.kind !== "turn") throw new Error(`format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`);
-  const template = chatTemplate(options.template ?? "llama3");
+  // Each side's strings in its run's own template, as that run's SWEET-RL exports write them.
+  const templates = new Map<number, Promise<ChatTemplate>>();
+  const templateOf = (runId: number) => {
+    if (!templates.has(runId)) templates.set(runId, templateForRun(store, runId, options.template));
+    return templates.get(runId)!;
+  };
   const list = decisions(await store.labels.ofQueue(queue.id));
   const decided = list.filter((d) => d.outcome === "a" || d.outcome === "b");
   const lines: Array<Record<string, unknown>> = [];
@@ -82,10 +89,11 @@ export async function humanTrainingLines(
     const sides = await store.sweet.episodeSides([...new Set(decided.flatMap((d) => [d.item.aEpisodeId!, d.item.bEpisodeId!]))]);
     for (const d of decided) {
       const [chosen, rejected] = d.outcome === "a" ? [d.item.aEpisodeId!, d.item.bEpisodeId!] : [d.item.bEpisodeId!, d.item.aEpisodeId!];
+      const [chosenRun, rejectedRun] = d.outcome === "a" ? [d.item.aRunId, d.item.bRunId] : [d.item.bRunId, d.item.aRunId];
       const c = sides.get(chosen)!;
       const r = sides.get(rejected)!;
-      const side = (s: typeof c) => ({ input: promptText(template, s.input), output: s.output });
-      lines.push(criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", options.groundTruth ? c.groundTruth : null, side(c), side(r)));
+      const side = async (s: typeof c, runId: number) => ({ input: promptText(await templateOf(runId), s.input), output: s.output });
+      lines.push(criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", options.groundTruth ? c.groundTruth : null, await side(c, chosenRun), await side(r, rejectedRun)));
     }
   } else {
     const candidates = await store.sweet.byId([...new Set(decided.flatMap((d) => [d.item.aCandidateId!, d.item.bCandidateId!]))]);
@@ -93,6 +101,8 @@ export async function humanTrainingLines(
       const [chosenId, rejectedId] = d.outcome === "a" ? [d.item.aCandidateId!, d.item.bCandidateId!] : [d.item.bCandidateId!, d.item.aCandidateId!];
       const chosen = candidates.get(chosenId)!;
       const rejected = candidates.get(rejectedId)!;
+      // A turn pair's two candidates share the turn, so the run and its template.
+      const template = await templateOf(d.outcome === "a" ? d.item.aRunId : d.item.bRunId);
       if (format === "trl-dpo") {
         lines.push(trlDpoLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn));
       } else {

@@ -11,7 +11,7 @@ const schema = z.object({
   name: z.string(),
   source: z.discriminatedUnion("from", [
     z.object({ from: z.literal("pairs"), run: z.string().min(1), kind: z.enum(["trajectory", "turn"]) }),
-    z.object({ from: z.literal("candidates"), run: z.string().min(1) }),
+    z.object({ from: z.literal("candidates"), run: z.string().min(1), pool: z.enum(["samples", "samples+own"]).optional() }),
     z.object({ from: z.literal("runs"), a: z.string().min(1), b: z.string().min(1) }),
   ]),
   instructions: z.string().max(100_000).default(""),
