@@ -4,17 +4,10 @@ import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from
 import { useRouter } from "next/navigation";
 import type { PipelineView, StepState, StepView } from "@/lib/sweet/pipeline-view";
 import { stepWaitLine } from "@/lib/sweet/step-wait";
-import type { StepWait } from "@/lib/events/types";
+import type { RunEvent } from "@/lib/events";
 
-interface StepEvent {
-  step: StepView["step"];
-  state: "running" | "finished" | "stopped" | "crashed";
-  done: number;
-  total: number;
-  summary?: Record<string, number>;
-  error?: string;
-  waiting?: StepWait | null;
-}
+/** A step's event as the run's stream sends it. */
+type StepEvent = Omit<Extract<RunEvent, { type: "pipeline" }>, "type" | "runId">;
 
 export type PanelData = PipelineView & { last: StepEvent | null };
 
