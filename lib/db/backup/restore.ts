@@ -9,7 +9,7 @@ import { lockPathOf, redact } from "../location";
 import { refuseNewer } from "../versions";
 import { quoteIdent, type BackupHeader } from "./format";
 import { BackupFileError, inspectBackup, readBackup, renderPathOf } from "./read";
-import { LINE_LIMITS, type LineLimits } from "./lines";
+import type { LineLimits } from "./lines";
 import { schemaColumns, schemaSequences } from "./catalog";
 
 export type RestoreTarget = { folder: string } | { url: string };
@@ -212,7 +212,7 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
     if (table) await client.query(`ALTER TABLE ${quoteIdent(table.name)} ENABLE TRIGGER USER`);
     table = null;
   };
-  for await (const item of readBackup(file, options.limits ?? LINE_LIMITS)) {
+  for await (const item of readBackup(file, options.limits)) {
     if (item.kind === "table") {
       await finishTable();
       const { table: name, columns } = item.line;
@@ -278,7 +278,7 @@ function stagedRenders(dir: string | undefined): StagedRenders {
     async write(file, limits) {
       let count = 0;
       if (stage) fs.rmSync(stage, { recursive: true, force: true });
-      for await (const item of readBackup(file, limits ?? LINE_LIMITS)) {
+      for await (const item of readBackup(file, limits)) {
         if (item.kind !== "file") continue;
         count++;
         if (!stage) continue;
