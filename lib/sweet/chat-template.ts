@@ -21,8 +21,10 @@ export interface ChatTemplate {
   name: string;
   /** Ends a turn: the tokenizer's eos token (the policy's end-of-sequence token in the exports). */
   endOfTurn: string;
-  /** The empty assistant header after which the model writes its reply (the generation prompt). */
+  /** The empty assistant header after which the model writes its reply (the generation prompt; empty where the template has none, as Mistral's). */
   assistantHeader: string;
+  /** What closes the turn before a reply (Llama's `<|eot_id|>`, Phi-3's `<|end|>`, Mistral's `[/INST]`): the critic's span starts after its last occurrence. */
+  turnEnd: string;
   /** How many tokens that header is, by the tokenizer (null when the tokenizer itself was not at hand). */
   assistantHeaderTokens: number | null;
   render(messages: ChatMessageText[]): string;
@@ -40,6 +42,7 @@ export interface RecordedTemplate {
   specialTokens?: Record<string, string>;
   assistantHeader?: string;
   assistantHeaderTokens?: number | null;
+  turnEnd?: string;
   /** The day `strftime_now` and date variables render (YYYY-MM-DD, UTC). */
   date?: string;
 }
@@ -49,6 +52,7 @@ const llama3: ChatTemplate = {
   endOfTurn: "<|eot_id|>",
   assistantHeader: "<|start_header_id|>assistant<|end_header_id|>\n\n",
   assistantHeaderTokens: 4,
+  turnEnd: "<|eot_id|>",
   render(messages) {
     return (
       "<|begin_of_text|>" +
@@ -64,6 +68,7 @@ const chatml: ChatTemplate = {
   endOfTurn: "<|im_end|>",
   assistantHeader: "<|im_start|>assistant\n",
   assistantHeaderTokens: 3,
+  turnEnd: "<|im_end|>",
   render(messages) {
     return messages.map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`).join("") + this.assistantHeader;
   },
@@ -107,11 +112,34 @@ export function chatTemplateSource(config: Record<string, unknown>): string | nu
 
 /**
  * Renders a Jinja chat template as transformers does: the special tokens by name, the messages,
- * `add_generation_prompt`, `raise_exception` (throws with the template's message) and
+ * `add_generation_prompt`, `raise_exception` (throws a ChatTemplateError with the template's message) and
  * `strftime_now` on the given day (UTC) rather than the clock, so a render can be repeated.
  */
 export function renderJinja(source: string, messages: ChatMessageText[], options: { specialTokens?: Record<string, string>; addGenerationPrompt?: boolean; date?: Date } = {}): string {
   return renderParsed(parseTemplate(source), "", messages, options.specialTokens ?? {}, options.addGenerationPrompt ?? true, options.date ?? new Date());
+}
+
+/**
+ * A template that refused a conversation through its own `raise_exception` (Gemma's "System role not
+ * supported", Mistral's alternation rule). The message names the template's words and what to do, so a
+ * step reports it instead of failing somewhere inside the renderer.
+ */
+export class ChatTemplateError extends Error {
+  constructor(
+    readonly ref: string,
+    readonly templateMessage: string,
+    messages: ChatMessageText[],
+  ) {
+    super(`chat template${ref ? ` ${ref}` : ""} refused the conversation: "${templateMessage}" (the template's own raise_exception). ${ChatTemplateError.advice(templateMessage, messages)}`);
+    this.name = "ChatTemplateError";
+  }
+
+  static advice(templateMessage: string, messages: ChatMessageText[]): string {
+    if (messages[0]?.role === "system" && /system/i.test(templateMessage)) {
+      return "ColBench's agent prompts begin with a system message, which this template does not accept: use a --template whose chat template takes a system turn (a Llama 3.x, Qwen2.5 or Phi-3 model's, or the llama3 or chatml fallback).";
+    }
+    return `The messages' roles are ${messages.map((m) => m.role).join(", ")}: use a --template whose chat template accepts them in that order.`;
+  }
 }
 
 /** A template parsed, its strips made Python's (lib/sweet/python-strip.ts). */
@@ -142,7 +170,7 @@ function renderParsed(template: Template, ref: string, messages: ChatMessageText
     None: null,
     range,
     raise_exception: (message: unknown) => {
-      throw new Error(`chat template${ref ? ` ${ref}` : ""}: ${String(message)}`);
+      throw new ChatTemplateError(ref, String(message), messages);
     },
     strftime_now: (format: unknown) => strftime(date, String(format)),
     ...PYTHON_STRIP_GLOBALS,
@@ -160,28 +188,61 @@ function jinjaTemplate(spec: RecordedTemplate & { chatTemplate: string }): ChatT
   // Parsed once: every critic prompt and export line of a run renders with it.
   const parsed = parseTemplate(spec.chatTemplate);
   const render = (messages: ChatMessageText[], addGenerationPrompt: boolean) => renderParsed(parsed, spec.ref, messages, specialTokens, addGenerationPrompt, date);
-  const header = spec.assistantHeader ?? generationPrompt((m, g) => render(m, g));
   const endOfTurn = specialTokens.eos_token;
   if (!endOfTurn) throw new Error(`chat template ${spec.ref}: the tokenizer names no eos_token (the end-of-turn token the critic's span and the exports need)`);
+  let header = spec.assistantHeader;
+  let turnEnd = spec.turnEnd;
+  if (header === undefined || turnEnd === undefined) {
+    const shape = templateShape(render, specialTokens);
+    header ??= shape.generationPrompt;
+    turnEnd ??= shape.turnEnd || endOfTurn;
+  }
   return {
     name: spec.ref,
     endOfTurn,
     assistantHeader: header,
     assistantHeaderTokens: spec.assistantHeaderTokens ?? null,
+    turnEnd,
     render: (messages) => render(messages, true),
-    recorded: { ...spec, assistantHeader: header },
+    recorded: { ...spec, assistantHeader: header, turnEnd },
   };
 }
 
-/** What `add_generation_prompt` appends: the same conversation rendered with and without it. */
-export function generationPrompt(render: (messages: ChatMessageText[], addGenerationPrompt: boolean) => string): string {
-  const probe = [{ role: "user", content: "probe" }];
+const PROBE = "probe";
+
+/**
+ * What `add_generation_prompt=True` adds to a conversation, and what closes the turn before it, as
+ * transformers' renders of one user turn show them. Three shapes exist among published templates:
+ * the prompt is a pure addition (Llama, Qwen, Gemma); the render without it closes the conversation
+ * with a special token the prompt replaces (Phi-3 appends `eos_token`); or the template ignores the
+ * flag (Mistral), so the reply follows the conversation directly and the prompt is empty. In every
+ * shape the render with the flag, the prompt a server is sent, ends with the generation prompt.
+ */
+export function templateShape(
+  render: (messages: ChatMessageText[], addGenerationPrompt: boolean) => string,
+  specialTokens: Record<string, string> = {},
+): { generationPrompt: string; turnEnd: string } {
+  const probe = [{ role: "user", content: PROBE }];
   const withPrompt = render(probe, true);
   const without = render(probe, false);
-  if (!withPrompt.startsWith(without) || withPrompt.length === without.length) {
-    throw new Error("the chat template's generation prompt is not an addition at the end of the conversation; the critic's span cannot be cut");
+  let conversation: string | null = null;
+  if (withPrompt.startsWith(without)) conversation = without;
+  else {
+    const closing = Object.values(specialTokens).find((t) => typeof t === "string" && t && without.endsWith(t) && withPrompt.startsWith(without.slice(0, -t.length)));
+    if (closing) conversation = without.slice(0, -closing.length);
   }
-  return withPrompt.slice(without.length);
+  if (conversation === null) {
+    throw new Error("the chat template's render with add_generation_prompt neither extends the render without it nor replaces a closing special token of it; the critic's span cannot be placed");
+  }
+  const generationPrompt = withPrompt.slice(conversation.length);
+  const at = conversation.lastIndexOf(PROBE);
+  const turnEnd = at < 0 ? "" : conversation.slice(at + PROBE.length).replace(/\s+$/, "");
+  return { generationPrompt, turnEnd };
+}
+
+/** What `add_generation_prompt` appends (see templateShape): empty for a template that ignores it. */
+export function generationPrompt(render: (messages: ChatMessageText[], addGenerationPrompt: boolean) => string, specialTokens: Record<string, string> = {}): string {
+  return templateShape(render, specialTokens).generationPrompt;
 }
 
 /** A stored prompt (chat messages, text parts only) as one string; a string is kept as it is. */

@@ -18,11 +18,14 @@ export function criticPrompt(template: ChatTemplate, groundTruth: string | null,
 
 /**
  * The critic's score from its prompt log-probs by the published rule: the tokens after the last
- * end-of-turn token, leaving out the trailing empty assistant header; their mean, or their sum.
+ * end-of-turn before the trailing empty generation prompt, leaving that prompt out; their mean, or
+ * their sum. The published script looks for the eos token, which closes Llama 3's and Qwen's turns;
+ * here it is what closes the turn before a reply in the run's own template (`turnEnd`: the same token
+ * for those, `<|end|>` for Phi-3, `<end_of_turn>` for Gemma, `[/INST]` for Mistral, whose eos tokens
+ * never close a user turn), so the span is the reply's turn in every template shape.
  * Where the tokens carry their start in the prompt that was sent (a server's answer, checked to
- * cover it), the span is cut at character offsets of that prompt: after its last end-of-turn text
- * before the header, up to the header. Otherwise (a model on this machine) it is cut by token:
- * after the last end-of-turn token, less the header's token count from the tokenizer.
+ * cover it), the span is cut at character offsets of that prompt. Otherwise (a model on this machine)
+ * it is cut by token, less the generation prompt's token count from the tokenizer.
  * An empty span is an error, never a score.
  */
 export function criticScore(
@@ -31,20 +34,23 @@ export function criticScore(
   options: { sum?: boolean; prompt?: string } = {},
 ): number {
   let span: number[];
+  const turnEnd = template.turnEnd;
   if (options.prompt !== undefined && tokens.every((t) => t.start !== undefined)) {
     const prompt = options.prompt;
     if (!prompt.endsWith(template.assistantHeader)) throw new Error(`the critic's prompt does not end with the template's generation prompt ${JSON.stringify(template.assistantHeader)}`);
     const end = prompt.length - template.assistantHeader.length;
-    const last = prompt.lastIndexOf(template.endOfTurn, end - template.endOfTurn.length);
-    const begin = last < 0 ? 0 : last + template.endOfTurn.length;
+    const last = prompt.lastIndexOf(turnEnd, end - turnEnd.length);
+    const begin = last < 0 ? 0 : last + turnEnd.length;
     span = tokens.flatMap((t) => (t.logprob !== null && t.start! >= begin && t.start! < end ? [t.logprob] : []));
   } else {
     const header = template.assistantHeaderTokens;
     if (header === null) throw new Error(`chat template ${template.name}: the generation prompt's token count is unknown (its folder has no tokenizer.json)`);
     const body = tokens.slice(0, Math.max(0, tokens.length - header));
+    // A closing text such as Mistral's " [/INST]" is one token without its leading space.
+    const closing = turnEnd.trim();
     let last = -1;
     for (let i = body.length - 1; i >= 0; i--) {
-      if (body[i]!.token === template.endOfTurn) {
+      if (body[i]!.token === closing) {
         last = i;
         break;
       }

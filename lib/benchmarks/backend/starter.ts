@@ -1,17 +1,7 @@
 // What the agent seat's editor holds before the person types: the function the task asks for
-// (every official backend task ends "The signature of the function is: def …"), or an empty page.
+// (every official backend task ends "The signature of the function is: def …").
 
 const SIGNATURE = /The signature of the function is:\s*(def\s+[A-Za-z_]\w*\s*\(.*)$/s;
-
-const PAGE = `<html>
-<head>
-  <link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet">
-</head>
-<body>
-
-</body>
-</html>
-`;
 
 function balanced(text: string): boolean {
   let depth = 0;
@@ -24,8 +14,7 @@ function balanced(text: string): boolean {
 }
 
 /** The editor's first text for a task. */
-export function starterCode(benchmark: "backend" | "frontend", problemDescription: string): string {
-  if (benchmark === "frontend") return PAGE;
+export function starterFunction(problemDescription: string): string {
   const match = SIGNATURE.exec(problemDescription.trim());
   if (!match) return "def solution():\n    pass\n";
   const signature = match[1]!.trim().replace(/:\s*$/, "");

@@ -1,9 +1,9 @@
-import type { EmbedderName } from "../colbench/run-config";
-import { profileLabel, sameProfile, type RenderProfile } from "../colbench/render-profile";
-import { createEmbedder } from "../scoring/frontend/embedders";
-import { FrontendScorer } from "../scoring/frontend/scorer";
-import { RenderPool } from "../scoring/frontend/render";
-import type { OpenScorer } from "./scorer";
+import type { EmbedderName } from "../../colbench/run-config";
+import { profileLabel, sameProfile, type RenderProfile } from "../../colbench/render-profile";
+import { createEmbedder } from "../../scoring/frontend/embedders";
+import { FrontendScorer } from "../../scoring/frontend/scorer";
+import { RenderPool } from "../../scoring/frontend/render";
+import type { OpenScorer } from "../scorer";
 
 export interface FrontendScorerSpec {
   embedder?: EmbedderName;
