@@ -2,16 +2,15 @@ import Link from "next/link";
 import { getDatabase } from "@/lib/db";
 import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
+import { BENCHMARKS } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
   const { kind } = await getDatabase();
   const counts = await (await getStore()).tasks.counts();
-  const cards = [
-    { href: "/tasks?benchmark=backend", label: "Backend programming tasks", value: counts.backend },
-    { href: "/tasks?benchmark=frontend", label: "Frontend design tasks", value: counts.frontend },
-  ];
+  const cards = BENCHMARKS.map((name) => ({ href: `/tasks?benchmark=${name}`, label: `${benchmarkViews[name].heading} tasks`, value: counts.byBenchmark[name] }));
   return (
     <>
       <PageHeader title="ColBench Studio">

@@ -18,11 +18,12 @@ import { parseServerSpec } from "../lib/colbench/server-spec";
 import { createRun } from "../lib/runs/create";
 import { executeRun } from "../lib/runs/runner";
 import { modelServices } from "../lib/runs/services";
-import { openBackendScorer } from "../lib/runs/scorers";
+import { backend } from "../lib/benchmarks/backend";
+import { backendRuntime, openBackendScorer } from "../lib/benchmarks/backend/runtime";
 import { runEpisode } from "../lib/colbench/episode";
 import { ModelAgent, ModelCodeSimulator } from "../lib/models/model-roles";
 import { OpenAICompatibleClient } from "../lib/models/openai-client";
-import { loadPrompts } from "../lib/colbench/prompts";
+import { loadPrompts } from "../lib/benchmarks/prompts";
 import type { HiddenTask } from "../lib/colbench/roles";
 import type { TestCase } from "../lib/colbench/tasks";
 
@@ -62,7 +63,7 @@ try {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < jobs.length) {
-        const outcome = await runEpisode({ task: jobs[next++]!, agent, simulator, persist: async () => {} });
+        const outcome = await runEpisode({ task: jobs[next++]!, rules: backend.episode, agent, simulator, persist: async () => {} });
         peerTurns += outcome.turns.length;
       }
     }),
@@ -74,7 +75,7 @@ try {
   const scorer = await openBackendScorer();
   const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "all", limit, bestOf, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency, name: "bench" });
   const cpu0 = cpuMs();
-  const stats = await executeRun(storeFor(db.prisma), run.id, modelServices(scorer));
+  const stats = await executeRun(storeFor(db.prisma), run.id, modelServices(backendRuntime, scorer));
   const studioCpu = cpuMs() - cpu0;
   await scorer.close();
 

@@ -49,7 +49,7 @@ async function makeDataSet(dir: string): Promise<DataSet> {
   const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
   const store = storeFor(db.prisma);
   await store.tasks.import({ file: taskFile, benchmark: "backend", name: "bench" });
-  const taskCount = (await store.tasks.counts()).backend;
+  const taskCount = (await store.tasks.counts()).byBenchmark.backend;
   // Sentences people and models really write about these tasks.
   const sentences = fs
     .readFileSync(taskFile, "utf8")

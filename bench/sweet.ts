@@ -32,7 +32,7 @@ try {
   const store = storeFor(db.prisma);
   await store.tasks.import({ file: taskFile, benchmark: "backend", name: "bench" });
   const spec = { baseUrl: server.url, model: "ask-then-answer" };
-  const taskCount = (await store.tasks.counts()).backend;
+  const taskCount = (await store.tasks.counts()).byBenchmark.backend;
   const bestOf = Math.ceil(states / taskCount);
   const run = await createRun(store, { benchmark: "backend", selector: "all", bestOf, agent: spec, simulator: spec, name: "bench" });
   await store.episodes.ensure(run.id, run.config.taskIds, bestOf);

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../lib/db/open";
-import { runConfigSchema } from "../lib/colbench/run-config";
+import { runConfigSchema } from "../lib/benchmarks/run-config";
 import { projectRoot } from "../lib/paths";
 import { runColbench } from "./testing/colbench";
 import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";

@@ -1,4 +1,6 @@
-export function BenchmarkBadge({ benchmark }: { benchmark: "backend" | "frontend" }) {
-  const tone = benchmark === "backend" ? "bg-sky-50 text-sky-800 ring-sky-200" : "bg-amber-50 text-amber-800 ring-amber-200";
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${tone}`}>{benchmark}</span>;
+import type { Benchmark } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
+
+export function BenchmarkBadge({ benchmark }: { benchmark: Benchmark }) {
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${benchmarkViews[benchmark].badgeTone}`}>{benchmark}</span>;
 }

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { BENCHMARKS, benchmarks } from "@/lib/benchmarks";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
 const label = "flex flex-col gap-1 text-xs text-stone-600";
@@ -101,9 +102,12 @@ export function ImportForm() {
           <>
             <label className={label}>
               Benchmark
-              <select name="benchmark" defaultValue="backend" className={field}>
-                <option value="backend">backend</option>
-                <option value="frontend">frontend</option>
+              <select name="benchmark" defaultValue={BENCHMARKS[0]} className={field}>
+                {BENCHMARKS.map((name) => (
+                  <option key={name} value={name}>
+                    {benchmarks[name].title}
+                  </option>
+                ))}
               </select>
             </label>
             <label className={label}>

@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useRouter } from "next/navigation";
-import type { EmbedderChoice } from "@/lib/scoring/frontend/embedders/choose";
+import { BENCHMARKS, benchmarks, isBenchmark, type Benchmark } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
 import { useJsonForm } from "./useJsonForm";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
@@ -11,29 +12,19 @@ const label = "flex flex-col gap-1 text-xs text-stone-600";
 export function NewRunForm() {
   const router = useRouter();
   const { submit, error, busy } = useJsonForm<{ id?: number; error?: string }>("/api/runs", (reply) => router.push(`/runs/${reply.id}`));
-  const [benchmark, setBenchmark] = useState("backend");
-  const [choice, setChoice] = useState<EmbedderChoice | null>(null);
-
-  // Which embedder a frontend run would score with, asked of the server once the form is for one.
-  useEffect(() => {
-    if (benchmark !== "frontend" || choice) return;
-    let live = true;
-    fetch("/api/embedder")
-      .then((r) => r.json() as Promise<EmbedderChoice>)
-      .then((c) => live && setChoice(c))
-      .catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [benchmark, choice]);
+  const [benchmark, setBenchmark] = useState<Benchmark>(BENCHMARKS[0]);
+  const { RunOptions } = benchmarkViews[benchmark];
 
   return (
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2">
       <label className={label}>
         Benchmark
-        <select name="benchmark" className={field} value={benchmark} onChange={(e) => setBenchmark(e.target.value)}>
-          <option value="backend">backend</option>
-          <option value="frontend">frontend</option>
+        <select name="benchmark" className={field} value={benchmark} onChange={(e) => isBenchmark(e.target.value) && setBenchmark(e.target.value)}>
+          {BENCHMARKS.map((name) => (
+            <option key={name} value={name}>
+              {benchmarks[name].title}
+            </option>
+          ))}
         </select>
       </label>
       {/* The hint describes the field but is not its name (a label holding it would answer to every word in it). */}
@@ -68,25 +59,8 @@ export function NewRunForm() {
         Name (optional)
         <input name="name" className={field} />
       </label>
-      {benchmark === "frontend" ? (
-        <>
-          <p className="rounded-md bg-stone-50 px-3 py-2 text-sm text-stone-700 sm:col-span-2" data-testid="embedder-choice" data-embedder={choice?.embedder ?? ""}>
-            Similarity: {choice ? choice.reason : "checking which image embedder this run would use…"}
-          </p>
-          <label className={label}>
-            Image embedder
-            <select name="embedder" className={field} defaultValue="">
-              <option value="">automatic{choice ? ` (${choice.embedder === "default" ? "default-v2" : "clip-vit-b32"})` : ""}</option>
-              <option value="clip-vit-b32">clip-vit-b32 (the paper&apos;s metric)</option>
-              <option value="default">default-v2 (weight-free)</option>
-            </select>
-          </label>
-          <label className={label}>
-            CLIP weights (folder or hub id, optional)
-            <input name="clip" placeholder="openai/clip-vit-base-patch32" className={`${field} font-mono`} />
-          </label>
-        </>
-      ) : null}
+      {/* Options only this benchmark's runs have (their inputs' names are the API's fields). */}
+      {RunOptions ? <RunOptions /> : null}
       {error ? (
         <p role="alert" className="text-sm text-red-700 sm:col-span-2">
           {error}

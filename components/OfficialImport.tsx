@@ -14,7 +14,7 @@ const bytes = (n = 0) => formatBytes(n);
  * shares) and imported; the same as `colbench import --official`. Progress comes live from the
  * server (a bar per file, then the lines imported).
  */
-export function OfficialImport({ dataset, offered }: { dataset: string; offered: boolean }) {
+export function OfficialImport({ datasets, offered }: { /** The hub datasets of the registered benchmarks' official files. */ datasets: string[]; offered: boolean }) {
   const router = useRouter();
   const [status, setStatus] = useState<ImportState>({ state: "idle" });
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +48,14 @@ export function OfficialImport({ dataset, offered }: { dataset: string; offered:
         The official ColBench tasks
       </h2>
       <p className="mt-1 text-stone-600">
-        Fetch the benchmark&apos;s task files from <code className="font-mono">{dataset}</code> on the Hugging Face hub into the cache Python&apos;s
+        Fetch the benchmarks&apos; task files from{" "}
+        {datasets.map((dataset, i) => (
+          <span key={dataset}>
+            {i ? ", " : ""}
+            <code className="font-mono">{dataset}</code>
+          </span>
+        ))}{" "}
+        on the Hugging Face hub into the cache Python&apos;s
         huggingface_hub shares (<code className="font-mono">HF_HOME</code>), and import them. The same as{" "}
         <code className="font-mono">npx colbench import --official</code>.
       </p>

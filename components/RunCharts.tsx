@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { Bin, RunDashboard } from "@/lib/runs/dashboard";
+import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 
 const number = (n: number) => n.toLocaleString("en");
 
@@ -28,8 +29,11 @@ function Chart({ title, data, dataKey = "count", format, testId, fill = "#0f766e
  * A run at a glance: how its rewards spread, how success depends on how many turns the agent took
  * before answering, turns, answer lengths and tokens (with their cost where the run gives prices).
  */
-export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashboard; benchmark: "backend" | "frontend"; title?: string }) {
+export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashboard; benchmark: Benchmark; title?: string }) {
   const d = dashboard;
+  // A benchmark with a pass/fail outcome charts its success rate by turns; a graded one its mean reward.
+  const reward = benchmarks[benchmark].reward;
+  const byTurns = reward.hasSuccess ? reward.name : `Mean ${reward.measure}`;
   const bins = (b: Bin[]) => b.map((x) => ({ label: x.label, count: x.count }));
   const side = (label: string, t: { prompt: number; completion: number }) => (
     <tr key={label}>
@@ -51,12 +55,12 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
         </p>
       ) : null}
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
-        <Chart title={benchmark === "backend" ? "Reward (% tests passed) over episodes" : "Similarity over episodes"} data={bins(d.rewards)} testId="chart-rewards" />
+        <Chart title={`Reward (${reward.measure}) over episodes`} data={bins(d.rewards)} testId="chart-rewards" />
         <Chart
-          title={`${benchmark === "backend" ? "Success" : "Mean similarity"} by agent turns (questions asked + the answer)`}
-          data={d.byAgentTurns.map((r) => ({ label: String(r.agentTurns), success: benchmark === "backend" ? r.success : r.meanReward, episodes: r.episodes }))}
+          title={`${byTurns} by agent turns (questions asked + the answer)`}
+          data={d.byAgentTurns.map((r) => ({ label: String(r.agentTurns), success: reward.hasSuccess ? r.success : r.meanReward, episodes: r.episodes }))}
           dataKey="success"
-          format={(v) => (benchmark === "backend" ? `${Math.round(v * 100)}%` : v.toFixed(2))}
+          format={reward.format}
           testId="chart-by-turns"
           fill="#b45309"
         />

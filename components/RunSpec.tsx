@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
-import { isHuman, runConfigSchema, runEmbedder, type Player } from "@/lib/colbench/run-config";
-import { profileLabel } from "@/lib/colbench/render-profile";
+import { isHuman, type Player } from "@/lib/colbench/run-config";
+import { runConfigSchema } from "@/lib/benchmarks/run-config";
+import { benchmarkViews } from "@/components/benchmarks";
 import type { RunSpan } from "@/lib/store/run-span";
 
 // What was run, from the run's stored config: who played each side, on which tasks, how many
@@ -58,17 +59,8 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
         ))}
       </>,
     ]);
-    const embedder = runEmbedder(config);
-    if (embedder) {
-      rows.push([
-        "Similarity by",
-        <span key="e" className={embedder.paperMetric ? "" : "text-amber-800"}>
-          <span className="font-mono" data-testid="run-embedder">{embedder.label}</span>
-          {c.embedderReason ? <span className="block text-xs text-stone-500">chosen because: {c.embedderReason}</span> : null}
-        </span>,
-      ]);
-      rows.push(["Rendered", <span key="r" className="font-mono" data-testid="run-profile">{profileLabel(c.render)}</span>]);
-    }
+    // How the benchmark scores its runs, where it says (frontend: the embedder and render profile).
+    rows.push(...(benchmarkViews[c.benchmark].specRows?.(config) ?? []));
   }
   rows.push(["Created", when(createdAt)]);
   rows.push(["Started", span.startedAt ? when(span.startedAt) : "not yet"]);

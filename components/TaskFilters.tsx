@@ -1,4 +1,5 @@
 import type { TaskQuery } from "@/lib/store/tasks";
+import { BENCHMARKS, benchmarks } from "@/lib/benchmarks";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
 
@@ -10,8 +11,11 @@ export function TaskFilters({ query }: { query: TaskQuery }) {
         Benchmark
         <select name="benchmark" defaultValue={query.benchmark ?? ""} className={field} aria-label="Benchmark">
           <option value="">all</option>
-          <option value="backend">backend</option>
-          <option value="frontend">frontend</option>
+          {BENCHMARKS.map((name) => (
+            <option key={name} value={name}>
+              {benchmarks[name].title}
+            </option>
+          ))}
         </select>
       </label>
       <label className="flex flex-col gap-1 text-xs text-stone-600">

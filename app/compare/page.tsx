@@ -3,15 +3,22 @@ import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { CompareTable } from "@/components/CompareTable";
 import { percent } from "@/components/format";
+import { benchmarks, type Benchmark } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
 import { currentViewer } from "@/app/_lib/viewer";
 import { seesHidden } from "@/lib/access/viewer";
-import { profileLabel } from "@/lib/colbench/render-profile";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Compare runs" };
+
+/** A run's best-of-k figure: its success rate when the benchmark has one, else its mean best reward. */
+function bestOfK(benchmark: Benchmark, best: { reward: number; success: number }): string {
+  const reward = benchmarks[benchmark].reward;
+  return reward.hasSuccess ? `${reward.name.toLowerCase()} ${percent(best.success)}` : `${reward.measure} ${reward.format(best.reward)}`;
+}
 
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   const query = await searchParams;
@@ -21,6 +28,8 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const a = Number(query.a) || undefined;
   const b = Number(query.b) || undefined;
   const result = a && b ? await store.runs.compare(a, b) : null;
+  // What the benchmark says of how each run was scored (frontend: the embedder and render profile).
+  const Provenance = result && typeof result !== "string" ? benchmarkViews[result.a.benchmark].CompareProvenance : undefined;
   const select = (name: "a" | "b", value?: number) => (
     <label className="flex min-w-0 max-w-full items-center gap-2">
       Run {name.toUpperCase()}
@@ -50,31 +59,16 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         <p role="alert" className="text-sm text-red-700">{result}</p>
       ) : result ? (
         <>
-          {result.profileMismatch ? (
-            <p role="alert" data-testid="profile-mismatch" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              Different render profiles: {result.profileMismatch} No win rate is computed; the rewards below are shown side by side as they were scored.
+          {result.mismatches.map((m) => (
+            // "render profile" → profile-mismatch, "embedder" → embedder-mismatch.
+            <p key={m.by} role="alert" data-testid={`${m.by.split(" ").pop()}-mismatch`} className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Different {m.by}s: {m.reason} No win rate is computed; the rewards below are shown side by side as they were scored.
             </p>
-          ) : null}
-          {result.embedderMismatch ? (
-            <p role="alert" data-testid="embedder-mismatch" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              Different embedders: {result.embedderMismatch} No win rate is computed; the rewards below are shown side by side as they were scored.
-            </p>
-          ) : null}
-          {result.a.benchmark === "frontend" ? (
-            <p className="mb-2 text-sm text-stone-600" data-testid="compare-provenance">
-              {[result.a, result.b].map((run, i) => (
-                <span key={run.id} className="mr-4 inline-block">
-                  {i ? "B" : "A"}: {run.name} — similarity by <span className="font-mono">{run.embedder?.label ?? "an unknown embedder (imported rewards)"}</span>
-                  {run.render ? <>, rendered {profileLabel(run.render)}</> : null}
-                </span>
-              ))}
-            </p>
-          ) : null}
+          ))}
+          {Provenance ? <Provenance runs={[result.a, result.b]} /> : null}
           <p className="mb-4 text-sm text-stone-700" data-testid="compare-summary">
-            {result.profileMismatch
-              ? "Not compared: the two runs were scored under different render profiles."
-              : result.embedderMismatch
-              ? "Not compared: the two runs' similarities come from different embedders."
+            {result.mismatches.length
+              ? `Not compared: the two runs were scored under different ${result.mismatches[0]!.by}s.`
               : result.versus
               ? `${result.a.name} wins ${result.versus.wins}, ties ${result.versus.ties}, loses ${result.versus.losses} of ${result.versus.n} shared tasks: win rate ${percent(result.versus.win_rate)} [${percent(result.versus.ci_low)}, ${percent(result.versus.ci_high)}] against ${result.b.name}.`
               : "The two runs have no finished task in common."}
@@ -84,7 +78,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               <div key={run.id}>
                 {dashboard.k > 1 ? (
                   <p className="mb-1 text-sm text-stone-700" data-testid={`compare-best-of-k-${i ? "b" : "a"}`}>
-                    {run.name}: best-of-{dashboard.k} {run.benchmark === "backend" ? `success ${percent(dashboard.bestOfK.success)}` : `similarity ${dashboard.bestOfK.reward.toFixed(3)}`}
+                    {run.name}: best-of-{dashboard.k} {bestOfK(run.benchmark, dashboard.bestOfK)}
                   </p>
                 ) : null}
                 <RunCharts dashboard={dashboard} benchmark={run.benchmark} title={`${i ? "B" : "A"}: ${run.name}`} />

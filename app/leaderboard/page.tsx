@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import Link from "next/link";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
@@ -5,92 +6,85 @@ import type { LeaderboardRow } from "@/lib/store/leaderboard";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { percent } from "@/components/format";
-import { profileLabel } from "@/lib/colbench/render-profile";
+import { BENCHMARKS, benchmarks, type Benchmark } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
+import type { LeaderboardColumn } from "@/components/benchmarks/views";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { HumanPreference } from "@/components/label/HumanPreference";
 import { humanRatings } from "@/lib/label/leaderboard";
-import { FilterPills } from "@/components/FilterPills";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
 
-const interval = (e: { mean: number; low: number; high: number }, asPercent = true) =>
-  asPercent ? `${percent(e.mean)} [${percent(e.low)}, ${percent(e.high)}]` : `${e.mean.toFixed(3)} [${e.low.toFixed(3)}, ${e.high.toFixed(3)}]`;
+type Estimate = { mean: number; low: number; high: number };
 
-function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmark: "backend" | "frontend"; baseline?: number }) {
+const interval = (e: Estimate, format: (value: number) => string = percent) => `${format(e.mean)} [${format(e.low)}, ${format(e.high)}]`;
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const cellClass = "px-3 py-2";
+
+/**
+ * One benchmark's runs: the common columns, its success columns when it has a pass/fail outcome,
+ * its reward, and what its views add (frontend: render profile, embedder, win rate vs a baseline).
+ */
+function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmark: Benchmark; baseline?: number }) {
+  const reward = benchmarks[benchmark].reward;
+  const { before, after } = benchmarkViews[benchmark].leaderboard;
   // Runs with several samples per task are also ranked as the benchmark reports them: each task's best sample.
   const bestOf = rows.some((r) => r.bestOfK);
+  const columns: LeaderboardColumn[] = [
+    ...before,
+    ...(reward.hasSuccess ? [{ header: `${reward.name} rate (95% CI)`, numeric: true, cell: (row: LeaderboardRow) => interval(row.success) }] : []),
+    { header: `${capitalized(reward.measure)} (95% CI)`, numeric: true, cell: (row) => interval(row.reward, reward.format) },
+    ...after,
+    ...(bestOf
+      ? [
+          {
+            header: `Best-of-k ${reward.hasSuccess ? reward.name.toLowerCase() : reward.measure} (95% CI)`,
+            numeric: true,
+            testId: "best-of-k",
+            cell: (row: LeaderboardRow) =>
+              row.bestOfK ? `best-of-${row.k}: ${reward.hasSuccess ? interval(row.bestOfK.success) : interval(row.bestOfK.reward, reward.format)}` : "–",
+          },
+        ]
+      : []),
+  ];
   return (
     // Wide tables scroll inside their own box on a narrow screen instead of widening the page.
     <div className="mb-8 overflow-x-auto rounded-lg border border-stone-200 bg-white">
     <table className="w-full text-sm" data-testid={`leaderboard-${benchmark}`}>
       <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
         <tr>
-          <th className="px-3 py-2">Run</th>
-          <th className="px-3 py-2">Agent / simulator</th>
-          <th className="px-3 py-2 text-right">Tasks</th>
-          {benchmark === "backend" ? (
-            <>
-              <th className="px-3 py-2 text-right">Success rate (95% CI)</th>
-              <th className="px-3 py-2 text-right">% tests passed (95% CI)</th>
-              {bestOf ? <th className="px-3 py-2 text-right">Best-of-k success (95% CI)</th> : null}
-            </>
-          ) : (
-            <>
-              <th className="px-3 py-2">Render profile</th>
-              <th className="px-3 py-2">Embedder</th>
-              <th className="px-3 py-2 text-right">Similarity (95% CI)</th>
-              <th className="px-3 py-2 text-right">Win rate vs baseline (95% CI)</th>
-              {bestOf ? <th className="px-3 py-2 text-right">Best-of-k similarity (95% CI)</th> : null}
-            </>
-          )}
+          <th className={cellClass}>Run</th>
+          <th className={cellClass}>Agent / simulator</th>
+          <th className={`${cellClass} text-right`}>Tasks</th>
+          {columns.map((c) => (
+            <th key={c.header} className={c.numeric ? `${cellClass} text-right` : cellClass}>
+              {c.header}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody className="divide-y divide-stone-100">
         {rows.map((row) => (
           <tr key={row.run.id}>
-            <td className="px-3 py-2">
+            <td className={cellClass}>
               <Link href={`/runs/${row.run.id}`} className="font-medium text-teal-800 hover:underline">
                 {row.run.name}
               </Link>
             </td>
-            <td className="px-3 py-2 font-mono text-xs text-stone-600">
+            <td className={`${cellClass} font-mono text-xs text-stone-600`}>
               {row.run.agent ?? "imported"}
               {row.run.simulator ? ` / ${row.run.simulator}` : ""}
             </td>
-            <td className="px-3 py-2 text-right tabular-nums">{row.tasks}</td>
-            {benchmark === "backend" ? (
-              <>
-                <td className="px-3 py-2 text-right tabular-nums">{interval(row.success)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{interval(row.reward)}</td>
-                {bestOf ? <td className="px-3 py-2 text-right tabular-nums" data-testid="best-of-k">{row.bestOfK ? `best-of-${row.k}: ${interval(row.bestOfK.success)}` : "–"}</td> : null}
-              </>
-            ) : (
-              <>
-                <td className="px-3 py-2 font-mono text-xs text-stone-600" data-testid="render-profile">
-                  {row.run.render ? profileLabel(row.run.render) : "unknown (imported)"}
-                </td>
-                <td className={`px-3 py-2 font-mono text-xs ${row.run.embedder?.paperMetric === false ? "text-amber-800" : "text-stone-600"}`} data-testid="embedder">
-                  {row.run.embedder?.label ?? "unknown (imported)"}
-                </td>
-                <td className="px-3 py-2 text-right tabular-nums">{interval(row.reward, false)}</td>
-                <td className="px-3 py-2 text-right tabular-nums">
-                  {row.run.id === baseline ? (
-                    "baseline"
-                  ) : row.versusBaseline ? (
-                    `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}`
-                  ) : row.notComparable ? (
-                    <span title={row.notComparable} className="text-amber-800">
-                      not comparable: other {row.notComparableBy ?? "render profile"}
-                    </span>
-                  ) : (
-                    "–"
-                  )}
-                </td>
-                {bestOf ? <td className="px-3 py-2 text-right tabular-nums" data-testid="best-of-k">{row.bestOfK ? `best-of-${row.k}: ${interval(row.bestOfK.reward, false)}` : "–"}</td> : null}
-              </>
-            )}
+            <td className={`${cellClass} text-right tabular-nums`}>{row.tasks}</td>
+            {columns.map((c) => (
+              <td key={c.header} className={[cellClass, c.numeric ? "text-right tabular-nums" : "", c.className?.(row) ?? ""].filter(Boolean).join(" ")} data-testid={c.testId}>
+                {c.cell(row, { baseline })}
+              </td>
+            ))}
           </tr>
         ))}
       </tbody>
@@ -105,13 +99,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const includePlayed = query.played === "1";
   const rows = await (await getStore()).runs.leaderboard(baseline, { includePlayed });
   const human = await humanRatings(await getStore());
-  const backend = rows.filter((r) => r.run.benchmark === "backend");
-  const allFrontend = rows.filter((r) => r.run.benchmark === "frontend");
-  // Similarities are comparable only within one embedder: the table can show one at a time.
-  const embedderOf = (r: LeaderboardRow) => r.run.embedder?.id ?? "unknown";
-  const embedders = [...new Set(allFrontend.map(embedderOf))].sort();
-  const embedder = embedders.find((e) => e === query.embedder);
-  const frontend = embedder ? allFrontend.filter((r) => embedderOf(r) === embedder) : allFrontend;
+  // One table per registered benchmark, in the registry's order; each shows the rows its views choose.
+  const sections = BENCHMARKS.flatMap((benchmark) => {
+    const all = rows.filter((r) => r.run.benchmark === benchmark);
+    const { shown, Header } = benchmarkViews[benchmark].leaderboard;
+    return all.length ? [{ benchmark, all, shown: shown ? shown(all, query) : all, Header }] : [];
+  });
   return (
     <>
       <LiveRefresh />
@@ -127,7 +120,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       </div>
       {rows.length === 0 ? (
         <EmptyState title="No scored runs yet">
-          Finished benchmark runs are ranked here: success rate and % tests passed for backend, similarity and win rate for frontend. Start one with{" "}
+          Finished benchmark runs are ranked here, one table per benchmark by its reward. Start one with{" "}
           <Link href="/runs/new" className="text-teal-700 underline">
             New run
           </Link>
@@ -135,60 +128,16 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         </EmptyState>
       ) : (
         <>
-          {backend.length ? (
-            <>
-              <h2 className="mb-2 text-lg font-semibold text-stone-900">Backend programming</h2>
-              <Table rows={backend} benchmark="backend" />
-            </>
-          ) : null}
-          {allFrontend.length ? (
-            <>
-              <div className="mb-2 flex flex-wrap items-end justify-between gap-2">
-                <h2 className="text-lg font-semibold text-stone-900">Frontend design</h2>
-                <form method="get" className="flex items-center gap-2 text-sm">
-                  {includePlayed ? <input type="hidden" name="played" value="1" /> : null}
-                  {embedder ? <input type="hidden" name="embedder" value={embedder} /> : null}
-                  <label htmlFor="baseline" className="text-stone-600">
-                    Baseline run
-                  </label>
-                  <select id="baseline" name="baseline" defaultValue={baseline ?? ""} className="rounded-md border border-stone-300 bg-white px-2 py-1">
-                    <option value="">none</option>
-                    {frontend.map((r) => (
-                      <option key={r.run.id} value={r.run.id}>
-                        {r.run.name}
-                      </option>
-                    ))}
-                  </select>
-                  <button type="submit" className="rounded-md bg-teal-700 px-3 py-1 text-white">
-                    Set baseline
-                  </button>
-                </form>
-              </div>
-              {new Set(frontend.map((r) => (r.run.render ? profileLabel(r.run.render) : "unknown"))).size > 1 ? (
-                <p role="alert" data-testid="leaderboard-profiles" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                  These runs were scored under different render profiles (see the column): similarities are comparable only between runs of one profile.
-                  Rescore a run under another with <code className="font-mono">colbench rescore RUN --profile P --browser B</code>.
-                </p>
-              ) : null}
-              {embedders.length > 0 ? (
-                <>
-                  <div className="mb-2 text-sm">
-                    <FilterPills
-                      label="Filter by embedder"
-                      caption="embedder"
-                      pills={[undefined, ...embedders].map((e) => ({ label: e ?? "all", href: withQuery("/leaderboard", query, { embedder: e }), current: e === embedder }))}
-                    />
-                  </div>
-                  {!embedder && embedders.length > 1 ? (
-                    <p role="alert" data-testid="leaderboard-embedders" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-                      These runs&apos; similarities come from different image embedders (see the column): only runs of one embedder are comparable, and only CLIP ViT-B/32&apos;s with the paper.
-                    </p>
-                  ) : null}
-                </>
-              ) : null}
-              <Table rows={frontend} benchmark="frontend" baseline={baseline} />
-            </>
-          ) : null}
+          {sections.map(({ benchmark, all, shown, Header }) => (
+            <Fragment key={benchmark}>
+              {Header ? (
+                <Header heading={benchmarkViews[benchmark].heading} all={all} shown={shown} query={query} baseline={baseline} />
+              ) : (
+                <h2 className="mb-2 text-lg font-semibold text-stone-900">{benchmarkViews[benchmark].heading}</h2>
+              )}
+              <Table rows={shown} benchmark={benchmark} baseline={baseline} />
+            </Fragment>
+          ))}
         </>
       )}
       <HumanPreference ratings={human} />

@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent } from "@/components/format";
+import { benchmarks } from "@/lib/benchmarks";
 import { DataTable } from "@/components/DataTable";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
@@ -87,8 +88,8 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 </>
               ),
             },
-            { header: "Mean reward", numeric: true, cell: (run) => (run.meanReward === null ? "–" : run.meanReward.toFixed(3)) },
-            { header: "Success", numeric: true, cell: (run) => (run.benchmark === "backend" ? percent(run.successRate) : "–") },
+            { header: "Mean reward", numeric: true, cell: (run) => (run.meanReward === null ? "–" : benchmarks[run.benchmark].reward.format(run.meanReward)) },
+            { header: "Success", numeric: true, cell: (run) => (benchmarks[run.benchmark].reward.hasSuccess ? percent(run.successRate) : "–") },
             { header: "Status", className: "text-stone-600", cell: (run) => run.status },
           ]}
         />

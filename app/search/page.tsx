@@ -5,6 +5,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { SearchHits } from "@/components/SearchHits";
 import type { TurnSearch } from "@/lib/store/search";
+import { BENCHMARKS, benchmarks, isBenchmark } from "@/lib/benchmarks";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Search" };
@@ -24,7 +25,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const search: TurnSearch = {
     q: query.q ?? "",
     runId: num(query.run),
-    benchmark: query.benchmark === "backend" || query.benchmark === "frontend" ? query.benchmark : undefined,
+    benchmark: isBenchmark(query.benchmark) ? query.benchmark : undefined,
     minReward: num(query.minReward),
     maxReward: num(query.maxReward),
     minAgentTurns: num(query.minTurns),
@@ -58,8 +59,11 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           Benchmark
           <select name="benchmark" defaultValue={query.benchmark ?? ""} className={field}>
             <option value="">any</option>
-            <option value="backend">backend</option>
-            <option value="frontend">frontend</option>
+            {BENCHMARKS.map((name) => (
+              <option key={name} value={name}>
+                {benchmarks[name].title}
+              </option>
+            ))}
           </select>
         </label>
         <fieldset className="flex flex-col gap-1 text-xs text-stone-600">

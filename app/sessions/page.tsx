@@ -7,7 +7,7 @@ import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { DataTable } from "@/components/DataTable";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
-import { percent } from "@/components/format";
+import { benchmarks } from "@/lib/benchmarks";
 import { RevokeSeatLinks } from "@/components/play/RevokeSeatLinks";
 import type { SessionRow } from "@/lib/store/play";
 
@@ -21,7 +21,7 @@ function outcome(s: SessionRow): string {
   if (!e) return "not started";
   if (e.status === "failed") return "failed";
   if (e.status !== "done" || e.reward === null) return `${e.status} (${e.turns} turns)`;
-  return s.benchmark === "backend" ? `${percent(e.reward)} of tests passed` : `similarity ${e.reward.toFixed(3)}`;
+  return benchmarks[s.benchmark].reward.sentence(e.reward);
 }
 
 /** Episodes people played from Play: kept apart from benchmark runs and their rankings. */

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { parseTaskSearch, searchHref } from "@/lib/store/task-search";
 import { PageHeader } from "@/components/PageHeader";
+import { BENCHMARKS, benchmarks } from "@/lib/benchmarks";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { Pager } from "@/components/Pager";
@@ -10,7 +11,7 @@ import { TaskFilters } from "@/components/TaskFilters";
 import { OfficialImport } from "@/components/OfficialImport";
 import { currentViewer } from "@/app/_lib/viewer";
 import { managesData } from "@/lib/access/policy";
-import { OFFICIAL_DATASET, officialSource } from "@/lib/colbench/official-dataset";
+import { officialDatasets, officialSource } from "@/lib/benchmarks/official";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Tasks" };
@@ -20,19 +21,20 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const store = await getStore();
   const page = await store.tasks.list(query);
   const counts = page.total === 0 ? await store.tasks.counts() : null;
-  const none = counts !== null && counts.backend + counts.frontend === 0;
+  const none = counts !== null && counts.total === 0;
   // Until the benchmark's own tasks are here, researchers are offered to fetch them (the samples aside).
   const manages = managesData(await currentViewer());
-  const offerOfficial = manages && (await store.tasks.countFrom(officialSource(OFFICIAL_DATASET, ""))) === 0;
+  const datasets = officialDatasets().map((d) => d.dataset);
+  const offerOfficial = manages && (await Promise.all(datasets.map((d) => store.tasks.countFrom(officialSource(d, ""))))).some((n) => n === 0);
   return (
     <>
       <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
         Import a file
       </Link>
       <PageHeader title="Tasks">
-        Backend tasks are scored by hidden unit tests; frontend tasks by how closely the agent&apos;s page looks like the target.
+        Each benchmark scores an answer against what the agent is not shown: {BENCHMARKS.map((name) => `${name}, ${benchmarks[name].hidden.summary}`).join("; ")}.
       </PageHeader>
-      {manages ? <OfficialImport dataset={OFFICIAL_DATASET} offered={offerOfficial} /> : null}
+      {manages ? <OfficialImport datasets={datasets} offered={offerOfficial} /> : null}
       <TaskFilters query={query} />
       {page.total === 0 ? (
         none ? (
@@ -42,7 +44,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
           </EmptyState>
         ) : (
           <EmptyState title="No tasks match these filters">
-            {counts!.backend + counts!.frontend} tasks exist.{" "}
+            {counts!.total} tasks exist.{" "}
             <Link href="/tasks" className="text-teal-700 underline">
               Clear the filters
             </Link>

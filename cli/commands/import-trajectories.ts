@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { Command, Option } from "commander";
-import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
+import { BENCHMARKS, type Benchmark } from "../../lib/benchmarks";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 
@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .description("load a trajectory JSONL file (the benchmark's format) as a finished run")
     .argument("<file>", "JSONL, one episode a line: {task, dialogue_history, answer, reward}")
     .option("--name <run>", "the new run's name (default: from the file name)")
-    .addOption(new Option("--benchmark <kind>", "the tasks' benchmark (default: guessed, backend tasks have test_cases)").choices(BENCHMARKS))
+    .addOption(new Option("--benchmark <kind>", "the tasks' benchmark (default: the one whose task format each record matches)").choices(BENCHMARKS))
     .action(
       action(async (file: string, opts: { name?: string; benchmark?: Benchmark }) => {
         if (!fs.existsSync(file)) fail(`${file}: no such file`);

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { Command, Option } from "commander";
 import { SingleBar, Presets } from "cli-progress";
-import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
-import { OFFICIAL_DATASET, OFFICIAL_SPLITS, type OfficialSplit } from "../../lib/colbench/official-dataset";
+import { BENCHMARKS, type Benchmark } from "../../lib/benchmarks";
+import { OFFICIAL_SPLITS, officialDatasets, type OfficialSplit } from "../../lib/benchmarks/official";
 import { importOfficial } from "../../lib/official/import";
 import type { ImportSummary } from "../../lib/store/import-tasks";
 import { withDatabase } from "../database";
@@ -66,6 +66,7 @@ async function importOfficialFiles(opts: ImportOptions): Promise<void> {
     importOfficial(store, {
       split: opts.split as OfficialSplit,
       dataset: opts.dataset,
+      benchmark: opts.benchmark,
       onDownload: progress.onProgress,
       onProblem: (message) => process.stderr.write(`${message}\n`),
     }).finally(() => progress.stop()),
@@ -73,7 +74,7 @@ async function importOfficialFiles(opts: ImportOptions): Promise<void> {
   let bad = 0;
   for (const result of outcome.results) {
     if (result.absent) process.stderr.write(`colbench: ${result.absent}\n`);
-    else bad += report(`${outcome.dataset}/${result.file}`, result.summary!);
+    else bad += report(`${result.dataset}/${result.file}`, result.summary!);
   }
   if (bad > 0) process.exitCode = 1;
 }
@@ -82,11 +83,11 @@ export function register(program: Command): void {
   program
     .command("import")
     .description("import a ColBench task file (JSONL) into the studio database, or the benchmark's own files with --official")
-    .argument("[file]", "JSONL file, one task per line, in the official backend or frontend format")
-    .addOption(new Option("--benchmark <kind>", "which format the file is in").choices(BENCHMARKS))
+    .argument("[file]", `JSONL file, one task per line, in a benchmark's official format (${BENCHMARKS.join(", ")})`)
+    .addOption(new Option("--benchmark <kind>", "which format the file is in (with --official: import only this benchmark's files)").choices(BENCHMARKS))
     .addOption(new Option("--split <split>", "the split the tasks belong to").choices(["test", "train"]).default("test"))
     .option("--name <name>", "dataset name recorded as the tasks' source (default: the file name)")
-    .option("--official", `fetch the benchmark's own task files (${OFFICIAL_DATASET} on the Hugging Face hub, through its cache) and import them`)
+    .option("--official", `fetch the benchmarks' own task files (${officialDatasets().map((d) => d.dataset).join(", ")} on the Hugging Face hub, through its cache) and import them`)
     .option("--dataset <ref>", "with --official: another hub dataset or a folder with the same layout (<benchmark>_tasks/<split>.jsonl)")
     .action(
       action(async (file: string | undefined, opts: ImportOptions) => {
@@ -96,7 +97,7 @@ export function register(program: Command): void {
           return importOfficialFiles(opts);
         }
         if (!file) fail("give a FILE to import (or --official for the benchmark's own files)");
-        if (!opts.benchmark) fail("--benchmark backend|frontend: which format the file is in");
+        if (!opts.benchmark) fail(`--benchmark ${BENCHMARKS.join("|")}: which format the file is in`);
         if (opts.dataset) fail("--dataset goes with --official");
         await importFile(file, { ...opts, benchmark: opts.benchmark });
       }),

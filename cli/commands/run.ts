@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { MultiBar, Presets } from "cli-progress";
-import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
+import { BENCHMARKS, benchmarkOf, type Benchmark } from "../../lib/benchmarks";
+import { EMBEDDER_NAMES, type EmbedderName } from "../../lib/colbench/run-config";
 import { parseDuration } from "../../lib/colbench/duration";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { openEventBus } from "../../lib/events";
@@ -13,13 +14,11 @@ import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileNa
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
 import { loadPipelineView } from "../../lib/sweet/pipeline-view";
-import { officialLines, type OfficialInputs } from "../../lib/sweet/official";
+import { officialExportNotice, officialLines, type OfficialInputs } from "../../lib/sweet/official";
 import { templateForRun } from "../../lib/sweet/run-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
 import { describeFailure } from "../../lib/colbench/failure";
 import { summarizeRewards } from "../../lib/scoring/metrics/metrics";
-import { resolveModel } from "../../lib/hub";
-import { CLIP_FILES, CLIP_HUB_ID } from "../../lib/scoring/frontend/embedders/choose";
 import { enqueueRun, queueConfigured } from "../../lib/queue/enqueue";
 import { JobQueue } from "../../lib/queue/queue";
 import { QueueWorker } from "../../lib/queue/worker";
@@ -94,10 +93,11 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
 async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string; detach?: boolean }): Promise<RunStats | null> {
   const config = await loadRunConfig(store, runId);
-  if (config.benchmark === "frontend" && config.embedder === "clip-vit-b32") {
+  const runtime = await benchmarkOf(config.benchmark).runtime();
+  if (runtime.prefetch) {
     // Fetched here, with a bar per file, rather than silently when the scorer opens.
     const progress = hubProgress();
-    await resolveModel(config.clipPath ?? process.env.COLBENCH_CLIP ?? CLIP_HUB_ID, { files: CLIP_FILES, onProgress: progress.onProgress }).finally(() => progress.stop());
+    await runtime.prefetch(config, progress.onProgress).finally(() => progress.stop());
   }
   // A studio open on the same database (a PostgreSQL server, or the embedded one through its
   // owner's socket) shows this run's turns live.
@@ -212,7 +212,7 @@ export function register(program: Command): void {
   program
     .command("run")
     .description("run ColBench episodes between an agent and a simulator on OpenAI-compatible model servers")
-    .addOption(new Option("--benchmark <kind>", "backend or frontend").choices(BENCHMARKS).makeOptionMandatory())
+    .addOption(new Option("--benchmark <kind>", BENCHMARKS.join(" or ")).choices(BENCHMARKS).makeOptionMandatory())
     .option("--tasks <selector>", "which tasks: all | split=test | source=FILE | index=0-49 (position in its file, from 0) | lines=1-50 (from 1) | ids=21,25,30-40 (the studio's task ids); clauses joined by commas, e.g. split=test,index=0-99", "all")
     .requiredOption("--agent <url#model>", "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct")
     .requiredOption("--simulator <url#model>", "the simulated human's server")
@@ -227,10 +227,7 @@ export function register(program: Command): void {
     .option("--max-tokens <n>", "the agent's token limit per turn", int("--max-tokens"), 1024)
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
     .addOption(
-      new Option("--embedder <name>", "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)").choices([
-        "default",
-        "clip-vit-b32",
-      ]),
+      new Option("--embedder <name>", "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)").choices(EMBEDDER_NAMES),
     )
     .option("--clip <ref>", "frontend: CLIP ViT-B/32's weights, a folder or hub id (default: $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache)")
     .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
@@ -238,15 +235,24 @@ export function register(program: Command): void {
     .addOption(new Option("--profile <name>", "frontend: render profile, paper (the published scorer's screenshot) or studio-1280").choices(PROFILE_NAMES).default("paper"))
     .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
     .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
+    .option(
+      "--option <name=value>",
+      "a run option of the benchmark's own, repeatable (e.g. math-hard: --option judge=URL#MODEL); its module checks it",
+      (v: string, all: Record<string, string> = {}) => {
+        const at = v.indexOf("=");
+        if (at <= 0) throw new InvalidArgumentError(`--option "${v}": write NAME=VALUE`);
+        return { ...all, [v.slice(0, at)]: v.slice(at + 1) };
+      },
+    )
     .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
     .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)", (v: string) => parseDuration(v))
     .action(
       action(async (opts: {
         detach?: boolean;
         benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
-        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: "default" | "clip-vit-b32"; clip?: string;
+        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: EmbedderName; clip?: string;
         agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
-        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number;
+        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number; option?: Record<string, string>;
       }) => {
         const agent = parseServerSpec(opts.agent, "--agent");
         const simulator = parseServerSpec(opts.simulator, "--simulator");
@@ -265,17 +271,13 @@ export function register(program: Command): void {
             concurrency: opts.concurrency,
             giveUpSeconds: opts.giveUp,
             name: opts.name,
-            embedder: opts.embedder,
-            clipPath: opts.clip,
             prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
-            profile: opts.profile,
-            browser: opts.browser,
-            placeholderPhoto: opts.placeholderPhoto,
+            // The benchmark's own options; its module checks them (others than frontend have none).
+            options: { ...opts.option, embedder: opts.embedder, clipPath: opts.clip, profile: opts.profile, browser: opts.browser, placeholderPhoto: opts.placeholderPhoto },
           });
-          if (run.config.benchmark === "frontend") process.stderr.write(`render profile: ${profileLabel(run.config.render)}\n`);
           process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
+          for (const line of benchmarkOf(run.config.benchmark).describeRun(run.config)) process.stderr.write(`${line}\n`);
           if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
-          else if (run.config.benchmark === "frontend") process.stderr.write(`frontend similarity: ${run.config.embedderReason}\n`);
           const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
           if (stats) await summary(store, run.id, run.name, stats);
         });
@@ -360,6 +362,8 @@ export function register(program: Command): void {
           if (opts.format === "official" || opts.format === "official-best-of-k") {
             const failures = await failureLines(store, run.id);
             if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+            const notice = officialExportNotice(run.benchmark);
+            if (notice) process.stderr.write(notice);
           }
           // Turn-pair files say which candidate pool their pairs were drawn from, and how.
           if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { BENCHMARKS, type Benchmark } from "../../lib/colbench/tasks";
+import { BENCHMARKS, type Benchmark } from "../../lib/benchmarks";
 import { withDatabase } from "../database";
 import { action } from "../errors";
 

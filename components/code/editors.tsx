@@ -3,8 +3,10 @@
 import { useEffect, useRef } from "react";
 import Editor, { DiffEditor, type DiffOnMount } from "@monaco-editor/react";
 import { useLocalMonaco } from "./monaco-setup";
+import type { AnswerKind } from "@/lib/benchmarks/module";
 
-export type CodeLanguage = "python" | "html" | "plaintext";
+/** The editor languages of benchmarks' answers, and plain text. */
+export type CodeLanguage = AnswerKind["language"] | "plaintext";
 
 const SHARED = {
   minimap: { enabled: false },

@@ -1,10 +1,12 @@
 import type { PairView, ViewSide } from "@/lib/label/views";
 import { Transcript } from "@/components/Transcript";
 import { EpisodeScore } from "@/components/EpisodeScore";
+import type { Benchmark } from "@/lib/benchmarks";
+import { benchmarkViews } from "@/components/benchmarks";
 
 const NAMES = { agent: "agent", simulator: "human" };
 
-function Side({ side, label, benchmark, hidden, testId }: { side: ViewSide; label: string; benchmark: "backend" | "frontend"; hidden: boolean; testId: string }) {
+function Side({ side, label, benchmark, hidden, testId }: { side: ViewSide; label: string; benchmark: Benchmark; hidden: boolean; testId: string }) {
   const details = {
     tests: side.tests?.map((t) => ({ name: t.name, expression: t.expression ?? t.name, passed: t.passed, reason: t.reason ?? "", expected: t.expected, actual: t.actual })),
     answerRender: side.render ?? undefined,
@@ -33,6 +35,7 @@ function Differing({ text, prefix, suffix, testId }: { text: string; prefix: num
 /** One pair, side by side: A on the left, B on the right (the order this person was dealt). */
 export function PairSides({ pair }: { pair: PairView }) {
   const hidden = Boolean(pair.hidden);
+  const { PairHidden } = benchmarkViews[pair.benchmark];
   return (
     <div data-testid="pair" data-item={pair.itemId}>
       <section className="mb-4 rounded-lg border border-stone-200 bg-white p-4">
@@ -42,19 +45,7 @@ export function PairSides({ pair }: { pair: PairView }) {
       {pair.hidden ? (
         <details className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm" data-testid="pair-hidden">
           <summary className="cursor-pointer font-medium text-amber-900">Hidden information (this queue shows it)</summary>
-          {pair.hidden.targetRender ? (
-            // eslint-disable-next-line @next/next/no-img-element
-            <img src={`/api/renders/${pair.hidden.targetRender}`} alt="Target page" className="mt-2 max-h-96 rounded border" />
-          ) : pair.benchmark === "backend" ? (
-            <pre className="mt-2 whitespace-pre-wrap break-words rounded bg-stone-900 p-3 font-mono text-xs text-stone-100">{pair.hidden.groundTruth}</pre>
-          ) : null}
-          {pair.hidden.tests?.length ? (
-            <ul className="mt-2 list-disc pl-5 font-mono text-xs">
-              {pair.hidden.tests.map((t) => (
-                <li key={t}>{t}</li>
-              ))}
-            </ul>
-          ) : null}
+          <PairHidden hidden={pair.hidden} />
         </details>
       ) : null}
       {pair.left && pair.right ? (

@@ -2,9 +2,9 @@
 
 import { useEffect, useRef } from "react";
 import { useRouter } from "next/navigation";
-import { codeOfTurn } from "@/lib/colbench/turn-code";
+import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import type { SeatTurn } from "@/lib/play/views";
-import { CodeEditor } from "@/components/code";
+import { benchmarkViews } from "@/components/benchmarks";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
 import { useEpisodeStream } from "./useEpisodeStream";
 
@@ -18,7 +18,7 @@ export function LiveEpisode({
 }: {
   episodeId: number;
   taskId: number;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   initial: { turns: SeatTurn[]; status: string; reward: number | null };
   names?: SpeakerNames;
 }) {
@@ -33,8 +33,10 @@ export function LiveEpisode({
     }
   }, [ended, router]);
 
-  const latest = [...live.turns].reverse().find((t) => codeOfTurn(t, benchmark) !== null);
-  const code = latest ? codeOfTurn(latest, benchmark) : null;
+  const { proposalOf } = benchmarks[benchmark];
+  const { LiveAnswer } = benchmarkViews[benchmark];
+  const latest = [...live.turns].reverse().find((t) => proposalOf(t) !== null);
+  const code = latest ? proposalOf(latest) : null;
   return (
     <section aria-label="Live episode" data-testid="live-episode" data-status={live.status}>
       <p className="mb-4 flex items-center gap-2 text-sm text-stone-600" aria-live="polite">
@@ -49,26 +51,7 @@ export function LiveEpisode({
       <div className="grid gap-6 lg:grid-cols-2">
         <Transcript turns={live.turns} names={names} />
         <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
-          {benchmark === "backend" ? (
-            <div>
-              <h2 className="mb-1 text-sm font-medium text-stone-600">{latest ? `The agent's code at turn ${latest.index}` : "No code from the agent yet"}</h2>
-              <CodeEditor value={code ?? ""} language="python" readOnly height={360} label="The agent's latest code (read-only)" />
-            </div>
-          ) : (
-            <div className="grid grid-cols-2 gap-2">
-              <figure className="rounded border border-stone-200 bg-white p-1">
-                <figcaption className="mb-1 text-xs text-stone-500">{latest ? `Agent's page, turn ${latest.index}` : "No page yet"}</figcaption>
-                {latest?.renderId ? (
-                  // eslint-disable-next-line @next/next/no-img-element
-                  <img src={`/api/renders/${latest.renderId}`} alt="The agent's latest page" className="w-full" data-testid="live-render" />
-                ) : null}
-              </figure>
-              <figure className="rounded border border-stone-200 bg-white p-1">
-                <figcaption className="mb-1 text-xs text-stone-500">Target page</figcaption>
-                <iframe title="Target page" src={`/api/tasks/${taskId}/preview`} sandbox="" className="h-80 w-full" />
-              </figure>
-            </div>
-          )}
+          <LiveAnswer taskId={taskId} latest={latest} code={code} />
         </aside>
       </div>
     </section>

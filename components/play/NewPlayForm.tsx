@@ -3,6 +3,7 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { BENCHMARKS, benchmarks } from "@/lib/benchmarks";
 import { useJsonForm } from "@/components/useJsonForm";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
@@ -32,9 +33,12 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2" aria-label="Start playing">
       <label className={label}>
         Benchmark
-        <select name="benchmark" className={field} defaultValue="backend">
-          <option value="backend">backend (Python function)</option>
-          <option value="frontend">frontend (web page)</option>
+        <select name="benchmark" className={field} defaultValue={BENCHMARKS[0]}>
+          {BENCHMARKS.map((name) => (
+            <option key={name} value={name}>
+              {benchmarks[name].title}
+            </option>
+          ))}
         </select>
       </label>
       <label className={label}>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
+import type { Benchmark } from "@/lib/benchmarks";
 
 /** The frame of a seat's page: who you are in which episode, or why a person cannot sit here. */
 export function SeatPage({
@@ -12,7 +13,7 @@ export function SeatPage({
   children,
 }: {
   title: string;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   episodeId: number;
   personSeat: boolean;
   extra?: ReactNode;

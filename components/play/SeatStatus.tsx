@@ -3,6 +3,7 @@
 import { useEffect, useState } from "react";
 import type { EpisodeStreamState } from "@/components/live/useEpisodeStream";
 import { seatLine } from "@/lib/play/seat-line";
+import type { Benchmark } from "@/lib/benchmarks";
 
 const TONES = {
   plain: "border-stone-200 bg-white text-stone-700",
@@ -23,7 +24,7 @@ export function SeatStatus({
   live: EpisodeStreamState;
   mine: "agent" | "simulator";
   other: string;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   episodeId: number;
 }) {
   // While a model server is down the line says for how long, so it is drawn again now and then.

@@ -1,12 +1,15 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { codeOfTurn } from "@/lib/colbench/turn-code";
+import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import type { SeatTurn } from "@/lib/play/views";
 import { CodeDiff } from "@/components/code";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
 import type { RankedCandidate } from "@/lib/store/sweet";
-import { LiveSimilarity } from "@/components/play/LiveSimilarity";
+import { benchmarkViews } from "@/components/benchmarks";
+import type { BrowserSimilarity } from "@/components/benchmarks/views";
+
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 interface Proposal {
   index: number;
@@ -26,16 +29,16 @@ export function TurnTimeline({
   similarity,
 }: {
   turns: SeatTurn[];
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   names?: SpeakerNames;
   candidates?: Record<number, RankedCandidate[]>;
-  /** Frontend: the CLIP folder the studio serves and the target's render, for each page's similarity computed in the browser. */
-  similarity?: { clip: string | null; targetRenderId: string | null };
+  /** The CLIP folder the studio serves and the target's render, for each page's similarity computed in the browser. */
+  similarity?: BrowserSimilarity;
 }) {
   const proposals = useMemo<Proposal[]>(
     () =>
       turns.flatMap((turn) => {
-        const code = codeOfTurn(turn, benchmark);
+        const code = benchmarks[benchmark].proposalOf(turn);
         return code === null ? [] : [{ index: turn.index, code, renderId: turn.renderId ?? null }];
       }),
     [turns, benchmark],
@@ -76,7 +79,8 @@ export function TurnTimeline({
     setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + by)));
   };
 
-  const language = benchmark === "backend" ? "python" : "html";
+  const answer = benchmarks[benchmark].answer;
+  const { ProposalExtras, diffHeight } = benchmarkViews[benchmark].replay;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <Transcript turns={turns} names={names} selected={current?.index} candidates={candidates} />
@@ -88,29 +92,18 @@ export function TurnTimeline({
                 ↑ earlier
               </button>
               <span className="text-stone-600" data-testid="turn-code-title">
-                {benchmark === "backend" ? "Code" : "Page"} at turn {current.index} ({at + 1} of {proposals.length})
+                {capitalized(answer.noun)} at turn {current.index} ({at + 1} of {proposals.length})
                 {previous ? <> · diff against turn {previous.index}</> : <> · first proposal</>}
               </span>
               <button type="button" onClick={() => step(1)} disabled={at === proposals.length - 1} aria-keyshortcuts="]" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
                 later ↓
               </button>
             </div>
-            {benchmark === "frontend" && !current.renderId ? (
-              <p className="mb-3 rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800">This page could not be rendered: the simulator was told there was no page, and a final answer like it scores as a black image.</p>
-            ) : null}
-            {benchmark === "frontend" && current.renderId ? (
-              // eslint-disable-next-line @next/next/no-img-element
-              <img src={`/api/renders/${current.renderId}`} alt={`Render of the page at turn ${current.index}`} className="mb-3 max-h-80 w-full rounded border border-stone-200 object-contain object-top" />
-            ) : null}
-            {benchmark === "frontend" && similarity?.targetRenderId ? (
-              <div className="mb-3">
-                <LiveSimilarity clip={similarity.clip} agentRenderId={current.renderId} targetRenderId={similarity.targetRenderId} label={`Similarity of the page at turn ${current.index} to the target`} />
-              </div>
-            ) : null}
-            <CodeDiff original={previous?.code ?? ""} modified={current.code} language={language} height={benchmark === "backend" ? 420 : 300} label={`Changes at turn ${current.index}`} />
+            {ProposalExtras ? <ProposalExtras index={current.index} renderId={current.renderId} similarity={similarity} /> : null}
+            <CodeDiff original={previous?.code ?? ""} modified={current.code} language={answer.language} height={diffHeight} label={`Changes at turn ${current.index}`} />
           </>
         ) : (
-          <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">The agent showed no {benchmark === "backend" ? "code" : "page"} in this episode.</p>
+          <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">The agent showed no {answer.noun} in this episode.</p>
         )}
       </aside>
     </div>

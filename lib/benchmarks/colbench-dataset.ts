@@ -6,6 +6,7 @@
 
 export const COLBENCH_DATASET = "datasets/facebook/collaborative_agent_bench";
 
-export function colbenchFile(benchmark: "backend" | "frontend", split: "train" | "test"): string {
+/** A benchmark's file of a split in that dataset's layout: NAME_tasks/SPLIT.jsonl. */
+export function colbenchFile(benchmark: string, split: "train" | "test"): string {
   return `${benchmark}_tasks/${split}.jsonl`;
 }

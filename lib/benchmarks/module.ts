@@ -3,6 +3,9 @@ import type { EpisodeRules } from "../colbench/episode";
 import type { FieldProblem, TaskInput } from "../colbench/tasks";
 import type { Simulator } from "../colbench/roles";
 import type { OpenAICompatibleClient } from "../models/openai-client";
+import type { FileProgress } from "../hub";
+import type { LabelHidden, LabelSide } from "./label";
+import type { ScoreCli } from "./score-cli";
 import type { OpenScorer } from "./scorer";
 
 // What a benchmark is, in one place. Everything the studio does differently per benchmark asks
@@ -38,6 +41,8 @@ export interface OfficialSource {
   dataset: string;
   /** The file of a split inside it. */
   file(split: "train" | "test"): string;
+  /** The split's other files, where the dataset keeps a split in several (lighteval/MATH-Hard: one per subject); imported after `file`. */
+  moreFiles?(split: "train" | "test"): string[];
   /** Said when the dataset lacks the file, in place of importing it. */
   absentNote?: string;
   /** Whether a dataset without this benchmark's file is still worth importing others from. */
@@ -48,6 +53,8 @@ export interface OfficialSource {
 export interface RewardRule {
   /** Its name as a column heads it: "Success", "Similarity". */
   name: string;
+  /** What one reward measures, as charts and columns of means name it: "% tests passed", "similarity". */
+  measure: string;
   /** One reward as a cell prints it: "75%", "0.812". */
   format(reward: number): string;
   /** One episode's score in a sentence: "75% of the hidden tests passed". */
@@ -63,6 +70,8 @@ export interface RewardRule {
 export interface PairRule {
   /** The rule's name as stored with pairs and shown in "What was run". */
   name: string;
+  /** What a pair is, said after "a pair is" when a run's samples make none (the pipeline panel). */
+  what: string;
   /** Indices (into `rewards`, finite only) of the chosen/rejected pairs, in the published order. */
   pairs(rewards: readonly number[]): Array<[chosen: number, rejected: number]>;
 }
@@ -71,6 +80,16 @@ export interface PairRule {
 export interface HiddenParts {
   /** One line for the hidden-information panel: what the simulator (and a critic) know that the agent does not. */
   summary: string;
+  /** What a labelling queue that shows hidden information sends: from the task and a side's score details (allow-listed). */
+  label(task: Pick<TaskInput, "groundTruth" | "testCases">, details: unknown): LabelHidden;
+}
+
+/** Why two runs' rewards, made under different settings, may not be compared (lib/store's Leaderboard and Compare ask). */
+export interface ScoreMismatch {
+  /** What differs, as a table names it: "render profile", "embedder". */
+  by: string;
+  /** The sentence saying so, with how to make the two comparable. */
+  reason: string;
 }
 
 /** What is heavy: opened only when a run is played or scored. */
@@ -79,6 +98,8 @@ export interface BenchmarkRuntime {
   openScorer(config: Record<string, unknown>): Promise<OpenScorer>;
   /** The simulated human played by a model server, prompted with the run's simulator prompt. */
   modelSimulator(client: OpenAICompatibleClient, prompt: string): Simulator;
+  /** Fetches, with progress, what playing a run will read (frontend: CLIP's weights), so it is not fetched silently mid-run. */
+  prefetch?(config: Record<string, unknown>, onProgress: (progress: FileProgress) => void): Promise<void>;
 }
 
 export interface BenchmarkModule<Options extends z.ZodRawShape = z.ZodRawShape> {
@@ -98,9 +119,22 @@ export interface BenchmarkModule<Options extends z.ZodRawShape = z.ZodRawShape> 
   reward: RewardRule;
   pairRule: PairRule;
   hidden: HiddenParts;
+  /** What the labelling page shows of one side's score details; `hidden`: whether the queue shows hidden information. */
+  labelSide(details: unknown, hidden: boolean): LabelSide;
   /** The benchmark's own run options (the run config is the common fields plus these, by benchmark). */
   runOptions: Options;
   /** Lines `colbench run` prints about those options before it starts (none for most benchmarks). */
   describeRun(config: Record<string, unknown>): string[];
+  /**
+   * A new run's options from what the form or `colbench run` asked (unchecked): checked, with the
+   * choices made once that every resume keeps (frontend: placeholder photo, embedder). Absent: none.
+   */
+  prepareRun?(asked: Record<string, unknown>): Promise<{ options: Record<string, unknown>; notice?: string }>;
+  /** `colbench score NAME`: the benchmark's own scoring of a JSONL file (absent: none). */
+  scoreCli?: ScoreCli;
+  /** Why two of its runs (name and stored config) may not be compared, most telling first; absent: any two compare. */
+  scoreMismatches?(a: { name: string; config: unknown }, b: { name: string; config: unknown }): ScoreMismatch[];
+  /** Said on stderr with `colbench export --format official` when the benchmark's published script cannot run all of itself on the file. */
+  officialExportNotice?: string;
   runtime(): Promise<BenchmarkRuntime>;
 }

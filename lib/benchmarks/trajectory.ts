@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { decodeObjectLine, zodProblems } from "./jsonl";
-import type { TurnRecord } from "./episode";
-import { backendTaskSchema, frontendTaskSchema, parseTaskRecord, toOfficialRecord, type Benchmark, type FieldProblem, type TaskInput } from "./tasks";
+import { decodeObjectLine, zodProblems } from "../colbench/jsonl";
+import type { TurnRecord } from "../colbench/episode";
+import type { FieldProblem, TaskInput } from "../colbench/tasks";
+import { guessBenchmark, parseTaskRecord, toOfficialRecord } from "./tasks";
 
 // The benchmark's trajectory JSONL: one episode a line,
 //   {task, dialogue_history: [{role: "user", content} | {role: "assistant", content, input, output}], answer, reward}
@@ -22,7 +23,7 @@ export interface OfficialTrajectory {
 
 export function toOfficialTrajectory(task: TaskInput, turns: readonly TurnRecord[], answer: string | null, reward: number | null): OfficialTrajectory {
   return {
-    task: toOfficialRecord(task) as Record<string, unknown>,
+    task: toOfficialRecord(task),
     dialogue_history: turns.map((turn): OfficialTurn =>
       turn.role === "simulator"
         ? { role: "user", content: turn.content }
@@ -54,18 +55,16 @@ export interface ParsedTrajectory {
 
 export type TrajectoryParse = { ok: true; trajectory: ParsedTrajectory } | { ok: false; problems: FieldProblem[] };
 
-/** Which benchmark a task record belongs to: backend tasks carry tests. */
-export function guessBenchmark(task: Record<string, unknown>): Benchmark {
-  return "test_cases" in task ? "backend" : "frontend";
-}
-
-export function parseTrajectoryLine(line: string, benchmark?: Benchmark): TrajectoryParse {
+/** A trajectory line; its task is read as `benchmark`'s, or as the benchmark that recognizes the record. */
+export function parseTrajectoryLine(line: string, benchmark?: string): TrajectoryParse {
   const decoded = decodeObjectLine(line);
   if (!decoded.ok) return decoded;
   const parsed = trajectorySchema.safeParse(decoded.record);
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
   const record = parsed.data;
-  const task = parseTaskRecord(record.task, benchmark ?? guessBenchmark(record.task));
+  const named = benchmark ?? guessBenchmark(record.task);
+  if (named === null) return { ok: false, problems: [{ field: "task", message: "matches no benchmark's task format: name the benchmark (--benchmark)" }] };
+  const task = parseTaskRecord(record.task, named);
   if (!task.ok) return { ok: false, problems: task.problems.map((p) => ({ ...p, field: `task.${p.field}` })) };
   const turns: TurnRecord[] = record.dialogue_history.map((turn, index) =>
     turn.role === "user"
@@ -74,6 +73,3 @@ export function parseTrajectoryLine(line: string, benchmark?: Benchmark): Trajec
   );
   return { ok: true, trajectory: { task: task.task, turns, answer: record.answer ?? null, reward: record.reward ?? null } };
 }
-
-// Both task schemas are re-exported for callers that validate task objects inside trajectories.
-export { backendTaskSchema, frontendTaskSchema };

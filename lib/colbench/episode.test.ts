@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { runEpisode, type PageRenderer, type TurnRecord } from "./episode";
 import type { Agent, AgentTurnInput, HiddenTask, Simulator, SimulatorTurnInput } from "./roles";
 import { ReplayAgent, ReplaySimulator } from "../models/replay";
+import { backend } from "../benchmarks/backend";
+import { frontend } from "../benchmarks/frontend";
 
 const backendTask: HiddenTask = {
   benchmark: "backend",
@@ -51,7 +53,7 @@ describe("a backend episode", () => {
     const agent = new ScriptAgent(["Which numbers?", "THOUGHT: ok\nOUTPUT: Integers?", "I WANT TO ANSWER:\ndef add(a, b):\n    return a + b"]);
     const simulator = new EchoSimulator(600);
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: backendTask, agent, simulator, persist });
+    const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator, persist });
     expect(stored.map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent", "simulator", "agent"]);
     expect(stored[0]!.content).toBe(backendTask.problemDescription);
     expect(stored[3]!.content).toBe(" Integers?");
@@ -71,7 +73,7 @@ describe("a backend episode", () => {
   it("ends after 10 agent turns without the marker, taking the 10th message as the answer", async () => {
     const agent = new ScriptAgent(Array.from({ length: 12 }, (_, i) => `question ${i + 1}`));
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: backendTask, agent, simulator: new EchoSimulator(), persist });
+    const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator: new EchoSimulator(), persist });
     expect(outcome.agentTurns).toBe(10);
     expect(stored).toHaveLength(20);
     expect(stored[19]!.role).toBe("agent");
@@ -85,13 +87,13 @@ describe("a backend episode", () => {
       if (input.dialogue.length >= 4) throw new Error("server went away");
       return { text: "fine" };
     } };
-    await expect(runEpisode({ task: backendTask, agent: new ScriptAgent(lines), simulator: failing, persist: first.persist })).rejects.toThrow(
+    await expect(runEpisode({ task: backendTask, rules: backend.episode, agent: new ScriptAgent(lines), simulator: failing, persist: first.persist })).rejects.toThrow(
       "server went away",
     );
     expect(first.stored).toHaveLength(4);
     const second = memory();
     const agent = new ScriptAgent(lines);
-    const outcome = await runEpisode({ task: backendTask, agent, simulator: new EchoSimulator(), persist: second.persist, resumeFrom: first.stored });
+    const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator: new EchoSimulator(), persist: second.persist, resumeFrom: first.stored });
     expect(second.stored.map((t) => t.index)).toEqual([4, 5]);
     expect(agent.seen.map((s) => s.turn)).toEqual([2]);
     expect(outcome.turns).toHaveLength(6);
@@ -101,10 +103,11 @@ describe("a backend episode", () => {
   it("replays a stored trajectory turn for turn", async () => {
     const original = memory();
     const lines = ["q1", "I WANT TO ANSWER: x"];
-    await runEpisode({ task: backendTask, agent: new ScriptAgent(lines), simulator: new EchoSimulator(), persist: original.persist });
+    await runEpisode({ task: backendTask, rules: backend.episode, agent: new ScriptAgent(lines), simulator: new EchoSimulator(), persist: original.persist });
     const replayed = memory();
     await runEpisode({
       task: backendTask,
+      rules: backend.episode,
       agent: new ReplayAgent(original.stored.filter((t) => t.role === "agent").map((t) => ({ text: t.rawOutput!, prompt: t.prompt }))),
       simulator: new ReplaySimulator(original.stored.filter((t) => t.role === "simulator").slice(1).map((t) => t.content)),
       persist: replayed.persist,
@@ -134,7 +137,7 @@ describe("a frontend episode", () => {
     const simulator = new EchoSimulator(1200);
     const pages = renderer();
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: frontendTask, agent, simulator, persist, renderer: pages });
+    const outcome = await runEpisode({ task: frontendTask, rules: frontend.episode, agent, simulator, persist, renderer: pages });
     expect(simulator.seen[0]!.agentRender?.png.toString()).toBe("<html><body>v1</body></html>");
     expect(simulator.seen[0]!.targetRender?.png.toString()).toBe(frontendTask.groundTruth);
     expect(simulator.seen[1]!.agentRender).toBeNull();
@@ -148,11 +151,61 @@ describe("a frontend episode", () => {
   it("has no answer when the agent never proposed a page", async () => {
     const outcome = await runEpisode({
       task: frontendTask,
+      rules: frontend.episode,
       agent: new ScriptAgent(["I WANT TO ANSWER: I cannot do this"]),
       simulator: new EchoSimulator(),
       persist: memory().persist,
       renderer: renderer(),
     });
     expect(outcome.answer).toBeNull();
+  });
+});
+
+describe("a benchmark's own dialogue rules", () => {
+  // The shape of a benchmark whose simulated human opens, ends the chat itself, and has no answer marker.
+  const rules = {
+    replyLimit: 50,
+    simulatorOpens: true,
+    simulatorEnds: (content: string) => content.includes("[[DONE]]"),
+    agentEnds: () => false,
+    maxAgentTurns: 3,
+    finalAnswer: (turns: readonly TurnRecord[]) => ({ answer: turns.filter((t) => t.role === "agent").at(-1)?.content ?? null, answerRenderId: null }),
+  };
+
+  class ScriptSimulator implements Simulator {
+    readonly kind = "model";
+    readonly name = "script";
+    seen: SimulatorTurnInput[] = [];
+    constructor(private readonly lines: string[]) {}
+    async reply(input: SimulatorTurnInput) {
+      this.seen.push(structuredClone({ ...input, signal: undefined }));
+      return { text: this.lines[this.seen.length - 1] ?? "more" };
+    }
+  }
+
+  it("lets the simulator open from an empty dialogue and end it, the answer marker meaning nothing", async () => {
+    const simulator = new ScriptSimulator(["I need help with a sum.", "It is 2 + 2.", "Thanks! [[DONE]]"]);
+    const agent = new ScriptAgent(["What sum?", "I WANT TO ANSWER: 4", "It is 4."]);
+    const { stored, persist } = memory();
+    const outcome = await runEpisode({ task: backendTask, rules, agent, simulator, persist });
+    expect(simulator.seen[0]!.dialogue).toEqual([]);
+    expect(stored.map((t) => [t.role, t.content])).toEqual([
+      ["simulator", "I need help with a sum."],
+      ["agent", "What sum?"],
+      ["simulator", "It is 2 + 2."],
+      ["agent", "I WANT TO ANSWER: 4"],
+      ["simulator", "Thanks! [[DONE]]"],
+    ]);
+    expect(outcome.answer).toBe("I WANT TO ANSWER: 4");
+  });
+
+  it("ends at the benchmark's own turn budget and cuts replies at its limit", async () => {
+    const simulator = new ScriptSimulator(["x".repeat(80)]);
+    const { stored, persist } = memory();
+    const outcome = await runEpisode({ task: backendTask, rules, agent: new ScriptAgent(["go on"]), simulator, persist });
+    expect(stored.filter((t) => t.role === "agent")).toHaveLength(3);
+    expect(stored.at(-1)!.role).toBe("agent");
+    expect(stored[0]!.content).toHaveLength(50);
+    expect(outcome.agentTurns).toBe(3);
   });
 });

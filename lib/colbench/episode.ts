@@ -1,13 +1,5 @@
 import { EventEmitter } from "node:events";
-import {
-  MAX_AGENT_TURNS,
-  cutReply,
-  extractAnswer,
-  extractHtml,
-  splitAgentOutput,
-  wantsToAnswer,
-  type DialogueMessage,
-} from "./protocol";
+import { MAX_AGENT_TURNS, cutReply, extractAnswer, splitAgentOutput, wantsToAnswer, type DialogueMessage } from "./protocol";
 import type { Agent, HiddenTask, Simulator, Usage } from "./roles";
 
 // One ColBench episode as a small state machine. Its state is nothing but the list of turns, so
@@ -55,15 +47,37 @@ export interface EpisodeOutcome {
   waitMs: number;
 }
 
+/** What differs between benchmarks in the dialogue itself; each benchmark's module gives its own. */
+export interface EpisodeRules {
+  /** The simulated human's reply is cut to this many characters. */
+  replyLimit: number;
+  /**
+   * Benchmarks whose answers are pages: the page an agent's message proposes (null when none). Its
+   * presence means the episode renders: the target (the task's ground truth) and every proposal.
+   */
+  pageOf?: (content: string) => string | null;
+  /** The episode's answer from its turns, as the benchmark takes it. */
+  finalAnswer(turns: readonly TurnRecord[]): { answer: string | null; answerRenderId: string | null };
+  /** Benchmarks where the simulated human opens (from what it holds) instead of the task's description. */
+  simulatorOpens?: boolean;
+  /** Whether an agent's message ends the episode with an answer (absent: ColBench's answer marker). */
+  agentEnds?: (content: string) => boolean;
+  /** Benchmarks whose simulated human may end the dialogue: whether this (cut) reply does. */
+  simulatorEnds?: (content: string) => boolean;
+  /** Agent turns an episode allows unless a run sets its own (ColBench: 10). */
+  maxAgentTurns?: number;
+}
+
 export interface EpisodeOptions {
   task: HiddenTask;
+  rules: EpisodeRules;
   agent: Agent;
   simulator: Simulator;
   /** Stores a turn; called before the episode goes on, so a crash loses at most the turn in flight. */
   persist: (turn: TurnRecord) => Promise<void>;
   /** Turns stored by an earlier, interrupted attempt. */
   resumeFrom?: TurnRecord[];
-  /** Frontend only: renders proposals and the target. */
+  /** Page benchmarks only: renders proposals and the target. */
   renderer?: PageRenderer;
   events?: EventEmitter<EpisodeEvents>;
   maxAgentTurns?: number;
@@ -74,8 +88,9 @@ function dialogueOf(turns: readonly TurnRecord[]): DialogueMessage[] {
   return turns.map((t) => ({ role: t.role === "agent" ? "assistant" : "user", content: t.content }));
 }
 
-function isFinal(turn: TurnRecord, agentTurns: number, maxAgentTurns: number): boolean {
-  return turn.role === "agent" && (wantsToAnswer(turn.content) || agentTurns >= maxAgentTurns);
+function isFinal(turn: TurnRecord, agentTurns: number, maxAgentTurns: number, rules: EpisodeRules): boolean {
+  if (turn.role === "agent") return (rules.agentEnds ?? wantsToAnswer)(turn.content) || agentTurns >= maxAgentTurns;
+  return turn.index > 0 && (rules.simulatorEnds?.(turn.content) ?? false);
 }
 
 /** Marks an error with the side whose move failed, so the failure a page shows can name it. */
@@ -87,10 +102,10 @@ function failedOnSide(side: "agent" | "simulator") {
 }
 
 export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcome> {
-  const { task, agent, simulator, persist, renderer, events } = options;
-  const maxAgentTurns = options.maxAgentTurns ?? MAX_AGENT_TURNS;
-  const frontend = task.benchmark === "frontend";
-  if (frontend && !renderer) throw new Error("a frontend episode needs a page renderer");
+  const { task, agent, simulator, persist, renderer, events, rules } = options;
+  const maxAgentTurns = options.maxAgentTurns ?? rules.maxAgentTurns ?? MAX_AGENT_TURNS;
+  const pageOf = rules.pageOf;
+  if (pageOf && !renderer) throw new Error(`a ${task.benchmark} episode needs a page renderer`);
 
   const turns: TurnRecord[] = [...(options.resumeFrom ?? [])].sort((a, b) => a.index - b.index);
   turns.forEach((turn, i) => {
@@ -106,23 +121,23 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     events?.emit("turn", turn);
   };
 
-  // The human opens with the task's description.
-  if (turns.length === 0) await add({ index: 0, role: "simulator", content: task.problemDescription });
+  // The human opens with the task's description, unless the benchmark's simulator opens by itself.
+  if (turns.length === 0 && !rules.simulatorOpens) await add({ index: 0, role: "simulator", content: task.problemDescription });
 
-  const target = frontend ? await renderer!.render(task.groundTruth) : undefined;
+  const target = pageOf ? await renderer!.render(task.groundTruth) : undefined;
   let agentTurns = turns.filter((t) => t.role === "agent").length;
 
   for (;;) {
     options.signal?.throwIfAborted();
-    const last = turns[turns.length - 1]!;
-    if (isFinal(last, agentTurns, maxAgentTurns)) break;
+    const last = turns.at(-1);
+    if (last && isFinal(last, agentTurns, maxAgentTurns, rules)) break;
 
-    if (last.role === "simulator") {
+    if (last?.role === "simulator") {
       const move = await agent
         .act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns, signal: options.signal })
         .catch(failedOnSide("agent"));
       const output = splitAgentOutput(move.text);
-      const html = frontend ? extractHtml(output.content) : null;
+      const html = pageOf ? pageOf(output.content) : null;
       const render = html ? await renderer!.render(html) : null;
       agentTurns++;
       await add({
@@ -140,14 +155,14 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
       continue;
     }
 
-    // The agent spoke and did not end the episode: the simulated human answers.
+    // The agent spoke and did not end the episode (or nobody has yet): the simulated human answers.
     let agentRender: Render | null = null;
-    if (frontend && last.html) agentRender = await renderer!.render(last.html);
+    if (pageOf && last?.html) agentRender = await renderer!.render(last.html);
     const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target, signal: options.signal }).catch(failedOnSide("simulator"));
     await add({
       index: turns.length,
       role: "simulator",
-      content: cutReply(move.text, task.benchmark),
+      content: cutReply(move.text, rules.replyLimit),
       rawOutput: move.text,
       prompt: move.prompt,
       usage: move.usage ?? null,
@@ -155,18 +170,20 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     });
   }
 
-  const outcome = finalAnswer(turns, frontend);
+  const outcome = rules.finalAnswer(turns);
   const result: EpisodeOutcome = { turns, ...outcome, agentTurns, waitMs };
   events?.emit("done", result);
   return result;
 }
 
-/** The episode's answer from its turns, as the benchmark takes it. */
-export function finalAnswer(turns: readonly TurnRecord[], frontend: boolean): { answer: string | null; answerRenderId: string | null } {
-  if (frontend) {
-    const proposal = [...turns].reverse().find((t) => t.role === "agent" && t.html);
-    return { answer: proposal?.html ?? null, answerRenderId: proposal?.renderId ?? null };
-  }
+/** A page benchmark's answer: the last page an agent turn proposed (and its render). */
+export function lastProposedPage(turns: readonly TurnRecord[]): { answer: string | null; answerRenderId: string | null } {
+  const proposal = [...turns].reverse().find((t) => t.role === "agent" && t.html);
+  return { answer: proposal?.html ?? null, answerRenderId: proposal?.renderId ?? null };
+}
+
+/** A written answer: what the last agent turn says after the answer marker (the whole message without one). */
+export function lastAnswer(turns: readonly TurnRecord[]): { answer: string | null; answerRenderId: string | null } {
   const last = [...turns].reverse().find((t) => t.role === "agent");
   return { answer: last ? extractAnswer(last.content) : null, answerRenderId: null };
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { backend } from "../benchmarks/backend";
+import { frontend } from "../benchmarks/frontend";
 import { cutReply, extractAnswer, extractHtml, formatDialogue, normalizeImageUrls, splitAgentOutput } from "./protocol";
 
 describe("agent output", () => {
@@ -41,10 +43,10 @@ describe("simulator side", () => {
   });
 
   it("cuts replies to 400 (backend) and 1000 (frontend) characters, counting code points", () => {
-    expect(cutReply("x".repeat(500), "backend")).toHaveLength(400);
-    expect(cutReply("x".repeat(1500), "frontend")).toHaveLength(1000);
+    expect(cutReply("x".repeat(500), backend.episode.replyLimit)).toHaveLength(400);
+    expect(cutReply("x".repeat(1500), frontend.episode.replyLimit)).toHaveLength(1000);
     const emoji = "😀".repeat(401);
-    expect(Array.from(cutReply(emoji, "backend"))).toHaveLength(400);
-    expect(cutReply("short", "backend")).toBe("short");
+    expect(Array.from(cutReply(emoji, 400))).toHaveLength(400);
+    expect(cutReply("short", 400)).toBe("short");
   });
 });

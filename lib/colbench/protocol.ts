@@ -5,8 +5,6 @@ export const ANSWER_MARKER = "I WANT TO ANSWER:";
 export const OUTPUT_MARKER = "OUTPUT:";
 /** Agent turns per episode; the 10th ends the episode whatever it says. */
 export const MAX_AGENT_TURNS = 10;
-/** The simulated human's reply is cut to this many characters. */
-export const SIMULATOR_REPLY_LIMIT = { backend: 400, frontend: 1000 } as const;
 
 /**
  * The longest message a person may send from a seat, code or page included, unless a run sets its
@@ -70,8 +68,7 @@ export function formatDialogue(messages: readonly DialogueMessage[]): string {
 }
 
 /** Cuts by characters (code points), as Python's slicing does, not by UTF-16 units. */
-export function cutReply(text: string, benchmark: keyof typeof SIMULATOR_REPLY_LIMIT): string {
-  const limit = SIMULATOR_REPLY_LIMIT[benchmark];
+export function cutReply(text: string, limit: number): string {
   if (text.length <= limit) return text;
   return Array.from(text).slice(0, limit).join("");
 }

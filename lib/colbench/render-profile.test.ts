@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LEGACY_RENDER_PROFILE, parseBrowserName, parseProfileName, profileLabel, PROFILES, renderProfileSchema, sameProfile } from "./render-profile";
-import { runConfigSchema, runRenderProfile } from "./run-config";
+import { runConfigSchema, type RunConfigOf } from "../benchmarks/run-config";
+import { runRenderProfile } from "../benchmarks/frontend/run-options";
 
 const config = {
   benchmark: "frontend",
@@ -23,7 +24,7 @@ describe("render profiles", () => {
   });
 
   it("a run stored before profiles reads as studio-1280 in Chromium; a backend run has none", () => {
-    expect(runConfigSchema.parse(config).render).toEqual(LEGACY_RENDER_PROFILE);
+    expect((runConfigSchema.parse(config) as RunConfigOf<"frontend">).render).toEqual(LEGACY_RENDER_PROFILE);
     expect(runRenderProfile(config)).toEqual({ name: "studio-1280", browser: "chromium", placeholders: "generated" });
     expect(runRenderProfile({ ...config, benchmark: "backend" })).toBeNull();
     expect(runRenderProfile({ imported: "x.jsonl", benchmark: "frontend" })).toBeNull();

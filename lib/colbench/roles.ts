@@ -1,12 +1,13 @@
 import type { DialogueMessage } from "./protocol";
-import type { Benchmark, TestCase } from "./tasks";
+import type { TestCase } from "./tasks";
 
 // Who plays a side is pluggable: a model server, a person in a browser, or a stored trajectory.
 // The two sides see different things, and the types keep it so: the agent never gets hidden parts.
 
 /** What an agent may know of a task. */
 export interface PublicTask {
-  benchmark: Benchmark;
+  /** The benchmark's registered name (lib/benchmarks). */
+  benchmark: string;
   problemDescription: string;
 }
 

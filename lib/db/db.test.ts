@@ -6,11 +6,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./open";
 import { readLock } from "./lock";
-import { pendingSchemaSql } from "./migrate";
+import { applyMigrations, migrationNames, pendingSchemaSql } from "./migrate";
 import { startPostgres, type PostgresServer } from "./testing/postgres-server";
 import { importTasks } from "../store/import-tasks";
 import { getTask, listTasks, taskCounts } from "../store/tasks";
 import { seedSamplesIfEmpty } from "../store/seed";
+import { BENCHMARKS } from "../benchmarks";
 import { projectRoot } from "../paths";
 
 // One suite, two databases: what passes on embedded PGlite must pass on a real PostgreSQL server.
@@ -87,10 +88,13 @@ describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
 
   it("seeds the sample tasks into an empty database, once", async () => {
     const first = await seedSamplesIfEmpty(db.prisma);
-    expect(first.map((s) => s.inserted)).toEqual([first[0]!.lines, first[1]!.lines]);
+    // One file per registered benchmark (samples/NAME.jsonl), every line of each stored.
+    expect(first.map((s) => s.inserted)).toEqual(first.map((s) => s.lines));
+    expect(first.map((s) => path.basename(s.file))).toEqual(BENCHMARKS.map((name) => `${name}.jsonl`));
     const counts = await taskCounts(db.prisma);
-    expect(counts.backend).toBeGreaterThanOrEqual(12);
-    expect(counts.frontend).toBeGreaterThanOrEqual(6);
+    expect(counts.byBenchmark.backend).toBeGreaterThanOrEqual(12);
+    expect(counts.byBenchmark.frontend).toBeGreaterThanOrEqual(6);
+    expect(counts.total).toBe(first.reduce((n, s) => n + s.inserted, 0));
     expect(await seedSamplesIfEmpty(db.prisma)).toEqual([]);
     const sample = await getTask(db.prisma, (await listTasks(db.prisma, { benchmark: "backend" })).items[0]!.id);
     expect(sample?.testCases).toHaveLength(10);
@@ -127,15 +131,15 @@ describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
   it("filters by benchmark, split and words, and pages", async () => {
     const all = await taskCounts(db.prisma);
     const backend = await listTasks(db.prisma, { benchmark: "backend", pageSize: 5 });
-    expect(backend.total).toBe(all.backend);
+    expect(backend.total).toBe(all.byBenchmark.backend);
     expect(backend.items).toHaveLength(5);
-    expect(backend.pages).toBe(Math.ceil(all.backend / 5));
+    expect(backend.pages).toBe(Math.ceil(all.byBenchmark.backend / 5));
     const last = await listTasks(db.prisma, { benchmark: "backend", pageSize: 5, page: backend.pages });
-    expect(last.items.length).toBe(all.backend - 5 * (backend.pages - 1));
+    expect(last.items.length).toBe(all.byBenchmark.backend - 5 * (backend.pages - 1));
     const ids = new Set([...backend.items, ...last.items].map((t) => t.id));
     expect(ids.size).toBe(backend.items.length + last.items.length);
     const samples = await listTasks(db.prisma, { split: "sample", benchmark: "frontend" });
-    expect(samples.total).toBe(all.frontend);
+    expect(samples.total).toBe(all.byBenchmark.frontend);
     const words = await listTasks(db.prisma, { q: "NEGATE neg(" });
     expect(words.items.map((t) => t.problemDescription)).toEqual([expect.stringContaining("Negate")]);
     expect((await listTasks(db.prisma, { q: "Negate zebra" })).total).toBe(0);
@@ -180,6 +184,40 @@ describe("migrations", () => {
     const db = await openDatabase({ pgliteDir: dir, url: "", migrate: false });
     try {
       expect(await pendingSchemaSql(db.factory)).toBe("");
+    } finally {
+      await db.close();
+      fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
+  });
+
+  // Issue 47: benchmarks became names the registry checks, not a PostgreSQL enum.
+  it("turn the Benchmark enum columns into text, keeping every row, Task's unique key and its listing index", async () => {
+    const dir = path.join(tmp(), "db");
+    const db = await openDatabase({ pgliteDir: dir, url: "", migrate: false });
+    try {
+      const names = migrationNames();
+      const at = names.indexOf("20261128103835_benchmark_names");
+      expect(at).toBeGreaterThan(0);
+      await applyMigrations(db.factory, undefined, names.slice(0, at));
+      const sql = (text: string) => db.prisma.$executeRawUnsafe(text);
+      for (const [i, benchmark] of ["backend", "frontend", "backend"].entries()) {
+        await sql(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('${benchmark}', 'p${i}', 'g', 'old', ${i + 1}, 'h${i}')`);
+        await sql(`INSERT INTO "Run" ("name", "benchmark", "config", "updatedAt") VALUES ('r${i}', '${benchmark}', '{}', now())`);
+        await sql(`INSERT INTO "Queue" ("name", "kind", "benchmark", "overlap", "source") VALUES ('q${i}', 'trajectory', '${benchmark}', 1, '{}')`);
+      }
+      expect(await applyMigrations(db.factory)).toEqual(names.slice(at));
+      for (const table of ["Task", "Run", "Queue"]) {
+        const rows = await db.prisma.$queryRawUnsafe<Array<{ benchmark: string }>>(`SELECT "benchmark" FROM "${table}" ORDER BY "id"`);
+        expect(rows.map((r) => r.benchmark)).toEqual(["backend", "frontend", "backend"]);
+      }
+      const columns = await db.prisma.$queryRawUnsafe<Array<{ table_name: string; data_type: string }>>(
+        `SELECT table_name, data_type FROM information_schema.columns WHERE column_name = 'benchmark' ORDER BY table_name`,
+      );
+      expect(columns).toEqual(["Queue", "Run", "Task"].map((table_name) => ({ table_name, data_type: "text" })));
+      expect(await db.prisma.$queryRawUnsafe(`SELECT typname FROM pg_type WHERE typname = 'Benchmark'`)).toEqual([]);
+      const indexes = await db.prisma.$queryRawUnsafe<Array<{ indexname: string }>>(`SELECT indexname FROM pg_indexes WHERE tablename = 'Task' ORDER BY indexname`);
+      expect(indexes.map((r) => r.indexname)).toEqual(expect.arrayContaining(["Task_benchmark_contentHash_key", "Task_benchmark_split_id_idx"]));
+      await expect(sql(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('frontend', 'again', 'g', 'old', 9, 'h1')`)).rejects.toThrow(/unique/i);
     } finally {
       await db.close();
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import type { Benchmark } from "../benchmarks";
 import type { Store } from "../store";
 import type { CandidatePool } from "../sweet/pipeline";
 import type { Choice, NewQueueItem } from "../store/queues";
@@ -76,7 +77,7 @@ function sided(rng: Rng, chosen: { episode?: number; candidate?: number; run: nu
   };
 }
 
-async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ kind: "trajectory" | "turn"; benchmark: "backend" | "frontend"; items: NewQueueItem[]; runs: string[] }> {
+async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ kind: "trajectory" | "turn"; benchmark: Benchmark; items: NewQueueItem[]; runs: string[] }> {
   if (source.from === "runs") {
     const [a, b] = [await runOf(store, "source.a", source.a), await runOf(store, "source.b", source.b)];
     if (a.id === b.id) fail("source.b", "pick two different runs");

@@ -1,3 +1,5 @@
+import { benchmarkOf, type Benchmark } from "../benchmarks";
+import { RENDER_ID, type LabelHidden, type LabelSide, type LabelTest } from "../benchmarks/label";
 import type { ItemContent, ItemEpisode, ItemTurn } from "../store/queues";
 import { differingSpan } from "./differ";
 
@@ -5,7 +7,8 @@ import { differingSpan } from "./differ";
 // seat's view is): the task as the agent saw it, each side's dialogue as the agent saw it, its
 // final answer and how it scored. Never a run or model name, the rule's or critic's pick, a
 // gold answer, or which side is "a". Hidden information (reference, tests, target page) only
-// when the queue shows it to this person.
+// when the queue shows it to this person. What of a score and of the hidden task is shown is each
+// benchmark's (its module's labelSide and hidden.label).
 
 export interface ViewTurn {
   index: number;
@@ -15,69 +18,39 @@ export interface ViewTurn {
   renderId?: string | null;
 }
 
-export interface ViewTest {
-  name: string;
-  passed: boolean;
-  /** Only with hidden information: the test itself and what it got. */
-  expression?: string;
-  reason?: string;
-  expected?: string;
-  actual?: string;
-}
+export type ViewTest = LabelTest;
 
-export interface ViewSide {
+export interface ViewSide extends LabelSide {
   turns: ViewTurn[];
   answer: string | null;
-  /** Backend: per-test results. */
-  tests?: ViewTest[];
-  /** Frontend: the render of the final page. */
-  render?: string | null;
   failed?: string;
 }
 
 export interface PairView {
   itemId: number;
   kind: "trajectory" | "turn";
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   problemDescription: string;
-  hidden?: { groundTruth?: string; tests?: string[]; targetRender?: string | null };
+  hidden?: LabelHidden;
   left?: ViewSide;
   right?: ViewSide;
   turn?: { index: number; context: ViewTurn[]; left: string; right: string; span: { prefix: number; suffix: number } };
 }
 
-const RENDER = /^[0-9a-f]{64}$/;
 
 function turnView(turn: ItemTurn): ViewTurn {
   const view: ViewTurn = { index: turn.index, role: turn.role, content: turn.content };
   if (turn.role === "agent") {
     view.html = turn.html;
-    view.renderId = turn.renderId && RENDER.test(turn.renderId) ? turn.renderId : null;
+    view.renderId = turn.renderId && RENDER_ID.test(turn.renderId) ? turn.renderId : null;
   }
   return view;
 }
 
-interface Details {
-  tests?: Array<{ name?: string; expression?: string; passed?: boolean; reason?: string; expected?: string; actual?: string }>;
-  answerRender?: string;
-  targetRender?: string;
-  error?: string;
-}
-
-function sideView(benchmark: "backend" | "frontend", episode: ItemEpisode, hidden: boolean): ViewSide {
-  const d = (episode.details ?? {}) as Details;
+function sideView(benchmark: Benchmark, episode: ItemEpisode, hidden: boolean): ViewSide {
   const side: ViewSide = { turns: episode.turns.map(turnView), answer: episode.answer };
-  if (d.error) side.failed = "this episode failed before it was scored";
-  if (benchmark === "backend") {
-    side.tests = (d.tests ?? []).map((t, i) =>
-      hidden
-        ? { name: t.name ?? `test ${i + 1}`, passed: Boolean(t.passed), expression: t.expression, reason: t.reason, expected: t.expected, actual: t.actual }
-        : { name: `test ${i + 1}`, passed: Boolean(t.passed) },
-    );
-  } else {
-    side.render = d.answerRender && RENDER.test(d.answerRender) ? d.answerRender : null;
-  }
-  return side;
+  if ((episode.details as { error?: string } | null)?.error) side.failed = "this episode failed before it was scored";
+  return { ...side, ...benchmarkOf(benchmark).labelSide(episode.details, hidden) };
 }
 
 export function pairView(content: ItemContent, options: { leftIsA: boolean; hidden: boolean }): PairView {
@@ -90,12 +63,6 @@ export function pairView(content: ItemContent, options: { leftIsA: boolean; hidd
     const [left, right] = order(content.turn.a, content.turn.b);
     view.turn = { index: content.turn.index, context: content.turn.context.map(turnView), left, right, span: differingSpan(left, right) };
   }
-  if (options.hidden) {
-    view.hidden = { groundTruth: content.task.groundTruth, tests: content.task.testCases?.map((t) => t.expression) };
-    if (content.benchmark === "frontend") {
-      const target = ((content.episodes?.a.details ?? {}) as Details).targetRender;
-      view.hidden = { targetRender: target && RENDER.test(target) ? target : null, groundTruth: content.task.groundTruth };
-    }
-  }
+  if (options.hidden) view.hidden = benchmarkOf(content.benchmark).hidden.label(content.task, content.episodes?.a.details);
   return view;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backend } from "../benchmarks/backend";
 import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scripted-model-server";
 import { ModelServerError, OpenAICompatibleClient } from "./openai-client";
 import { parseServerSpec } from "../colbench/server-spec";
@@ -121,7 +122,7 @@ describe("human sides", () => {
       queueMicrotask(() => agent.inbox.submit(input.turn === 0 ? "Ints or floats?" : "I WANT TO ANSWER: def add(a, b): return a + b"));
     });
     simulator.inbox.onAwait((input) => queueMicrotask(() => simulator.inbox.submit(`Ints. (I can see: ${input.task.groundTruth.length} chars of reference)`)));
-    const outcome = await runEpisode({ task, agent, simulator, persist: async (t) => void stored.push(t) });
+    const outcome = await runEpisode({ task, rules: backend.episode, agent, simulator, persist: async (t) => void stored.push(t) });
     expect(stored.map((t) => t.content)).toEqual(["Write add.", "Ints or floats?", "Ints. (I can see: 27 chars of reference)", "I WANT TO ANSWER: def add(a, b): return a + b"]);
     expect(outcome.answer).toBe(" def add(a, b): return a + b");
     expect(seenByAgent.join()).not.toContain("return a + b");

@@ -1,4 +1,4 @@
-import type { OfficialSplit } from "../colbench/official-dataset";
+import type { OfficialSplit } from "../benchmarks/official";
 import type { Store } from "../store";
 import { importOfficial, type OfficialFileResult } from "./import";
 

@@ -1,4 +1,4 @@
-import type { Benchmark } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
 import { parseServerSpec } from "../colbench/server-spec";
 import type { Player } from "../colbench/run-config";
 import type { RunManager } from "../runs/manager";

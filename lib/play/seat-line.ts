@@ -1,3 +1,4 @@
+import { benchmarkOf, type Benchmark } from "../benchmarks";
 import { describeWait, type ServerWait } from "../colbench/failure";
 
 // The one line a seat's page shows above the dialogue: whose move it is, what the other side is
@@ -23,11 +24,11 @@ export interface SeatLine {
   tone: "done" | "failed" | "notice" | "move" | "plain";
 }
 
-export function seatLine(live: SeatLineInput, mine: "agent" | "simulator", other: string, benchmark: "backend" | "frontend", now = Date.now()): SeatLine {
+export function seatLine(live: SeatLineInput, mine: "agent" | "simulator", other: string, benchmark: Benchmark, now = Date.now()): SeatLine {
   const ended = live.status === "done" || live.status === "failed";
   const state = ended ? "ended" : live.awaitingRole === mine ? "your-move" : "waiting";
   if (ended) {
-    const score = live.reward === null ? "no score" : benchmark === "backend" ? `${Math.round(live.reward * 100)}% of the hidden tests passed` : `similarity ${live.reward.toFixed(3)}`;
+    const score = live.reward === null ? "no score" : benchmarkOf(benchmark).reward.sentence(live.reward);
     return live.status === "done"
       ? { text: `The episode is over: ${score}.`, state, tone: "done" }
       : { text: `The episode failed: ${live.failureText ?? "no reason was given"}.`, state, tone: "failed" };

@@ -1,6 +1,7 @@
-import { isHuman, runConfigSchema } from "../colbench/run-config";
+import { isHuman } from "../colbench/run-config";
+import { runConfigSchema } from "../benchmarks/run-config";
 import { MESSAGE_CHAR_LIMIT } from "../colbench/protocol";
-import { starterCode } from "../colbench/starter";
+import { benchmarkOf, type Benchmark } from "../benchmarks";
 import type { Store } from "../store";
 import type { SeatEpisode } from "../store/play";
 import { turnFor, type SeatTurn } from "./views";
@@ -9,7 +10,7 @@ interface SeatBase {
   episodeId: number;
   runId: number | null;
   taskId: number;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   problemDescription: string;
   status: string;
   reward: number | null;
@@ -29,6 +30,8 @@ export interface AgentSeatView extends SeatBase {
 
 export interface SimulatorSeatView extends SeatBase {
   groundTruth: string;
+  /** What the simulator holds beside the reference (a backend task's notes; math-hard's problem). */
+  hiddenInformation: string | null;
   testCases: Array<{ name: string; expression: string }> | null;
 }
 
@@ -68,7 +71,7 @@ export async function agentSeatView(store: Store, episodeId: number): Promise<Ag
   if (!episode) return null;
   return {
     ...viewOf(episode, "agent", (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t))),
-    starter: starterCode(episode.benchmark, episode.problemDescription),
+    starter: benchmarkOf(episode.benchmark).starter(episode.problemDescription),
   };
 }
 
@@ -80,6 +83,7 @@ export async function simulatorSeatView(store: Store, episodeId: number): Promis
   return {
     ...viewOf(episode, "simulator", (await store.episodes.turns(episode.id)).map((t) => turnFor("simulator", t))),
     groundTruth: hidden.groundTruth,
+    hiddenInformation: hidden.hiddenInformation,
     testCases: hidden.testCases,
   };
 }

@@ -1,5 +1,6 @@
 import type { AgentTurnInput, SimulatorTurnInput } from "../colbench/roles";
-import { isHuman, type RunConfig } from "../colbench/run-config";
+import { isHuman } from "../colbench/run-config";
+import type { RunConfig } from "../benchmarks/run-config";
 import type { EventBus } from "../events";
 import { HumanAgent, HumanSimulator } from "../models/human";
 import type { SeatPlayers } from "../runs/play-run";

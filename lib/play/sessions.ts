@@ -1,11 +1,13 @@
-import { isHuman, runConfigSchema } from "../colbench/run-config";
+import type { Benchmark } from "../benchmarks";
+import { isHuman } from "../colbench/run-config";
+import { runConfigSchema } from "../benchmarks/run-config";
 import type { Store } from "../store";
 
 export interface PlaySessionRow {
   runId: number;
   episodeId: number;
   taskId: number;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   status: string;
   /** Which seats people play (the others are model servers). */
   humanAgent: boolean;

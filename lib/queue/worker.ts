@@ -1,5 +1,6 @@
 import os from "node:os";
-import type { RunConfig } from "../colbench/run-config";
+import { benchmarkOf } from "../benchmarks";
+import type { RunConfig } from "../benchmarks/run-config";
 import type { EventBus } from "../events";
 import type { Store } from "../store";
 import { JobLost, type HeldJob, type JobFence } from "../store/workers";
@@ -46,16 +47,18 @@ interface OpenServices {
 const PROGRESS_EVERY_MS = 250;
 
 /**
- * A worker that does not score: backend episodes need only the model servers (no Python sandbox);
- * frontend ones still render the agent's pages as they play, so they open the scorer's browser.
+ * A worker that does not score: episodes of most benchmarks need only the model servers (no Python
+ * sandbox); those whose answers are pages still render them as they play, so they open the
+ * scorer's browser.
  */
 async function openPlayingServices(config: RunConfig): Promise<{ services: RunServices; close(): Promise<void> }> {
-  if (config.benchmark !== "backend") return openRunServices(config);
+  const module = benchmarkOf(config.benchmark);
+  if (module.episode.pageOf) return openRunServices(config);
   const noScorer = {
     score: () => Promise.reject(new Error("this worker does not score (--kinds without score)")),
     close: async () => {},
   };
-  return { services: modelServices(noScorer), close: async () => {} };
+  return { services: modelServices(await module.runtime(), noScorer), close: async () => {} };
 }
 /** A run's scorer (Python sandbox, browsers) stays open this long after its last job here. */
 const SERVICES_IDLE_MS = 30_000;

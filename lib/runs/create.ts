@@ -1,11 +1,9 @@
-import { loadPrompts } from "../colbench/prompts";
-import type { Benchmark } from "../colbench/tasks";
+import { benchmarkOf, type Benchmark } from "../benchmarks";
+import { loadPrompts } from "../benchmarks/prompts";
+import { runConfigSchema, type RunConfig } from "../benchmarks/run-config";
 import { MAX_AGENT_TURNS } from "../colbench/protocol";
 import type { Store } from "../store";
-import { isHuman, playerName, runConfigSchema, type Player, type RunConfig } from "../colbench/run-config";
-import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName } from "../colbench/render-profile";
-import { resolvePlaceholderPhoto } from "../scoring/frontend/placeholder-photo";
-import { chooseFrontendEmbedder } from "../scoring/frontend/embedders/choose";
+import { isHuman, playerName, type Player } from "../colbench/run-config";
 
 export interface NewRun {
   benchmark: Benchmark;
@@ -24,16 +22,13 @@ export interface NewRun {
   /** Seconds a model server may stay down before the episodes waiting for it fail (default 10 minutes). */
   giveUpSeconds?: number;
   name?: string;
-  /** Frontend: left out, CLIP ViT-B/32 when its weights are cached or can be fetched, else default-v2. */
-  embedder?: "clip-vit-b32" | "default";
-  /** clip-vit-b32's weights: a folder or hub id. */
-  clipPath?: string;
   /** Dollars per million prompt and completion tokens of each side, for the cost estimate. */
   prices?: RunConfig["prices"];
-  /** Frontend: the render profile (default paper), engine (default chromium) and the published placeholder photo's file. */
-  profile?: ProfileName;
-  browser?: BrowserName;
-  placeholderPhoto?: string;
+  /**
+   * The benchmark's own options as asked (unchecked; its module's prepareRun checks them and makes
+   * its choices once): frontend's embedder, clipPath, profile, browser, placeholderPhoto.
+   */
+  options?: Record<string, unknown>;
 }
 
 export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
@@ -42,9 +37,10 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
   const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit).catch((error: Error) => {
     throw new Error(`${field} "${spec.selector}": ${error.message}`);
   });
-  const photo = spec.benchmark === "frontend" ? await resolvePlaceholderPhoto(spec.placeholderPhoto) : null;
-  // Chosen once, here: every episode of the run, resumed or not, is scored with the same embedder.
-  const choice = spec.benchmark === "frontend" ? await chooseFrontendEmbedder({ embedder: spec.embedder, clip: spec.clipPath }) : null;
+  // Chosen once, here: every episode of the run, resumed or not, is scored the same way.
+  const module = benchmarkOf(spec.benchmark);
+  // A module without choices to make takes its options as asked; the run config's schema checks them.
+  const prepared = module.prepareRun ? await module.prepareRun(spec.options ?? {}) : { options: spec.options ?? {} };
   const config: RunConfig = runConfigSchema.parse({
     benchmark: spec.benchmark,
     selector: spec.selector,
@@ -55,20 +51,16 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     prompts: loadPrompts(spec.benchmark, spec.promptFiles),
     promptSources: { agent: spec.promptFiles?.agent ?? "default", simulator: spec.promptFiles?.simulator ?? "default" },
     sampling: { temperature: spec.temperature ?? 1.0, maxTokens: spec.maxTokens ?? 1024, logprobs: spec.logprobs ?? false },
-    maxAgentTurns: MAX_AGENT_TURNS,
+    maxAgentTurns: module.episode.maxAgentTurns ?? MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
     ...(spec.giveUpSeconds ? { giveUpSeconds: spec.giveUpSeconds } : {}),
-    embedder: choice?.embedder ?? spec.embedder ?? "default",
-    clipPath: choice?.clip ?? spec.clipPath,
-    embedderReason: choice?.reason,
     prices: spec.prices,
-    render: { name: spec.profile ?? DEFAULT_PROFILE, browser: spec.browser ?? DEFAULT_BROWSER, placeholders: photo?.placeholders ?? "generated" },
-    ...(photo ? { placeholderPhoto: photo.path } : {}),
+    ...prepared.options,
   });
   const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   // A person in a seat makes a played session, never a benchmark run to rank.
   const kind = isHuman(spec.agent) || isHuman(spec.simulator) ? "played" : "benchmark";
   const run = await store.runs.insert({ name, benchmark: spec.benchmark, kind, config });
-  return { id: run.id, name, config, notice: choice?.notice };
+  return { id: run.id, name, config, notice: prepared.notice };
 }

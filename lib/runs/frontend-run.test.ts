@@ -14,7 +14,8 @@ import { executeRun } from "./runner";
 import { modelServices } from "./services";
 import { openScorer } from "./scorers";
 import { rescoreRun } from "./rescore";
-import { runRenderProfile } from "../colbench/run-config";
+import { runRenderProfile } from "../benchmarks/frontend/run-options";
+import { frontendRuntime } from "../benchmarks/frontend/runtime";
 import type { OpenScorer } from "./scorer";
 
 // A frontend run end to end: proposals rendered in Chromium and shown to the simulator as images,
@@ -51,7 +52,7 @@ describe(`a ${limit}-task frontend run`, () => {
   it("renders every proposal for the simulator, scores the final page, and round-trips the official JSONL", { timeout: 300_000 }, async () => {
     const spec = (model: string) => parseServerSpec(`${server.url}#${model}`);
     const run = await createRun(storeFor(db.prisma), { benchmark: "frontend", selector: "all", limit, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency: 2, name: "pages" });
-    const stats = await executeRun(storeFor(db.prisma), run.id, { ...scorer.services, ...modelServices(scorer) });
+    const stats = await executeRun(storeFor(db.prisma), run.id, { ...scorer.services, ...modelServices(frontendRuntime, scorer) });
     expect(stats.counts).toMatchObject({ total: limit, done: limit, failed: 0 });
 
     const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, include: { turns: { orderBy: { index: "asc" } }, task: true } });
@@ -90,10 +91,10 @@ describe(`a ${limit}-task frontend run`, () => {
     const spec = (model: string) => parseServerSpec(`${server.url}#${model}`);
     const legacyScorer = await openScorer({ benchmark: "frontend", embedder: "default", render: { name: "studio-1280", browser: "chromium", placeholders: "generated" } });
     try {
-      const run = await createRun(store, { benchmark: "frontend", selector: "all", limit: 3, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency: 2, name: "legacy", profile: "studio-1280" });
-      await executeRun(store, run.id, { ...legacyScorer.services, ...modelServices(legacyScorer) });
+      const run = await createRun(store, { benchmark: "frontend", selector: "all", limit: 3, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency: 2, name: "legacy", options: { profile: "studio-1280" } });
+      await executeRun(store, run.id, { ...legacyScorer.services, ...modelServices(frontendRuntime, legacyScorer) });
       // As a run stored before profiles existed: no render field at all.
-      const { render: _gone, ...legacy } = run.config;
+      const { render: _gone, ...legacy } = run.config as Record<string, unknown>;
       await db.prisma.run.update({ where: { id: run.id }, data: { config: legacy as object } });
       expect(runRenderProfile(legacy)).toEqual({ name: "studio-1280", browser: "chromium", placeholders: "generated" });
       const old = await db.prisma.episode.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } });

@@ -1,10 +1,10 @@
 import type { Agent, Simulator } from "../colbench/roles";
-import type { RunConfig } from "../colbench/run-config";
+import { benchmarkOf } from "../benchmarks";
+import type { RunConfig } from "../benchmarks/run-config";
 import type { EventBus, RunState } from "../events";
 import type { RunCountsSnapshot } from "../events";
 import type { Store } from "../store";
 import { executeRun, loadRunConfig, type RunServices, type RunStats } from "./runner";
-import { openScorer } from "./scorers";
 import { modelServices } from "./services";
 
 /** People in a run's seats: the studio brings them (lib/play); a terminal run has none. */
@@ -100,6 +100,7 @@ export async function playRun(store: Store, runId: number, options: PlayRunOptio
 
 /** Model servers on both sides, answers scored by the benchmark's scorer (a worker opens these per run too). */
 export async function openRunServices(config: RunConfig): Promise<{ services: RunServices; close(): Promise<void> }> {
-  const scorer = await openScorer(config);
-  return { services: { ...scorer.services, ...modelServices(scorer) }, close: () => scorer.close() };
+  const runtime = await benchmarkOf(config.benchmark).runtime();
+  const scorer = await runtime.openScorer(config);
+  return { services: { ...scorer.services, ...modelServices(runtime, scorer) }, close: () => scorer.close() };
 }

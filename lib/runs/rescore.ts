@@ -1,5 +1,6 @@
 import type { BrowserName, ProfileName, RenderProfile } from "../colbench/render-profile";
-import type { RunConfig } from "../colbench/run-config";
+import type { RunConfig } from "../benchmarks/run-config";
+import { frontendOptionsSchema } from "../benchmarks/frontend/run-options";
 import type { Store } from "../store";
 import { createEmbedder } from "../scoring/frontend/embedders";
 import { RenderPool } from "../scoring/frontend/render";
@@ -29,14 +30,16 @@ export interface RescoreResult {
 
 export async function rescoreRun(store: Store, runId: number, options: RescoreOptions = {}): Promise<RescoreResult> {
   const { config, episodes } = await store.runs.toRescore(runId);
+  // The store hands over only runs whose answers are pages; these are their render and embedder.
+  const page = frontendOptionsSchema.parse(config);
   const before = await store.runs.doneRewards(runId);
   const pool = await RenderPool.start({
-    profile: options.profile ?? config.render.name,
-    browser: options.browser ?? config.render.browser,
+    profile: options.profile ?? page.render.name,
+    browser: options.browser ?? page.render.browser,
     ...(options.placeholderPhoto ? { placeholderPhoto: options.placeholderPhoto } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
-  const scorer = await FrontendScorer.start({ embedder: await createEmbedder(config.embedder, { clipPath: config.clipPath }), pool });
+  const scorer = await FrontendScorer.start({ embedder: await createEmbedder(page.embedder, { clipPath: page.clipPath }), pool });
   try {
     const scores: { id: number; reward: number; details: Record<string, unknown> }[] = new Array(episodes.length);
     let next = 0;
@@ -54,17 +57,17 @@ export async function rescoreRun(store: Store, runId: number, options: RescoreOp
       }),
     );
     const to = pool.profile;
-    const updated: RunConfig = {
+    const updated = {
       ...config,
       render: to,
       placeholderPhoto: pool.placeholderPhotoPath,
-      rescored: [...(config.rescored ?? []), { from: config.render, at: new Date().toISOString() }],
-    };
+      rescored: [...(page.rescored ?? []), { from: page.render, at: new Date().toISOString() }],
+    } as RunConfig;
     await store.runs.replaceScores(runId, scores, updated);
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
     return {
       episodes: scores.length,
-      from: config.render,
+      from: page.render,
       to,
       meanBefore: mean(before.map((b) => b.reward ?? 0)),
       meanAfter: mean(scores.map((s) => s.reward)),

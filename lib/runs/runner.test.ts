@@ -12,7 +12,7 @@ import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scr
 import { createRun } from "./create";
 import { executeRun } from "./runner";
 import { modelServices } from "./services";
-import { openBackendScorer } from "./scorers";
+import { backendRuntime, openBackendScorer } from "../benchmarks/backend/runtime";
 import type { OpenScorer } from "./scorer";
 
 // Runs against a scripted OpenAI-compatible server over real HTTP, stored in PGlite, scored by the
@@ -28,7 +28,7 @@ let scorer: OpenScorer;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-runs-"));
 const spec = (model: string) => parseServerSpec(`${server.url}#${model}`);
 // Quick retries: the scripted server's failures are deliberate.
-const services = () => modelServices(scorer, {}, { backoffMs: 5, maxRetries: 3 });
+const services = () => modelServices(backendRuntime, scorer, {}, { backoffMs: 5, maxRetries: 3 });
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });

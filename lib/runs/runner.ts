@@ -1,7 +1,9 @@
 import { EventEmitter } from "node:events";
 import { runEpisode, type EpisodeEvents, type EpisodeOutcome, type PageRenderer } from "../colbench/episode";
 import type { Agent, HiddenTask, Simulator } from "../colbench/roles";
-import { runConfigSchema, isHuman, type RunConfig } from "../colbench/run-config";
+import { isHuman } from "../colbench/run-config";
+import { benchmarkOf } from "../benchmarks";
+import { runConfigSchema, type RunConfig } from "../benchmarks/run-config";
 import type { RunCountsSnapshot, RunEvent } from "../events";
 import type { Store } from "../store";
 import { describeFailure } from "../colbench/failure";
@@ -11,10 +13,8 @@ import { CLAIM_LEASE_MS, processOwner } from "./owner";
 import { currentOutages, outageEvents, type Outage } from "../models/breaker";
 import { serverUrls } from "../colbench/server-spec";
 
-export interface EpisodeScore {
-  reward: number;
-  details: unknown;
-}
+export type { EpisodeScore } from "../benchmarks/scorer";
+import type { EpisodeScore } from "../benchmarks/scorer";
 
 /** What a run needs besides the database: who plays each side, how answers are scored. */
 export interface RunServices {
@@ -99,6 +99,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   await store.runs.setStatus(runId, "running");
   const publish = options.publish ?? (() => {});
 
+  const rules = benchmarkOf(config.benchmark).episode;
   const agent = services.makeAgent(config);
   const simulator = services.makeSimulator(config);
   const stats: RunStats = { counts: before, episodes: 0, turns: 0, tokens: 0, wallMs: 0, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: 0 };
@@ -156,6 +157,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       });
       const outcome = await runEpisode({
         task: episode.task,
+        rules,
         agent,
         simulator,
         renderer: services.renderer,

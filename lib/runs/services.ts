@@ -1,6 +1,8 @@
-import { ModelAgent, ModelCodeSimulator, ModelDesignSimulator } from "../models/model-roles";
+import type { BenchmarkRuntime } from "../benchmarks/module";
+import type { RunConfig } from "../benchmarks/run-config";
+import { ModelAgent } from "../models/model-roles";
 import { OpenAICompatibleClient, type ClientOptions } from "../models/openai-client";
-import { isHuman, type Player, type RunConfig } from "../colbench/run-config";
+import { isHuman, type Player } from "../colbench/run-config";
 import type { ServerSpec } from "../colbench/server-spec";
 import type { RunServices } from "./runner";
 import type { AnswerScorer } from "./scorer";
@@ -12,8 +14,9 @@ function serverOf(player: Player, side: string): ServerSpec {
 
 const giveUp = (config: RunConfig): ClientOptions => (config.giveUpSeconds ? { giveUpMs: config.giveUpSeconds * 1000 } : {});
 
-/** The usual services: both sides played by OpenAI-compatible model servers. */
+/** The usual services: both sides played by OpenAI-compatible model servers, the simulator as the benchmark's runtime prompts it. */
 export function modelServices(
+  runtime: Pick<BenchmarkRuntime, "modelSimulator">,
   scorer: AnswerScorer,
   extras: Pick<RunServices, "renderer"> = {},
   clientOptions: ClientOptions = {},
@@ -24,9 +27,7 @@ export function modelServices(
       new ModelAgent(new OpenAICompatibleClient(serverOf(config.agent, "agent"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions }), config.prompts.agent, config.sampling),
     makeSimulator: (config: RunConfig) => {
       const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions });
-      return config.benchmark === "backend"
-        ? new ModelCodeSimulator(client, config.prompts.simulator)
-        : new ModelDesignSimulator(client, config.prompts.simulator);
+      return runtime.modelSimulator(client, config.prompts.simulator);
     },
     score: (task, outcome) => scorer.score(task, outcome),
   };

@@ -1,13 +1,9 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import type { PrismaClient } from "../db/generated/client";
-import {
-  formatProblem,
-  parseTaskLine,
-  taskContentHash,
-  type Benchmark,
-  type TaskInput,
-} from "../colbench/tasks";
+import { formatProblem, taskContentHash, type TaskInput } from "../colbench/tasks";
+import { parseTaskLine } from "../benchmarks/tasks";
+import { benchmarkToWrite } from "./benchmark-names";
 
 export interface ImportOptions {
   /** The file's path, or its name when the lines come from elsewhere (a browser upload). */
@@ -16,7 +12,8 @@ export interface ImportOptions {
   lines?: Iterable<string> | AsyncIterable<string>;
   /** The line number of the first of `lines` in its file (1 when absent). */
   firstLine?: number;
-  benchmark: Benchmark;
+  /** A registered benchmark's name; any other is refused before a line is read. */
+  benchmark: string;
   split?: string;
   /** Dataset name recorded as each task's source; defaults to the file's base name. */
   name?: string;
@@ -46,6 +43,7 @@ export function readLines(file: string): AsyncIterable<string> {
  * broken, and re-importing is a no-op because tasks are keyed on benchmark + content hash.
  */
 export async function importTasks(prisma: PrismaClient, options: ImportOptions): Promise<ImportSummary> {
+  const benchmark = benchmarkToWrite(options.benchmark);
   const split = options.split ?? "test";
   const source = options.name ?? options.file.split(/[\\/]/).pop() ?? options.file;
   const batchSize = options.batchSize ?? 500;
@@ -61,7 +59,7 @@ export async function importTasks(prisma: PrismaClient, options: ImportOptions):
     // Two identical lines inside one batch would otherwise count as one insert and one "existing".
     const result = await prisma.task.createMany({
       data: batch.map(({ task, line }) => ({
-        benchmark: task.benchmark,
+        benchmark,
         split,
         problemDescription: task.problemDescription,
         groundTruth: task.groundTruth,
@@ -86,7 +84,7 @@ export async function importTasks(prisma: PrismaClient, options: ImportOptions):
     const line = lineNumber === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (!line.trim()) continue;
     summary.lines++;
-    const parsed = parseTaskLine(line, options.benchmark);
+    const parsed = parseTaskLine(line, benchmark);
     if (!parsed.ok) {
       for (const problem of parsed.problems) report(formatProblem(options.file, lineNumber, problem));
       continue;

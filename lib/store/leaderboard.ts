@@ -3,57 +3,44 @@ import { meanWithInterval, type Estimate } from "../scoring/metrics/intervals";
 import { bestOfTask } from "../scoring/metrics/metrics";
 import { winRate, type WinRate } from "../scoring/metrics/compare";
 import { listRuns, runSummary, type RunFilter, type RunSummary } from "./runs";
-import { profileLabel, sameProfile } from "../colbench/render-profile";
+import { benchmarkOf } from "../benchmarks";
+import type { ScoreMismatch } from "../benchmarks/module";
 
 export interface LeaderboardRow {
   run: RunSummary;
   /** Tasks with at least one finished episode. */
   tasks: number;
-  /** Mean reward (backend: % tests passed; frontend: similarity), over tasks. */
+  /** Mean reward (the benchmark's reward: % tests passed, similarity, ...), over tasks. */
   reward: Estimate;
-  /** Backend: share of episodes with every test passed, over tasks. */
+  /** Share of episodes with reward 1 (meaningful where the benchmark's reward has success), over tasks. */
   success: Estimate;
-  /** Frontend: win rate against the chosen baseline run. */
+  /** Win rate against the chosen baseline run (of the same benchmark, when their rewards compare). */
   versusBaseline?: WinRate;
   /** Samples per task (the most any task has); best-of-k below when above 1. */
   k: number;
   /** Over tasks, each task's best sample: its reward, and whether it passed every test. */
   bestOfK?: { reward: Estimate; success: Estimate };
-  /** Frontend: why there is no win rate against the baseline (scored under another render profile or embedder). */
+  /** Why there is no win rate against the baseline (scored under other settings: its benchmark says which). */
   notComparable?: string;
-  /** What differs from the baseline when not comparable. */
-  notComparableBy?: "render profile" | "embedder";
+  /** What differs from the baseline when not comparable ("render profile", "embedder"). */
+  notComparableBy?: string;
 }
+
+/** A run as its benchmark's comparability rule reads it. */
+type ComparedRun = Pick<RunSummary, "name" | "benchmark"> & { config: unknown };
 
 /**
- * Whether two frontend runs' similarities may be compared: only under one render profile (the
- * same window, extent, engine and placeholders). Null when they may, else the sentence saying why not.
+ * Why two runs' rewards may not be compared (made under different settings), most telling first,
+ * by their benchmark's rule (lib/benchmarks, `scoreMismatches`); none for a benchmark without one.
  */
-export function profileMismatch(a: RunSummary, b: RunSummary): string | null {
-  if (a.benchmark !== "frontend" || b.benchmark !== "frontend") return null;
-  if (a.render && b.render && sameProfile(a.render, b.render)) return null;
-  const describe = (r: RunSummary) => (r.render ? profileLabel(r.render) : "an unknown render profile (imported rewards)");
-  return `${a.name} was scored under ${describe(a)} and ${b.name} under ${describe(b)}: their similarities are not comparable. Rescore one with \`colbench rescore RUN --profile P --browser B\`.`;
+export function scoreMismatches(a: ComparedRun, b: ComparedRun): ScoreMismatch[] {
+  return benchmarkOf(a.benchmark).scoreMismatches?.(a, b) ?? [];
 }
 
-/**
- * Whether two frontend runs' similarities come from one image embedder (CLIP with the same weights,
- * or the weight-free default): null when they do, else the sentence saying why they may not be compared.
- */
-export function embedderMismatch(a: RunSummary, b: RunSummary): string | null {
-  if (a.benchmark !== "frontend" || b.benchmark !== "frontend") return null;
-  if (a.embedder && b.embedder && a.embedder.id === b.embedder.id && a.embedder.weights === b.embedder.weights) return null;
-  if (!a.embedder && !b.embedder) return null;
-  const describe = (r: RunSummary) => r.embedder?.label ?? "an unknown embedder (imported rewards)";
-  return `${a.name}'s similarities come from ${describe(a)} and ${b.name}'s from ${describe(b)}: their similarities are not comparable. Score both with one embedder (\`colbench run --embedder\`, or the New run form's Embedder).`;
-}
-
-/** Why two runs' similarities may not be compared (render profile first, then embedder), or null. */
-export function scoreMismatch(a: RunSummary, b: RunSummary): { by: "render profile" | "embedder"; reason: string } | null {
-  const profile = profileMismatch(a, b);
-  if (profile) return { by: "render profile", reason: profile };
-  const embedder = embedderMismatch(a, b);
-  return embedder ? { by: "embedder", reason: embedder } : null;
+/** Stored configs by run id: what the comparability rules read (summaries do not carry them). */
+async function runConfigs(prisma: PrismaClient, ids: number[]): Promise<Map<number, unknown>> {
+  const rows = ids.length ? await prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, config: true } }) : [];
+  return new Map(rows.map((r) => [r.id, r.config]));
 }
 
 interface TaskOutcomes {
@@ -94,6 +81,8 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, 
   for (const run of runs) rewards.set(run.id, await perTask(prisma, run.id));
   const pairs = (runId: number) => [...(rewards.get(runId) ?? new Map<number, number[]>()).entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const baseline = runs.find((run) => run.id === baselineRunId);
+  const configs = baseline ? await runConfigs(prisma, runs.filter((run) => run.benchmark === baseline.benchmark).map((run) => run.id)) : new Map<number, unknown>();
+  const compared = (run: RunSummary): ComparedRun => ({ ...run, config: configs.get(run.id) });
   const rows = runs.map((run): LeaderboardRow => {
     const tasks = [...rewards.get(run.id)!.values()];
     const k = Math.max(0, ...tasks.map((rs) => rs.length));
@@ -109,7 +98,7 @@ export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, 
       row.bestOfK = { reward: meanWithInterval(best), success: meanWithInterval(best.map((r) => (r === 1 ? 1 : 0))) };
     }
     if (baseline && baseline.id !== run.id && baseline.benchmark === run.benchmark) {
-      const mismatch = scoreMismatch(run, baseline);
+      const [mismatch] = scoreMismatches(compared(run), compared(baseline));
       if (mismatch) {
         row.notComparable = mismatch.reason;
         row.notComparableBy = mismatch.by;
@@ -137,10 +126,8 @@ export interface RunComparison {
   tasks: TaskComparison[];
   /** Over tasks both runs finished: A's win rate (ties split) with its bootstrap interval; null when none, or not comparable. */
   versus: WinRate | null;
-  /** Frontend runs scored under different render profiles: the sentence saying so (and no win rate). */
-  profileMismatch: string | null;
-  /** Frontend runs whose similarities come from different embedders: the sentence saying so (and no win rate). */
-  embedderMismatch: string | null;
+  /** Why the two runs' rewards may not be compared (different render profiles, embedders, ...): then no win rate. */
+  mismatches: ScoreMismatch[];
 }
 
 /** Two runs of one benchmark side by side, task by task. */
@@ -174,7 +161,7 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
   }));
   const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
-  const mismatch = profileMismatch(a, b);
-  const embedders = embedderMismatch(a, b);
-  return { a, b, tasks, versus: shared && !mismatch && !embedders ? winRate(pairsOf(ra), pairsOf(rb)) : null, profileMismatch: mismatch, embedderMismatch: embedders };
+  const configs = await runConfigs(prisma, [a.id, b.id]);
+  const mismatches = scoreMismatches({ ...a, config: configs.get(a.id) }, { ...b, config: configs.get(b.id) });
+  return { a, b, tasks, versus: shared && !mismatches.length ? winRate(pairsOf(ra), pairsOf(rb)) : null, mismatches };
 }

@@ -1,7 +1,8 @@
 import type { PrismaClient } from "../db/generated/client";
-import type { Benchmark } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
 import { z } from "zod";
 import { isHuman, playerName, playerSchema } from "../colbench/run-config";
+import { knownBenchmark, storedBenchmark } from "./benchmark-names";
 import { runWhere } from "./runs";
 
 // Queries behind the Play pages: what a seat's page loads, and the sessions people can join.
@@ -40,15 +41,22 @@ export async function seatEpisode(prisma: PrismaClient, episodeId: number): Prom
     status: row.status,
     reward: row.reward,
     runConfig: row.run?.config ?? null,
-    benchmark: row.task.benchmark,
+    benchmark: storedBenchmark(row.task.benchmark, `episode ${row.id}'s task`),
     problemDescription: row.task.problemDescription,
   };
 }
 
-/** The hidden side of a task: the reference answer and, for backend tasks, its tests. */
-export async function hiddenOfTask(prisma: PrismaClient, taskId: number): Promise<{ groundTruth: string; testCases: Array<{ name: string; expression: string }> | null }> {
-  const hidden = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { groundTruth: true, testCases: true } });
-  return { groundTruth: hidden.groundTruth, testCases: (hidden.testCases as Array<{ name: string; expression: string }> | null) ?? null };
+/** The hidden side of a task: the reference answer, what the simulator holds beside it, and tests where the task has them. */
+export async function hiddenOfTask(
+  prisma: PrismaClient,
+  taskId: number,
+): Promise<{ groundTruth: string; hiddenInformation: string | null; testCases: Array<{ name: string; expression: string }> | null }> {
+  const hidden = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { groundTruth: true, hiddenInformation: true, testCases: true } });
+  return {
+    groundTruth: hidden.groundTruth,
+    hiddenInformation: hidden.hiddenInformation,
+    testCases: (hidden.testCases as Array<{ name: string; expression: string }> | null) ?? null,
+  };
 }
 
 export interface OpenPlayRun {
@@ -62,7 +70,7 @@ export interface OpenPlayRun {
 /** Runs made from Play that have not ended, newest first, each with its one episode. */
 export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise<OpenPlayRun[]> {
   const runs = await prisma.run.findMany({
-    where: { status: { in: ["pending", "running", "paused"] }, kind: "played", archivedAt: null },
+    where: { status: { in: ["pending", "running", "paused"] }, kind: "played", archivedAt: null, benchmark: knownBenchmark() },
     orderBy: { id: "desc" },
     take: limit,
     include: { episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 } },
@@ -71,7 +79,7 @@ export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise
     const episode = run.episodes[0];
     return {
       runId: run.id,
-      benchmark: run.benchmark,
+      benchmark: storedBenchmark(run.benchmark, `run ${run.name}`),
       config: run.config,
       createdAt: run.createdAt,
       episode: episode ? { id: episode.id, taskId: episode.taskId, status: episode.status, turns: episode._count.turns } : null,
@@ -132,7 +140,7 @@ export async function listSessions(prisma: PrismaClient, filter: { includeArchiv
     return {
       runId: run.id,
       runName: run.name,
-      benchmark: run.benchmark,
+      benchmark: storedBenchmark(run.benchmark, `run ${run.name}`),
       seat,
       opponent,
       status: run.status,

@@ -1,5 +1,7 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import type { TestCase } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
+import { benchmarkToWrite, knownBenchmark, storedBenchmark } from "./benchmark-names";
 
 // Labelling queues: making one from a source's pairs, listing them with their progress, and what
 // one pair holds for the labelling page (the page's view picks from it what a person may see).
@@ -23,7 +25,7 @@ export interface NewQueueItem {
 export interface NewQueue {
   name: string;
   kind: "trajectory" | "turn";
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   instructions: string;
   overlap: number;
   goldRate: number;
@@ -43,7 +45,7 @@ export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promis
         data: {
           name: queue.name,
           kind: queue.kind,
-          benchmark: queue.benchmark,
+          benchmark: benchmarkToWrite(queue.benchmark),
           instructions: queue.instructions,
           overlap: queue.overlap,
           goldRate: queue.goldRate,
@@ -79,7 +81,7 @@ export interface QueueRow {
   id: number;
   name: string;
   kind: "trajectory" | "turn";
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   instructions: string;
   overlap: number;
   goldRate: number;
@@ -109,7 +111,7 @@ const queueRow = {
 export async function findQueue(prisma: PrismaClient, nameOrId: string | number): Promise<QueueRow | null> {
   const byId = typeof nameOrId === "number" || /^\d+$/.test(nameOrId);
   if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
-  const rows = await prisma.$queryRawUnsafe<QueueRow[]>(
+  const rows = await prisma.$queryRawUnsafe<Array<Omit<QueueRow, "benchmark"> & { benchmark: string }>>(
     `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
             q."showsHidden", q."source", q."createdAt",
             ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
@@ -117,7 +119,8 @@ export async function findQueue(prisma: PrismaClient, nameOrId: string | number)
        FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,
     byId ? Number(nameOrId) : nameOrId,
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row ? { ...row, benchmark: storedBenchmark(row.benchmark, `queue ${row.name}`) } : null;
 }
 
 export interface QueueSummary extends QueueRow {
@@ -132,7 +135,8 @@ export interface QueueSummary extends QueueRow {
 /** Queues with their progress; with `memberId`, only the ones that person belongs to. */
 export async function listQueues(prisma: PrismaClient, options: { memberId?: number } = {}): Promise<QueueSummary[]> {
   const queues = await prisma.queue.findMany({
-    where: options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } },
+    // Queues of a benchmark this studio does not know are not listed (lib/store/benchmark-names.ts).
+    where: { benchmark: knownBenchmark(), ...(options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } }) },
     orderBy: { id: "desc" },
     select: { ...queueRow, members: { select: { userId: true, user: { select: { name: true } } } } },
   });
@@ -151,6 +155,7 @@ export async function listQueues(prisma: PrismaClient, options: { memberId?: num
     const c = byId.get(q.id)!;
     return {
       ...q,
+      benchmark: storedBenchmark(q.benchmark, `queue ${q.name}`),
       memberIds: members.map((m) => m.userId),
       members: members.map((m) => ({ id: m.userId, name: m.user.name })),
       items: c.items,
@@ -226,7 +231,7 @@ export interface ItemContent {
   id: number;
   queueId: number;
   kind: "trajectory" | "turn";
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   taskId: number;
   gold: Choice | null;
   task: { problemDescription: string; groundTruth: string; testCases: TestCase[] | null };
@@ -265,7 +270,8 @@ export interface ItemRow {
   taskId: number;
   gold: Choice | null;
   kind: "trajectory" | "turn";
-  benchmark: "backend" | "frontend";
+  /** As stored; `contentOf` narrows it. */
+  benchmark: string;
   problemDescription: string;
   groundTruth: string;
   testCases: TestCase[] | null;
@@ -288,7 +294,7 @@ export function contentOf(row: ItemRow): ItemContent {
     id: row.id,
     queueId: row.queueId,
     kind: row.kind,
-    benchmark: row.benchmark,
+    benchmark: storedBenchmark(row.benchmark, `queue ${row.queueId}`),
     taskId: row.taskId,
     gold: row.gold,
     task: { problemDescription: row.problemDescription, groundTruth: row.groundTruth, testCases: row.testCases },

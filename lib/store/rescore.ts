@@ -1,7 +1,8 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { runConfigSchema, type RunConfig } from "../colbench/run-config";
+import { runConfigSchema, type RunConfig } from "../benchmarks/run-config";
+import { benchmarkOf } from "../benchmarks";
 
-// Rescoring a finished frontend run under another render profile: the episodes' final pages and
+// Rescoring a finished run whose answers are pages under another render profile: the episodes' final pages and
 // their targets are read here, scored elsewhere (lib/runs/rescore.ts), and the new scores replace
 // the old ones in one transaction, with the run's profile, so a run never holds scores of two
 // profiles and a rescore that stops halfway leaves the old ones as they were.
@@ -12,11 +13,12 @@ export interface ScoredEpisodeInput {
   groundTruth: string;
 }
 
-/** A frontend run's finished episodes with what scoring them needs; refuses a run still playing. */
+/** A finished run's episodes with what scoring their pages needs; refuses a run still playing, or one whose answers are not pages. */
 export async function episodesToRescore(prisma: PrismaClient, runId: number): Promise<{ config: RunConfig; episodes: ScoredEpisodeInput[] }> {
   const run = await prisma.run.findUnique({ where: { id: runId }, select: { name: true, benchmark: true, config: true } });
   if (!run) throw new Error(`no run ${runId}`);
-  if (run.benchmark !== "frontend") throw new Error(`${run.name} is a ${run.benchmark} run: only frontend runs are rendered`);
+  // The benchmark says whether its answers are pages, and so rendered (an unknown benchmark is an error naming the known ones).
+  if (benchmarkOf(run.benchmark).answer.kind !== "page") throw new Error(`${run.name} is a ${run.benchmark} run: only runs whose answers are pages are rendered`);
   const parsed = runConfigSchema.safeParse(run.config);
   if (!parsed.success) throw new Error(`${run.name} has no run configuration (imported trajectories keep the rewards they came with)`);
   const unfinished = await prisma.episode.count({ where: { runId, status: { in: ["pending", "running"] } } });

@@ -69,7 +69,8 @@ describe.each(backends)("runs on $label", ({ open }) => {
     // The second task has no finished episode in either run, so it is not a row.
     expect(result.tasks).toEqual([{ taskId: expect.any(Number), problemDescription: expect.any(String), a: 0.9, b: 0.5, aEpisode: await first("bench-a"), bEpisode: await first("bench-b") }]);
     // These runs record no render profile (as imported rewards do), so no win rate is drawn.
-    expect(result.profileMismatch).toContain("unknown render profile");
+    expect(result.mismatches.map((m) => m.by)).toEqual(["render profile"]);
+    expect(result.mismatches[0]!.reason).toContain("unknown render profile");
     expect(result.versus).toBeNull();
   });
 

@@ -1,16 +1,20 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import { playerName, runConfigSchema, runEmbedder, runRenderProfile, type RunConfig, type RunEmbedder } from "../colbench/run-config";
+import { playerName } from "../colbench/run-config";
+import { runConfigSchema, type RunConfig } from "../benchmarks/run-config";
+import { runEmbedder, runRenderProfile, type RunEmbedder } from "../benchmarks/frontend/run-options";
+import type { Benchmark } from "../benchmarks";
 import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
 import { describeFailure, failureOf, waitOf, type ServerWait } from "../colbench/failure";
 import { loadTurns } from "./episodes";
+import { benchmarkToWrite, knownBenchmark, storedBenchmark } from "./benchmark-names";
 
 export type RunKind = "benchmark" | "played";
 
 export interface RunSummary {
   id: number;
   name: string;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   kind: RunKind;
   status: string;
   createdAt: Date;
@@ -23,9 +27,9 @@ export interface RunSummary {
   /** Over finished episodes: mean reward, and the share with reward 1 (backend success). */
   meanReward: number | null;
   successRate: number | null;
-  /** Frontend: the render profile its scores were made under (null: backend, or imported rewards). */
+  /** Page answers: the render profile its scores were made under (null: other benchmarks, or imported rewards). */
   render: RenderProfile | null;
-  /** Frontend: the image embedder its similarities come from (null: backend, or imported rewards). */
+  /** Page answers: the image embedder its similarities come from (null: other benchmarks, or imported rewards). */
   embedder: RunEmbedder | null;
   /** Episodes waiting for a model server that does not answer, and what the first of them says. */
   waiting: { episodes: number; wait: ServerWait } | null;
@@ -51,6 +55,8 @@ export interface RunFilter {
 
 export function runWhere(filter: RunFilter = {}): Prisma.RunWhereInput {
   return {
+    // Runs of a benchmark this studio does not know are in no list (lib/store/benchmark-names.ts).
+    benchmark: knownBenchmark(),
     ...(filter.kind ? { kind: filter.kind } : filter.includePlayed ? {} : { kind: "benchmark" }),
     ...(filter.includeArchived ? {} : { archivedAt: null }),
   };
@@ -59,7 +65,7 @@ export function runWhere(filter: RunFilter = {}): Prisma.RunWhereInput {
 export interface RunRow {
   id: number;
   name: string;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   status: "pending" | "running" | "paused" | "done" | "failed";
   config: unknown;
 }
@@ -72,16 +78,21 @@ const runRow = { id: true, name: true, benchmark: true, status: true, config: tr
 export async function findRun(prisma: PrismaClient, nameOrId: string | number): Promise<RunRow | null> {
   if (typeof nameOrId === "number" || /^\d+$/.test(nameOrId)) {
     const id = Number(nameOrId);
-    return Number.isSafeInteger(id) ? prisma.run.findUnique({ where: { id }, select: runRow }) : null;
+    return Number.isSafeInteger(id) ? narrowed(await prisma.run.findUnique({ where: { id }, select: runRow })) : null;
   }
-  return prisma.run.findUnique({ where: { name: nameOrId }, select: runRow });
+  return narrowed(await prisma.run.findUnique({ where: { name: nameOrId }, select: runRow }));
+}
+
+function narrowed<R extends { name: string; benchmark: string }>(run: R | null): (R & { benchmark: Benchmark }) | null {
+  return run && { ...run, benchmark: storedBenchmark(run.benchmark, `run ${run.name}`) };
 }
 
 /** Stores a new run; a name already taken is an error that says how to go on instead. */
-export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: "backend" | "frontend"; kind?: RunKind; config: RunConfig }): Promise<{ id: number }> {
+export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: Benchmark; kind?: RunKind; config: RunConfig }): Promise<{ id: number }> {
+  const benchmark = benchmarkToWrite(run.benchmark);
   const existing = await prisma.run.findUnique({ where: { name: run.name }, select: { id: true } });
   if (existing) throw new Error(`a run named "${run.name}" exists already: continue it with \`colbench resume ${run.name}\` or pick another --name`);
-  return prisma.run.create({ data: { name: run.name, benchmark: run.benchmark, kind: run.kind ?? "benchmark", config: run.config }, select: { id: true } });
+  return prisma.run.create({ data: { name: run.name, benchmark, kind: run.kind ?? "benchmark", config: run.config }, select: { id: true } });
 }
 
 export async function setRunStatus(prisma: PrismaClient, runId: number, status: RunStatus): Promise<void> {
@@ -104,7 +115,7 @@ export async function runSummary(prisma: PrismaClient, id: number): Promise<RunS
   return run ? (await summaries(prisma, [run]))[0]! : null;
 }
 
-type RunRecord = { id: number; name: string; benchmark: "backend" | "frontend"; kind: RunKind; status: string; createdAt: Date; archivedAt: Date | null; config: unknown };
+type RunRecord = { id: number; name: string; benchmark: string; kind: RunKind; status: string; createdAt: Date; archivedAt: Date | null; config: unknown };
 
 function waitingOf(row: { n: number; wait: unknown } | undefined): RunSummary["waiting"] {
   const wait = row && waitOf(row.wait);
@@ -130,7 +141,7 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
     return {
       id: run.id,
       name: run.name,
-      benchmark: run.benchmark,
+      benchmark: storedBenchmark(run.benchmark, `run ${run.name}`),
       kind: run.kind,
       status: run.status,
       createdAt: run.createdAt,
@@ -254,7 +265,7 @@ export interface EpisodeView {
   runId: number | null;
   runName: string | null;
   taskId: number;
-  benchmark: "backend" | "frontend";
+  benchmark: Benchmark;
   sample: number;
   status: string;
   answer: string | null;
@@ -285,7 +296,7 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     runId: episode.runId,
     runName: episode.run?.name ?? null,
     taskId: episode.taskId,
-    benchmark: episode.task.benchmark,
+    benchmark: storedBenchmark(episode.task.benchmark, `episode ${episode.id}'s task`),
     sample: episode.sample,
     status: episode.status,
     answer: episode.answer,

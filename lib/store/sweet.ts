@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
-import type { Benchmark } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
+import { storedBenchmark } from "./benchmark-names";
 import { fencedByJob, type JobFence } from "./workers";
 
 // SWEET-RL's data: the samples pairs are made from, agent turns as states, their candidates and
@@ -41,7 +42,7 @@ export async function episodeSides(prisma: PrismaClient, episodeIds: number[]): 
   return new Map(
     rows.map((r) => {
       const last = r.turns[0];
-      return [r.id, { episodeId: r.id, benchmark: r.task.benchmark, groundTruth: r.task.groundTruth, input: last?.prompt ?? "", output: last?.rawOutput ?? last?.content ?? "" }];
+      return [r.id, { episodeId: r.id, benchmark: storedBenchmark(r.task.benchmark, `episode ${r.id}'s task`), groundTruth: r.task.groundTruth, input: last?.prompt ?? "", output: last?.rawOutput ?? last?.content ?? "" }];
     }),
   );
 }

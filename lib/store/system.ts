@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/generated/client";
-import { isHuman, runConfigSchema } from "../colbench/run-config";
+import { isHuman, runConfigBaseSchema } from "../colbench/run-config";
 
 // What `colbench doctor` and the System page read about the database itself.
 
@@ -42,7 +42,8 @@ export async function runServers(prisma: PrismaClient): Promise<RunServer[]> {
   const runs = await prisma.run.findMany({ select: { name: true, config: true }, orderBy: { id: "desc" } });
   const servers = new Map<string, RunServer>();
   for (const run of runs) {
-    const parsed = runConfigSchema.safeParse(run.config);
+    // Only the sides are read: the common fields, whatever the run's benchmark.
+    const parsed = runConfigBaseSchema.safeParse(run.config);
     if (!parsed.success) continue;
     for (const side of [parsed.data.agent, parsed.data.simulator]) {
       if (isHuman(side)) continue;

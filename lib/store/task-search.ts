@@ -1,4 +1,4 @@
-import { BENCHMARKS, type Benchmark } from "../colbench/tasks";
+import { isBenchmark } from "../benchmarks";
 import type { TaskQuery } from "./tasks";
 
 /** The Tasks page and /api/tasks read the same query string, so links and API calls agree. */
@@ -12,7 +12,7 @@ export function parseTaskSearch(params: Record<string, string | string[] | undef
   const page = Number.parseInt(get("page") ?? "", 10);
   const pageSize = Number.parseInt(get("pageSize") ?? "", 10);
   return {
-    benchmark: BENCHMARKS.includes(benchmark as Benchmark) ? (benchmark as Benchmark) : undefined,
+    benchmark: isBenchmark(benchmark) ? benchmark : undefined,
     split: get("split") || undefined,
     q: get("q")?.trim() || undefined,
     page: Number.isFinite(page) && page > 0 ? page : 1,

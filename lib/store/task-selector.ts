@@ -1,5 +1,5 @@
 import type { PrismaClient, Prisma } from "../db/generated/client";
-import type { Benchmark } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
 
 /**
  * Which tasks a run covers. Clauses joined by commas, all must hold:

@@ -1,5 +1,7 @@
 import type { PrismaClient, Prisma } from "../db/generated/client";
-import type { Benchmark, TaskInput, TestCase } from "../colbench/tasks";
+import type { TaskInput, TestCase } from "../colbench/tasks";
+import { BENCHMARKS, type Benchmark } from "../benchmarks";
+import { knownBenchmark, storedBenchmark } from "./benchmark-names";
 import { likeLiteral } from "./like";
 
 export interface TaskQuery {
@@ -30,14 +32,17 @@ export interface TaskPage {
   pages: number;
 }
 
-export interface StoredTask extends TaskInput, Omit<TaskSummary, "testCount"> {}
+export interface StoredTask extends TaskInput, Omit<TaskSummary, "testCount"> {
+  benchmark: Benchmark;
+}
 
 export const MAX_PAGE_SIZE = 200;
 
 function where(query: TaskQuery): Prisma.TaskWhereInput {
   const words = (query.q ?? "").trim().split(/\s+/).filter(Boolean);
   return {
-    ...(query.benchmark ? { benchmark: query.benchmark } : {}),
+    // Tasks of a benchmark this studio does not know are not listed (lib/store/benchmark-names.ts).
+    benchmark: query.benchmark ?? knownBenchmark(),
     ...(query.split ? { split: query.split } : {}),
     ...(words.length
       ? { AND: words.map((word) => ({ problemDescription: { contains: likeLiteral(word), mode: "insensitive" as const } })) }
@@ -72,6 +77,7 @@ export async function listTasks(prisma: PrismaClient, query: TaskQuery = {}): Pr
   return {
     items: rows.map(({ testCases, ...row }) => ({
       ...row,
+      benchmark: storedBenchmark(row.benchmark, `task ${row.id}`),
       testCount: Array.isArray(testCases) ? testCases.length : null,
     })),
     total,
@@ -90,7 +96,7 @@ export async function getTask(prisma: PrismaClient, id: number): Promise<StoredT
   if (!row) return null;
   return {
     id: row.id,
-    benchmark: row.benchmark,
+    benchmark: storedBenchmark(row.benchmark, `task ${row.id}`),
     split: row.split,
     problemDescription: row.problemDescription,
     groundTruth: row.groundTruth,
@@ -102,17 +108,20 @@ export async function getTask(prisma: PrismaClient, id: number): Promise<StoredT
 }
 
 export interface TaskCounts {
-  backend: number;
-  frontend: number;
+  /** Tasks of every registered benchmark (0 where none are stored), in the registry's order. */
+  byBenchmark: Record<Benchmark, number>;
+  total: number;
   splits: Array<{ benchmark: Benchmark; split: string; count: number }>;
 }
 
 export async function taskCounts(prisma: PrismaClient): Promise<TaskCounts> {
-  const groups = await prisma.task.groupBy({ by: ["benchmark", "split"], _count: { _all: true } });
-  const counts: TaskCounts = { backend: 0, frontend: 0, splits: [] };
+  const groups = await prisma.task.groupBy({ by: ["benchmark", "split"], where: { benchmark: knownBenchmark() }, _count: { _all: true } });
+  const counts: TaskCounts = { byBenchmark: Object.fromEntries(BENCHMARKS.map((name) => [name, 0])) as Record<Benchmark, number>, total: 0, splits: [] };
   for (const group of groups) {
-    counts[group.benchmark] += group._count._all;
-    counts.splits.push({ benchmark: group.benchmark, split: group.split, count: group._count._all });
+    const benchmark = storedBenchmark(group.benchmark, `tasks of split ${group.split}`);
+    counts.byBenchmark[benchmark] += group._count._all;
+    counts.total += group._count._all;
+    counts.splits.push({ benchmark, split: group.split, count: group._count._all });
   }
   counts.splits.sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.split.localeCompare(b.split));
   return counts;

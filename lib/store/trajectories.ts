@@ -1,6 +1,8 @@
 import type { PrismaClient } from "../db/generated/client";
-import { parseTrajectoryLine, toOfficialTrajectory, type OfficialTrajectory } from "../colbench/trajectory";
-import { formatProblem, taskContentHash, type Benchmark, type TestCase } from "../colbench/tasks";
+import { parseTrajectoryLine, toOfficialTrajectory, type OfficialTrajectory } from "../benchmarks/trajectory";
+import { formatProblem, taskContentHash, type TestCase } from "../colbench/tasks";
+import type { Benchmark } from "../benchmarks";
+import { benchmarkToWrite } from "./benchmark-names";
 import { appendTurn, loadTurns } from "./episodes";
 import { readLines } from "./import-tasks";
 
@@ -89,7 +91,7 @@ export async function importTrajectories(
     benchmark ??= task.benchmark;
     runId ??= (
       await prisma.run.create({
-        data: { name, benchmark, status: "done", config: { imported: file, benchmark } },
+        data: { name, benchmark: benchmarkToWrite(benchmark), status: "done", config: { imported: file, benchmark } },
       })
     ).id;
     const contentHash = taskContentHash(task);
@@ -97,7 +99,7 @@ export async function importTrajectories(
     if (!stored) {
       stored = await prisma.task.create({
         data: {
-          benchmark: task.benchmark,
+          benchmark: benchmarkToWrite(task.benchmark),
           split: "imported",
           problemDescription: task.problemDescription,
           groundTruth: task.groundTruth,

@@ -1,4 +1,5 @@
-import type { OfficialTrajectory } from "../colbench/trajectory";
+import { benchmarkOf } from "../benchmarks";
+import type { OfficialTrajectory } from "../benchmarks/trajectory";
 import type { Store } from "../store";
 import { promptText, type ChatTemplate } from "./chat-template";
 
@@ -27,4 +28,9 @@ export async function* officialLines(
       ),
     };
   }
+}
+
+/** What a user must know before running the benchmark's published scripts on its official export (null: nothing). */
+export function officialExportNotice(benchmark: string): string | null {
+  return benchmarkOf(benchmark).officialExportNotice ?? null;
 }

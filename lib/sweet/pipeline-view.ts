@@ -1,5 +1,5 @@
 import type { PipelineStep } from "../events";
-import type { Benchmark } from "../colbench/tasks";
+import { benchmarkOf, type Benchmark } from "../benchmarks";
 import type { Store } from "../store";
 import type { PipelineCounts } from "../store/sweet-progress";
 import type { RunSample } from "../store/sweet";
@@ -44,12 +44,6 @@ export interface PipelineView {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** The rule's words, for a run whose samples make no pair. */
-const PAIR_RULE: Record<Benchmark, string> = {
-  backend: "a sample that passes every test against one of the same task that does not",
-  frontend: "two samples of one task whose similarities differ by 0.1 or more",
-};
-
 /**
  * `pairable`: how many trajectory pairs the benchmark's rule finds in the run's finished samples now
  * (what "Make trajectory pairs" would store), so a step that would make nothing says so before it runs.
@@ -61,7 +55,7 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
       : c.tasksWithTwoSamples === 0
         ? "no task has two finished samples: a pair is a better and a worse sample of one task, so start the run with Best of k at 2 or more"
         : c.pairable === 0
-          ? `no task has a better and a worse sample: a pair is ${PAIR_RULE[c.benchmark]}`
+          ? `no task has a better and a worse sample: a pair is ${benchmarkOf(c.benchmark).pairRule.what}`
           : undefined;
   const steps: StepView[] = [
     {

@@ -1,4 +1,4 @@
-import type { Benchmark } from "../colbench/tasks";
+import { benchmarkOf, type Benchmark } from "../benchmarks";
 
 // Trajectory-level preference pairs from best-of-k samples, by the published scripts' rules.
 
@@ -17,9 +17,6 @@ export interface TrajectoryPair<Id> {
   rejected: Id;
 }
 
-/** Frontend: two samples make a pair when their similarities differ by at least this. */
-export const FRONTEND_MIN_GAP = 0.1;
-
 function byTask<Id>(samples: Sample<Id>[]): Map<string | number, Sample<Id>[]> {
   const tasks = new Map<string | number, Sample<Id>[]>();
   for (const s of samples) {
@@ -32,29 +29,16 @@ function byTask<Id>(samples: Sample<Id>[]): Map<string | number, Sample<Id>[]> {
 }
 
 /**
- * Backend: for each task whose best reward is at least 1, the first sample with the best reward is
- * chosen against every sample below it (samples tied with the best are left out). Frontend: every
- * two samples j < j2 whose rewards differ by at least 0.1, the higher chosen. A NaN reward never
- * enters a pair.
+ * Each task's pairs by the benchmark's published rule (its module's pairRule; backend: the first
+ * best sample, reward 1, over every sample below it; frontend: every two samples j < j2 whose
+ * similarities differ by at least 0.1, the higher chosen), tasks in the order they first appear,
+ * samples in sample order. A NaN reward never enters a pair.
  */
 export function trajectoryPairs<Id>(benchmark: Benchmark, samples: Sample<Id>[]): TrajectoryPair<Id>[] {
+  const rule = benchmarkOf(benchmark).pairRule;
   const pairs: TrajectoryPair<Id>[] = [];
   for (const [task, all] of byTask(samples.filter((s) => Number.isFinite(s.reward)))) {
-    if (benchmark === "backend") {
-      const best = Math.max(...all.map((s) => s.reward));
-      if (best < 1) continue;
-      const chosen = all.find((s) => s.reward === best)!;
-      for (const s of all) if (s.reward < best) pairs.push({ task, chosen: chosen.id, rejected: s.id });
-    } else {
-      for (let j = 0; j < all.length; j++) {
-        for (let j2 = j + 1; j2 < all.length; j2++) {
-          const a = all[j]!;
-          const b = all[j2]!;
-          if (Math.abs(a.reward - b.reward) < FRONTEND_MIN_GAP) continue;
-          pairs.push(a.reward > b.reward ? { task, chosen: a.id, rejected: b.id } : { task, chosen: b.id, rejected: a.id });
-        }
-      }
-    }
+    for (const [chosen, rejected] of rule.pairs(all.map((s) => s.reward))) pairs.push({ task, chosen: all[chosen]!.id, rejected: all[rejected]!.id });
   }
   return pairs;
 }

@@ -10,7 +10,8 @@ export async function GET() {
     return Response.json({
       ok: true,
       database: { kind: db.kind, role: db.role, location: db.location },
-      tasks: { backend: counts.backend, frontend: counts.frontend, bySplit: counts.splits },
+      // One count per registered benchmark by its name, then by split.
+      tasks: { ...counts.byBenchmark, bySplit: counts.splits },
     });
   } catch (error) {
     return Response.json({ ok: false, error: (error as Error).message }, { status: 503 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { getStore } from "@/lib/store";
-import { BENCHMARKS } from "@/lib/colbench/tasks";
+import { BENCHMARKS } from "@/lib/benchmarks";
 import { createPlay } from "@/lib/play/create";
 import { getRunManager } from "@/lib/runs/active";
 import { studioOrigin } from "@/app/_lib/viewer";

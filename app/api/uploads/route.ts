@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { getStore } from "@/lib/store";
-import { BENCHMARKS } from "@/lib/colbench/tasks";
+import { BENCHMARKS } from "@/lib/benchmarks";
 
 export const dynamic = "force-dynamic";
 

@@ -12,6 +12,7 @@ import { AdvantageChart } from "@/components/replay/AdvantageChart";
 import { BrowserScoring } from "@/components/replay/BrowserScoring";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
+import { benchmarkViews } from "@/components/benchmarks";
 import { turnFor } from "@/lib/play/views";
 import { reward } from "@/components/format";
 import { SeatLinks } from "@/components/play/SeatLinks";
@@ -96,7 +97,7 @@ export default async function EpisodePage({ params }: Params) {
           </p>
           {scoring ? <BrowserScoring episodeId={episode.id} served={servedModels()} scoring={scoring} /> : null}
           {chart ? <AdvantageChart points={chart.points} source={chart.source} label={chart.label} /> : null}
-          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} similarity={episode.benchmark === "frontend" ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) } : undefined} />
+          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} similarity={benchmarkViews[episode.benchmark].similarityInBrowser ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) } : undefined} />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
         </>
       ) : (
@@ -111,7 +112,7 @@ function servedClip(): string | null {
   return servedFolder("clip")?.split(/[\\/]/).pop() ?? null;
 }
 
-/** The target's render id a frontend score recorded (content-addressed), or null. */
+/** The target's render id a score of a page recorded (content-addressed), or null. */
 function targetRenderOf(details: unknown): string | null {
   const id = (details as { targetRender?: unknown } | null)?.targetRender;
   return typeof id === "string" && /^[0-9a-f]{64}$/.test(id) ? id : null;

@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 import { getStore } from "@/lib/store";
 import { SCORE_BANDS } from "@/lib/store/runs";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
-import { percent, reward } from "@/components/format";
+import { percent } from "@/components/format";
+import { benchmarks } from "@/lib/benchmarks";
 import { RunLive } from "@/components/RunLive";
 import { PipelinePanel } from "@/components/PipelinePanel";
 import { currentViewer } from "@/app/_lib/viewer";
@@ -15,7 +16,7 @@ import { EmptyState } from "@/components/EmptyState";
 import { RunActions } from "@/components/RunActions";
 import { RunCharts } from "@/components/RunCharts";
 import { runDashboard } from "@/lib/runs/dashboard";
-import { runConfigSchema } from "@/lib/colbench/run-config";
+import { runConfigSchema } from "@/lib/benchmarks/run-config";
 import { queueView } from "@/lib/runs/queue-view";
 import { paceOf } from "@/lib/runs/pace";
 import { RunWorkers } from "@/components/RunWorkers";
@@ -71,6 +72,8 @@ export default async function RunPage({
   const prices = config?.prices;
   // A similarity means nothing without the embedder that made it (and the weight-free one is not the paper's).
   const similarityBy = run.embedder ? `by ${run.embedder.label}` : undefined;
+  const rewardRule = benchmarks[run.benchmark].reward;
+  const formatted = (value: number | null) => (value === null ? "–" : rewardRule.format(value));
   const dashboard = runDashboard(figures, { prices, pace: run.status === "running" ? pace : null, now });
   const pipeline = progress ? { ...progress, last: pipelineStatus(run.id) } : null;
   const href = (patch: Record<string, string | number | undefined>) => {
@@ -116,10 +119,15 @@ export default async function RunPage({
           [
             ["Episodes done", `${run.done}/${run.total}`],
             ["Failed", String(run.failed)],
-            [run.benchmark === "backend" ? "Mean reward" : "Mean similarity", reward(run.meanReward), similarityBy],
-            [run.benchmark === "backend" ? "Success rate" : "Agent", run.benchmark === "backend" ? percent(run.successRate) : (run.agent ?? "imported")],
+            [`Mean ${rewardRule.measure}`, formatted(run.meanReward), similarityBy],
+            // A graded benchmark has no success rate: its place names the agent.
+            rewardRule.hasSuccess ? [`${rewardRule.name} rate`, percent(run.successRate)] : ["Agent", run.agent ?? "imported"],
             ...(dashboard.k > 1
-              ? [[`Best-of-${dashboard.k} ${run.benchmark === "backend" ? "success" : "similarity"}`, run.benchmark === "backend" ? percent(dashboard.bestOfK.success) : reward(dashboard.bestOfK.reward), similarityBy]]
+              ? [
+                  rewardRule.hasSuccess
+                    ? [`Best-of-${dashboard.k} ${rewardRule.name.toLowerCase()}`, percent(dashboard.bestOfK.success)]
+                    : [`Best-of-${dashboard.k} ${rewardRule.measure}`, formatted(dashboard.bestOfK.reward), similarityBy],
+                ]
               : []),
           ] as Array<[string, string, string | undefined]>
         ).map(([label, value, note]) => (

@@ -4,6 +4,7 @@ import { zodProblems } from "../../colbench/jsonl";
 import { extractAnswer, wantsToAnswer } from "../../colbench/protocol";
 import { stripFences } from "../../colbench/turn-code";
 import type { BenchmarkModule } from "../module";
+import { backendScoreCli } from "./score-cli";
 import { COLBENCH_DATASET, colbenchFile } from "../colbench-dataset";
 import { starterFunction } from "./starter";
 
@@ -22,6 +23,16 @@ export const backendTaskSchema = z.object({
 });
 
 export type BackendTaskRecord = z.infer<typeof backendTaskSchema>;
+
+/** One test's result as the scorer stores it in an episode's score details. */
+interface ScoredTest {
+  name?: string;
+  expression?: string;
+  passed?: boolean;
+  reason?: string;
+  expected?: string;
+  actual?: string;
+}
 
 /** The last fenced block of a message, without its language tag; null when it has none. */
 function lastFencedBlock(content: string): string | null {
@@ -73,12 +84,14 @@ export const backend = {
   },
   reward: {
     name: "Success",
+    measure: "% tests passed",
     format: (reward) => `${Math.round(reward * 100)}%`,
     sentence: (reward) => `${Math.round(reward * 100)}% of the hidden tests passed`,
     hasSuccess: true,
   },
   pairRule: {
     name: "backend: the first best sample (reward 1) over every sample below it",
+    what: "a sample that passes every test against one of the same task that does not",
     pairs(rewards) {
       const best = Math.max(...rewards);
       if (!(best >= 1)) return [];
@@ -90,8 +103,23 @@ export const backend = {
       return pairs;
     },
   },
-  hidden: { summary: "the reference function and its unit tests" },
+  hidden: {
+    summary: "the reference function and its unit tests",
+    label: (task) => ({ groundTruth: task.groundTruth, tests: task.testCases?.map((t) => t.expression) }),
+  },
+  labelSide(details, hidden) {
+    const tests = ((details ?? {}) as { tests?: ScoredTest[] }).tests ?? [];
+    // Without hidden information a labeller sees only whether each test passed, never the test.
+    return {
+      tests: tests.map((t, i) =>
+        hidden
+          ? { name: t.name ?? `test ${i + 1}`, passed: Boolean(t.passed), expression: t.expression, reason: t.reason, expected: t.expected, actual: t.actual }
+          : { name: `test ${i + 1}`, passed: Boolean(t.passed) },
+      ),
+    };
+  },
   runOptions: {},
+  scoreCli: backendScoreCli,
   describeRun: () => [],
-  runtime: () => import("./runtime").then((m) => m.backendRuntime),
+  runtime: () => import(/* turbopackIgnore: true */ "./runtime").then((m) => m.backendRuntime),
 } satisfies BenchmarkModule;

@@ -2,10 +2,13 @@ import { z } from "zod";
 import { lastProposedPage } from "../../colbench/episode";
 import { zodProblems } from "../../colbench/jsonl";
 import { extractHtml } from "../../colbench/protocol";
-import { EMBEDDER_NAMES } from "../../colbench/run-config";
-import { LEGACY_RENDER_PROFILE, profileLabel, renderProfileSchema } from "../../colbench/render-profile";
+import { profileLabel } from "../../colbench/render-profile";
+import { RENDER_ID } from "../label";
 import type { BenchmarkModule } from "../module";
+import { frontendScoreCli } from "./score-cli";
 import { COLBENCH_DATASET, colbenchFile } from "../colbench-dataset";
+import { frontendOptionsSchema, frontendRunOptions } from "./run-options";
+import { scoreMismatches } from "./score-mismatch";
 import { STARTER_PAGE } from "./starter";
 
 // ColBench's frontend benchmark: the agent writes an HTML/Tailwind page; the simulated human
@@ -18,29 +21,14 @@ export const frontendTaskSchema = z.object({
   ground_truth: text,
 });
 
+/** A render id a score's details hold under `key`; null when absent or not a render's id. */
+function renderIn(details: unknown, key: "answerRender" | "targetRender"): string | null {
+  const id = ((details ?? {}) as Record<string, unknown>)[key];
+  return typeof id === "string" && RENDER_ID.test(id) ? id : null;
+}
+
 /** Two samples make a trajectory pair when their similarities differ by at least this. */
 export const FRONTEND_MIN_GAP = 0.1;
-
-/** The run options only frontend runs have: how pages are rendered and which embedder scores them. */
-export const frontendRunOptions = {
-  /** Which image embedder scores similarity (recorded with every score too). */
-  embedder: z.enum(EMBEDDER_NAMES).default("default"),
-  /**
-   * How pages are rendered for the simulator and the score (profile, engine, placeholders). Runs
-   * stored before profiles existed were rendered as studio-1280 in Chromium.
-   */
-  render: renderProfileSchema.default(LEGACY_RENDER_PROFILE),
-  /** The published placeholder photo's file, when the profile's placeholders are that photo. */
-  placeholderPhoto: z.string().optional(),
-  /** Earlier profiles whose scores `colbench rescore` replaced, oldest first. */
-  rescored: z.array(z.object({ from: renderProfileSchema, at: z.string() })).optional(),
-  /** clip-vit-b32: the folder or hub id its weights come from (resolved through the Hugging Face cache). */
-  clipPath: z.string().optional(),
-  /** Why the run scores with that embedder (chosen when it was made, so a resume never switches). */
-  embedderReason: z.string().optional(),
-};
-
-const frontendOptionsSchema = z.object(frontendRunOptions);
 
 export const frontend = {
   name: "frontend",
@@ -72,12 +60,14 @@ export const frontend = {
   proposalOf: (turn) => (turn.role === "agent" ? (turn.html ?? null) : null),
   reward: {
     name: "Similarity",
+    measure: "similarity",
     format: (reward) => reward.toFixed(3),
     sentence: (reward) => `similarity ${reward.toFixed(3)}`,
     hasSuccess: false,
   },
   pairRule: {
     name: `frontend: every two samples whose similarities differ by at least ${FRONTEND_MIN_GAP}, the higher chosen`,
+    what: `two samples of one task whose similarities differ by ${FRONTEND_MIN_GAP} or more`,
     pairs(rewards) {
       const pairs: Array<[number, number]> = [];
       for (let j = 0; j < rewards.length; j++) {
@@ -91,11 +81,24 @@ export const frontend = {
       return pairs;
     },
   },
-  hidden: { summary: "the target page and its render" },
+  hidden: {
+    summary: "the target page and its render",
+    label: (task, details) => ({ targetRender: renderIn(details, "targetRender"), groundTruth: task.groundTruth }),
+  },
+  labelSide: (details) => ({ render: renderIn(details, "answerRender") }),
   runOptions: frontendRunOptions,
+  scoreCli: frontendScoreCli,
+  prepareRun: (asked) => import(/* turbopackIgnore: true */ "./prepare-run").then((m) => m.prepareFrontendRun(asked)),
   describeRun(config) {
     const options = frontendOptionsSchema.parse(config);
     return [`render profile: ${profileLabel(options.render)}`, ...(options.embedderReason ? [`frontend similarity: ${options.embedderReason}`] : [])];
   },
-  runtime: () => import("./runtime").then((m) => m.frontendRuntime),
+  scoreMismatches,
+  // The published evaluate_html.py main() re-scores each answer by opening `answer` as a screenshot
+  // path, and a missing path silently becomes a black image; the export's `answer` is the page's HTML.
+  officialExportNotice:
+    "colbench export: note for the published evaluate_html.py: its pair code (trajectory pairs from each entry's stored reward) runs on this file; " +
+    "its main() re-scoring does not: it opens each `answer` as a screenshot path, and here `answer` is the page's HTML, so every answer would silently score as a black image. " +
+    "Use the studio's scores (`reward`), or `colbench score` to re-score.\n",
+  runtime: () => import(/* turbopackIgnore: true */ "./runtime").then((m) => m.frontendRuntime),
 } satisfies BenchmarkModule<typeof frontendRunOptions>;

@@ -11,6 +11,7 @@ import { startPostgres, type PostgresServer } from "../testing/postgres-server";
 import { backupDatabase, restoreBackup } from "../backup";
 import { tableContents } from "../backup/testing/contents";
 import { storeFor } from "../../store";
+import { isBenchmark } from "../../benchmarks";
 import { runColbench } from "../../../cli/testing/colbench";
 
 // Upgrades: data folders made by earlier releases' own code (fixtures/README.md) open with today's
@@ -52,6 +53,19 @@ async function counts(db: Database) {
   return { tasks: await p.task.count(), runs: await p.run.count(), episodes: await p.episode.count(), turns: await p.turn.count(), users: await p.user.count(), labels: await p.label.count() };
 }
 
+/**
+ * The benchmark columns, enums when these folders were made, are text now (migration
+ * 20261128103835_benchmark_names): every task and run kept its name, one the registry knows, so
+ * today's lists show them all.
+ */
+async function benchmarksKnown(db: Database): Promise<void> {
+  const store = storeFor(db.prisma);
+  const tasks = await db.prisma.task.findMany({ select: { benchmark: true } });
+  expect(tasks.every((t) => isBenchmark(t.benchmark))).toBe(true);
+  expect((await store.tasks.counts()).total).toBe(tasks.length);
+  expect(await store.runs.list({ includePlayed: true, includeArchived: true })).toHaveLength(await db.prisma.run.count());
+}
+
 /** Each episode's stored totals against its turns, as the run pages read them. */
 async function totalsAgree(db: Database): Promise<void> {
   const episodes = await db.prisma.episode.findMany({ select: { id: true, turnCount: true, agentTurnCount: true, agentPromptTokens: true, turns: { select: { role: true, usage: true } } } });
@@ -78,6 +92,7 @@ describe.each(fixtures)("a data folder made by $sha ($schema)", (fixture) => {
       const store = storeFor(db.prisma);
       // What the releases wrote reads back through today's store.
       const episode = (await db.prisma.episode.findFirst({ orderBy: { id: "asc" } }))!;
+      await benchmarksKnown(db);
       const turns = await store.episodes.turns(episode.id);
       expect(turns.map((t) => t.index)).toEqual([0, 1, 2, 3]);
       expect(turns[0]!.content.length).toBeGreaterThan(10);
@@ -120,6 +135,7 @@ describe.each(fixtures)("a data folder made by $sha ($schema)", (fixture) => {
       expect(db.applied).toEqual([]);
       expect(await counts(db)).toEqual(fixture.counts);
       await totalsAgree(db);
+      await benchmarksKnown(db);
       // Every row of every table the old schema had is there (new columns aside).
       const after = await tableContents(url);
       for (const table of Object.keys(before)) expect(after[table]!.length, table).toBe(before[table]!.length);

@@ -3,6 +3,7 @@ import { requestViewer } from "@/app/_lib/viewer";
 import { mayViewRender } from "@/lib/access/renders";
 import { defaultRenderDir, isRenderId, RenderCache, renderId, type RenderSidecar } from "@/lib/scoring/frontend/render-cache";
 import { getStore } from "@/lib/store";
+import { answersArePages } from "@/app/_lib/answer-kind";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     targetInMembersQueue: (userId) => store.renders.targetInMembersQueue(id, userId),
     isTargetOf: async (episodeId) => {
       const [target, cached] = await Promise.all([store.seats.target(episodeId), cache.get(id)]);
-      return Boolean(target && cached && target.benchmark === "frontend" && renderId(target.groundTruth, keyOf(cached.meta)) === id);
+      return Boolean(target && cached && answersArePages(target.benchmark) && renderId(target.groundTruth, keyOf(cached.meta)) === id);
     },
   });
   // The same answer as a missing render: whether a target was ever rendered is not for this viewer either.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { eventStream } from "@/lib/http/event-stream";
 import { getOfficialImports } from "@/lib/official/jobs";
-import { OFFICIAL_SPLITS } from "@/lib/colbench/official-dataset";
+import { OFFICIAL_SPLITS } from "@/lib/benchmarks/official";
 
 export const dynamic = "force-dynamic";
 

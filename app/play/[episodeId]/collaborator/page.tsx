@@ -9,6 +9,7 @@ import { simulatorSeatView } from "@/lib/play/seat-views";
 import { servedFolder } from "@/lib/gpu/node/served-weights";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
+import { benchmarkViews } from "@/components/benchmarks";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Playing the collaborator" };
@@ -34,7 +35,7 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
     ) : null;
   return (
     <SeatPage title="You are the collaborator" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat} extra={invite}>
-      <CollaboratorSeat view={view} clip={view.benchmark === "frontend" ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null) : null} />
+      <CollaboratorSeat view={view} clip={benchmarkViews[view.benchmark].similarityInBrowser ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null) : null} />
     </SeatPage>
   );
 }

@@ -1,6 +1,7 @@
 import { requestViewer } from "@/app/_lib/viewer";
 import { seesHidden } from "@/lib/access/viewer";
 import { getStore } from "@/lib/store";
+import { answersArePages } from "@/app/_lib/answer-kind";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const store = await getStore();
   const task = Number.isSafeInteger(id) ? await store.tasks.get(id) : null;
   if (!task) return Response.json({ error: "no such task" }, { status: 404 });
-  const scoredRender = task.benchmark === "frontend" ? await store.tasks.scoredTargetRender(id) : null;
+  const scoredRender = answersArePages(task.benchmark) ? await store.tasks.scoredTargetRender(id) : null;
   return Response.json(
     { groundTruth: task.groundTruth, hiddenInformation: task.hiddenInformation, testCases: task.testCases, scoredRender },
     { headers: { "Cache-Control": "no-store" } },

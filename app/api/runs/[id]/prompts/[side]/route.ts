@@ -1,5 +1,5 @@
 import { getStore } from "@/lib/store";
-import { runConfigSchema } from "@/lib/colbench/run-config";
+import { runConfigSchema } from "@/lib/benchmarks/run-config";
 
 export const dynamic = "force-dynamic";
 

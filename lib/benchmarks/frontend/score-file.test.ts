@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FrontendAnswer } from "../../lib/scoring/frontend/input";
-import { scoreFrontendFile, type FrontendScoring } from "./score-frontend";
+import type { FrontendAnswer } from "../../scoring/frontend/input";
+import { scoreFrontendFile, type FrontendScoring } from "./score-file";
 
 function sink(): PassThrough & { text: () => string } {
   const s = new PassThrough() as PassThrough & { text: () => string };

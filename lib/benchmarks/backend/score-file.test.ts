@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scoreBackendFile } from "./score";
+import { scoreBackendFile } from "./score-file";
 
 const truth = "def f(x):\n    return x * 2\n";
 const task = { problem_description: "double it", ground_truth: truth, test_cases: { a: "f(1)", b: "f(2)" } };

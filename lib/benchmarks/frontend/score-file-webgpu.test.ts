@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectRoot, sharedColbenchDir } from "../../lib/paths";
-import { PAGE_VARIANTS } from "../../lib/scoring/testing/page-variants";
-import { scoreFrontendFile, type ScoreFrontendOptions } from "./score-frontend";
+import { projectRoot, sharedColbenchDir } from "../../paths";
+import { PAGE_VARIANTS } from "../../scoring/testing/page-variants";
+import { scoreFrontendFile, type ScoreFrontendOptions } from "./score-file";
 
 // `colbench score frontend --device webgpu` against `--device cpu` (ONNX Runtime): the same rewards
 // to 1e-4 on the first 100 real ColBench targets, each against a changed copy of itself
