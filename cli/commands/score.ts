@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { BENCHMARKS, benchmarks } from "../../lib/benchmarks";
+import { BENCHMARKS, benchmarkOf } from "../../lib/benchmarks";
 import type { ScoreCli } from "../../lib/benchmarks/score-cli";
 import { action } from "../errors";
 import { hubProgress } from "../hub-progress";
@@ -27,7 +27,7 @@ export function registerScoreCommand(score: Command, name: string, cli: ScoreCli
 export function register(program: Command): void {
   const score = program.command("score").description("score answers (prints a summary as the last line of stdout)");
   for (const name of BENCHMARKS) {
-    const cli = benchmarks[name].scoreCli;
+    const cli = benchmarkOf(name).scoreCli;
     if (cli) registerScoreCommand(score, name, cli);
   }
 }
