@@ -5,6 +5,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { BENCHMARKS, benchmarks } from "@/lib/benchmarks";
 import { useJsonForm } from "@/components/useJsonForm";
+import { benchmarkViews } from "@/components/benchmarks";
+import type { Benchmark } from "@/lib/benchmarks";
 
 const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
 const label = "flex flex-col gap-1 text-xs text-stone-600";
@@ -24,6 +26,8 @@ interface Created {
 export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
   const router = useRouter();
   const [seat, setSeat] = useState<"simulator" | "agent" | "both">("simulator");
+  const [benchmark, setBenchmark] = useState<Benchmark>(BENCHMARKS[0]);
+  const { RunOptions } = benchmarkViews[benchmark];
   const [created, setCreated] = useState<Created | null>(null);
   const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) => (reply.links?.length ? setCreated(reply) : router.push(reply.ownUrl!)));
 
@@ -33,7 +37,7 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
     <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2" aria-label="Start playing">
       <label className={label}>
         Benchmark
-        <select name="benchmark" className={field} defaultValue={BENCHMARKS[0]}>
+        <select name="benchmark" className={field} value={benchmark} onChange={(e) => setBenchmark(e.target.value as Benchmark)}>
           {BENCHMARKS.map((name) => (
             <option key={name} value={name}>
               {benchmarks[name].title}
@@ -49,8 +53,8 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
         <legend className="mb-1 text-xs text-stone-600">You play</legend>
         <div className="flex flex-wrap gap-4 text-sm">
           {[
-            ["simulator", "the collaborator (you see the hidden solution)"],
-            ["agent", "the agent (you write the code)"],
+            ["simulator", `the collaborator (you see ${benchmarks[benchmark].hidden.summary})`],
+            ["agent", `the agent (you write the ${benchmarks[benchmark].answer.noun})`],
             ["both", "with a second person: you take the collaborator, they the agent"],
           ].map(([value, text]) => (
             <label key={value} className="flex items-center gap-1.5">
@@ -66,6 +70,8 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
           <input name="opponent" required defaultValue={defaultOpponent} placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct" className={`${field} font-mono`} />
         </label>
       ) : null}
+      {/* The benchmark's own run options (a judge, say): a played episode is scored as a run of it is. */}
+      {RunOptions ? <RunOptions /> : null}
       {error ? <p className="text-sm text-red-700 sm:col-span-2" role="alert">{error}</p> : null}
       <div className="sm:col-span-2">
         <button type="submit" disabled={busy} className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50">

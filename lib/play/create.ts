@@ -14,6 +14,8 @@ export interface NewPlay {
   seat: "agent" | "simulator" | "both";
   /** The other side's model server as URL#MODEL, or "human" for a second person. */
   opponent?: string;
+  /** The benchmark's own run options, as asked (its module checks them). */
+  options?: Record<string, unknown>;
 }
 
 export interface PlaySession {
@@ -44,7 +46,7 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   const taskId = await store.tasks.pick(spec.benchmark, spec.taskId);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
   const runId = await manager.create(
-    { benchmark: spec.benchmark, selector: `ids=${taskId}`, agent, simulator, temperature: 0, name: `play-${spec.benchmark}-${taskId}-${stamp}-${Math.random().toString(36).slice(2, 6)}` },
+    { benchmark: spec.benchmark, selector: `ids=${taskId}`, agent, simulator, temperature: 0, name: `play-${spec.benchmark}-${taskId}-${stamp}-${Math.random().toString(36).slice(2, 6)}`, options: spec.options },
     { start: false },
   );
   // Made here (the runner would make it too) so the seats' links exist before the first move.

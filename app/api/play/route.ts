@@ -8,12 +8,15 @@ import { studioOrigin } from "@/app/_lib/viewer";
 
 export const dynamic = "force-dynamic";
 
-const newPlaySchema = z.object({
-  benchmark: z.enum(BENCHMARKS),
-  taskId: z.coerce.number().int().positive().optional(),
-  seat: z.enum(["agent", "simulator", "both"]),
-  opponent: z.string().trim().optional(),
-});
+// Fields beyond these are the benchmark's own run options (a judge, say), checked by its module.
+const newPlaySchema = z
+  .object({
+    benchmark: z.enum(BENCHMARKS),
+    taskId: z.coerce.number().int().positive().optional(),
+    seat: z.enum(["agent", "simulator", "both"]),
+    opponent: z.string().trim().optional(),
+  })
+  .loose();
 
 /**
  * Starts an episode with a person in one seat (or both); answers with the caller's own seat and the
@@ -27,7 +30,8 @@ export async function POST(request: Request) {
     return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
   }
   try {
-    const session = await createPlay(await getStore(), getRunManager(), parsed.data);
+    const { benchmark, taskId, seat, opponent, ...options } = parsed.data;
+    const session = await createPlay(await getStore(), getRunManager(), { benchmark, taskId, seat, opponent, options });
     const origin = studioOrigin(request);
     return Response.json({ ...session, links: session.links.map((l) => ({ ...l, link: `${origin}${l.url}` })) }, { status: 201 });
   } catch (error) {
