@@ -15,9 +15,12 @@ export function Transcript({
   names = DEFAULT_NAMES,
   selected,
   candidates,
+  taskOpens = true,
 }: {
   turns: SeatTurn[];
   names?: SpeakerNames;
+  /** Whether turn 0 is the task's description (false where the benchmark's simulator opens in its own words). */
+  taskOpens?: boolean;
   selected?: number;
   /** SWEET-RL candidates by turn index, best advantage first. */
   candidates?: Record<number, RankedCandidate[]>;
@@ -34,7 +37,7 @@ export function Transcript({
           className={`scroll-mt-20 rounded-lg border p-4 ${turn.role === "agent" ? "border-sky-200 bg-sky-50/50" : "border-stone-200 bg-white"} ${selected === turn.index ? "ring-2 ring-teal-600" : ""}`}
         >
           <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-stone-500">
-            <span>{turn.index === 0 ? "task" : turn.role === "agent" ? names.agent : names.simulator}</span>
+            <span>{turn.index === 0 && taskOpens ? "task" : turn.role === "agent" ? names.agent : names.simulator}</span>
             <span className="font-mono normal-case text-stone-400">turn {turn.index}</span>
             {turn.usage ? <span className="normal-case text-stone-400">{turn.usage.promptTokens}+{turn.usage.completionTokens} tokens</span> : null}
             {typeof turn.advantage === "number" ? (

@@ -1,7 +1,7 @@
 import type { PairView, ViewSide } from "@/lib/label/views";
 import { Transcript } from "@/components/Transcript";
 import { EpisodeScore } from "@/components/EpisodeScore";
-import type { Benchmark } from "@/lib/benchmarks";
+import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
 
 const NAMES = { agent: "agent", simulator: "human" };
@@ -15,7 +15,7 @@ function Side({ side, label, benchmark, hidden, testId }: { side: ViewSide; labe
   return (
     <section className="min-w-0 rounded-lg border border-stone-200 bg-stone-50 p-3" data-testid={testId} aria-label={label}>
       <h2 className="mb-2 text-lg font-semibold text-stone-900">{label}</h2>
-      <Transcript turns={side.turns} names={NAMES} />
+      <Transcript turns={side.turns} names={NAMES} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />
       <EpisodeScore benchmark={benchmark} answer={side.answer} details={details} headingId={`${testId}-score`} targetWithheld={!hidden} />
     </section>
   );
@@ -57,7 +57,7 @@ export function PairSides({ pair }: { pair: PairView }) {
       {pair.turn ? (
         <>
           <h2 className="mb-2 text-sm font-medium text-stone-500">The dialogue so far</h2>
-          <Transcript turns={pair.turn.context} names={NAMES} />
+          <Transcript turns={pair.turn.context} names={NAMES} taskOpens={!benchmarks[pair.benchmark].episode.simulatorOpens} />
           <h2 className="mb-2 mt-4 text-sm font-medium text-stone-500">Two candidates for the agent&apos;s turn {pair.turn.index} (where they part is highlighted)</h2>
           <div className="grid gap-4 lg:grid-cols-2">
             <section aria-label="A">

@@ -49,7 +49,7 @@ export function LiveEpisode({
         {!live.playing && live.connected && !ended ? <span className="text-amber-700">The run is not playing now: resume it from its run page.</span> : null}
       </p>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Transcript turns={live.turns} names={names} />
+        <Transcript turns={live.turns} names={names} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />
         <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
           <LiveAnswer taskId={taskId} latest={latest} code={code} />
         </aside>

@@ -41,7 +41,7 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
       <SeatStatus live={live} mine="agent" other={view.personOpposite ? "collaborator" : "simulated collaborator"} benchmark={view.benchmark} episodeId={view.episodeId} />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
-          <Transcript turns={live.turns} names={{ agent: "you (agent)", simulator: "collaborator" }} />
+          <Transcript turns={live.turns} names={{ agent: "you (agent)", simulator: "collaborator" }} taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens} />
           {ended ? null : (
             <MoveBox
               label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}

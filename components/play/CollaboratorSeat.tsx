@@ -25,7 +25,7 @@ export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatVie
       <SeatStatus live={live} mine="simulator" other={view.personOpposite ? "agent" : "agent model"} benchmark={view.benchmark} episodeId={view.episodeId} />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
-          <Transcript turns={live.turns} names={{ agent: "agent", simulator: "you (collaborator)" }} />
+          <Transcript turns={live.turns} names={{ agent: "agent", simulator: "you (collaborator)" }} taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens} />
           {DialogueExtras ? <DialogueExtras live={live} clip={clip} /> : null}
           {ended ? null : (
             <MoveBox

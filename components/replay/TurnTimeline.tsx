@@ -83,7 +83,7 @@ export function TurnTimeline({
   const { ProposalExtras, diffHeight } = benchmarkViews[benchmark].replay;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Transcript turns={turns} names={names} selected={current?.index} candidates={candidates} />
+      <Transcript turns={turns} names={names} selected={current?.index} candidates={candidates} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />
       <aside className="lg:sticky lg:top-4 lg:self-start" aria-label="The agent's answer turn by turn" data-testid="turn-code">
         {current ? (
           <>

@@ -6,13 +6,19 @@ import type { BenchmarkModule } from "./module";
 // queues. Adding a benchmark is one folder beside these and one line here (and one in
 // components/benchmarks/index.ts for its views); ARCHITECTURE.md says how.
 
-export const benchmarks = {
+const registry = {
   backend,
   frontend,
 } satisfies Record<string, BenchmarkModule>;
 
 /** A benchmark's name: the registry's keys, written nowhere else. */
-export type Benchmark = keyof typeof benchmarks;
+export type Benchmark = keyof typeof registry;
+
+/** Each module's own type (its run options' schema), for the run config's union by benchmark. */
+export type BenchmarkModules = typeof registry;
+
+/** Every module read as the interface, so an optional piece reads the same for a benchmark without it. */
+export const benchmarks: Record<Benchmark, BenchmarkModule> = registry;
 
 /** The registered names, in the registry's order (forms, filters and the Leaderboard list them so). */
 export const BENCHMARKS = Object.keys(benchmarks) as [Benchmark, ...Benchmark[]];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { runConfigBaseSchema, type RunConfigBase } from "../colbench/run-config";
-import { BENCHMARKS, benchmarks, type Benchmark } from "./index";
+import { BENCHMARKS, benchmarks, type Benchmark, type BenchmarkModules } from "./index";
 
 // A run's stored config: the common fields (lib/colbench/run-config.ts), the benchmark's name, and
 // that benchmark's own run options, one variant per registered benchmark. Light, like the modules:
@@ -10,7 +10,7 @@ import { BENCHMARKS, benchmarks, type Benchmark } from "./index";
 type OptionsOf<S extends z.ZodRawShape> = keyof S extends never ? unknown : z.output<z.ZodObject<S>>;
 
 /** One benchmark's run config. */
-export type RunConfigOf<B extends Benchmark> = RunConfigBase & { benchmark: B } & OptionsOf<(typeof benchmarks)[B]["runOptions"]>;
+export type RunConfigOf<B extends Benchmark> = RunConfigBase & { benchmark: B } & OptionsOf<BenchmarkModules[B]["runOptions"]>;
 
 /** Everything needed to reproduce or resume a run; stored as the Run's config. Narrow it on `benchmark`. */
 export type RunConfig = { [B in Benchmark]: RunConfigOf<B> }[Benchmark];
