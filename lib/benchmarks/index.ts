@@ -1,5 +1,6 @@
 import { backend } from "./backend";
 import { frontend } from "./frontend";
+import { mathHard } from "./math-hard";
 import type { BenchmarkModule } from "./module";
 
 // The registry: every benchmark the studio knows, by the name stored with its tasks, runs and
@@ -9,6 +10,7 @@ import type { BenchmarkModule } from "./module";
 const registry = {
   backend,
   frontend,
+  "math-hard": mathHard,
 } satisfies Record<string, BenchmarkModule>;
 
 /** A benchmark's name: the registry's keys, written nowhere else. */
