@@ -1,4 +1,4 @@
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 import type { RankedCandidate } from "@/lib/store/sweet";
 import { Candidates } from "@/components/replay/Candidates";
 

@@ -1,5 +1,5 @@
 import type { ComponentType, ReactNode } from "react";
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 import type { SimulatorSeatView } from "@/lib/play/seat-views";
 import type { PairView } from "@/lib/label/views";
 import type { LeaderboardRow } from "@/lib/store/leaderboard";

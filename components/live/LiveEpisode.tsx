@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { useRouter } from "next/navigation";
 import { benchmarks, type Benchmark } from "@/lib/benchmarks";
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 import { benchmarkViews } from "@/components/benchmarks";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
 import { useEpisodeStream } from "./useEpisodeStream";

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import type { ServerWait } from "@/lib/colbench/failure";
-import type { Seat, SeatAwaiting, SeatFailure, SeatTurn } from "@/lib/play/views";
+import type { Seat, SeatAwaiting, SeatFailure, SeatTurn } from "@/lib/play/seat-turns";
 
 export interface EpisodeStreamState {
   connected: boolean;

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { benchmarks, type Benchmark } from "@/lib/benchmarks";
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 import { CodeDiff } from "@/components/code";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
 import type { RankedCandidate } from "@/lib/store/sweet";

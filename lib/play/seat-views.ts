@@ -4,7 +4,7 @@ import { MESSAGE_CHAR_LIMIT } from "../colbench/protocol";
 import { benchmarkOf, type Benchmark } from "../benchmarks";
 import type { Store } from "../store";
 import type { SeatEpisode } from "../store/play";
-import { turnFor, type SeatTurn } from "./views";
+import { turnFor, type SeatTurn } from "./seat-turns";
 
 interface SeatBase {
   episodeId: number;

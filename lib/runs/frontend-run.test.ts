@@ -12,11 +12,11 @@ import { startScriptedServer, type ScriptedServer } from "../../e2e/fixtures/scr
 import { createRun } from "./create";
 import { executeRun } from "./runner";
 import { modelServices } from "./services";
-import { openScorer } from "./scorers";
+import { openScorer } from "./open-scorer";
 import { rescoreRun } from "./rescore";
 import { runRenderProfile } from "../benchmarks/frontend/run-options";
 import { frontendRuntime } from "../benchmarks/frontend/runtime";
-import type { OpenScorer } from "./scorer";
+import type { OpenScorer } from "../benchmarks/scorer";
 
 // A frontend run end to end: proposals rendered in Chromium and shown to the simulator as images,
 // the final page scored by similarity to the target, then the official JSONL round trip.

@@ -13,7 +13,7 @@ import { createRun } from "./create";
 import { executeRun } from "./runner";
 import { modelServices } from "./services";
 import { backendRuntime, openBackendScorer } from "../benchmarks/backend/runtime";
-import type { OpenScorer } from "./scorer";
+import type { OpenScorer } from "../benchmarks/scorer";
 
 // Runs against a scripted OpenAI-compatible server over real HTTP, stored in PGlite, scored by the
 // Python sandbox: the same path `colbench run` takes.

@@ -5,7 +5,7 @@ import { OpenAICompatibleClient, type ClientOptions } from "../models/openai-cli
 import { isHuman, type Player } from "../colbench/run-config";
 import type { ServerSpec } from "../colbench/server-spec";
 import type { RunServices } from "./runner";
-import type { AnswerScorer } from "./scorer";
+import type { AnswerScorer } from "../benchmarks/scorer";
 
 function serverOf(player: Player, side: string): ServerSpec {
   if (isHuman(player)) throw new Error(`the ${side} is played by a person: play this run in the studio (\`colbench serve\`, then Play)`);

@@ -13,7 +13,7 @@ import { BrowserScoring } from "@/components/replay/BrowserScoring";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { benchmarkViews } from "@/components/benchmarks";
-import { turnFor } from "@/lib/play/views";
+import { turnFor } from "@/lib/play/seat-turns";
 import { reward } from "@/components/format";
 import { SeatLinks } from "@/components/play/SeatLinks";
 import { episodeSeatLinks } from "@/lib/play/seat-links";

@@ -1,4 +1,4 @@
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 import { CodeEditor } from "@/components/code";
 
 /** The agent's latest code while the episode plays. */

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useState } from "react";
 import { previewDocument, previewNotes } from "@/lib/colbench/offline-html";
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 
 /** The agent seat's workbench: the person's page in a sandboxed frame, and the last one they sent as the scorer rendered it. */
 export function HtmlPreview({ code, turns }: { code: string; turns: SeatTurn[] }) {

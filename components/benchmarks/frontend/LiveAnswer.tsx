@@ -1,4 +1,4 @@
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 
 /** The agent's latest page as rendered, beside the target, while the episode plays. */
 export function FrontendLiveAnswer({ taskId, latest }: { taskId: number; latest: SeatTurn | undefined; code: string | null }) {

@@ -1,5 +1,5 @@
 import { boxedAnswer } from "@/lib/benchmarks/math-hard/boxed";
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 
 /** Beside the editor: the answer MATH's check would take from it (its last \boxed{…}). */
 export function MathHardBoxedPreview({ code }: { code: string; turns: SeatTurn[] }) {

@@ -1,4 +1,4 @@
-import type { SeatTurn } from "@/lib/play/views";
+import type { SeatTurn } from "@/lib/play/seat-turns";
 
 /** The agent's latest message while the episode plays: its answer so far. */
 export function MathHardLiveAnswer({ latest, code }: { taskId: number; latest: SeatTurn | undefined; code: string | null }) {

@@ -1,7 +1,7 @@
 import { getEventBus, type RunEvent } from "@/lib/events";
 import { eventStream } from "@/lib/http/event-stream";
 import { getSeats } from "@/lib/play/seats";
-import { awaitingFor, failureFor, parseSeat, turnFor } from "@/lib/play/views";
+import { awaitingFor, failureFor, parseSeat, turnFor } from "@/lib/play/seat-turns";
 import { getRunManager } from "@/lib/runs/active";
 import { getStore } from "@/lib/store";
 import { requestViewer } from "@/app/_lib/viewer";

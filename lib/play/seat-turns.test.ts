@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TurnRecord } from "../colbench/episode";
 import type { AwaitedMove } from "./seats";
-import { awaitingFor, parseSeat, turnFor } from "./views";
+import { awaitingFor, parseSeat, turnFor } from "./seat-turns";
 
 const simulatorTurn: TurnRecord = {
   index: 2,

@@ -1,6 +1,6 @@
 import { benchmarkOf } from "../benchmarks";
 import type { RunConfig } from "../benchmarks/run-config";
-import type { OpenScorer } from "./scorer";
+import type { OpenScorer } from "../benchmarks/scorer";
 
 // A run's scorer, opened by its benchmark's runtime: loaded only when a run is played or scored,
 // never when runs are listed.
