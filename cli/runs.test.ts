@@ -53,7 +53,9 @@ describe("colbench run and runs, through pipes", () => {
     const summary = last(result.stdout) as { failed: number; failures: Array<{ task: number; reason: string }> };
     expect(summary.failed).toBe(1);
     expect(summary.failures[0]!.task).toBe(4);
-    expect(summary.failures[0]!.reason).toMatch(/^the agent's model server http:\/\/127\.0\.0\.1:\d+\/v1#nobody failed on \/chat\/completions: .*ECONNREFUSED.* after \d+ attempts in 2\.\d s$/);
+    expect(summary.failures[0]!.reason).toMatch(
+      /^the agent's model server http:\/\/127\.0\.0\.1:\d+\/v1#nobody was down for 2\.\d s \(since \d\d:\d\d:\d\d UTC: .*ECONNREFUSED.*\); gave up after waiting 2\.\d s \(\d+ attempts\) on \/chat\/completions; the episode was never started$/,
+    );
     const exported = await colbench(["export", "unreachable"]);
     expect(exported.stdout).toBe("");
     // An empty file says which step would have filled it, then which episodes were left out and why.

@@ -51,7 +51,9 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
             ? `${d.pace.perMinute.toFixed(1)} episodes a minute; ${d.pace.remaining} left, done around ${d.pace.eta.toLocaleTimeString()}.`
             : d.pace.state === "starting"
               ? `Starting: ${d.pace.remaining} episodes left; the pace is known once the first ones end.`
-              : `${d.pace.remaining} episodes left; none is being played now.`}
+              : d.pace.state === "waiting"
+                ? `${d.pace.remaining} episodes left; ${d.pace.waiting} in play wait for a model server, so no end time until it answers again.`
+                : `${d.pace.remaining} episodes left; none is being played now.`}
         </p>
       ) : null}
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">

@@ -1,4 +1,5 @@
 import type { QueueView } from "@/lib/runs/queue-view";
+import type { Pace } from "@/lib/runs/pace";
 import { DataTable } from "@/components/DataTable";
 import { Every } from "@/components/live/Every";
 import { isStalled } from "@/lib/store/workers";
@@ -13,18 +14,27 @@ function duration(ms: number | null): string {
   return `${(s / 3600).toFixed(1)} h`;
 }
 
+function etaText(pace: Pace): string {
+  if (pace.state === "starting") return "starting: no episode ended yet";
+  // No figure: when it ends depends on when the server answers again.
+  if (pace.state === "waiting") return "waiting for the model server";
+  return duration(pace.etaMs);
+}
+
 /** The run queue as this run sees it: workers on any machine, what waits, the pace and an ETA. */
 export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
   return (
     <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="run-workers">
       {live ? <Every seconds={3} /> : null}
       <h2 className="mb-3 text-sm font-semibold text-stone-700">Workers</h2>
-      <dl className="mb-3 grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
+      <dl className="mb-3 grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
         {[
           ["Queued jobs", String(view.queued)],
           ["Episodes left", String(view.remaining)],
+          // Playing and waiting are counted from the same rows at the same moment, so they never disagree.
+          ["In play", view.pace.waiting ? `${view.pace.playing ?? 0} (${view.pace.waiting} waiting)` : String(view.pace.playing ?? "—")],
           ["Throughput", view.pace.perMinute === null ? (view.pace.state === "starting" ? "starting" : "—") : `${view.pace.perMinute.toFixed(1)} episodes/min`],
-          ["ETA", view.remaining ? (view.pace.state === "starting" ? "starting" : duration(view.pace.etaMs)) : "done"],
+          ["ETA", view.remaining ? etaText(view.pace) : "done"],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-xs text-stone-500">{label}</dt>

@@ -11,7 +11,15 @@ export interface ServerFailure {
   /** "HTTP 503", "connect ECONNREFUSED 127.0.0.1:9", "no answer within 120000 ms", … */
   cause: string;
   attempts?: number;
+  /** How long the failed request itself took, waiting out the outage included. */
   elapsedMs?: number;
+  /**
+   * When it was given up on for an outage: since when the server had not answered (ISO), and for
+   * how long by then. A request that came after the give-up time had passed fails at once, so its
+   * own attempts and time say nothing of the outage.
+   */
+  downSince?: string;
+  downMs?: number;
 }
 
 export interface EpisodeFailure {
@@ -19,16 +27,27 @@ export interface EpisodeFailure {
   /** Whose move failed, when it was a move. */
   side?: "agent" | "simulator";
   server?: ServerFailure;
+  /** Model replies the episode had stored when it failed (0: it was never started; the task's opening line is not one). */
+  moves?: number;
 }
+
+const seconds = (ms: number) => `${ms < 10_000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
 
 /** One line for a person: which side's server, what went wrong, after how long. */
 export function describeFailure(failure: EpisodeFailure): string {
   if (!failure.server) return failure.message;
   const s = failure.server;
   const who = failure.side ? `the ${failure.side === "agent" ? "agent" : "simulator"}'s model server` : "the model server";
+  const neverStarted = failure.moves === 0 ? "; the episode was never started" : "";
+  if (s.downSince !== undefined && s.downMs !== undefined) {
+    const since = s.downSince.slice(11, 19);
+    // Under a second of its own: it came after the give-up time and was not waited for.
+    const waited = (s.elapsedMs ?? 0) >= 1000 ? `gave up after waiting ${seconds(s.elapsedMs!)} (${s.attempts ?? 1} attempts)` : "given up at once, past the give-up time";
+    return `${who} ${s.server} was down for ${seconds(s.downMs)} (since ${since} UTC: ${s.cause}); ${waited} on ${s.path}${neverStarted}`;
+  }
   const tries = s.attempts ? ` after ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}` : "";
   const time = s.elapsedMs !== undefined ? ` in ${(s.elapsedMs / 1000).toFixed(1)} s` : "";
-  return `${who} ${s.server} failed on ${s.path}: ${s.cause}${tries}${time}`;
+  return `${who} ${s.server} failed on ${s.path}: ${s.cause}${tries}${time}${neverStarted}`;
 }
 
 /** What a played episode waits for while a model server it needs does not answer (Episode.waitingFor). */

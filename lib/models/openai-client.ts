@@ -321,11 +321,15 @@ export class OpenAICompatibleClient {
     }
     const elapsedMs = Math.round(performance.now() - started);
     const outage = outageSince !== null && takesServerOut(lastError);
+    // The outage began when the server first stopped answering, maybe long before this request came
+    // (a request that arrives past the give-up time fails at once): that is what the reason must say.
+    const downSince = outage ? Math.min(breaker?.outage?.since ?? outageSince!, outageSince!) : null;
     const why = outage ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage` : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
     throw new ModelServerError(`${lastError!.message} (${why})`, false, lastError!.status, {
       ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
       attempts,
       elapsedMs,
+      ...(downSince !== null ? { downSince: new Date(downSince).toISOString(), downMs: Math.max(0, Date.now() - downSince) } : {}),
     });
   }
 

@@ -64,7 +64,7 @@ describe("runDashboard", () => {
   });
 
   it("says a run is starting until its first episodes end, and never guesses a pace from one early finish", () => {
-    expect(paceOf({ remaining: 40, playing: 8, ended: 0, meanEpisodeMs: null })).toEqual({ state: "starting", remaining: 40, perMinute: null, etaMs: null });
+    expect(paceOf({ remaining: 40, playing: 8, ended: 0, meanEpisodeMs: null })).toEqual({ state: "starting", remaining: 40, perMinute: null, etaMs: null, playing: 8, waiting: 0 });
     expect(paceOf({ remaining: 0, playing: 0, ended: 40, meanEpisodeMs: 1000 }).state).toBe("finished");
     expect(paceOf({ remaining: 5, playing: 0, ended: 35, meanEpisodeMs: 1000 }).state).toBe("idle");
     // One second after the first of 40 ended (it took a minute), 8 in play: 8 a minute, not hundreds.

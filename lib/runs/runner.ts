@@ -143,10 +143,13 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     const about = { runId, episodeId: episode.id, taskId: episode.taskId, sample: episode.sample };
     publish({ type: "episode", ...about, status: "running" });
     if (outageNow()) await tellWaiting(() => [{ episodeId: episode.id, claim }]);
+    // Turns stored so far: an episode that fails before any model replied says it was never started.
+    let turns: number | undefined;
     try {
       services.episodeStarted?.(episode.id);
       const events = new EventEmitter<EpisodeEvents>();
       events.on("turn", (turn) => {
+        turns = (turns ?? 0) + 1;
         progress.turns++;
         stats.turns++;
         const tokens = (turn.usage?.promptTokens ?? 0) + (turn.usage?.completionTokens ?? 0);
@@ -163,7 +166,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
         renderer: services.renderer,
         persist: (turn) => store.episodes.appendTurn(episode.id, turn, claim),
         // Read after the claim: a process that held it before may have stored turns since the queue was made.
-        resumeFrom: await store.episodes.turns(episode.id),
+        resumeFrom: await store.episodes.turns(episode.id).then((stored) => ((turns = stored.length), stored)),
         maxAgentTurns: config.maxAgentTurns,
         events,
         signal,
@@ -184,7 +187,9 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       if (options.signal?.aborted) throw error;
       try {
         if (error instanceof ClaimLost || lost.signal.aborted) throw lost.signal.reason ?? error;
-        const failure = failureFrom(error);
+        // The task's description, when it opens the dialogue, is stored before any model is asked.
+        const moves = turns === undefined ? undefined : Math.max(0, turns - (rules.simulatorOpens ? 0 : 1));
+        const failure = { ...failureFrom(error), ...(moves !== undefined ? { moves } : {}) };
         await store.episodes.fail(episode.id, failure, claim);
         progress.failed++;
         publish({ type: "episode", ...about, status: "failed", error: describeFailure(failure) });

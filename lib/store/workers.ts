@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "../db/generated/client";
+import { Prisma, type PrismaClient } from "../db/generated/client";
 // Episodes' wall times are averaged over those that ended within the charts' window (or all, when none did).
 import { PACE_WINDOW_MS } from "./run-figures";
 
@@ -186,31 +186,59 @@ export async function runTurnCount(prisma: PrismaClient, runId: number): Promise
 export interface PaceFigures {
   remaining: number;
   playing: number;
+  /** Of those being played, how many wait for a model server (Episode.waitingFor). */
+  waiting: number;
   ended: number;
   meanEpisodeMs: number | null;
   /** The mean over every episode that ended, and [ended, took] (ms) of those that ended within the window. */
   overallMs: number | null;
   recent: Array<[number, number]>;
+  /** When those being played now started, and when the run's first episode did (ms since the epoch). */
+  playingSince: number[];
+  firstStartMs: number | null;
+  /** The time these figures are for, and how far back `recent` reaches. */
+  atMs: number;
+  windowMs: number;
 }
 
 /**
- * What a run's pace is computed from (lib/runs/pace.ts): what is left, what plays now, and how long
- * the episodes that ended lately took. `now` is the database's clock unless given (tests replay a run).
+ * What a run's pace is computed from (lib/runs/pace.ts): what is left, what plays now and since
+ * when, and how long the episodes that ended lately took. `now` is the database's clock unless
+ * given (tests replay a run).
  */
 export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: Date): Promise<PaceFigures> {
   const at = now ? now.toISOString().replace("T", " ").replace("Z", "") : null;
-  const [row] = await prisma.$queryRaw<Array<{ remaining: number; playing: number; ended: number; overall: number | null; recent: string | null }>>`
+  const held = Prisma.sql`"status" = 'running' AND "leaseUntil" IS NOT NULL AND "startedAt" <= t.now`;
+  const [row] = await prisma.$queryRaw<
+    Array<{ remaining: number; playing: number; waiting: number; ended: number; overall: number | null; recent: string | null; since: string | null; first: number | null; at: number }>
+  >`
     WITH t AS (SELECT coalesce(${at}::timestamp, (now() AT TIME ZONE 'UTC')) AS now)
     SELECT COUNT(*) FILTER (WHERE "status" IN ('pending', 'running'))::int AS remaining,
-           COUNT(*) FILTER (WHERE "status" = 'running' AND "leaseUntil" IS NOT NULL AND "startedAt" <= t.now)::int AS playing,
+           COUNT(*) FILTER (WHERE ${held})::int AS playing,
+           COUNT(*) FILTER (WHERE ${held} AND "waitingFor" IS NOT NULL)::int AS waiting,
            COUNT(*) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now)::int AS ended,
            (AVG(EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now))::float8 AS overall,
            (json_agg(json_build_array(EXTRACT(EPOCH FROM "endedAt") * 1000, EXTRACT(EPOCH FROM ("endedAt" - "startedAt")) * 1000) ORDER BY "endedAt")
-              FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now AND "endedAt" > t.now - make_interval(secs => ${PACE_WINDOW_MS / 1000})))::text AS recent
+              FILTER (WHERE "status" IN ('done', 'failed') AND "endedAt" <= t.now AND "endedAt" > t.now - make_interval(secs => ${PACE_WINDOW_MS / 1000})))::text AS recent,
+           (json_agg(EXTRACT(EPOCH FROM "startedAt") * 1000) FILTER (WHERE ${held}))::text AS since,
+           (EXTRACT(EPOCH FROM MIN("startedAt") FILTER (WHERE "startedAt" <= t.now)) * 1000)::float8 AS first,
+           (EXTRACT(EPOCH FROM t.now) * 1000)::float8 AS at
       FROM "Episode", t WHERE "runId" = ${runId} GROUP BY t.now`;
   const recent = (row?.recent ? (JSON.parse(row.recent) as Array<[number, number | null]>) : []).map(([ended, took]) => [Number(ended), took === null ? Number.NaN : Number(took)] as [number, number]);
   const overallMs = row?.overall ?? null;
-  return { remaining: row?.remaining ?? 0, playing: row?.playing ?? 0, ended: row?.ended ?? 0, meanEpisodeMs: meanOf(recent) ?? overallMs, overallMs, recent };
+  return {
+    remaining: row?.remaining ?? 0,
+    playing: row?.playing ?? 0,
+    waiting: row?.waiting ?? 0,
+    ended: row?.ended ?? 0,
+    meanEpisodeMs: meanOf(recent) ?? overallMs,
+    overallMs,
+    recent,
+    playingSince: row?.since ? (JSON.parse(row.since) as number[]).map(Number) : [],
+    firstStartMs: row?.first ?? null,
+    atMs: row?.at ?? (now ?? new Date()).getTime(),
+    windowMs: PACE_WINDOW_MS,
+  };
 }
 
 function meanOf(recent: Array<[number, number]>): number | null {
@@ -219,8 +247,8 @@ function meanOf(recent: Array<[number, number]>): number | null {
   return took.length ? took.reduce((a, b) => a + b, 0) / took.length : null;
 }
 
-/** The same figures at a later `now`, no episode having changed since: only which endings are recent moves. */
+/** The same figures at a later `now`, no episode having changed since: which endings are recent, and how long those in play have played, move. */
 export function paceFiguresAt(figures: PaceFigures, now: Date): PaceFigures {
   const recent = figures.recent.filter(([ended]) => ended > now.getTime() - PACE_WINDOW_MS);
-  return { ...figures, recent, meanEpisodeMs: meanOf(recent) ?? figures.overallMs };
+  return { ...figures, recent, meanEpisodeMs: meanOf(recent) ?? figures.overallMs, atMs: Math.max(figures.atMs, now.getTime()) };
 }
