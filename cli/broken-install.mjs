@@ -10,15 +10,18 @@ export function brokenInstall(error) {
   const message = String(error?.message ?? error);
   const code = error?.code;
   if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND" || /Cannot find (module|package)/.test(message)) {
-    if (/db[\\/]generated/.test(message)) {
+    const pkg = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
+    // A package missing for the generated client (its @prisma/client) names lib/db/generated as the
+    // importer: the package is what is missing, not the client.
+    const bare = pkg && !pkg.startsWith(".") && !path.isAbsolute(pkg) && !/^file:/.test(pkg);
+    if (!bare && /db[\\/]generated/.test(message)) {
       return {
         what: "Database client",
         summary: "the generated Prisma client (lib/db/generated) is missing, e.g. after a failed `npm install` postinstall",
         fix: "run `npm run prisma:generate` (or `npm ci`, which runs it)",
       };
     }
-    const pkg = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
-    if (pkg && !pkg.startsWith(".") && !path.isAbsolute(pkg)) {
+    if (bare) {
       return {
         what: "Node packages",
         summary: `the package ${pkg.split(/[\\/]/).slice(0, pkg.startsWith("@") ? 2 : 1).join("/")} is not installed (node_modules is missing or incomplete)`,

@@ -11,7 +11,7 @@ import { projectRoot } from "../lib/paths";
 
 const clones: string[] = [];
 
-function clone(options: { generated: boolean; nodeModules: boolean }): string {
+function clone(options: { generated: boolean; nodeModules: boolean; without?: string }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-clone-"));
   clones.push(dir);
   for (const entry of ["cli", "lib", "package.json", "tsconfig.json"]) {
@@ -20,7 +20,22 @@ function clone(options: { generated: boolean; nodeModules: boolean }): string {
       filter: (src) => options.generated || !src.startsWith(path.join(projectRoot, "lib", "db", "generated")),
     });
   }
-  if (options.nodeModules) fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"));
+  if (options.nodeModules && options.without) {
+    // Every package linked but one: node_modules itself is left whole.
+    const [scope, name] = options.without.includes("/") ? options.without.split("/") : [undefined, options.without];
+    const modules = path.join(dir, "node_modules");
+    fs.mkdirSync(modules);
+    for (const entry of fs.readdirSync(path.join(projectRoot, "node_modules"))) {
+      if (entry === scope) continue;
+      if (entry !== name) fs.symlinkSync(path.join(projectRoot, "node_modules", entry), path.join(modules, entry));
+    }
+    if (scope) {
+      fs.mkdirSync(path.join(modules, scope));
+      for (const entry of fs.readdirSync(path.join(projectRoot, "node_modules", scope))) {
+        if (entry !== name) fs.symlinkSync(path.join(projectRoot, "node_modules", scope, entry), path.join(modules, scope, entry));
+      }
+    }
+  } else if (options.nodeModules) fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
 
@@ -52,6 +67,14 @@ describe("colbench doctor in a broken checkout", () => {
     const json = JSON.parse(doctor(dir, ["--json"]).stdout) as { ok: boolean; parts: Array<{ id: string; status: string; fix?: string }> };
     expect(json.ok).toBe(false);
     expect(json.parts.find((p) => p.id === "install")).toMatchObject({ status: "missing", fix: expect.stringContaining("prisma:generate") });
+  });
+
+  it("without @prisma/client: names that package and `npm ci`, not the generated client", { timeout: 180_000 }, () => {
+    const result = doctor(clone({ generated: true, nodeModules: true, without: "@prisma/client" }));
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^missing\s+Node packages\s+the package @prisma\/client is not installed/m);
+    expect(result.stdout).toContain("fix: run `npm ci` in");
+    expect(result.stdout).not.toContain("lib/db/generated");
   });
 
   it("without node_modules: names the missing packages and `npm ci`", { timeout: 60_000 }, () => {

@@ -54,10 +54,13 @@ describe("colbench doctor", () => {
 
   it("prints a stable JSON report: version, verdict, and one part per line with its fields", async () => {
     const { code, stdout, stderr } = await doctor(["--json"]);
-    expect(code, stderr).toBe(0);
     report = JSON.parse(stdout) as DoctorReport;
+    // A checkout without a (current) production build fails on that part alone; every other required part is here.
+    const built = byId(report, "build")[0]!.status !== "missing";
+    expect(code, stderr).toBe(built ? 0 : 1);
     expect(report.version).toBe(1);
-    expect(report.ok).toBe(true);
+    expect(report.ok).toBe(built);
+    expect(report.parts.filter((p) => p.required && p.status === "missing" && p.id !== "build")).toEqual([]);
     expect(Number.isNaN(Date.parse(report.at))).toBe(false);
     expect(report.tookMs).toBeGreaterThan(0);
     for (const p of report.parts) {
@@ -66,7 +69,7 @@ describe("colbench doctor", () => {
       expect(typeof p.summary).toBe("string");
       if (p.status !== "ok") expect(p.fix, p.id).toEqual(expect.any(String));
     }
-    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "clip", "model-server", "render-cache"]);
+    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "packages", "build", "data-folder", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "clip", "model-server", "render-cache"]);
   });
 
   it("says which CLIP the next frontend run would use and why: offline with an empty cache, the weight-free default-v2 and how to get CLIP", async () => {
@@ -80,7 +83,7 @@ describe("colbench doctor", () => {
   });
 
   it("finds every part this machine has: Node, Chromium cut off from the network, Python, numpy and the sandbox, PostgreSQL", () => {
-    for (const id of ["node", "chromium", "python", "numpy", "sandbox", "postgresql", "render-cache"]) expect(byId(report, id)[0]!.status, id).toBe("ok");
+    for (const id of ["node", "packages", "data-folder", "chromium", "python", "numpy", "sandbox", "postgresql", "render-cache"]) expect(byId(report, id)[0]!.status, id).toBe("ok");
     expect(byId(report, "chromium")[0]!.details).toMatchObject({ path: "/usr/bin/chromium", network: expect.stringMatching(/netns/) });
     expect(byId(report, "sandbox")[0]!.details).toMatchObject({ network: expect.stringMatching(/^netns/), warnings: [] });
     // Firefox is optional: reported as it is.
@@ -116,11 +119,30 @@ describe("colbench doctor", () => {
     }
   });
 
+  it("exits 1 naming the database when DATABASE_URL reaches no server, not 'migrations pending'", async () => {
+    const { code, stdout } = await doctor([], { DATABASE_URL: "postgresql://colbench:secret@127.0.0.1:9/colbench" });
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^missing\s+Database\s+cannot reach the PostgreSQL server postgresql:\/\/colbench:\*\*\*@127\.0\.0\.1:9\/colbench \(DATABASE_URL\)/m);
+    expect(stdout).not.toContain("secret");
+    expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: .*Database/);
+  });
+
+  it("exits 1 naming the data folder when it cannot be created", async () => {
+    // Permission bits do not stop root; sysfs refuses every new folder.
+    const parent = process.getuid?.() === 0 ? "/sys" : fs.mkdtempSync(path.join(os.tmpdir(), "colbench-ro-"));
+    if (parent !== "/sys") fs.chmodSync(parent, 0o555);
+    const { code, stdout } = await doctor([], { COLBENCH_DATA: path.join(parent, "data") });
+    if (parent !== "/sys") fs.rmSync(parent, { recursive: true, force: true });
+    expect(code).toBe(1);
+    expect(stdout).toMatch(new RegExp(`^missing\\s+Data folder\\s+${parent}/data does not exist and cannot be created`, "m"));
+    expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: .*Data folder/);
+  });
+
   it("names Chromium with its fix and exits 1 when Chromium is missing", async () => {
     const { code, stdout } = await doctor([], { COLBENCH_CHROMIUM: "/nonexistent/chromium" });
     expect(code).toBe(1);
     expect(stdout).toMatch(/^missing\s+Chromium\s+\/nonexistent\/chromium not found/m);
     expect(stdout).toMatch(/fix: run `npm run setup` \(installs Debian's chromium with apt-get\), or set COLBENCH_CHROMIUM/);
-    expect(stdout.trim().split("\n").pop()).toBe("The studio cannot work without: Chromium (see the fixes above).");
+    expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: (Studio build, )?Chromium \(see the fixes above\)\.$/);
   });
 });

@@ -10,6 +10,9 @@ import { checkNode, checkPostgres } from "./runtime";
 import { part, type DoctorReport, type Part } from "./types";
 import { checkWebGpu } from "./webgpu";
 import { checkClip } from "./clip";
+import { checkBuild } from "./build";
+import { checkDataFolder } from "./data-folder";
+import { checkPackages } from "./packages";
 
 export type { DoctorReport, Part, PartStatus } from "./types";
 export { probeWebGpu } from "./webgpu";
@@ -20,9 +23,15 @@ export interface DoctorOptions {
   open: () => Promise<Database>;
   /** A module exporting `openAdapter()` for the WebGPU check (lib/gpu's); default: Dawn's own ways. */
   webgpuOpener?: string;
+  /** The studio compiles pages on demand (`colbench serve --dev`): no production build is needed. */
+  dev?: boolean;
 }
 
-/** Every part of the machine the studio uses, checked side by side; one Part per line of the report. */
+/**
+ * Every part of the machine the studio uses, checked side by side; one Part per line of the report.
+ * The studio's server runs this in its own process, so no check may wait synchronously: each runs its
+ * programs as child processes with a deadline.
+ */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const started = performance.now();
   let servers: RunServer[] = [];
@@ -32,12 +41,24 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
     return db;
   });
   const fromOwnDb = options.db ? storeFor(options.db.prisma).system.runServers().catch(() => [] as RunServer[]) : undefined;
-  const [python, webgpu, cache, databasePart, clip] = await Promise.all([checkPython(), checkWebGpu({ opener: options.webgpuOpener }), checkRenderCache(), database, checkClip()]);
+  const [packages, build, dataFolder, chromium, firefox, python, postgres, webgpu, cache, databasePart, clip] = await Promise.all([
+    checkPackages(),
+    checkBuild({ dev: options.dev }),
+    checkDataFolder(),
+    checkChromium(),
+    checkFirefox(),
+    checkPython(),
+    checkPostgres(),
+    checkWebGpu({ opener: options.webgpuOpener }),
+    checkRenderCache(),
+    database,
+    checkClip(),
+  ]);
   if (fromOwnDb) servers = await fromOwnDb;
   const modelServers = servers.length
     ? await Promise.all(servers.map((server) => checkModelServer(server)))
     : [part({ id: "model-server", name: "Model servers", status: "ok", required: false, summary: "no saved run names a model server yet" })];
-  const parts: Part[] = [checkNode(), checkChromium(), checkFirefox(), ...python, checkPostgres(), databasePart, webgpu, clip, ...modelServers, cache];
+  const parts: Part[] = [checkNode(), packages, build, dataFolder, chromium, firefox, ...python, postgres, databasePart, webgpu, clip, ...modelServers, cache];
   return {
     version: 1,
     ok: !parts.some((p) => p.required && p.status === "missing"),

@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { SandboxWorker } from "../scoring/backend/worker";
 import type { HelloMessage } from "../scoring/backend/protocol";
 import { checkoutFile } from "./files";
+import { runProgram } from "./proc";
 import { part, type Part } from "./types";
 
 const PYTHON_FIX = "run `npm run setup` (installs Debian's python3 with apt-get), or set COLBENCH_PYTHON to a CPython 3.9+ interpreter";
@@ -40,8 +40,8 @@ export async function checkPython(): Promise<Part[]> {
     details: { command, executable, version: hello.python },
   });
 
-  const probe = spawnSync(executable, ["-S", "-E", "-c", "import site, sys\nsys.path += [p for p in site.getsitepackages() if p not in sys.path]\nimport numpy\nprint(numpy.__version__)"], { encoding: "utf8", timeout: 30_000 });
-  const numpyVersion = probe.status === 0 ? probe.stdout.trim() : undefined;
+  const probe = await runProgram(executable, ["-S", "-E", "-c", "import site, sys\nsys.path += [p for p in site.getsitepackages() if p not in sys.path]\nimport numpy\nprint(numpy.__version__)"], { timeoutMs: 30_000 });
+  const numpyVersion = probe.code === 0 ? probe.stdout.trim() : undefined;
   const numpy = part({
     id: "numpy",
     name: "numpy",
@@ -49,7 +49,7 @@ export async function checkPython(): Promise<Part[]> {
     required: false,
     summary: numpyVersion ? `${numpyVersion} (for ${executable})` : `not importable by ${executable}: three official backend tasks' tests use it`,
     fix: numpyVersion ? undefined : NUMPY_FIX,
-    details: { version: numpyVersion ?? null, error: numpyVersion ? null : (probe.stderr ?? "").trim().split("\n").slice(-1)[0] ?? null },
+    details: { version: numpyVersion ?? null, error: numpyVersion ? null : (probe.failure ?? probe.stderr.trim().split("\n").slice(-1)[0] ?? null) },
   });
 
   const iso = hello.isolation;

@@ -4,7 +4,7 @@
 export type PartStatus = "ok" | "missing" | "degraded";
 
 export interface Part {
-  /** Stable key: node, chromium, firefox, python, numpy, sandbox, postgresql, database, webgpu, clip, model-server, render-cache. */
+  /** Stable key: node, packages, build, data-folder, chromium, firefox, python, numpy, sandbox, postgresql, database, webgpu, clip, model-server, render-cache. */
   id: string;
   /** What a person reads: "Chromium", "Model server http://gpu-box:8000/v1". */
   name: string;

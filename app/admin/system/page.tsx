@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/PageHeader";
 import { DataTable } from "@/components/DataTable";
 import { PartStatusBadge } from "@/components/admin/PartStatus";
 import { revalidatePath } from "next/cache";
-import { backupInto, lastBackups } from "@/lib/db/backup/service";
+import { backupInto, backupSchedule, lastBackups, listBackups } from "@/lib/db/backup/service";
 import { backupSettings } from "@/lib/db/backup/settings";
 import { dataDir } from "@/lib/paths";
 import { getDatabase } from "@/lib/db";
@@ -22,36 +22,50 @@ async function backUpNow() {
   revalidatePath("/admin/system");
 }
 
-function BackupsPanel() {
-  const records = lastBackups(dataDir()).reverse();
+const utc = (iso: string) => `${new Date(iso).toLocaleString("en-GB", { timeZone: "UTC" })} UTC`;
+
+/** "6 h", "30 min", "1 d", "90 s": how `--backup-every` was given, read back. */
+function every(ms: number): string {
+  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) if (ms % size === 0) return `${ms / size} ${unit}`;
+  return `${ms / 1000} s`;
+}
+
+async function BackupsPanel() {
   const settings = backupSettings();
-  const last = records[0];
+  // What is in the folder now: backups.jsonl still lists the ones rotation deleted.
+  const files = await listBackups(settings.dir);
+  const lastRecord = lastBackups(dataDir(), 1)[0];
+  const schedule = backupSchedule();
   return (
     <section className="mt-8" data-testid="system-backups">
       <h2 className="mb-2 text-base font-semibold text-stone-800">Backups</h2>
-      <p className="mb-3 text-sm text-stone-600">
-        {last
-          ? last.error
-            ? `The last backup, started ${new Date(last.takenAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC, failed: ${last.error}`
-            : `Last backup: ${last.file}, as of ${new Date(last.takenAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC (${last.rows} rows, ${(last.bytes / 1e6).toFixed(2)} MB, by ${last.by}).`
-          : "No backup has been taken on this machine."}{" "}
-        Restore one with <code>npx colbench db restore FILE --into DIR</code> (or a PostgreSQL URL). Scheduled backups:{" "}
-        <code>colbench serve --backup-every 6h --keep 14</code>.
+      <p className="mb-3 text-sm text-stone-600" data-testid="backup-schedule">
+        {schedule
+          ? `Scheduled: a backup every ${every(schedule.everyMs)} into ${schedule.dir}, keeping the newest ${schedule.keep ?? "all"}; the next starts ${utc(schedule.nextAt)}.`
+          : <>No backups are scheduled: this studio was started without <code>--backup-every</code> (restart it with <code>npx colbench serve --backup-every 6h --keep {settings.keep}</code> to take them).</>}{" "}
+        Restore one with <code>npx colbench db restore FILE --into DIR</code> (or a PostgreSQL URL).
       </p>
+      {lastRecord?.error ? (
+        <p className="mb-3 text-sm text-red-800" data-testid="backup-failed">
+          The last backup, started {utc(lastRecord.takenAt)} by {lastRecord.by}, failed: {lastRecord.error}
+        </p>
+      ) : null}
       <form action={backUpNow} className="mb-3">
         <button type="submit" className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50" data-testid="backup-now">
           Back up now into {settings.dir}
         </button>
       </form>
-      {records.length > 1 ? (
-        <ul className="text-xs text-stone-500">
-          {records.slice(1).map((r) => (
-            <li key={r.file + r.takenAt}>
-              {r.takenAt} {r.error ? `failed: ${r.error}` : `${r.file} (${r.rows} rows, ${(r.bytes / 1e6).toFixed(2)} MB, ${r.by})`}
+      {files.length ? (
+        <ul className="text-xs text-stone-600" data-testid="backup-files">
+          {files.map((f) => (
+            <li key={f.name}>
+              {f.name}: {(f.bytes / 1e6).toFixed(2)} MB, taken {utc(f.takenAt)}
             </li>
           ))}
         </ul>
-      ) : null}
+      ) : (
+        <p className="text-xs text-stone-500" data-testid="backup-files">No backup in {settings.dir}.</p>
+      )}
     </section>
   );
 }

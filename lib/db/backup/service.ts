@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Database } from "../open";
 import { writeBackup, type BackupResult } from "./write";
@@ -71,6 +72,53 @@ export function pruneBackups(dir: string, keep: number): string[] {
   return old;
 }
 
+/** A backup file as it lies in the folder now. */
+export interface BackupFile {
+  name: string;
+  file: string;
+  bytes: number;
+  /** When it was started (from its name). */
+  takenAt: string;
+  /** When it was last written. */
+  modifiedAt: string;
+}
+
+/**
+ * The backups this studio named that exist in `dir`, newest first. Read from the folder, not from
+ * backups.jsonl: rotation deletes files the log still lists.
+ */
+export async function listBackups(dir: string): Promise<BackupFile[]> {
+  const names = (await fsp.readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[])).filter((name) => NAME.test(name));
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const file = path.join(dir, name);
+      const stat = await fsp.stat(/*turbopackIgnore: true*/ file).catch(() => undefined);
+      if (!stat?.isFile()) return undefined;
+      const [, d, t] = /^colbench-(\d{8})T(\d{6})Z/.exec(name)!;
+      const takenAt = `${d!.slice(0, 4)}-${d!.slice(4, 6)}-${d!.slice(6, 8)}T${t!.slice(0, 2)}:${t!.slice(2, 4)}:${t!.slice(4, 6)}.000Z`;
+      return { name, file, bytes: stat.size, takenAt, modifiedAt: stat.mtime.toISOString() };
+    }),
+  );
+  return found.filter((b): b is BackupFile => b !== undefined).sort((a, b) => b.name.localeCompare(a.name));
+}
+
+/** The schedule `colbench serve --backup-every` runs in this process, for the System page (same process, other bundle). */
+export interface BackupSchedule {
+  everyMs: number;
+  dir: string;
+  keep?: number;
+  /** When the next scheduled backup starts (ISO 8601). */
+  nextAt: string;
+}
+
+const scheduleSlot = Symbol.for("colbench.backupSchedule");
+const scheduleHeld = () => globalThis as { [scheduleSlot]?: BackupSchedule | null };
+
+/** This process's backup schedule, or null when it was started without one. */
+export function backupSchedule(): BackupSchedule | null {
+  return scheduleHeld()[scheduleSlot] ?? null;
+}
+
 /** Takes a backup into `dir` under a dated name, records it, and keeps the newest `keep`. */
 export async function backupInto(db: Database, dir: string, options: { keep?: number; renders?: string; dataDir: string; by: string }): Promise<BackupRecord> {
   const started = new Date();
@@ -100,7 +148,10 @@ export function parseEvery(text: string): number {
 /** Backups every `everyMs` until stopped; a failed one is recorded and said on stderr, and the next is still taken. */
 export function scheduleBackups(db: Database, options: { everyMs: number; dir: string; keep?: number; renders?: string; dataDir: string }): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
+  const schedule: BackupSchedule = { everyMs: options.everyMs, dir: options.dir, keep: options.keep, nextAt: new Date(Date.now() + options.everyMs).toISOString() };
+  scheduleHeld()[scheduleSlot] = schedule;
   const timer = setInterval(() => {
+    schedule.nextAt = new Date(Date.now() + options.everyMs).toISOString();
     if (running) return; // the previous one is still writing
     running = backupInto(db, options.dir, { ...options, by: "colbench serve --backup-every" })
       .then((record) => process.stderr.write(`colbench serve: backup ${record.file} (${record.rows} rows, ${(record.bytes / 1e6).toFixed(1)} MB)\n`))
@@ -111,6 +162,7 @@ export function scheduleBackups(db: Database, options: { everyMs: number; dir: s
   return {
     async stop() {
       clearInterval(timer);
+      if (scheduleHeld()[scheduleSlot] === schedule) scheduleHeld()[scheduleSlot] = null;
       await running;
     },
   };
