@@ -37,7 +37,13 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
     rows.push([
       "Tasks",
       <>
-        <span className="font-mono">{c.selector}</span> → {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}, best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episode{c.taskIds.length * c.bestOf === 1 ? "" : "s"})
+        <span className="font-mono" data-testid="run-selector">{c.selector}</span>
+        {/* Runs made before the limit was recorded (undefined) say nothing of one rather than guess. */}
+        {c.limit === undefined ? null : <span data-testid="run-limit">{c.limit === null ? ", no limit" : `, limit ${c.limit}`}</span>} →{" "}
+        <span data-testid="run-task-count">
+          {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}
+        </span>
+        , best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episode{c.taskIds.length * c.bestOf === 1 ? "" : "s"})
       </>,
     ]);
     rows.push(["Sampling", `temperature ${c.sampling.temperature}, at most ${c.sampling.maxTokens} tokens a turn, ${c.maxAgentTurns} agent turns`]);

@@ -34,6 +34,9 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   const spec = page.getByTestId("run-spec");
   await expect(spec).toContainText("ask-then-answer at http://");
   await expect(spec).toContainText("best-of-1");
+  // global-setup made it with --limit 1: the limit is part of what was run, with what it resolved to.
+  await expect(page.getByTestId("run-limit")).toHaveText(", limit 1");
+  await expect(page.getByTestId("run-task-count")).toHaveText("1 task");
   for (const label of ["Started", "Ended", "Duration"]) await expect(spec).toContainText(label);
   await expect(spec).toContainText("chosen because: the weight-free default-v2, because CLIP ViT-B/32 can be neither found nor fetched");
   const prompt = await page.request.get((await page.getByTestId("prompt-agent").getAttribute("href"))!);
@@ -56,6 +59,12 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   // Both offline: one embedder, so only the render profile keeps them apart.
   await expect(page.getByTestId("embedder-mismatch")).toHaveCount(0);
   await expect(page.getByTestId("profile-mismatch")).toBeVisible();
+  // What differed, from the two stored configs: the profile (global-setup's --profile), nothing of the players or tasks.
+  const differed = page.getByTestId("config-diff-differ").getByTestId("config-diff-row");
+  await expect(differed.and(page.locator('[data-key="render.name"]'))).toContainText("paper");
+  await expect(differed.and(page.locator('[data-key="render.name"]'))).toContainText("studio-1280");
+  for (const key of ["agent", "simulator", "limit", "sampling.temperature"]) await expect(page.locator(`[data-testid=config-diff-row][data-key="${key}"]`)).toHaveAttribute("data-differs", "no");
+  await expect(page.getByTestId("config-diff-summary")).toContainText("render.name");
 
   // 390 px: the navigation folds into a menu, tables scroll in their card, nothing widens the page.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { CompareTable } from "@/components/CompareTable";
+import { ConfigDiff } from "@/components/compare/ConfigDiff";
+import { configDiff } from "@/lib/runs/config-diff";
 import { percent } from "@/components/format";
 import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -30,6 +32,11 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const result = a && b ? await store.runs.compare(a, b) : null;
   // What the benchmark says of how each run was scored (frontend: the embedder and render profile).
   const Provenance = result && typeof result !== "string" ? benchmarkViews[result.a.benchmark].CompareProvenance : undefined;
+  // Settings before metrics: a difference in rewards is read against what made the runs differ.
+  const settings =
+    result && typeof result !== "string"
+      ? configDiff(...((await Promise.all([result.a.id, result.b.id].map(async (id) => (await (await store.runs.kept(id)).row())?.config))) as [unknown, unknown]))
+      : null;
   const select = (name: "a" | "b", value?: number) => (
     <label className="flex min-w-0 max-w-full items-center gap-2">
       Run {name.toUpperCase()}
@@ -65,6 +72,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               Different {m.by}s: {m.reason} No win rate is computed; the rewards below are shown side by side as they were scored.
             </p>
           ))}
+          {settings ? <ConfigDiff rows={settings} aName={result.a.name} bName={result.b.name} /> : null}
           {Provenance ? <Provenance runs={[result.a, result.b]} /> : null}
           <p className="mb-4 text-sm text-stone-700" data-testid="compare-summary">
             {result.mismatches.length

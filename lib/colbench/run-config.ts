@@ -37,6 +37,11 @@ export const runConfigBaseSchema = z.object({
   /** The selector as the user wrote it, and the task ids it resolved to when the run was made. */
   selector: z.string(),
   taskIds: z.array(z.number().int()),
+  /**
+   * The limit the selector was resolved under (its first N tasks): null for none. Absent in runs made
+   * before it was recorded, whose limit is not known.
+   */
+  limit: z.number().int().positive().nullable().optional(),
   bestOf: z.number().int().min(1),
   agent: playerSchema,
   simulator: playerSchema,

@@ -45,6 +45,7 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     benchmark: spec.benchmark,
     selector: spec.selector,
     taskIds,
+    limit: spec.limit ? spec.limit : null,
     bestOf: spec.bestOf ?? 1,
     agent: spec.agent,
     simulator: spec.simulator,

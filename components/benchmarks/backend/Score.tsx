@@ -21,6 +21,13 @@ export function BackendScore({ answer, details }: ScoreProps) {
           </tbody>
         </table>
       ) : null}
+      {details.output ? (
+        // A failing test's reason names only the exception's class; what the answer printed is often the rest of the story.
+        <details className="mt-3 text-sm" open={details.tests?.some((t) => !t.passed)} data-testid="answer-output">
+          <summary className="cursor-pointer text-stone-600">What the answer printed while its tests ran</summary>
+          <pre className="mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-2 font-mono text-xs text-stone-800">{details.output}</pre>
+        </details>
+      ) : null}
     </>
   );
 }

@@ -11,7 +11,8 @@ export async function openBackendScorer(): Promise<OpenScorer> {
     async score(task, outcome) {
       const testCases = Object.fromEntries((task.testCases ?? []).map((t) => [t.name, t.expression]));
       const result = await scorer.score({ groundTruth: task.groundTruth, testCases, answer: outcome.answer ?? "" });
-      return { reward: result.reward, details: { tests: result.tests } };
+      // What the answer printed goes with its tests: a failing test's reason names only the exception's class.
+      return { reward: result.reward, details: { tests: result.tests, ...(result.output ? { output: result.output } : {}) } };
     },
     close: () => scorer.close(),
   };
