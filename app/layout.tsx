@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { NavBar } from "@/components/NavBar";
 import { ShortcutHelp } from "@/components/ShortcutHelp";
 import { currentViewer } from "@/app/_lib/viewer";
+import { viewerSearches } from "@/lib/colbench/shortcuts";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -22,7 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">
           {children}
         </main>
-        <ShortcutHelp />
+        <ShortcutHelp search={viewerSearches(viewer)} />
       </body>
     </html>
   );

@@ -6,8 +6,11 @@ import { shortcutsFor } from "@/lib/colbench/shortcuts";
 
 const typing = (target: EventTarget | null) => (target as HTMLElement | null)?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") !== null && target !== null && target !== document.body;
 
-/** `?` opens the list of this page's keyboard shortcuts; `/` goes to Search. */
-export function ShortcutHelp() {
+/**
+ * `?` opens the list of this page's keyboard shortcuts; `/` goes to Search for a viewer who may
+ * open it (for anyone else it would only lead to a refusal).
+ */
+export function ShortcutHelp({ search }: { search: boolean }) {
   const path = usePathname();
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -21,7 +24,7 @@ export function ShortcutHelp() {
       if (event.key === "?") {
         event.preventDefault();
         setOpen((o) => !o);
-      } else if (event.key === "/" && path !== "/search") {
+      } else if (event.key === "/" && search && path !== "/search") {
         event.preventDefault();
         router.push("/search");
       }
@@ -29,7 +32,7 @@ export function ShortcutHelp() {
     window.addEventListener("keydown", onKey);
     setListening(true);
     return () => window.removeEventListener("keydown", onKey);
-  }, [path, router]);
+  }, [path, router, search]);
 
   useEffect(() => {
     if (open && !dialog.current?.open) dialog.current?.showModal();
@@ -44,7 +47,7 @@ export function ShortcutHelp() {
       {/* Listed once mounted: a 404 page is rendered on the server under another path than the
           browser's (/episodes/99999 lists the replay's keys in the browser only), and the list is
           hidden until `?` anyway. */}
-      {(listening ? shortcutsFor(path) : []).map((group) => (
+      {(listening ? shortcutsFor(path, { search }) : []).map((group) => (
         <section key={group.title} className="mt-4">
           <h3 className="text-xs font-medium uppercase tracking-wide text-stone-500">{group.title}</h3>
           <dl className="mt-1 space-y-1 text-sm">

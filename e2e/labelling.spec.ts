@@ -18,6 +18,8 @@ const PAIRS = 5;
 let studio: RunningStudio;
 let dataDir: string;
 let queueId: number;
+let quietId: number;
+let loudId: number;
 const links: Record<string, string> = {};
 
 function colbench(args: string[]): string {
@@ -34,7 +36,7 @@ test.beforeAll(async () => {
   for (const [name, agent] of [["model-a", "ask-then-answer"], ["model-b", "never-answer"]]) {
     colbench(["run", "--benchmark", "backend", "--tasks", `ids=1-${PAIRS}`, "--name", name!, "--agent", `${models}#${agent}`, "--simulator", `${models}#simulator`]);
   }
-  for (const [name, role] of [["ann1", "annotator"], ["ann2", "annotator"], ["res", "researcher"]]) {
+  for (const [name, role] of [["ann1", "annotator"], ["ann2", "annotator"], ["ann3", "annotator"], ["res", "researcher"]]) {
     links[name!] = /sign-in link: (\S+)/.exec(colbench(["users", "add", name!, "--role", role!, "--url", `http://127.0.0.1:${PORT}`]))![1]!;
   }
   const instructions = path.join(dataDir, "instructions.md");
@@ -42,6 +44,10 @@ test.beforeAll(async () => {
   const created = JSON.parse(colbench(["queues", "create", "duel", "--runs", "model-a,model-b", "--overlap", "2", "--members", "ann1,ann2", "--instructions", instructions])) as { id: number; items: number };
   expect(created.items).toBe(PAIRS);
   queueId = created.id;
+  // Two more for a third annotator (a sign-in link is used once): one that hides the automatic
+  // scores, and a plain one beside it.
+  quietId = (JSON.parse(colbench(["queues", "create", "quiet", "--runs", "model-a,model-b", "--members", "ann3", "--hide-scores"])) as { id: number }).id;
+  loudId = (JSON.parse(colbench(["queues", "create", "loud", "--runs", "model-a,model-b", "--members", "ann3", "--limit", "1"])) as { id: number }).id;
   studio = await startStudio(PORT, dataDir);
 });
 
@@ -176,4 +182,47 @@ test("two annotators label one queue from the keyboard; undo; kill -9 loses no s
   await researcher.page.goto(`${studio.url}/leaderboard`);
   await expect(researcher.page.getByTestId("leaderboard-human")).toContainText("model-a");
   for (const context of [one.context, two.context, researcher.context]) await context.close();
+});
+
+test("a queue that hides scores shows no pass/fail on the desk or in its answers; ? lists the desk's keys, not search; pairs left for me", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const { context, page } = await signedIn(browser, "ann3");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${studio.url}/annotate/${quietId}`);
+  await onScreen(page);
+  await expect(page.getByTestId("progress-left")).toHaveText(String(PAIRS));
+  await expect(page.getByTestId("scores-hidden")).toBeVisible();
+  await expect(page.getByTestId("test-results")).toHaveCount(0);
+  const next = await (await page.request.post(`${studio.url}/api/queues/${quietId}/next`, { data: { holding: [] } })).text();
+  expect(next).toContain('"pair"');
+  expect(next).not.toMatch(/"(passed|tests|reward)"/);
+  // One label: the answer the page gets carries no score either, and one pair fewer is left.
+  const answers: string[] = [];
+  page.on("response", (r) => void (r.url().endsWith(`/api/queues/${quietId}/labels`) && r.text().then((t) => answers.push(t))));
+  await press(page, "1");
+  await expect(page.getByTestId("progress-left")).toHaveText(String(PAIRS - 1));
+  await expect.poll(() => answers.length).toBe(1);
+  expect(answers[0]).not.toMatch(/"(passed|tests|reward)"/);
+
+  // `?` on the desk: its own keys; no `/`, which an annotator may not use.
+  await expect(page.getByTestId("shortcut-help")).toHaveAttribute("data-listening", "");
+  await page.keyboard.press("?");
+  const help = page.getByTestId("shortcut-help");
+  await expect(help).toBeVisible();
+  await expect(help).toContainText("Labelling");
+  await expect(help).toContainText("skip this pair");
+  await expect(help).not.toContainText("search every episode");
+  await page.screenshot({ path: `${shots}/label-desk-no-scores.png` });
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("/");
+  // Nothing to wait for when nothing happens: long enough for a client navigation to have begun.
+  await page.waitForTimeout(500);
+  await expect(page).toHaveURL(new RegExp(`/annotate/${quietId}$`));
+
+  // A plain queue's desk still shows each test's result.
+  await page.goto(`${studio.url}/annotate/${loudId}`);
+  await onScreen(page);
+  await expect(page.getByTestId("test-results").first()).toBeVisible();
+  await expect(page.getByTestId("scores-hidden")).toHaveCount(0);
+  await context.close();
 });

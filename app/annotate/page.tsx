@@ -42,6 +42,7 @@ export default async function AnnotatePage() {
                 <span className="text-sm text-stone-500">
                   {q.kind} pairs · {q.items} pairs{q.gold ? ` (${q.gold} gold)` : ""} · {q.overlap} label{q.overlap > 1 ? "s" : ""} each
                   {q.showsHidden ? " · shows hidden information" : ""}
+                  {q.hidesScores ? " · automatic scores hidden" : ""}
                 </span>
               </div>
               <div className="mt-2 h-2 overflow-hidden rounded bg-stone-200">

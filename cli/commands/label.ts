@@ -50,10 +50,11 @@ export function register(program: Command): void {
     .option("--gold-rate <r>", "the share of pairs that are gold, while a person has gold left", (v) => Number(v))
     .option("--gold-gap <g>", "the reward gap that makes an answer known", (v) => Number(v), 0.5)
     .option("--shows-hidden", "members see the reference, tests and target page (default: they see what the agent saw)")
+    .option("--hide-scores", "members see no automatic scores (per-test pass/fail, reward, similarity), so they do not anchor the judgement")
     .option("--limit <n>", "keep this many pairs", (v) => Number(v))
     .option("--seed <s>", "order and sides of the pairs", (v) => Number(v), 42)
     .action(
-      action(async (name: string, opts: { pairs?: string; kind: "trajectory" | "turn"; candidates?: string; includeOwn?: boolean; runs?: string; overlap: number; members: string[]; instructions?: string; gold: number; goldRate?: number; goldGap: number; showsHidden?: boolean; limit?: number; seed: number }) => {
+      action(async (name: string, opts: { pairs?: string; kind: "trajectory" | "turn"; candidates?: string; includeOwn?: boolean; runs?: string; overlap: number; members: string[]; instructions?: string; gold: number; goldRate?: number; goldGap: number; showsHidden?: boolean; hideScores?: boolean; limit?: number; seed: number }) => {
         const sources = [opts.pairs, opts.candidates, opts.runs].filter(Boolean);
         if (sources.length !== 1) fail("say where the pairs come from: one of --pairs RUN, --candidates RUN, --runs A,B");
         let source: QueueSource;
@@ -73,7 +74,7 @@ export function register(program: Command): void {
           }
         }
         const created = await withDatabase("queues create", (store) =>
-          createQueue(store, { name, source, instructions, overlap: opts.overlap, members: opts.members, gold: opts.gold, goldRate: opts.goldRate, goldGap: opts.goldGap, showsHidden: Boolean(opts.showsHidden), limit: opts.limit, seed: opts.seed }),
+          createQueue(store, { name, source, instructions, overlap: opts.overlap, members: opts.members, gold: opts.gold, goldRate: opts.goldRate, goldGap: opts.goldGap, showsHidden: Boolean(opts.showsHidden), hidesScores: Boolean(opts.hideScores), limit: opts.limit, seed: opts.seed }),
         );
         console.log(JSON.stringify(created));
       }),
@@ -87,7 +88,7 @@ export function register(program: Command): void {
         await withDatabase("queues list", async (store) => {
           const rows = await store.queues.list();
           for (const q of rows) {
-            const row = { id: q.id, name: q.name, kind: q.kind, benchmark: q.benchmark, items: q.items, gold: q.gold, overlap: q.overlap, given: q.given, wanted: q.wanted, labels: q.labels, shows_hidden: q.showsHidden, members: q.members.map((m) => m.name) };
+            const row = { id: q.id, name: q.name, kind: q.kind, benchmark: q.benchmark, items: q.items, gold: q.gold, overlap: q.overlap, given: q.given, wanted: q.wanted, labels: q.labels, shows_hidden: q.showsHidden, hides_scores: q.hidesScores, members: q.members.map((m) => m.name) };
             console.log(opts.json ? JSON.stringify(row) : `${String(q.id).padStart(4)}  ${q.name.padEnd(28)}  ${q.kind.padEnd(10)}  ${q.items} pairs × ${q.overlap}  ${q.given}/${q.wanted} labelled  members: ${row.members.join(", ") || "none"}`);
           }
           if (!rows.length && !opts.json) console.log("no queues yet: make one with `colbench queues create --help`");

@@ -25,6 +25,30 @@ import { defaultRenderDir } from "../../lib/scoring/frontend/render-cache";
 import { action, fail } from "../errors";
 import { whenOutputGone } from "../output-gone";
 
+/**
+ * How long the studio keeps an idle connection open. A proxy that keeps idle connections to the
+ * studio reuses them; if the studio's idle timeout is the shorter one, the proxy can send a
+ * request down a connection the studio is closing at that moment and gets ECONNRESET (a 502 for
+ * the browser, "Not stored" on a label). Node's default is 5 s; load balancers and proxies
+ * commonly keep idle upstream connections up to 60 s (AWS ALB, nginx's keepalive_timeout), so
+ * the studio outlasts them and the proxy is always the side that closes. A proxy set longer
+ * (Caddy's own default is 2 min) must be set below this: deploy/Caddyfile does.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/**
+ * Above the keep-alive: Node measures headersTimeout from the connection's last request, so a
+ * shorter one could drop a kept connection's next request before the keep-alive ran out.
+ */
+export const HEADERS_TIMEOUT_MS = 66_000;
+
+/** The studio's HTTP server, with the idle timeouts above. */
+export function studioServer(handler: http.RequestListener): http.Server {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  return server;
+}
+
 export function register(program: Command): void {
   program
     .command("serve")
@@ -100,7 +124,7 @@ export function register(program: Command): void {
         // The names it answers to, in every mode: a foreign Host (DNS rebinding) gets 421 before anything else.
         const hosts = studioHostNames({ bound: opts.host, extra: allowedHostsFrom(opts.allowedHost) });
         const trustProxy = Boolean(opts.trustProxy) || /^(1|true|yes)$/i.test(process.env.COLBENCH_TRUST_PROXY ?? "");
-        const server = http.createServer(
+        const server = studioServer(
           gated(store, { loopback, hosts, trustProxy, dev: Boolean(opts.dev) }, async (req, res) => {
             // A detail page of a record that does not exist goes to the server-rendered not-found page.
             const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);

@@ -180,6 +180,9 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
             You: <strong data-testid="progress-mine">{progress.mine}</strong> labels
           </span>
           <span>
+            Left for you: <strong data-testid="progress-left">{progress.left}</strong> {progress.left === 1 ? "pair" : "pairs"}
+          </span>
+          <span>
             Queue: <strong data-testid="progress-queue">{progress.given}</strong> of {progress.wanted} labels
           </span>
           <span>

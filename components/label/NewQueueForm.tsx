@@ -25,6 +25,7 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
       gold: Number(text("gold") || 0),
       goldRate: text("goldRate") ? Number(text("goldRate")) : undefined,
       showsHidden: f.get("showsHidden") === "on",
+      hidesScores: f.get("hidesScores") === "on",
       members: f.getAll("members").map(String),
       instructions: text("instructions"),
     };
@@ -111,6 +112,9 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
         </label>
         <label className="flex items-center gap-2 text-sm text-stone-700">
           <input type="checkbox" name="showsHidden" /> Members see hidden information (reference, tests, target page)
+        </label>
+        <label className="flex items-center gap-2 text-sm text-stone-700">
+          <input type="checkbox" name="hidesScores" /> Hide automatic scores (per-test pass/fail, reward, similarity)
         </label>
         <button type="submit" disabled={busy || !runs.length} className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
           Make the queue

@@ -48,6 +48,11 @@ export function PairSides({ pair }: { pair: PairView }) {
           <PairHidden hidden={pair.hidden} />
         </details>
       ) : null}
+      {pair.scoresHidden && pair.left ? (
+        <p className="mb-2 text-xs text-stone-500" data-testid="scores-hidden">
+          This queue hides the automatic scores: judge the answers themselves.
+        </p>
+      ) : null}
       {pair.left && pair.right ? (
         <div className="grid gap-4 lg:grid-cols-2">
           <Side side={pair.left} label="A" benchmark={pair.benchmark} hidden={hidden} testId="side-a" />

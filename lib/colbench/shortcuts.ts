@@ -2,6 +2,9 @@
 // where the person is. Keys are the same across pages that do the same thing (Ctrl+Enter sends a
 // message in both seats; ←/→ move between items of a list of episodes or pairs).
 
+import { decide } from "@/lib/access/policy";
+import type { Viewer } from "@/lib/access/viewer";
+
 export interface Shortcut {
   keys: string[];
   does: string;
@@ -12,14 +15,15 @@ export interface ShortcutGroup {
   shortcuts: Shortcut[];
 }
 
-const EVERYWHERE: ShortcutGroup = {
-  title: "Anywhere",
-  shortcuts: [
-    { keys: ["?"], does: "show or hide this list" },
-    { keys: ["/"], does: "search every episode" },
-    { keys: ["Esc"], does: "close a dialog" },
-  ],
-};
+const SEARCH: Shortcut = { keys: ["/"], does: "search every episode" };
+
+/** Anywhere; `/` only for a viewer the gate lets open Search (annotators are refused it). */
+function everywhere(search: boolean): ShortcutGroup {
+  return {
+    title: "Anywhere",
+    shortcuts: [{ keys: ["?"], does: "show or hide this list" }, ...(search ? [SEARCH] : []), { keys: ["Esc"], does: "close a dialog" }],
+  };
+}
 
 const PAGES: Array<{ path: RegExp; group: ShortcutGroup }> = [
   {
@@ -37,7 +41,8 @@ const PAGES: Array<{ path: RegExp; group: ShortcutGroup }> = [
     group: { title: "Playing a seat", shortcuts: [{ keys: ["Ctrl", "Enter"], does: "send the message (⌘ Enter on a Mac)" }] },
   },
   {
-    path: /^\/annotate\/[^/]+\/label$/,
+    // The desk itself: /annotate/ID (its agreement page, /annotate/ID/agreement, has no such keys).
+    path: /^\/annotate\/\d+$/,
     group: {
       title: "Labelling",
       shortcuts: [
@@ -52,7 +57,12 @@ const PAGES: Array<{ path: RegExp; group: ShortcutGroup }> = [
   },
 ];
 
-/** The shortcuts that work on a page, those of the page first. */
-export function shortcutsFor(path: string): ShortcutGroup[] {
-  return [...PAGES.filter((p) => p.path.test(path)).map((p) => p.group), EVERYWHERE];
+/** The shortcuts that work on a page for this viewer, those of the page first. */
+export function shortcutsFor(path: string, viewer: { search: boolean }): ShortcutGroup[] {
+  return [...PAGES.filter((p) => p.path.test(path)).map((p) => p.group), everywhere(viewer.search)];
+}
+
+/** Whether `/` is offered: asked of the gate's own table, so the key and the page cannot disagree. */
+export function viewerSearches(viewer: Viewer): boolean {
+  return decide(viewer, "GET", "/search", new URLSearchParams()) === "allow";
 }

@@ -29,6 +29,8 @@ export interface QueueSpec {
   /** The reward gap that makes a trajectory pair's answer known (gold). */
   goldGap?: number;
   showsHidden?: boolean;
+  /** Members see no automatic scores (per-test pass/fail, reward, similarity) on its pairs. */
+  hidesScores?: boolean;
   members?: string[];
   limit?: number;
   seed?: number;
@@ -178,6 +180,7 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
     overlap: spec.overlap,
     goldRate: goldCount ? goldRate : 0,
     showsHidden: spec.showsHidden ?? false,
+    hidesScores: spec.hidesScores ?? false,
     source: { ...spec.source, runs: made.runs, seed: spec.seed ?? 42, ...(goldCount ? { goldGap: spec.goldGap ?? 0.5 } : {}) },
     memberIds,
     items,

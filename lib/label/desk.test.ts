@@ -234,6 +234,25 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(runs.secrets.filter((s) => shown.includes(s)).length).toBeGreaterThan(0);
   });
 
+  it("a queue made to hide automatic scores sends no pass/fail in any desk answer; a normal queue still does", async () => {
+    const quiet = await createQueue(store, { name: "no-scores", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 4, hidesScores: true, members: ["annotator1"] });
+    const loud = await createQueue(store, { name: "scores", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 4, members: ["annotator1"] });
+    expect((await store.queues.find(quiet.id))!.hidesScores).toBe(true);
+    expect((await store.queues.find(loud.id))!.hidesScores).toBe(false);
+    const viewer = viewers[1]!;
+    // What the desk's routes answer: next (the desk's way), a key press (the one statement), undo.
+    const answers = async (queueId: number) => {
+      const d = await desk(viewer, queueId);
+      const first = (await nextPair(store, d, []))!;
+      const pressed = await labelAt(store, viewer, queueId, { itemId: first.itemId, side: "left", ms: 1, holding: [] });
+      const byDesk = await label(store, d, { itemId: pressed.ok ? pressed.next!.itemId : 0, side: "tie", ms: 1, holding: [] });
+      const undone = await undo(store, d);
+      return [first, pressed, byDesk, undone].map((a) => JSON.stringify(a));
+    };
+    for (const text of await answers(quiet.id)) expect(text).not.toMatch(/"(passed|tests|reward)"/);
+    for (const text of await answers(loud.id)) expect(text).toMatch(/"passed":(true|false)/);
+  });
+
   it("exports decided pairs and raw labels; ties, both-bad and splits are counted, not exported", async () => {
     const queue = await createQueue(store, { name: "export", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 4, members: ["annotator0", "annotator1"] });
     // Per pair in queue order, what each of the two people decides: a, a / tie, tie / both bad, both bad / a, tie.
@@ -306,6 +325,55 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     // A run's drawn turn pairs make a queue too.
     await store.sweet.replacePairs(runs.a.id, "turn", "critic", [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }], {});
     expect(await createQueue(store, { name: "drawn", source: { from: "pairs", run: runs.a.name, kind: "turn" }, overlap: 2 })).toMatchObject({ kind: "turn", items: 1, slots: 2 });
+  });
+
+  it("says how many pairs are left for each person, as the slots and assignments in the database count them", async () => {
+    const queue = await createQueue(store, { name: "left", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 4, members: ["annotator0", "annotator1", "annotator2"] });
+    // Counted here from the rows themselves: pairs the person holds unlabelled, and pairs never shown
+    // to them with an unlabelled slot that nobody holds (or whose hold ran out).
+    const counted = async (userId: number) => {
+      const slots = await db.prisma.queueSlot.findMany({ where: { queueId: queue.id } });
+      const shown = new Set((await db.prisma.assignment.findMany({ where: { userId, item: { queueId: queue.id } } })).map((a) => a.itemId));
+      const open = slots.filter((s) => !s.labelled && (s.userId === userId || ((s.userId === null || s.leaseUntil!.getTime() < Date.now()) && !shown.has(s.itemId))));
+      return new Set(open.map((s) => s.itemId)).size;
+    };
+    const [zero, one, two] = [await desk(viewers[0]!, queue.id), await desk(viewers[1]!, queue.id), await desk(viewers[2]!, queue.id)];
+    expect((await store.labels.progress(queue.id, zero.userId)).left).toBe(4);
+
+    const first = (await nextPair(store, zero, []))!;
+    const pressed = await label(store, zero, { itemId: first.itemId, side: "left", ms: 1, holding: [] });
+    expect(pressed.ok && pressed.progress.left).toBe(await counted(zero.userId));
+    expect(pressed.ok && pressed.progress.left).toBe(3);
+    // The one-statement key press says the same.
+    const second = (await nextPair(store, zero, []))!;
+    const atDesk = await labelAt(store, viewers[0]!, queue.id, { itemId: second.itemId, side: "tie", ms: 1, holding: [] });
+    expect(atDesk.ok && atDesk.progress.left).toBe(await counted(zero.userId));
+    expect(atDesk.ok && atDesk.progress.left).toBe(2);
+
+    // The pairs the first person labelled keep a second slot, so all four are left for the second
+    // person; they hold one and skip another (never offered to them again, free for the rest).
+    expect((await store.labels.progress(queue.id, one.userId)).left).toBe(4);
+    const a = (await nextPair(store, one, []))!;
+    const b = (await nextPair(store, one, [a.itemId]))!;
+    await skip(store, one, b.itemId, [a.itemId]);
+    for (const d of [zero, one, two]) expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
+    // A third person whose hold lapses: the pair is left again for whoever has not been shown it.
+    const c = (await nextPair(store, two, []))!;
+    await db.prisma.$executeRawUnsafe(`UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${two.userId} AND "itemId" = ${c.itemId}`);
+    for (const d of [zero, one, two]) expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
+
+    // Labelling on until the desk has nothing more: "left" reaches 0 exactly then.
+    for (;;) {
+      const before = (await store.labels.progress(queue.id, zero.userId)).left;
+      const pair = await nextPair(store, zero, []);
+      if (!pair) {
+        expect(before).toBe(0);
+        break;
+      }
+      expect(before).toBeGreaterThan(0);
+      const done = await label(store, zero, { itemId: pair.itemId, side: "right", ms: 1, holding: [] });
+      expect(done.ok && done.progress.left).toBe(await counted(zero.userId));
+    }
   });
 
   it("names the field of bad settings, and labels go with a deleted run", async () => {

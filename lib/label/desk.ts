@@ -34,7 +34,7 @@ export async function openDesk(store: Store, viewer: Viewer, queueId: number): P
 
 async function viewOf(store: Store, desk: Desk, assigned: Assigned): Promise<PairView | null> {
   const content = await store.queues.item(assigned.itemId);
-  return content ? pairView(content, { leftIsA: assigned.leftIsA, hidden: desk.hidden }) : null;
+  return content ? pairView(content, { leftIsA: assigned.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }) : null;
 }
 
 /**
@@ -68,7 +68,7 @@ function pressed(queueId: number, userId: number, input: KeyPress) {
 
 /** The answer to a key press whose label is stored (now, or by an earlier send: then the first choice is kept). */
 function answered(result: Extract<StoreLabelResult, { stored: true }>, next: PairView | null, wanted: number): LabelOutcome {
-  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted }, ...(result.kept ? { kept: result.kept } : {}) };
+  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted, left: result.left }, ...(result.kept ? { kept: result.kept } : {}) };
 }
 
 /** Stores a label (before anything else happens), then claims the pair after the ones the page holds. */
@@ -79,7 +79,7 @@ export async function label(store: Store, desk: Desk, input: KeyPress): Promise<
     // The desk was opened (the queue found, the person's right to label it checked) before this.
     const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: true });
     if (!result.stored) return { ok: false, status: 409, error: result.reason };
-    return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden }), desk.queue.wanted);
+    return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }), desk.queue.wanted);
   }
   const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
@@ -105,7 +105,7 @@ export async function labelAt(store: Store, viewer: Viewer, queueId: number, inp
   if (desk.goldRate > 0) return byDesk();
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
   // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).
-  return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden }), desk.wanted);
+  return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden, hidesScores: desk.hidesScores }), desk.wanted);
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */

@@ -32,6 +32,8 @@ export interface PairView {
   benchmark: Benchmark;
   problemDescription: string;
   hidden?: LabelHidden;
+  /** The queue hides automatic scores, so the page can say why there are none. */
+  scoresHidden?: true;
   left?: ViewSide;
   right?: ViewSide;
   turn?: { index: number; context: ViewTurn[]; left: string; right: string; span: { prefix: number; suffix: number } };
@@ -47,17 +49,37 @@ function turnView(turn: ItemTurn): ViewTurn {
   return view;
 }
 
-function sideView(benchmark: Benchmark, episode: ItemEpisode, hidden: boolean): ViewSide {
-  const side: ViewSide = { turns: episode.turns.map(turnView), answer: episode.answer };
-  if ((episode.details as { error?: string } | null)?.error) side.failed = "this episode failed before it was scored";
-  return { ...side, ...benchmarkOf(benchmark).labelSide(episode.details, hidden) };
+/**
+ * What of a benchmark's side is no automatic score: the answer's own render (a page is judged by
+ * looking at it). Kept as an allow-list, so a score a benchmark adds later stays out of a queue
+ * that hides scores until someone decides it is not one.
+ */
+function unscored(side: LabelSide): LabelSide {
+  return side.render !== undefined ? { render: side.render } : {};
 }
 
-export function pairView(content: ItemContent, options: { leftIsA: boolean; hidden: boolean }): PairView {
+function sideView(benchmark: Benchmark, episode: ItemEpisode, options: ViewOptions): ViewSide {
+  const side: ViewSide = { turns: episode.turns.map(turnView), answer: episode.answer };
+  if ((episode.details as { error?: string } | null)?.error) side.failed = "this episode failed before it was scored";
+  const scored = benchmarkOf(benchmark).labelSide(episode.details, options.hidden);
+  return { ...side, ...(options.hidesScores ? unscored(scored) : scored) };
+}
+
+export interface ViewOptions {
+  /** Which of the pair's sides this person sees on the left. */
+  leftIsA: boolean;
+  /** The queue shows hidden information to this person (access/policy.ts: queueShowsHidden). */
+  hidden: boolean;
+  /** The queue hides automatic scores: they would anchor the judgement it asks for. */
+  hidesScores: boolean;
+}
+
+export function pairView(content: ItemContent, options: ViewOptions): PairView {
   const view: PairView = { itemId: content.id, kind: content.kind, benchmark: content.benchmark, problemDescription: content.task.problemDescription };
+  if (options.hidesScores) view.scoresHidden = true;
   const order = <T>(a: T, b: T): [T, T] => (options.leftIsA ? [a, b] : [b, a]);
   if (content.episodes) {
-    [view.left, view.right] = order(sideView(content.benchmark, content.episodes.a, options.hidden), sideView(content.benchmark, content.episodes.b, options.hidden));
+    [view.left, view.right] = order(sideView(content.benchmark, content.episodes.a, options), sideView(content.benchmark, content.episodes.b, options));
   }
   if (content.turn) {
     const [left, right] = order(content.turn.a, content.turn.b);

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/generated/client";
-import type { Assigned, Side, StoreLabelResult } from "./labels";
+import { LEFT_SQL, type Assigned, type Side, type StoreLabelResult } from "./labels";
 import { contentOf, itemSql, type ItemContent, type ItemRow } from "./queues";
 
 // A key press at the labelling desk is the studio's commonest write: the label, the pair after the
@@ -15,7 +15,7 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
 
 const SQL = `
   WITH desk AS (
-    SELECT q."goldRate", q."showsHidden", q."slots" AS "wanted", q."labelledSlots",
+    SELECT q."goldRate", q."showsHidden", q."hidesScores", q."slots" AS "wanted", q."labelledSlots",
            ($9::boolean OR EXISTS (SELECT 1 FROM "QueueMember" m WHERE m."queueId" = q."id" AND m."userId" = $2)) AS "member"
       FROM "Queue" q WHERE q."id" = $1
   ), allowed AS (
@@ -89,9 +89,11 @@ const SQL = `
          (SELECT count(*) FROM mine)::int AS "assigned",
          ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
          ((SELECT "labelledSlots" FROM desk) + (SELECT count(*) FROM slot))::int AS "given",
+         (${LEFT_SQL} - (SELECT count(*) FROM slot))::int AS "left",
          n."leftIsA" AS "nextLeftIsA",
          (SELECT count(*) FROM desk)::int AS "queueFound", coalesce((SELECT "member" FROM desk), false) AS "member",
          (SELECT "goldRate" FROM desk) AS "goldRate", coalesce((SELECT "showsHidden" FROM desk), false) AS "showsHidden",
+         coalesce((SELECT "hidesScores" FROM desk), false) AS "hidesScores",
          (SELECT "wanted" FROM desk)::int AS "wanted", c.*
     FROM (SELECT 1) one
     LEFT JOIN next n ON true
@@ -106,11 +108,13 @@ interface Row extends Partial<ItemRow> {
   assigned: number;
   mine: number;
   given: number;
+  left: number;
   nextLeftIsA: boolean | null;
   queueFound: number;
   member: boolean;
   goldRate: number | null;
   showsHidden: boolean;
+  hidesScores: boolean;
   wanted: number | null;
 }
 
@@ -121,6 +125,7 @@ export interface DeskFacts {
   member: boolean;
   goldRate: number;
   showsHidden: boolean;
+  hidesScores: boolean;
   wanted: number;
 }
 
@@ -156,16 +161,16 @@ export async function labelAndNext(
       throw error;
     }
   }
-  const desk: DeskFacts = { found: row.queueFound > 0, member: row.member, goldRate: row.goldRate ?? 0, showsHidden: row.showsHidden, wanted: row.wanted ?? 0 };
+  const desk: DeskFacts = { found: row.queueFound > 0, member: row.member, goldRate: row.goldRate ?? 0, showsHidden: row.showsHidden, hidesScores: row.hidesScores, wanted: row.wanted ?? 0 };
   // Why is the caller's to say (lib/label/desk.ts), from `desk`.
   if (!desk.found || !desk.member || desk.goldRate > 0) return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
   const next = row.nextLeftIsA !== null && row.id != null ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) } : null;
-  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given }, next, desk };
+  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given, left: row.left }, next, desk };
   if (row.earlierId !== null) {
     // A resend keeps the first choice, and says which.
     const choice = row.earlierChoice!;
     const side: Side = choice === "a" ? (row.earlierLeftIsA ? "left" : "right") : choice === "b" ? (row.earlierLeftIsA ? "right" : "left") : (choice as Side);
-    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice } }, next, desk };
+    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, left: row.left, kept: { side, choice } }, next, desk };
   }
   if (!row.assigned) {
     if (row.itemQueueId !== label.queueId) return { label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` }, next: null, desk };

@@ -19,6 +19,19 @@ export const SIDES: readonly Side[] = ["left", "right", "tie", "both_bad"];
 
 const NOW = `(now() AT TIME ZONE 'UTC')`;
 
+/**
+ * How many pairs are left for a person ($1 the queue, $2 the person, as every statement here
+ * binds them): the ones they hold unlabelled, and those they have never been shown with a slot
+ * a claim could take now (free, or its lease lapsed). Gold pairs take no slots and are not counted:
+ * they come at the queue's rate, not on demand. Others may take a free slot first, so it is what
+ * they could still be given, not a promise. Read from the slots' own index, per key press.
+ */
+export const LEFT_SQL = `(SELECT count(DISTINCT s."itemId") FROM "QueueSlot" s
+   WHERE s."queueId" = $1 AND s."labelled" = false
+     AND (s."userId" = $2
+          OR ((s."userId" IS NULL OR s."leaseUntil" < ${NOW})
+              AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2))))`;
+
 const isUniqueViolation = (error: unknown) => /23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error));
 
 /**
@@ -154,7 +167,7 @@ export async function openAssignments(prisma: PrismaClient, queueId: number, use
 }
 
 export type StoreLabelResult =
-  | { stored: true; labelId: number; duplicate: boolean; mine: number; given: number; kept?: { side: Side; choice: string } }
+  | { stored: true; labelId: number; duplicate: boolean; mine: number; given: number; left: number; kept?: { side: Side; choice: string } }
   | { stored: false; reason: string };
 
 /**
@@ -166,40 +179,49 @@ export async function storeLabel(
   prisma: PrismaClient,
   label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
 ): Promise<StoreLabelResult> {
-  const rows = await prisma.$queryRaw<Array<{ id: number | null; assigned: number; mine: number; given: number }>>`
-    WITH mine AS (
-      SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
-        FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
-       WHERE a."itemId" = ${label.itemId} AND a."userId" = ${label.userId} AND i."queueId" = ${label.queueId} AND a."skipped" = false
-    ), slot AS (
-      UPDATE "QueueSlot" s SET "labelled" = true, "leaseUntil" = NULL
-       WHERE s."itemId" = ${label.itemId} AND s."userId" = ${label.userId} AND s."labelled" = false
-         AND EXISTS (SELECT 1 FROM mine WHERE NOT mine."gold")
-      RETURNING s."id"
-    ), stored AS (
-      INSERT INTO "Label" ("queueId", "itemId", "userId", "choice", "leftIsA", "comment", "ms")
-      SELECT ${label.queueId}, m."itemId", ${label.userId},
-             (CASE ${label.side}::text
-                WHEN 'left' THEN (CASE WHEN m."leftIsA" THEN 'a' ELSE 'b' END)
-                WHEN 'right' THEN (CASE WHEN m."leftIsA" THEN 'b' ELSE 'a' END)
-                ELSE ${label.side}::text END)::"LabelChoice",
-             m."leftIsA", ${label.comment}, ${Math.max(0, Math.round(label.ms))}
-        FROM mine m
-       WHERE m."gold" OR EXISTS (SELECT 1 FROM slot)
-      ON CONFLICT ("itemId", "userId") DO NOTHING
-      RETURNING "id"
-    )
-    SELECT (SELECT "id" FROM stored) AS "id", (SELECT count(*) FROM mine)::int AS "assigned",
-           ((SELECT count(*) FROM "Label" WHERE "queueId" = ${label.queueId} AND "userId" = ${label.userId}) + (SELECT count(*) FROM stored))::int AS "mine",
-           ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = ${label.queueId}) + (SELECT count(*) FROM slot))::int AS "given"`;
-  // The counts are read in the statement's snapshot, before its own writes: those are added above.
+  const rows = await prisma.$queryRawUnsafe<Array<{ id: number | null; assigned: number; mine: number; given: number; left: number }>>(
+    `WITH mine AS (
+       SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
+         FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
+        WHERE a."itemId" = $3 AND a."userId" = $2 AND i."queueId" = $1 AND a."skipped" = false
+     ), slot AS (
+       UPDATE "QueueSlot" s SET "labelled" = true, "leaseUntil" = NULL
+        WHERE s."itemId" = $3 AND s."userId" = $2 AND s."labelled" = false
+          AND EXISTS (SELECT 1 FROM mine WHERE NOT mine."gold")
+       RETURNING s."id"
+     ), stored AS (
+       INSERT INTO "Label" ("queueId", "itemId", "userId", "choice", "leftIsA", "comment", "ms")
+       SELECT $1, m."itemId", $2,
+              (CASE $4::text
+                 WHEN 'left' THEN (CASE WHEN m."leftIsA" THEN 'a' ELSE 'b' END)
+                 WHEN 'right' THEN (CASE WHEN m."leftIsA" THEN 'b' ELSE 'a' END)
+                 ELSE $4::text END)::"LabelChoice",
+              m."leftIsA", $5, $6
+         FROM mine m
+        WHERE m."gold" OR EXISTS (SELECT 1 FROM slot)
+       ON CONFLICT ("itemId", "userId") DO NOTHING
+       RETURNING "id"
+     )
+     SELECT (SELECT "id" FROM stored) AS "id", (SELECT count(*) FROM mine)::int AS "assigned",
+            ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
+            ((SELECT "labelledSlots" FROM "Queue" WHERE "id" = $1) + (SELECT count(*) FROM slot))::int AS "given",
+            (${LEFT_SQL} - (SELECT count(*) FROM slot))::int AS "left"`,
+    label.queueId,
+    label.userId,
+    label.itemId,
+    label.side,
+    label.comment,
+    Math.max(0, Math.round(label.ms)),
+  );
+  // The counts are read in the statement's snapshot, before its own writes: those are added above
+  // (the slot just labelled was still this person's, unlabelled, so it counted as left).
   const row = rows[0]!;
-  if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given };
+  if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given, left: row.left };
   // A resend of this queue's label keeps the first choice (and says which); another queue's item is no resend.
   const existing = await prisma.label.findFirst({ where: { itemId: label.itemId, userId: label.userId, queueId: label.queueId }, select: { id: true, choice: true, leftIsA: true } });
   if (existing) {
     const side: Side = existing.choice === "a" ? (existing.leftIsA ? "left" : "right") : existing.choice === "b" ? (existing.leftIsA ? "right" : "left") : existing.choice;
-    return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given, kept: { side, choice: existing.choice } };
+    return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given, left: row.left, kept: { side, choice: existing.choice } };
   }
   if (!row.assigned) {
     const item = await prisma.queueItem.findUnique({ where: { id: label.itemId }, select: { queueId: true } });
@@ -267,13 +289,19 @@ export interface Progress {
   /** Labels given and wanted over the queue's non-gold pairs. */
   given: number;
   wanted: number;
+  /** Pairs left for this person: held by them unlabelled, or never shown to them with a slot free now. */
+  left: number;
 }
 
 export async function queueProgress(prisma: PrismaClient, queueId: number, userId: number): Promise<Progress> {
-  const rows = await prisma.$queryRaw<Progress[]>`
-    SELECT (SELECT count(*) FROM "Label" WHERE "queueId" = ${queueId} AND "userId" = ${userId})::int AS "mine",
-           (SELECT "labelledSlots" FROM "Queue" WHERE "id" = ${queueId})::int AS "given",
-           (SELECT "slots" FROM "Queue" WHERE "id" = ${queueId})::int AS "wanted"`;
+  const rows = await prisma.$queryRawUnsafe<Progress[]>(
+    `SELECT (SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2)::int AS "mine",
+            (SELECT "labelledSlots" FROM "Queue" WHERE "id" = $1)::int AS "given",
+            (SELECT "slots" FROM "Queue" WHERE "id" = $1)::int AS "wanted",
+            ${LEFT_SQL}::int AS "left"`,
+    queueId,
+    userId,
+  );
   return rows[0]!;
 }
 

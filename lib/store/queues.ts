@@ -30,6 +30,8 @@ export interface NewQueue {
   overlap: number;
   goldRate: number;
   showsHidden: boolean;
+  /** Its desk shows no automatic scores (lib/label/views.ts). */
+  hidesScores: boolean;
   source: Record<string, unknown>;
   memberIds: number[];
   items: NewQueueItem[];
@@ -50,6 +52,7 @@ export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promis
           overlap: queue.overlap,
           goldRate: queue.goldRate,
           showsHidden: queue.showsHidden,
+          hidesScores: queue.hidesScores,
           source: queue.source as Prisma.InputJsonValue,
         },
         select: { id: true },
@@ -86,6 +89,7 @@ export interface QueueRow {
   overlap: number;
   goldRate: number;
   showsHidden: boolean;
+  hidesScores: boolean;
   source: unknown;
   createdAt: Date;
   memberIds: number[];
@@ -102,6 +106,7 @@ const queueRow = {
   overlap: true,
   goldRate: true,
   showsHidden: true,
+  hidesScores: true,
   source: true,
   createdAt: true,
   members: { select: { userId: true } },
@@ -113,7 +118,7 @@ export async function findQueue(prisma: PrismaClient, nameOrId: string | number)
   if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
   const rows = await prisma.$queryRawUnsafe<Array<Omit<QueueRow, "benchmark"> & { benchmark: string }>>(
     `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
-            q."showsHidden", q."source", q."createdAt",
+            q."showsHidden", q."hidesScores", q."source", q."createdAt",
             ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
             q."slots" AS "wanted"
        FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,

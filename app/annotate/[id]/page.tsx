@@ -22,7 +22,7 @@ export default async function LabelPage({ params }: Params) {
   const viewer = await currentViewer();
   // Someone who may not label it learns nothing of it, not even that it exists.
   if (!queue || !mayLabel(viewer, queue)) notFound();
-  const progress = { mine: 0, given: 0, wanted: 0 };
+  const progress = { mine: 0, given: 0, wanted: 0, left: 0 };
   return (
     <article>
       <Link href="/annotate" className="text-sm text-teal-700 hover:underline">

@@ -19,6 +19,7 @@ const schema = z.object({
   gold: z.number().int().min(0).default(0),
   goldRate: z.number().min(0).max(1).optional(),
   showsHidden: z.boolean().default(false),
+  hidesScores: z.boolean().default(false),
   members: z.array(z.string()).default([]),
 });
 
