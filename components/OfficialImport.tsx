@@ -14,7 +14,7 @@ const bytes = (n = 0) => formatBytes(n);
  * shares) and imported; the same as `colbench import --official`. Progress comes live from the
  * server (a bar per file, then the lines imported).
  */
-export function OfficialImport({ datasets, offered }: { /** The hub datasets of the registered benchmarks' official files. */ datasets: string[]; offered: boolean }) {
+export function OfficialImport({ datasets, offered }: { /** The hub datasets whose official files are not imported yet. */ datasets: string[]; offered: boolean }) {
   const router = useRouter();
   const [status, setStatus] = useState<ImportState>({ state: "idle" });
   const [error, setError] = useState<string | null>(null);
@@ -45,9 +45,9 @@ export function OfficialImport({ datasets, offered }: { /** The hub datasets of 
   return (
     <section className="mb-6 rounded-lg border border-teal-200 bg-teal-50/50 p-4 text-sm" data-testid="official-import" aria-labelledby="official-import-title">
       <h2 id="official-import-title" className="font-medium text-stone-800">
-        The official ColBench tasks
+        Official task sets
       </h2>
-      <p className="mt-1 text-stone-600">
+      <p className="mt-1 text-stone-600" data-testid="official-datasets">
         Fetch the benchmarks&apos; task files from{" "}
         {datasets.map((dataset, i) => (
           <span key={dataset}>

@@ -24,8 +24,11 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const none = counts !== null && counts.total === 0;
   // Until the benchmark's own tasks are here, researchers are offered to fetch them (the samples aside).
   const manages = managesData(await currentViewer());
-  const datasets = officialDatasets().map((d) => d.dataset);
-  const offerOfficial = manages && (await Promise.all(datasets.map((d) => store.tasks.countFrom(officialSource(d, ""))))).some((n) => n === 0);
+  // Offered for the datasets none of whose tasks are here yet (one that could not be fetched stays offered).
+  const all = officialDatasets().map((d) => d.dataset);
+  const imported = manages ? await Promise.all(all.map((d) => store.tasks.countFrom(officialSource(d, "")))) : [];
+  const datasets = all.filter((_, i) => imported[i] === 0);
+  const offerOfficial = manages && datasets.length > 0;
   return (
     <>
       <Link href="/import" className="float-right rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
