@@ -70,15 +70,15 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
   try {
     const database = db ?? (opened = await late(open(), "the database"));
     // Opening does not connect, and reading the migrations takes a failure for "none yet": ask it something.
-    await late(database.prisma.$queryRawUnsafe("SELECT 1"), "the database");
     const store = storeFor(database.prisma);
+    await late(store.system.ping(), "the database");
     const recorded = await store.system.migrations();
     const counts = recorded.length ? await store.system.counts() : { tasks: 0, runs: 0, episodes: 0, turns: 0 };
     const pending = migrationNames().filter((name) => !recorded.includes(name));
     // Pending migrations are applied when the studio starts; on a server that needs the right to create tables.
     const mayCreate =
       pending.length && database.kind === "postgresql"
-        ? (await database.prisma.$queryRawUnsafe<Array<{ may: boolean; who: string; schema: string }>>(`SELECT has_schema_privilege(current_schema(), 'CREATE') AS may, current_user AS who, current_schema() AS schema`))[0]
+        ? await store.system.createPrivilege()
         : undefined;
     if (mayCreate && !mayCreate.may) {
       return part({

@@ -89,7 +89,7 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
-import { databaseCounts, recordedMigrations, runServers } from "./system";
+import { createPrivilege, databaseCounts, pingDatabase, recordedMigrations, runServers } from "./system";
 import { episodeScoring, episodeToScore, latestBrowserScores, saveBrowserScores } from "./episode-scores";
 import { recordRunRankSettings, runRankSettings } from "./run-scoring";
 import { resolveTaskSelector } from "./task-selector";
@@ -251,6 +251,8 @@ export function storeFor(prisma: PrismaClient) {
     system: {
       counts: bind(databaseCounts),
       migrations: bind(recordedMigrations),
+      ping: bind(pingDatabase),
+      createPrivilege: bind(createPrivilege),
       runServers: bind(runServers),
     },
     users: {

@@ -15,6 +15,19 @@ export async function databaseCounts(prisma: PrismaClient): Promise<DatabaseCoun
   return { tasks, runs, episodes, turns };
 }
 
+/** Asks the database something: opening does not connect, and a failure here is the connection's own. */
+export async function pingDatabase(prisma: PrismaClient): Promise<void> {
+  await prisma.$queryRawUnsafe("SELECT 1");
+}
+
+/** Whether the connected user may create tables in its schema (pending migrations need it on a server). */
+export async function createPrivilege(prisma: PrismaClient): Promise<{ may: boolean; who: string; schema: string }> {
+  const rows = await prisma.$queryRawUnsafe<Array<{ may: boolean; who: string; schema: string }>>(
+    `SELECT has_schema_privilege(current_schema(), 'CREATE') AS may, current_user AS who, current_schema() AS schema`,
+  );
+  return rows[0]!;
+}
+
 /** Migrations the database lists as finished (none when it was never migrated). */
 export async function recordedMigrations(prisma: PrismaClient): Promise<string[]> {
   try {
