@@ -5,6 +5,7 @@ import { projectRoot } from "../paths";
 import { BENCHMARKS, benchmarkOf, benchmarks, isBenchmark, type BenchmarkModule } from "./index";
 import { defaultPrompt } from "./prompts";
 import { runConfigSchema } from "./run-config";
+import { commonRunConfig } from "./testing/run-config";
 
 // Every registered benchmark has every piece, and each is sane: a benchmark added to the registry
 // without its prompts, samples or runtime fails here, not in a run.
@@ -87,19 +88,7 @@ describe.each(BENCHMARKS)("the %s benchmark", (name) => {
   });
 
   it("has a run config variant of its own, with its options' defaults", () => {
-    const base = {
-      benchmark: name,
-      selector: "all",
-      taskIds: [1],
-      bestOf: 1,
-      agent: { human: true },
-      simulator: { human: true },
-      prompts: { agent: "a", simulator: "s" },
-      promptSources: { agent: "default", simulator: "default" },
-      sampling: { temperature: 1, maxTokens: 10, logprobs: false },
-      maxAgentTurns: 10,
-      concurrency: 1,
-    };
+    const base = commonRunConfig(name, { agent: { human: true }, simulator: { human: true }, prompts: { agent: "a", simulator: "s" } });
     const result = runConfigSchema.safeParse(base);
     if (!result.success) {
       // Options a benchmark requires (math-hard's judge) have no default: only they may be missing.

@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { scoreMismatches } from "./leaderboard";
+import { commonRunConfig } from "../benchmarks/testing/run-config";
 
 // Which runs' rewards compare is each benchmark's rule (lib/benchmarks/frontend/score-mismatch.test.ts
 // holds the frontend's); the Leaderboard and Compare ask the run's benchmark.
 
-const config = (benchmark: string, extra: Record<string, unknown> = {}) => ({
-  benchmark,
-  selector: "all",
-  taskIds: [1],
-  bestOf: 1,
-  agent: { baseUrl: "http://x/v1", model: "a" },
-  simulator: { baseUrl: "http://x/v1", model: "s" },
-  prompts: { agent: "", simulator: "" },
-  promptSources: { agent: "default", simulator: "default" },
-  sampling: { temperature: 1, maxTokens: 10, logprobs: false },
-  maxAgentTurns: 10,
-  concurrency: 1,
-  ...extra,
-});
+const config = commonRunConfig;
 
 describe("runs' rewards are compared by their benchmark's rule", () => {
   it("lets any two runs of a benchmark without a rule be compared, imported or not", () => {

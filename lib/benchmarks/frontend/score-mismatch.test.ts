@@ -2,21 +2,9 @@ import { describe, expect, it } from "vitest";
 import { embedderMismatch, profileMismatch, scoreMismatches } from "./score-mismatch";
 import { runEmbedder } from "./run-options";
 import type { RenderProfile } from "../../colbench/render-profile";
+import { commonRunConfig } from "../testing/run-config";
 
-const frontendConfig = (extra: Record<string, unknown>) => ({
-  benchmark: "frontend",
-  selector: "all",
-  taskIds: [1],
-  bestOf: 1,
-  agent: { baseUrl: "http://x/v1", model: "a" },
-  simulator: { baseUrl: "http://x/v1", model: "s" },
-  prompts: { agent: "", simulator: "" },
-  promptSources: { agent: "default", simulator: "default" },
-  sampling: { temperature: 1, maxTokens: 10, logprobs: false },
-  maxAgentTurns: 10,
-  concurrency: 1,
-  ...extra,
-});
+const frontendConfig = (extra: Record<string, unknown>) => commonRunConfig("frontend", extra);
 
 const paper: RenderProfile = { name: "paper", browser: "chromium", placeholders: "generated" };
 const clip = { embedder: "clip-vit-b32", clipPath: "openai/clip-vit-base-patch32" };
