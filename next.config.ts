@@ -2,12 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // These load WebAssembly or native code from their own folders at run time; bundling breaks that.
-  serverExternalPackages: [
-    "@electric-sql/pglite",
-    "pglite-prisma-adapter",
-    "@prisma/adapter-pg",
-    "pg",
-  ],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "@prisma/adapter-pg", "pg"],
   // WGSL kernels (lib/gpu) are imported as text; the replay's scoring worker bundles them.
   turbopack: { rules: { "*.wgsl": { type: "raw" } } },
   // `npm run studio` builds with COLBENCH_BUILD_SKIP_TYPES=1: a type check changes nothing the studio

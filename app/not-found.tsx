@@ -9,12 +9,24 @@ function missing(path: string): { what: string; list: { href: string; label: str
   let m = /^\/runs\/([^/]+)$/.exec(path);
   if (m) return { what: `There is no run ${decodeURIComponent(m[1]!)}.`, list: { href: "/runs", label: "All runs" } };
   m = /^\/episodes\/([^/]+)$/.exec(path);
-  if (m) return { what: `There is no episode ${decodeURIComponent(m[1]!)}.`, list: { href: "/runs", label: "Runs and their episodes" } };
+  if (m)
+    return {
+      what: `There is no episode ${decodeURIComponent(m[1]!)}.`,
+      list: { href: "/runs", label: "Runs and their episodes" },
+    };
   m = /^\/tasks\/([^/]+)$/.exec(path);
-  if (m) return { what: `There is no task ${decodeURIComponent(m[1]!)}.`, list: { href: "/tasks", label: "All tasks" } };
+  if (m)
+    return { what: `There is no task ${decodeURIComponent(m[1]!)}.`, list: { href: "/tasks", label: "All tasks" } };
   m = /^\/play\/([^/]+)\//.exec(path);
-  if (m) return { what: `There is no episode ${decodeURIComponent(m[1]!)} to play.`, list: { href: "/play", label: "Play" } };
-  return { what: path ? `Nothing in the studio lives at ${path}.` : "Nothing in the studio lives here.", list: { href: "/", label: "The studio's start page" } };
+  if (m)
+    return {
+      what: `There is no episode ${decodeURIComponent(m[1]!)} to play.`,
+      list: { href: "/play", label: "Play" },
+    };
+  return {
+    what: path ? `Nothing in the studio lives at ${path}.` : "Nothing in the studio lives here.",
+    list: { href: "/", label: "The studio's start page" },
+  };
 }
 
 export default async function NotFound() {

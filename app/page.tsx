@@ -10,18 +10,29 @@ export const dynamic = "force-dynamic";
 export default async function Home() {
   const { kind } = await getDatabase();
   const counts = await (await getStore()).tasks.counts();
-  const cards = BENCHMARKS.map((name) => ({ href: `/tasks?benchmark=${name}`, label: `${benchmarkViews[name].heading} tasks`, value: counts.byBenchmark[name] }));
+  const cards = BENCHMARKS.map((name) => ({
+    href: `/tasks?benchmark=${name}`,
+    label: `${benchmarkViews[name].heading} tasks`,
+    value: counts.byBenchmark[name],
+  }));
   return (
     <>
       <PageHeader title="ColBench Studio">
-        Collaborative agent episodes from the SWEET-RL paper: run them against model servers, play either side,
-        replay them turn by turn and label preference pairs.
+        Collaborative agent episodes from the SWEET-RL paper: run them against model servers, play either side, replay
+        them turn by turn and label preference pairs.
       </PageHeader>
       <div className="grid gap-4 sm:grid-cols-2">
         {cards.map((card) => (
-          <Link key={card.href} href={card.href} className="rounded-lg border border-stone-200 bg-white p-5 hover:border-teal-400">
+          <Link
+            key={card.href}
+            href={card.href}
+            className="rounded-lg border border-stone-200 bg-white p-5 hover:border-teal-400"
+          >
             <div className="text-sm text-stone-600">{card.label}</div>
-            <div className="mt-1 text-3xl font-semibold text-stone-900" data-testid={`count-${card.href.split("=")[1]}`}>
+            <div
+              className="mt-1 text-3xl font-semibold text-stone-900"
+              data-testid={`count-${card.href.split("=")[1]}`}
+            >
               {card.value}
             </div>
           </Link>

@@ -30,7 +30,9 @@ const tasks = readFileSync(file, "utf8")
   .map((line) => JSON.parse(line) as { ground_truth: string; test_cases: Record<string, string> });
 
 const score = (scorer: BackendScorer, list: typeof tasks) =>
-  Promise.all(list.map((t) => scorer.score({ groundTruth: t.ground_truth, testCases: t.test_cases, answer: t.ground_truth })));
+  Promise.all(
+    list.map((t) => scorer.score({ groundTruth: t.ground_truth, testCases: t.test_cases, answer: t.ground_truth })),
+  );
 
 const scorer = await BackendScorer.start({ workers: 1, numpyLane: false });
 try {
@@ -56,7 +58,9 @@ try {
   const rollup = readFileSync(`/proc/${zygote}/smaps_rollup`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? NaN);
   const mappings = readFileSync(`/proc/${zygote}/maps`, "utf8").trim().split("\n").length;
-  console.log(`zygote: ${(kb("Rss") / 1024).toFixed(1)} MiB resident, ${(kb("Anonymous") / 1024).toFixed(1)} MiB anonymous, ${mappings} mappings`);
+  console.log(
+    `zygote: ${(kb("Rss") / 1024).toFixed(1)} MiB resident, ${(kb("Anonymous") / 1024).toFixed(1)} MiB anonymous, ${mappings} mappings`,
+  );
 } finally {
   await scorer.close();
 }

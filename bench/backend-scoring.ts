@@ -119,9 +119,15 @@ async function sandboxed(): Promise<Contender> {
         scorer.warmFor(tasks.map((task) => ({ groundTruth: task.ground_truth, answer: task.ground_truth })));
       }
       const scores = await Promise.all(
-        tasks.slice(from, to).map((task) => scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth })),
+        tasks
+          .slice(from, to)
+          .map((task) =>
+            scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth }),
+          ),
       );
-      scores.forEach((score, i) => (reasons[from + i] = score.tests.filter((t) => !t.passed).map((t) => `${t.name}: ${t.reason}`)));
+      scores.forEach(
+        (score, i) => (reasons[from + i] = score.tests.filter((t) => !t.passed).map((t) => `${t.name}: ${t.reason}`)),
+      );
       return scores.map((score) => score.reward);
     },
     async close() {
@@ -130,7 +136,11 @@ async function sandboxed(): Promise<Contender> {
       const perWorker = [...scorer.workerPids(), ...scorer.zygotePids()].map(processStat);
       await scorer.close();
       return {
-        cpu: [(node.user + node.system) / 1e6, perWorker.reduce((a, w) => a + w.cpu, 0), perWorker.reduce((a, w) => a + w.childCpu, 0)],
+        cpu: [
+          (node.user + node.system) / 1e6,
+          perWorker.reduce((a, w) => a + w.cpu, 0),
+          perWorker.reduce((a, w) => a + w.childCpu, 0),
+        ],
         reasons,
       };
     },
@@ -176,13 +186,29 @@ async function round(): Promise<{ ref: Timing; box: Timing; sliceRatios: number[
     refMs += r;
     boxMs += b.ms;
     sliceRatios.push(b.ms / r);
-    if (values["show-slices"]) console.log(`  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.ms.toFixed(0)} ms (cores ${(100 * b.idle).toFixed(0)}% idle)`);
+    if (values["show-slices"])
+      console.log(
+        `  slice ${from}-${to}: reference ${r.toFixed(0)} ms, sandboxed ${b.ms.toFixed(0)} ms (cores ${(100 * b.idle).toFixed(0)}% idle)`,
+      );
   }
   const refEnd = await ref.close();
   const boxEnd = await box.close();
   return {
-    ref: { withStartMs: ref.startMs + refMs, scoringMs: refMs, rewards: refRewards, cpu: refEnd.cpu, machine: refMachine },
-    box: { withStartMs: box.startMs + boxMs, scoringMs: boxMs, rewards: boxRewards, cpu: boxEnd.cpu, reasons: boxEnd.reasons, machine: boxMachine },
+    ref: {
+      withStartMs: ref.startMs + refMs,
+      scoringMs: refMs,
+      rewards: refRewards,
+      cpu: refEnd.cpu,
+      machine: refMachine,
+    },
+    box: {
+      withStartMs: box.startMs + boxMs,
+      scoringMs: boxMs,
+      rewards: boxRewards,
+      cpu: boxEnd.cpu,
+      reasons: boxEnd.reasons,
+      machine: boxMachine,
+    },
     sliceRatios,
   };
 }
@@ -227,21 +253,33 @@ const boxFailing = failing(box[0]!.rewards);
 const differ = tasks.flatMap((_, i) => (ref[0]!.rewards[i] !== box[0]!.rewards[i] ? [i] : []));
 
 console.log("");
-console.log(`reference (one process, unsandboxed): ${s(refWith)} with interpreter start-up, ${s(refScoring)} scoring only`);
-console.log(`sandboxed (pool of ${workers}):              ${s(boxWith)} with pool start-up, ${s(boxScoring)} scoring only`);
-console.log(`ratio sandboxed / reference: ${(boxWith / refWith).toFixed(2)} with start-up, ${(boxScoring / refScoring).toFixed(2)} without`);
+console.log(
+  `reference (one process, unsandboxed): ${s(refWith)} with interpreter start-up, ${s(refScoring)} scoring only`,
+);
+console.log(
+  `sandboxed (pool of ${workers}):              ${s(boxWith)} with pool start-up, ${s(boxScoring)} scoring only`,
+);
+console.log(
+  `ratio sandboxed / reference: ${(boxWith / refWith).toFixed(2)} with start-up, ${(boxScoring / refScoring).toFixed(2)} without`,
+);
 const refCpu = median(ref.map((t) => t.cpu[0]!));
 const boxCpu = [0, 1, 2].map((i) => median(box.map((t) => t.cpu[i]!)));
 console.log(
   `CPU (start-up included): reference ${refCpu.toFixed(2)} s; sandboxed ${(boxCpu[0]! + boxCpu[1]! + boxCpu[2]!).toFixed(2)} s` +
     ` (node ${boxCpu[0]!.toFixed(2)}, workers and zygotes ${boxCpu[1]!.toFixed(2)}, sandbox children ${boxCpu[2]!.toFixed(2)})`,
 );
-console.log(`passing all tests: reference ${tasks.length - refFailing.length}, sandboxed ${tasks.length - boxFailing.length}`);
+console.log(
+  `passing all tests: reference ${tasks.length - refFailing.length}, sandboxed ${tasks.length - boxFailing.length}`,
+);
 console.log(`not passing, reference: ${JSON.stringify(refFailing.map((i) => [i, ref[0]!.rewards[i]]))}`);
 console.log(`not passing, sandboxed: ${JSON.stringify(boxFailing.map((i) => [i, box[0]!.rewards[i]]))}`);
 console.log(`rewards differ on: ${differ.length ? JSON.stringify(differ) : "none"}`);
 for (const i of differ) console.log(`  task ${i}: sandboxed ${JSON.stringify(box[0]!.reasons![i])}`);
-const flaky = box.flatMap((b, round) => tasks.flatMap((_, i) => (b.rewards[i] !== box[0]!.rewards[i] ? [`round ${round + 1} task ${i}: ${JSON.stringify(b.reasons![i])}`] : [])));
+const flaky = box.flatMap((b, round) =>
+  tasks.flatMap((_, i) =>
+    b.rewards[i] !== box[0]!.rewards[i] ? [`round ${round + 1} task ${i}: ${JSON.stringify(b.reasons![i])}`] : [],
+  ),
+);
 if (flaky.length) console.log(`sandboxed rewards that changed between rounds:\n  ${flaky.join("\n  ")}`);
 if (seen.isolation) {
   const iso = seen.isolation;

@@ -67,12 +67,21 @@ const line = (label: string, t: { seconds: number; images: number }, note: strin
 const maxAbs = (a: Float32Array, b: Float32Array) => a.reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
 
 /** The PyTorch worker (bench/clip_torch.py), or why there is none. */
-async function startTorch(folder: string, pixels: Float32Array[], size: number, batch: number, out: string, pngs: Buffer[]) {
+async function startTorch(
+  folder: string,
+  pixels: Float32Array[],
+  size: number,
+  batch: number,
+  out: string,
+  pngs: Buffer[],
+) {
   const pythonPath = process.env.COLBENCH_TORCH_PYTHONPATH;
   const python = process.env.COLBENCH_PYTHON ?? "python3";
   const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
   if (spawnSync(python, ["-c", "import torch, transformers"], { env }).status !== 0) {
-    return { absent: `PyTorch: absent (${python} cannot import torch and transformers${pythonPath ? ` from ${pythonPath}` : ""}; set COLBENCH_TORCH_PYTHONPATH)` } as const;
+    return {
+      absent: `PyTorch: absent (${python} cannot import torch and transformers${pythonPath ? ` from ${pythonPath}` : ""}; set COLBENCH_TORCH_PYTHONPATH)`,
+    } as const;
   }
   const pixelFile = path.join(out, `clip-pixels-${pixels.length}.f32`);
   const all = new Float32Array(pixels.length * 3 * size * size);
@@ -82,7 +91,19 @@ async function startTorch(folder: string, pixels: Float32Array[], size: number, 
   const pngDir = path.join(out, "clip-e2e-pngs");
   mkdirSync(pngDir, { recursive: true });
   pngs.forEach((png, i) => writeFileSync(path.join(pngDir, `${i}.png`), png));
-  const child = spawn(python, [path.join(projectRoot, "bench", "clip_torch.py"), folder, pixelFile, String(pixels.length), String(size), String(batch), pngDir], { env, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(
+    python,
+    [
+      path.join(projectRoot, "bench", "clip_torch.py"),
+      folder,
+      pixelFile,
+      String(pixels.length),
+      String(size),
+      String(batch),
+      pngDir,
+    ],
+    { env, stdio: ["pipe", "pipe", "inherit"] },
+  );
   const replies = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => {
     const { value, done } = await replies.next();
@@ -120,7 +141,12 @@ const { openNodeGpu } = await import("../lib/gpu/node/open");
  * arithmetic in TypeScript, ONNX Runtime, overlapped) against transformers (Pillow decode +
  * CLIPImageProcessor + the model), same images, same weights, taking turns chunk by chunk.
  */
-async function endToEnd(pngs: Buffer[], ort: OnnxClipEmbedder, torch: Awaited<ReturnType<typeof startTorch>>, opts: ReturnType<typeof args>) {
+async function endToEnd(
+  pngs: Buffer[],
+  ort: OnnxClipEmbedder,
+  torch: Awaited<ReturnType<typeof startTorch>>,
+  opts: ReturnType<typeof args>,
+) {
   if ("absent" in torch) {
     console.log(`end-to-end ratio: unmeasured (${torch.absent})`);
     return;
@@ -148,11 +174,29 @@ async function endToEnd(pngs: Buffer[], ort: OnnxClipEmbedder, torch: Awaited<Re
   const k = Math.min(16, pngs.length);
   const reference = await torch.embeddings(k, true);
   const dim = reference.length / k;
-  const error = Math.max(...Array.from({ length: k }, (_, i) => maxAbs(reference.subarray(i * dim, (i + 1) * dim), ours[i]!)));
-  console.log(line(`studio cpu b=${opts.batch} e2e`, studio, `PNG bytes → embedding: libvips decode, TypeScript resize, ONNX Runtime; ${studio.images} images`));
-  console.log(line(`transformers b=${opts.batch} e2e`, theirs, `Pillow decode + CLIPImageProcessor + model; ${theirs.images} images`));
-  console.log(`end-to-end parity: max |studio − transformers| ${error.toExponential(1)} over ${k} images (goal ≤ 1e-5)`);
-  console.log(`end-to-end ratio: ${(perImage(studio) / perImage(theirs)).toFixed(3)} (studio / transformers, time per image; goal ≤ 1.0)`);
+  const error = Math.max(
+    ...Array.from({ length: k }, (_, i) => maxAbs(reference.subarray(i * dim, (i + 1) * dim), ours[i]!)),
+  );
+  console.log(
+    line(
+      `studio cpu b=${opts.batch} e2e`,
+      studio,
+      `PNG bytes → embedding: libvips decode, TypeScript resize, ONNX Runtime; ${studio.images} images`,
+    ),
+  );
+  console.log(
+    line(
+      `transformers b=${opts.batch} e2e`,
+      theirs,
+      `Pillow decode + CLIPImageProcessor + model; ${theirs.images} images`,
+    ),
+  );
+  console.log(
+    `end-to-end parity: max |studio − transformers| ${error.toExponential(1)} over ${k} images (goal ≤ 1e-5)`,
+  );
+  console.log(
+    `end-to-end ratio: ${(perImage(studio) / perImage(theirs)).toFixed(3)} (studio / transformers, time per image; goal ≤ 1.0)`,
+  );
 }
 
 async function main() {
@@ -165,7 +209,11 @@ async function main() {
   console.log(`machine: ${cpus()[0]?.model ?? "?"}, ${availableParallelism()} cores`);
 
   // 1. Real screenshots, rendered once.
-  const targets = readFileSync(path.join(sharedColbenchDir(), "frontend_test.jsonl"), "utf8").trim().split("\n").slice(0, opts.images).map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  const targets = readFileSync(path.join(sharedColbenchDir(), "frontend_test.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(0, opts.images)
+    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
   const pool = await RenderPool.start({ cache: path.join(out, "renders") });
   let started = performance.now();
   const pngs = await Promise.all(targets.map((html) => pool.render(html).then((r) => r.png)));
@@ -175,7 +223,8 @@ async function main() {
   // 2. CLIP's preprocessing (decode, Pillow's bicubic, crop, normalise), once for every engine.
   const model = loadClipVision(folder);
   const S = model.config.imageSize;
-  if (model.config.hiddenSize !== 768 || model.config.numLayers !== 12) console.log("note: these weights are not ViT-B/32's shape; the figures are not B/32's");
+  if (model.config.hiddenSize !== 768 || model.config.numLayers !== 12)
+    console.log("note: these weights are not ViT-B/32's shape; the figures are not B/32's");
   started = performance.now();
   const pixels = pngs.map((png) => clipPreprocess(decodePng(png), S));
   const preprocess = { seconds: (performance.now() - started) / 1000, images: pixels.length };
@@ -184,7 +233,9 @@ async function main() {
   started = performance.now();
   const ort = await OnnxClipEmbedder.load(folder, { batchSize: opts.batch });
   const ortSingle = await OnnxClipEmbedder.load(folder, { batchSize: 1 });
-  console.log(`onnxruntime-node sessions ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`);
+  console.log(
+    `onnxruntime-node sessions ready in ${((performance.now() - started) / 1000).toFixed(1)} s (graph ${ort.graphFile})`,
+  );
   await Promise.all(pixels.slice(0, opts.batch).map((p) => ort.embedPixels(p)));
   await ortSingle.embedPixels(pixels[0]!);
   const torch = await startTorch(folder, pixels, S, opts.batch, out, pngs);
@@ -210,7 +261,13 @@ async function main() {
   }
 
   // 4. Turns, chunk by chunk.
-  const totals = { ort: { seconds: 0, images: 0 }, ort1: { seconds: 0, images: 0 }, torch: { seconds: 0, images: 0 }, reference: { seconds: 0, images: 0 }, webgpu: { seconds: 0, images: 0 } };
+  const totals = {
+    ort: { seconds: 0, images: 0 },
+    ort1: { seconds: 0, images: 0 },
+    torch: { seconds: 0, images: 0 },
+    reference: { seconds: 0, images: 0 },
+    webgpu: { seconds: 0, images: 0 },
+  };
   const ortEmbeddings: Float32Array[] = [];
   let webgpuError = 0;
   const refError: number[] = [];
@@ -237,7 +294,10 @@ async function main() {
     };
     // Which goes first alternates, so a machine shared with other work loads them alike.
     let gpuEmbeddings: Float32Array[] | undefined;
-    if (round % 2 === 0) await runOrt().then(runTorch).then(async () => (gpuEmbeddings = await runWebgpu()));
+    if (round % 2 === 0)
+      await runOrt()
+        .then(runTorch)
+        .then(async () => (gpuEmbeddings = await runWebgpu()));
     else {
       gpuEmbeddings = await runWebgpu();
       await runTorch().then(runOrt);
@@ -259,22 +319,55 @@ async function main() {
   webgpu?.dispose();
 
   console.log("");
-  console.log(line("preprocessing (TS)", preprocess, `one thread, ${preprocess.images} images, shared by every engine`));
-  console.log(line("TypeScript reference", totals.reference, `one image per chunk, ${totals.reference.images} images; max |Δ| to ORT ${Math.max(...refError).toExponential(1)}`));
-  console.log(line("onnxruntime-node b=1", totals.ort1, `${totals.ort1.images} images, ${availableParallelism()} threads`));
-  console.log(line(`onnxruntime-node b=${opts.batch}`, totals.ort, `${totals.ort.images} images, ${availableParallelism()} threads`));
-  if (webgpu) console.log(line(`WebGPU b=${webgpu.maxBatch}`, totals.webgpu, `${totals.webgpu.images} images, ${webgpu.gpu.info.software ? "software adapter" : webgpu.gpu.info.description}; max |Δ| to ORT ${webgpuError.toExponential(1)}`));
+  console.log(
+    line("preprocessing (TS)", preprocess, `one thread, ${preprocess.images} images, shared by every engine`),
+  );
+  console.log(
+    line(
+      "TypeScript reference",
+      totals.reference,
+      `one image per chunk, ${totals.reference.images} images; max |Δ| to ORT ${Math.max(...refError).toExponential(1)}`,
+    ),
+  );
+  console.log(
+    line("onnxruntime-node b=1", totals.ort1, `${totals.ort1.images} images, ${availableParallelism()} threads`),
+  );
+  console.log(
+    line(
+      `onnxruntime-node b=${opts.batch}`,
+      totals.ort,
+      `${totals.ort.images} images, ${availableParallelism()} threads`,
+    ),
+  );
+  if (webgpu)
+    console.log(
+      line(
+        `WebGPU b=${webgpu.maxBatch}`,
+        totals.webgpu,
+        `${totals.webgpu.images} images, ${webgpu.gpu.info.software ? "software adapter" : webgpu.gpu.info.description}; max |Δ| to ORT ${webgpuError.toExponential(1)}`,
+      ),
+    );
   if ("absent" in torch) console.log(torch.absent);
   else {
     const theirs = await torch.embeddings(16);
     const dim = theirs.length / 16;
-    const error = Math.max(...Array.from({ length: 16 }, (_, i) => maxAbs(theirs.subarray(i * dim, (i + 1) * dim), ortEmbeddings[i]!)));
+    const error = Math.max(
+      ...Array.from({ length: 16 }, (_, i) => maxAbs(theirs.subarray(i * dim, (i + 1) * dim), ortEmbeddings[i]!)),
+    );
     torch.close();
-    console.log(line(`PyTorch CPU b=${opts.batch}`, totals.torch, `${totals.torch.images} images, ${torch.hello.threads} threads, torch ${torch.hello.torch}; max |Δ| to ORT ${error.toExponential(1)}`));
+    console.log(
+      line(
+        `PyTorch CPU b=${opts.batch}`,
+        totals.torch,
+        `${totals.torch.images} images, ${torch.hello.threads} threads, torch ${torch.hello.torch}; max |Δ| to ORT ${error.toExponential(1)}`,
+      ),
+    );
   }
   console.log("");
   const ortPer = perImage(totals.ort);
-  console.log(`ORT b=${opts.batch} is ${(perImage(totals.reference) / ortPer).toFixed(1)}x the TypeScript reference (time per image ratio ${(ortPer / perImage(totals.reference)).toFixed(4)}; goal >= 30x)`);
+  console.log(
+    `ORT b=${opts.batch} is ${(perImage(totals.reference) / ortPer).toFixed(1)}x the TypeScript reference (time per image ratio ${(ortPer / perImage(totals.reference)).toFixed(4)}; goal >= 30x)`,
+  );
   if (webgpu) {
     const gpuPer = perImage(totals.webgpu);
     console.log(
@@ -282,9 +375,15 @@ async function main() {
         `${webgpu.gpu.info.software ? " (a software adapter: says nothing about a GPU; goal on a GPU >= 10)" : " (goal >= 10)"}; ` +
         `WebGPU / TypeScript reference, images/s: ${(perImage(totals.reference) / gpuPer).toFixed(2)}`,
     );
-    if (!("absent" in torch)) console.log(`WebGPU / PyTorch CPU, time per image: ${(gpuPer / perImage(totals.torch)).toFixed(3)} (PyTorch on this machine's CPU, not a GPU)`);
+    if (!("absent" in torch))
+      console.log(
+        `WebGPU / PyTorch CPU, time per image: ${(gpuPer / perImage(totals.torch)).toFixed(3)} (PyTorch on this machine's CPU, not a GPU)`,
+      );
   }
-  if (!("absent" in torch)) console.log(`ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / perImage(totals.torch)).toFixed(3)} (goal <= 1, aim 0.6)`);
+  if (!("absent" in torch))
+    console.log(
+      `ORT / PyTorch CPU, time per image at batch ${opts.batch}: ${(ortPer / perImage(totals.torch)).toFixed(3)} (goal <= 1, aim 0.6)`,
+    );
 }
 
 await main();

@@ -20,7 +20,6 @@ const replyMs = Number(process.argv[4] ?? 500);
 const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-dist-"));
 
-
 const postgres = await startPostgres();
 const server = await spawnScriptedServer(["--port", "0", "--tasks", taskFile, "--reply-ms", String(replyMs)]);
 try {
@@ -47,7 +46,10 @@ try {
   t = performance.now();
   for (let i = 0; i < JOBS; i += concurrency) {
     const jobs = await queue.fetch("play", concurrency);
-    await queue.complete("play", jobs.map((j) => j.id));
+    await queue.complete(
+      "play",
+      jobs.map((j) => j.id),
+    );
   }
   const batchedMs = performance.now() - t;
   await queue.close();
@@ -55,14 +57,35 @@ try {
   const throughput: Record<number, number> = {};
   for (const n of [1, 2, 4]) {
     const workers: ColbenchProcess[] = [];
-    for (let i = 0; i < n; i++) workers.push(spawnColbench(scratch, ["worker", "--concurrency", String(concurrency), "--poll", "100"], env));
+    for (let i = 0; i < n; i++)
+      workers.push(spawnColbench(scratch, ["worker", "--concurrency", String(concurrency), "--poll", "100"], env));
     await Promise.all(workers.map((w) => w.waitFor("ready")));
     // Exactly `rounds` episodes per slot: 8 tasks x k.
     const limit = 8;
     const bestOf = (n * concurrency * rounds) / limit;
     const name = `bench-${n}`;
-    const queued = await runColbench(scratch, ["run", "--benchmark", "backend", "--tasks", "source=backend.jsonl", "--limit", String(limit), "--best-of", String(bestOf),
-      "--name", name, "--detach", "--agent", `${server.url}#ask-then-answer`, "--simulator", `${server.url}#simulator`], env);
+    const queued = await runColbench(
+      scratch,
+      [
+        "run",
+        "--benchmark",
+        "backend",
+        "--tasks",
+        "source=backend.jsonl",
+        "--limit",
+        String(limit),
+        "--best-of",
+        String(bestOf),
+        "--name",
+        name,
+        "--detach",
+        "--agent",
+        `${server.url}#ask-then-answer`,
+        "--simulator",
+        `${server.url}#simulator`,
+      ],
+      env,
+    );
     if (queued.status !== 0) throw new Error(queued.stderr);
     let total = 0;
     let seconds = 0;
@@ -71,7 +94,12 @@ try {
       if (run.status === "done" || run.status === "failed") {
         // From the first episode's start to the last one's end, by the database's clock (the
         // enqueueing command's own start-up is not the queue's work).
-        const span = await db.prisma.episode.aggregate({ where: { runId: run.id, status: "done" }, _count: { _all: true }, _min: { startedAt: true }, _max: { endedAt: true } });
+        const span = await db.prisma.episode.aggregate({
+          where: { runId: run.id, status: "done" },
+          _count: { _all: true },
+          _min: { startedAt: true },
+          _max: { endedAt: true },
+        });
         total = span._count._all;
         seconds = (span._max.endedAt!.getTime() - span._min.startedAt!.getTime()) / 1000;
         break;
@@ -79,15 +107,21 @@ try {
       await new Promise((r) => setTimeout(r, 50));
     }
     throughput[n] = total / seconds;
-    console.log(`${n} worker(s) x concurrency ${concurrency}: ${total} episodes in ${seconds.toFixed(2)} s = ${throughput[n]!.toFixed(2)} episodes/s`);
+    console.log(
+      `${n} worker(s) x concurrency ${concurrency}: ${total} episodes in ${seconds.toFixed(2)} s = ${throughput[n]!.toFixed(2)} episodes/s`,
+    );
     for (const w of workers) w.child.kill("SIGTERM");
     await Promise.all(workers.map((w) => w.exited));
   }
   await db.close();
 
   const perJob = (ms: number) => ms / JOBS;
-  console.log(`queue overhead per job: enqueue ${perJob(enqueueMs).toFixed(3)} ms (batches of 1000) + fetch & complete one at a time ${perJob(oneByOneMs).toFixed(3)} ms = ${perJob(enqueueMs + oneByOneMs).toFixed(3)} ms; fetched and completed ${concurrency} at a time ${perJob(enqueueMs + batchedMs).toFixed(3)} ms`);
-  console.log(`ratios: 2 workers / 1 = ${(throughput[2]! / throughput[1]!).toFixed(2)}x, 4 workers / 1 = ${(throughput[4]! / throughput[1]!).toFixed(2)}x (goal >= 3.5x); queue overhead / 5 ms budget = ${(perJob(enqueueMs + oneByOneMs) / 5).toFixed(3)}`);
+  console.log(
+    `queue overhead per job: enqueue ${perJob(enqueueMs).toFixed(3)} ms (batches of 1000) + fetch & complete one at a time ${perJob(oneByOneMs).toFixed(3)} ms = ${perJob(enqueueMs + oneByOneMs).toFixed(3)} ms; fetched and completed ${concurrency} at a time ${perJob(enqueueMs + batchedMs).toFixed(3)} ms`,
+  );
+  console.log(
+    `ratios: 2 workers / 1 = ${(throughput[2]! / throughput[1]!).toFixed(2)}x, 4 workers / 1 = ${(throughput[4]! / throughput[1]!).toFixed(2)}x (goal >= 3.5x); queue overhead / 5 ms budget = ${(perJob(enqueueMs + oneByOneMs) / 5).toFixed(3)}`,
+  );
 } finally {
   server.stop();
   await postgres.stop();

@@ -29,11 +29,24 @@ const ops = {
   read: (db: Database, i: number) => db.prisma.task.findUnique({ where: { id: ids[i % ids.length]! } }),
   insert: (db: Database) =>
     db.prisma.task.create({
-      data: { benchmark: "backend", problemDescription: "bench", groundTruth: "def f(): pass", testCases: [], source: "bench", sourceIndex: 1, contentHash: `bench-${serial++}` },
+      data: {
+        benchmark: "backend",
+        problemDescription: "bench",
+        groundTruth: "def f(): pass",
+        testCases: [],
+        source: "bench",
+        sourceIndex: 1,
+        contentHash: `bench-${serial++}`,
+      },
     }),
 };
 
-async function measure(db: Database, op: keyof typeof ops, count: number, parallel: number): Promise<{ ms: number; busy: number }> {
+async function measure(
+  db: Database,
+  op: keyof typeof ops,
+  count: number,
+  parallel: number,
+): Promise<{ ms: number; busy: number }> {
   let next = 0;
   const loop = performance.eventLoopUtilization();
   const started = performance.now();
@@ -45,7 +58,9 @@ async function measure(db: Database, op: keyof typeof ops, count: number, parall
   return { ms: performance.now() - started, busy: performance.eventLoopUtilization(loop).active };
 }
 
-console.log(`${operations} operations per case; the owner (MessagePort to the database's thread) vs a socket client, alternating every 100`);
+console.log(
+  `${operations} operations per case; the owner (MessagePort to the database's thread) vs a socket client, alternating every 100`,
+);
 for (const op of ["read", "insert"] as const) {
   for (const parallel of [1, 8]) {
     await measure(owner, op, 50, parallel); // warm-up
@@ -53,7 +68,10 @@ for (const op of ["read", "insert"] as const) {
     const time = { owner: 0, client: 0 };
     const busy = { owner: 0, client: 0 };
     for (let done = 0; done < operations; done += 100) {
-      for (const [who, db] of [["owner", owner], ["client", client]] as const) {
+      for (const [who, db] of [
+        ["owner", owner],
+        ["client", client],
+      ] as const) {
         const m = await measure(db, op, 100, parallel);
         time[who] += m.ms;
         busy[who] += m.busy;

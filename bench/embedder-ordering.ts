@@ -56,11 +56,13 @@ async function main() {
   const tasks = Array.from({ length: opts.to - opts.from }, (_, i) => opts.from + i);
   const next = (t: number) => (t + 1) % targets.length;
   const draw = rng(opts.from * 7919 + opts.to);
-  const random = new Map(tasks.map((t) => {
-    let r = t;
-    while (r === t) r = opts.from + Math.floor(draw() * tasks.length);
-    return [t, r];
-  }));
+  const random = new Map(
+    tasks.map((t) => {
+      let r = t;
+      while (r === t) r = opts.from + Math.floor(draw() * tasks.length);
+      return [t, r];
+    }),
+  );
 
   const embedder = await createEmbedder(opts.embedder, { clipPath: opts.clip });
   const pool = await RenderPool.start({ cache: opts.cache });
@@ -84,14 +86,21 @@ async function main() {
     }),
   );
   await pool.close();
-  process.stderr.write(`\r${pages.length} pages (${rendered} rendered in ${((Date.now() - started) / 1000).toFixed(0)} s, ${failed} not ok)\n`);
+  process.stderr.write(
+    `\r${pages.length} pages (${rendered} rendered in ${((Date.now() - started) / 1000).toFixed(0)} s, ${failed} not ok)\n`,
+  );
 
   /** Share of pixels that differ by more than 24 in some channel (1 where the sizes differ). */
   const changedShare = (a: RgbaImage, b: RgbaImage) => {
     if (a.width !== b.width || a.height !== b.height) return 1;
     let n = 0;
     for (let i = 0; i < a.data.length; i += 4) {
-      if (Math.abs(a.data[i]! - b.data[i]!) > 24 || Math.abs(a.data[i + 1]! - b.data[i + 1]!) > 24 || Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 24) n++;
+      if (
+        Math.abs(a.data[i]! - b.data[i]!) > 24 ||
+        Math.abs(a.data[i + 1]! - b.data[i + 1]!) > 24 ||
+        Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 24
+      )
+        n++;
     }
     return n / (a.width * a.height);
   };
@@ -112,14 +121,30 @@ async function main() {
 
   const report: Record<string, unknown> = { embedder: embedder.id, from: opts.from, to: opts.to };
   const lines: string[] = [];
-  for (const [name, other] of [["next", next], ["random", (t: number) => random.get(t)!]] as const) {
+  for (const [name, other] of [
+    ["next", next],
+    ["random", (t: number) => random.get(t)!],
+  ] as const) {
     const misses: string[] = [];
     for (const t of tasks) {
-      const s = [cos(`${t}`, `${t}`), cos(`${t}`, `${t}:reword`), cos(`${t}`, `${t}:breakLayout`), cos(`${t}`, `${other(t)}`)];
-      if (!(Math.abs(s[0]! - 1) < 1e-6 && s[0]! >= s[1]! && s[1]! > s[2]! && s[2]! > s[3]!)) misses.push(`${t} (${s.slice(1).map((x) => x.toFixed(3)).join(" ")})`);
+      const s = [
+        cos(`${t}`, `${t}`),
+        cos(`${t}`, `${t}:reword`),
+        cos(`${t}`, `${t}:breakLayout`),
+        cos(`${t}`, `${other(t)}`),
+      ];
+      if (!(Math.abs(s[0]! - 1) < 1e-6 && s[0]! >= s[1]! && s[1]! > s[2]! && s[2]! > s[3]!))
+        misses.push(
+          `${t} (${s
+            .slice(1)
+            .map((x) => x.toFixed(3))
+            .join(" ")})`,
+        );
     }
     report[`order_${name}`] = { held: tasks.length - misses.length, of: tasks.length, misses };
-    lines.push(`itself > reworded > layout broken > unrelated (${name}): ${tasks.length - misses.length}/${tasks.length}${misses.length ? `; misses: ${misses.join(", ")}` : ""}`);
+    lines.push(
+      `itself > reworded > layout broken > unrelated (${name}): ${tasks.length - misses.length}/${tasks.length}${misses.length ? `; misses: ${misses.join(", ")}` : ""}`,
+    );
   }
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
   for (const v of VARIANTS) {
@@ -129,7 +154,14 @@ async function main() {
     const vsBroken = changed.filter((t) => cos(`${t}`, `${t}:${v}`) > cos(`${t}`, `${t}:breakLayout`));
     const m = mean(changed.map((t) => cos(`${t}`, `${t}:${v}`)));
     const shares = tasks.map((t) => change.get(`${t}:${v}`)!).sort((a, b) => a - b);
-    report[v] = { changed: changed.length, belowReword: below.length, aboveUnrelated: above.length, aboveBroken: vsBroken.length, mean: m, minChangedShare: shares[0] };
+    report[v] = {
+      changed: changed.length,
+      belowReword: below.length,
+      aboveUnrelated: above.length,
+      aboveBroken: vsBroken.length,
+      mean: m,
+      minChangedShare: shares[0],
+    };
     lines.push(
       `${v.padEnd(16)} changes ${changed.length}/${tasks.length} renders (pixels changed: least ${(100 * shares[0]!).toFixed(1)}%, median ${(100 * shares[shares.length >> 1]!).toFixed(1)}%); mean cos ${m.toFixed(3)}; < reworded ${below.length}, > unrelated (next) ${above.length}, > layout broken ${vsBroken.length}`,
     );
@@ -140,7 +172,9 @@ async function main() {
   report.msPerEmbedding = msEach;
   if (opts.embedder === "default") {
     // The default embedder's own time, apart from decoding, on the shortest and the tallest target.
-    const images = tasks.map((t) => ({ png: pngs.get(`${t}`)!, img: decodePng(pngs.get(`${t}`)!) })).sort((a, b) => a.img.height - b.img.height);
+    const images = tasks
+      .map((t) => ({ png: pngs.get(`${t}`)!, img: decodePng(pngs.get(`${t}`)!) }))
+      .sort((a, b) => a.img.height - b.img.height);
     for (const { png, img } of [images[0]!, images.at(-1)!]) {
       const time = (f: () => unknown) => {
         for (let k = 0; k < 3; k++) f();

@@ -16,14 +16,22 @@ export interface LabellingSetup {
 }
 
 /** Two runs of `pairs` tasks, `annotators` users and a queue of their pairs with `overlap`. */
-export async function prepareLabelling(db: Database, options: { annotators: number; pairs: number; overlap: number; prefix?: string }): Promise<LabellingSetup> {
+export async function prepareLabelling(
+  db: Database,
+  options: { annotators: number; pairs: number; overlap: number; prefix?: string },
+): Promise<LabellingSetup> {
   const store = storeFor(db.prisma);
   const prefix = options.prefix ?? "bench";
   const runs = await makeRunPair(store, { tasks: options.pairs, prefix });
   const names = Array.from({ length: options.annotators }, (_, i) => `${prefix}-annotator${i}`);
   const tokens: string[] = [];
   for (const name of names) tokens.push((await addUser(store, name, "annotator")).token);
-  const queue = await createQueue(store, { name: prefix, source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: options.overlap, members: names });
+  const queue = await createQueue(store, {
+    name: prefix,
+    source: { from: "runs", a: runs.a.name, b: runs.b.name },
+    overlap: options.overlap,
+    members: names,
+  });
   return { queueId: queue.id, tokens };
 }
 
@@ -71,7 +79,12 @@ export async function runAnnotators(
   const cookies: string[] = [];
   for (const token of setup.tokens) {
     // A sign-in link only asks to confirm; the confirming POST starts the session.
-    const response = await fetch(`${url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(token)}`, redirect: "manual" });
+    const response = await fetch(`${url}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${encodeURIComponent(token)}`,
+      redirect: "manual",
+    });
     cookies.push(response.headers.get("set-cookie")!.split(";")[0]!);
   }
   const acknowledged: LoadResult["acknowledged"] = [];
@@ -99,7 +112,8 @@ export async function runAnnotators(
     clientCpuInWindow = (client.user + client.system) / 1e6;
     const machine = machineTicks();
     const busy = machine.busy - machineAtStart.busy;
-    machineBusyInWindow = busy / (busy + machine.idle - machineAtStart.idle + machine.steal - machineAtStart.steal || 1);
+    machineBusyInWindow =
+      busy / (busy + machine.idle - machineAtStart.idle + machine.steal - machineAtStart.steal || 1);
   }, options.seconds * 1000);
 
   // A connection the server closed as the client reused it (keep-alive) is tried again: every
@@ -107,7 +121,11 @@ export async function runAnnotators(
   const post = async <T>(cookie: string, action: string, body: unknown): Promise<{ status: number; json: T }> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await fetch(`${url}/api/queues/${setup.queueId}/${action}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const response = await fetch(`${url}/api/queues/${setup.queueId}/${action}`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         return { status: response.status, json: (await response.json()) as T };
       } catch (error) {
         if (!options.alive()) throw new Error(`the studio died: ${(error as Error).message}`);
@@ -121,13 +139,20 @@ export async function runAnnotators(
   await Promise.all(
     cookies.map(async (cookie, user) => {
       let current = (await post<{ pair: Pair | null }>(cookie, "next", { holding: [] })).json.pair;
-      let ahead = current ? (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair : null;
+      let ahead = current
+        ? (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair
+        : null;
       for (let n = 0; current; n++) {
         const inWindow = performance.now() < deadline;
         if (!inWindow && !options.drain) break;
         if (inWindow) await new Promise((r) => setTimeout(r, low + Math.random() * (high - low)));
         const t0 = performance.now();
-        const { status, json } = await post<{ next: Pair | null }>(cookie, "labels", { itemId: current.itemId, side: SIDES[Math.floor(Math.random() * 4)], ms: 1000, holding: ahead ? [ahead.itemId] : [] });
+        const { status, json } = await post<{ next: Pair | null }>(cookie, "labels", {
+          itemId: current.itemId,
+          side: SIDES[Math.floor(Math.random() * 4)],
+          ms: 1000,
+          holding: ahead ? [ahead.itemId] : [],
+        });
         const took = performance.now() - t0;
         (t0 < warm ? warmup : t0 < deadline ? timed : draining).push(took);
         if (status === 200) {
@@ -136,17 +161,37 @@ export async function runAnnotators(
         } else refused++;
         current = ahead ?? json.next ?? null;
         ahead = ahead ? (json.next ?? null) : null;
-        if (current && !ahead) ahead = (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair;
+        if (current && !ahead)
+          ahead = (await post<{ pair: Pair | null }>(cookie, "next", { holding: [current.itemId] })).json.pair;
         if (n % 10 === 0 && performance.now() < deadline) {
           const h0 = performance.now();
-          const ok = await fetch(`${url}/api/health`).then((r) => r.text()).then(() => true, () => false);
+          const ok = await fetch(`${url}/api/health`)
+            .then((r) => r.text())
+            .then(
+              () => true,
+              () => false,
+            );
           if (ok) (h0 < warm ? warmupHealth : health).push(performance.now() - h0);
         }
       }
     }),
   );
   clearTimeout(windowTimer);
-  return { acknowledged, timed, draining, health, warmup, warmupHealth, refused, resets, labelledInWindow, cpuInWindow, clientCpuInWindow, machineBusyInWindow, elapsed: (performance.now() - start) / 1000 };
+  return {
+    acknowledged,
+    timed,
+    draining,
+    health,
+    warmup,
+    warmupHealth,
+    refused,
+    resets,
+    labelledInWindow,
+    cpuInWindow,
+    clientCpuInWindow,
+    machineBusyInWindow,
+    elapsed: (performance.now() - start) / 1000,
+  };
 }
 
 export const percentile = (xs: number[], q: number) => {

@@ -28,7 +28,10 @@ const OVERLAP = Number(process.argv[5] ?? 3);
 const SECONDS = Number(process.argv[6] ?? 60);
 const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
 // How long a scripted annotator looks at a pair before pressing a key, in the timed window (ms, uniform).
-const [THINK_LOW, THINK_HIGH] = (process.env.COLBENCH_BENCH_THINK_MS ?? "200-600").split("-").map(Number) as [number, number];
+const [THINK_LOW, THINK_HIGH] = (process.env.COLBENCH_BENCH_THINK_MS ?? "200-600").split("-").map(Number) as [
+  number,
+  number,
+];
 
 if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
   console.error("bench/labelling: the studio is not built: run `npm run build` first");
@@ -38,11 +41,18 @@ if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
 async function prepare(db: Database) {
   const started = performance.now();
   const setup = await prepareLabelling(db, { annotators: ANNOTATORS, pairs: PAIRS, overlap: OVERLAP });
-  console.log(`  prepared ${PAIRS} pairs, ${PAIRS * OVERLAP} slots, ${ANNOTATORS} annotators in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  prepared ${PAIRS} pairs, ${PAIRS * OVERLAP} slots, ${ANNOTATORS} annotators in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return setup;
 }
 
-async function verify(db: Database, queueId: number, acknowledged: Array<{ user: number; item: number }>, userIds: Map<string, number>) {
+async function verify(
+  db: Database,
+  queueId: number,
+  acknowledged: Array<{ user: number; item: number }>,
+  userIds: Map<string, number>,
+) {
   const store = storeFor(db.prisma);
   const labels = await store.labels.ofQueue(queueId);
   const slots = await store.queues.slots(queueId);
@@ -60,15 +70,25 @@ async function verify(db: Database, queueId: number, acknowledged: Array<{ user:
     twice: labels.length - stored.size,
     overOverlap,
     unlabelledSlots: slots.filter((s) => !s.labelled).length,
-    ok: missing === 0 && overOverlap === 0 && labels.length === stored.size && slots.every((s) => s.labelled) && labels.length === PAIRS * OVERLAP,
+    ok:
+      missing === 0 &&
+      overOverlap === 0 &&
+      labels.length === stored.size &&
+      slots.every((s) => s.labelled) &&
+      labels.length === PAIRS * OVERLAP,
   };
 }
 
 async function bench(kind: "pglite" | "postgresql") {
-  console.log(`\n${kind}: ${ANNOTATORS} annotators, ${PAIRS} pairs, overlap ${OVERLAP}, ${SECONDS} s reading each pair ${THINK_LOW}-${THINK_HIGH} ms, then to the end with no pause`);
+  console.log(
+    `\n${kind}: ${ANNOTATORS} annotators, ${PAIRS} pairs, overlap ${OVERLAP}, ${SECONDS} s reading each pair ${THINK_LOW}-${THINK_HIGH} ms, then to the end with no pause`,
+  );
   let server: PostgresServer | undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-label-"));
-  const open = async () => (kind === "pglite" ? openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) : openDatabase({ url: databaseUrl! }));
+  const open = async () =>
+    kind === "pglite"
+      ? openDatabase({ pgliteDir: path.join(dir, "db"), url: "" })
+      : openDatabase({ url: databaseUrl! });
   let databaseUrl: string | undefined;
   if (kind === "postgresql") {
     server = await startPostgres();
@@ -90,23 +110,40 @@ async function bench(kind: "pglite" | "postgresql") {
   await db.close();
   const studio = await startStudio(PORT, dir, kind === "postgresql" ? { DATABASE_URL: databaseUrl! } : {});
   try {
-    const run = await runAnnotators(studio.url, setup, { seconds: SECONDS, think: [THINK_LOW, THINK_HIGH], drain: true, alive: () => studio.process.exitCode === null, studioPid: studio.process.pid }).catch((error: Error) => {
+    const run = await runAnnotators(studio.url, setup, {
+      seconds: SECONDS,
+      think: [THINK_LOW, THINK_HIGH],
+      drain: true,
+      alive: () => studio.process.exitCode === null,
+      studioPid: studio.process.pid,
+    }).catch((error: Error) => {
       throw new Error(`${error.message}\n${studio.output().slice(-3000)}`);
     });
-    console.log(`  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.elapsed.toFixed(1)} s; refused ${run.refused}; connections reset and retried ${run.resets}`);
-    console.log(`  warm-up, everyone opening the desk in the window's first seconds: label ${fmt(run.warmup)}; health ${fmt(run.warmupHealth)}`);
+    console.log(
+      `  labelled ${run.labelledInWindow} in the first ${SECONDS} s (${(run.labelledInWindow / SECONDS).toFixed(1)}/s); the queue drained after ${run.elapsed.toFixed(1)} s; refused ${run.refused}; connections reset and retried ${run.resets}`,
+    );
+    console.log(
+      `  warm-up, everyone opening the desk in the window's first seconds: label ${fmt(run.warmup)}; health ${fmt(run.warmupHealth)}`,
+    );
     console.log(`  label request -> next pair, the rest of ${SECONDS} s at a reading pace: ${fmt(run.timed)}`);
     console.log(`  peer, GET /api/health in the same window:         ${fmt(run.health)}`);
     const cpuInWindow = run.cpuInWindow;
     if (cpuInWindow) {
       // Everything the studio did in the window (labels, their sign-ins and next pairs, health) per label stored.
       const per = (s: number) => ((s * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2);
-      console.log(`  studio CPU per label in the window: main thread ${per(cpuInWindow.main)} ms, busiest other thread${kind === "pglite" ? " (the database's)" : ""} ${per(cpuInWindow.busiestOther)} ms, other threads ${per(cpuInWindow.rest)} ms`);
+      console.log(
+        `  studio CPU per label in the window: main thread ${per(cpuInWindow.main)} ms, busiest other thread${kind === "pglite" ? " (the database's)" : ""} ${per(cpuInWindow.busiestOther)} ms, other threads ${per(cpuInWindow.rest)} ms`,
+      );
     }
     if (run.clientCpuInWindow !== undefined && run.machineBusyInWindow !== undefined)
-      console.log(`  the bench's own 50 annotators on this machine: ${((run.clientCpuInWindow * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2)} CPU-ms per label; the machine's ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`);
-    console.log(`  ratio p95 label / p95 health: ${(percentile(run.timed, 0.95) / percentile(run.health, 0.95)).toFixed(2)}`);
-    if (run.draining.length) console.log(`  label request -> next pair, draining with no pause (50 at once): ${fmt(run.draining)}`);
+      console.log(
+        `  the bench's own 50 annotators on this machine: ${((run.clientCpuInWindow * 1000) / Math.max(1, run.labelledInWindow)).toFixed(2)} CPU-ms per label; the machine's ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`,
+      );
+    console.log(
+      `  ratio p95 label / p95 health: ${(percentile(run.timed, 0.95) / percentile(run.health, 0.95)).toFixed(2)}`,
+    );
+    if (run.draining.length)
+      console.log(`  label request -> next pair, draining with no pause (50 at once): ${fmt(run.draining)}`);
     const code = await studio.stop();
     if (code !== 0) throw new Error(`studio exited with ${code}:\n${studio.output()}`);
     db = await open();
@@ -121,4 +158,5 @@ async function bench(kind: "pglite" | "postgresql") {
   }
 }
 
-for (const kind of which === "both" ? (["pglite", "postgresql"] as const) : ([which] as Array<"pglite" | "postgresql">)) await bench(kind);
+for (const kind of which === "both" ? (["pglite", "postgresql"] as const) : ([which] as Array<"pglite" | "postgresql">))
+  await bench(kind);

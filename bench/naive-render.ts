@@ -8,7 +8,10 @@ import { Responder, type ResponderOptions } from "../workers/render/responder";
 import { PAGE_POLICY } from "../workers/render/slot";
 
 /** `answers`: how outside requests are answered; by default as plainly as a naive setup would (the whole stylesheet, images drawn on every request). */
-export async function naivePage(executablePath: string, answers: ResponderOptions = { subsetTailwind: false, memoizeImages: false }) {
+export async function naivePage(
+  executablePath: string,
+  answers: ResponderOptions = { subsetTailwind: false, memoizeImages: false },
+) {
   const browser = await puppeteer.launch({
     executablePath,
     headless: true,
@@ -24,7 +27,11 @@ export async function naivePage(executablePath: string, answers: ResponderOption
   const responder = new Responder(answers);
   await page.setRequestInterception(true);
   page.on("request", (request) => {
-    const answer = responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame: request.frame() === page.mainFrame() });
+    const answer = responder.reply({
+      url: request.url(),
+      isNavigation: request.isNavigationRequest(),
+      isMainFrame: request.frame() === page.mainFrame(),
+    });
     void Promise.resolve(answer).then((reply) =>
       (reply.kind === "continue"
         ? request.continue()

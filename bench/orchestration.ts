@@ -33,7 +33,6 @@ const official = path.join(sharedColbenchDir(), "backend_test.jsonl");
 const taskFile = fs.existsSync(official) ? official : path.join(projectRoot, "samples", "backend.jsonl");
 if (!fs.existsSync(official)) console.log(`note: ${official} is absent; using the project's samples (with repeats)`);
 
-
 const cpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -54,7 +53,10 @@ try {
   const tasks: HiddenTask[] = rows.map((r) => ({ ...r, testCases: r.testCases as TestCase[] | null }));
   const prompts = loadPrompts("backend");
   const agent = new ModelAgent(new OpenAICompatibleClient(spec("ask-then-answer"), { concurrency }), prompts.agent);
-  const simulator = new ModelCodeSimulator(new OpenAICompatibleClient(spec("simulator"), { concurrency }), prompts.simulator);
+  const simulator = new ModelCodeSimulator(
+    new OpenAICompatibleClient(spec("simulator"), { concurrency }),
+    prompts.simulator,
+  );
   const jobs = Array.from({ length: limit * bestOf }, (_, i) => tasks[i % tasks.length]!);
   let peerTurns = 0;
   let next = 0;
@@ -63,7 +65,13 @@ try {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < jobs.length) {
-        const outcome = await runEpisode({ task: jobs[next++]!, rules: backend.episode, agent, simulator, persist: async () => {} });
+        const outcome = await runEpisode({
+          task: jobs[next++]!,
+          rules: backend.episode,
+          agent,
+          simulator,
+          persist: async () => {},
+        });
         peerTurns += outcome.turns.length;
       }
     }),
@@ -73,21 +81,38 @@ try {
 
   // The studio: the same episodes as a run, every turn stored in PGlite, every answer scored.
   const scorer = await openBackendScorer();
-  const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "all", limit, bestOf, agent: spec("ask-then-answer"), simulator: spec("simulator"), concurrency, name: "bench" });
+  const run = await createRun(storeFor(db.prisma), {
+    benchmark: "backend",
+    selector: "all",
+    limit,
+    bestOf,
+    agent: spec("ask-then-answer"),
+    simulator: spec("simulator"),
+    concurrency,
+    name: "bench",
+  });
   const cpu0 = cpuMs();
   const stats = await executeRun(storeFor(db.prisma), run.id, modelServices(backendRuntime, scorer));
   const studioCpu = cpuMs() - cpu0;
   await scorer.close();
 
   const perTurn = (ms: number, turns: number) => (ms / turns).toFixed(3);
-  console.log(`episodes: ${stats.counts.done} done, ${stats.counts.failed} failed, ${stats.turns} turns (concurrency ${concurrency})`);
-  console.log(`peer  (bare protocol loop): wall ${(peerWall / 1000).toFixed(2)} s, ${(jobs.length / (peerWall / 1000)).toFixed(1)} episodes/s, CPU ${perTurn(peerCpu, peerTurns)} ms/turn`);
+  console.log(
+    `episodes: ${stats.counts.done} done, ${stats.counts.failed} failed, ${stats.turns} turns (concurrency ${concurrency})`,
+  );
+  console.log(
+    `peer  (bare protocol loop): wall ${(peerWall / 1000).toFixed(2)} s, ${(jobs.length / (peerWall / 1000)).toFixed(1)} episodes/s, CPU ${perTurn(peerCpu, peerTurns)} ms/turn`,
+  );
   console.log(
     `studio (stored + scored):   wall ${(stats.wallMs / 1000).toFixed(2)} s, ${(stats.counts.done / (stats.wallMs / 1000)).toFixed(1)} episodes/s, CPU ${perTurn(studioCpu, stats.turns)} ms/turn` +
       ` (scoring ${(stats.scoreMs / stats.episodes).toFixed(1)} ms/episode summed over overlapping episodes)`,
   );
-  console.log(`studio overhead per turn (CPU, studio minus peer): ${(studioCpu / stats.turns - peerCpu / peerTurns).toFixed(3)} ms`);
-  console.log(`studio overhead per turn (wall, studio minus peer): ${((stats.wallMs - peerWall) / stats.turns).toFixed(3)} ms`);
+  console.log(
+    `studio overhead per turn (CPU, studio minus peer): ${(studioCpu / stats.turns - peerCpu / peerTurns).toFixed(3)} ms`,
+  );
+  console.log(
+    `studio overhead per turn (wall, studio minus peer): ${((stats.wallMs - peerWall) / stats.turns).toFixed(3)} ms`,
+  );
   console.log(`wall ratio studio/peer: ${(stats.wallMs / peerWall).toFixed(2)}`);
 } finally {
   await db.close();

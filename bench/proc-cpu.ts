@@ -21,7 +21,10 @@ export function processStat(pid: number | string): ProcessStat {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");
   // After the command: state, ppid, ..., minflt, cminflt, majflt, cmajflt, utime, stime, cutime,
   // cstime (fields 10-17 overall).
-  const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+  const f = text
+    .slice(text.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   return {
     ppid: f[1]!,
     cpu: (f[11]! + f[12]!) / TICKS_PER_SECOND,
@@ -93,7 +96,10 @@ function kindOf(pid: number): string {
     if (!argv[0]) return "exited"; // a zombie: ended, not yet reaped by its parent
     const all = argv.join(" ");
     const type = /--type=(\S+)/.exec(all)?.[1];
-    if (type) return type === "utility" ? `utility ${/--utility-sub-type=(\S+)/.exec(all)?.[1]?.split(".")[0] ?? ""}`.trim() : type;
+    if (type)
+      return type === "utility"
+        ? `utility ${/--utility-sub-type=(\S+)/.exec(all)?.[1]?.split(".")[0] ?? ""}`.trim()
+        : type;
     const name = (argv[0] ?? "?").split(/[ /]/).filter(Boolean);
     return /chromium|chrome/.test(argv[0] ?? "") ? "browser" : (name[name.length - 1] ?? "?");
   } catch {
@@ -135,7 +141,10 @@ export function threadCpu(pid: number): Array<{ tid: number; name: string; cpu: 
     try {
       const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
       const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
-      const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+      const f = text
+        .slice(text.lastIndexOf(")") + 2)
+        .split(" ")
+        .map(Number);
       out.push({ tid: Number(tid), name, cpu: (f[11]! + f[12]!) / TICKS_PER_SECOND });
     } catch {
       // the thread ended
@@ -148,7 +157,11 @@ export function threadCpu(pid: number): Array<{ tid: number; name: string; cpu: 
  * CPU seconds a Node process spent between two `threadCpu` readings on its main thread (tid = pid),
  * its busiest other thread (a worker thread such as the embedded database's) and the rest.
  */
-export function threadCpuSplit(pid: number, before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): { main: number; busiestOther: number; rest: number } {
+export function threadCpuSplit(
+  pid: number,
+  before: ReturnType<typeof threadCpu>,
+  after: ReturnType<typeof threadCpu>,
+): { main: number; busiestOther: number; rest: number } {
   const was = new Map(before.map((t) => [t.tid, t.cpu]));
   const used = after.map((t) => ({ tid: t.tid, cpu: t.cpu - (was.get(t.tid) ?? 0) })).sort((a, b) => b.cpu - a.cpu);
   const main = used.find((t) => t.tid === pid)?.cpu ?? 0;

@@ -36,14 +36,17 @@ function args(): { n: number; repeat: number } {
   const i = argv.indexOf("--repeat");
   const repeat = i >= 0 ? Number(argv.splice(i, 2)[1]) : 5;
   const n = Number(argv[0] ?? 40);
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(repeat) || repeat < 1) throw new Error("usage: bench/render-capture.ts [N=40] [--repeat R=5]");
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(repeat) || repeat < 1)
+    throw new Error("usage: bench/render-capture.ts [N=40] [--repeat R=5]");
   return { n, repeat };
 }
 
 async function main(): Promise<void> {
   const file = path.join(sharedColbenchDir(), "frontend_test.jsonl");
   if (!existsSync(file)) {
-    console.error(`bench/render-capture: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`);
+    console.error(
+      `bench/render-capture: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`,
+    );
     process.exit(2);
   }
   const { n, repeat } = args();
@@ -78,12 +81,20 @@ async function main(): Promise<void> {
     add(drawing, before);
     const { cssContentSize } = await cdp.send("Page.getLayoutMetrics");
     // Clipped to the profile's largest capture, as a slot clips it.
-    const { width, height } = clipExtent({ width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height) }, GEOMETRY);
+    const { width, height } = clipExtent(
+      { width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height) },
+      GEOMETRY,
+    );
     const fits = width <= GEOMETRY.width && height <= GEOMETRY.viewportHeight;
     if (!fits) taller++;
     const params = fits
       ? { format: "png" as const, optimizeForSpeed: true }
-      : { format: "png" as const, optimizeForSpeed: true, captureBeyondViewport: true, clip: { x: 0, y: 0, width, height, scale: 1 } };
+      : {
+          format: "png" as const,
+          optimizeForSpeed: true,
+          captureBeyondViewport: true,
+          clip: { x: 0, y: 0, width, height, scale: 1 },
+        };
     before = treeCpuByKind(pid);
     const t = performance.now();
     for (let r = 0; r < repeat; r++) await cdp.send("Page.captureScreenshot", params);
@@ -118,7 +129,8 @@ async function main(): Promise<void> {
       .filter(([, ms]) => ms > 0.05)
       .sort((a, b) => b[1] - a[1]);
   const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
-  const show = (parts: ReadonlyArray<readonly [string, number]>) => parts.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(", ");
+  const show = (parts: ReadonlyArray<readonly [string, number]>) =>
+    parts.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(", ");
   const draw = perPage(drawing, pages.length, DRAWING);
   const capture = perPage(capturing, captures);
   const drawCpu = sum(draw);
@@ -126,10 +138,18 @@ async function main(): Promise<void> {
   const cores = os.availableParallelism();
   const naiveRate = (NAIVE_PASSES * pages.length) / naiveS;
   const ceiling = (cores * 1000) / (drawCpu + captureCpu);
-  console.log(`${pages.length} official targets in a ${GEOMETRY.width}x${GEOMETRY.viewportHeight} window, ${taller} of them larger (captured beyond it); ${cores} cores`);
-  console.log(`drawing a page (load, then ${SETTLE_MS} ms): ${drawCpu.toFixed(1)} CPU-ms (${show(draw)}; the browser's loading not counted)`);
-  console.log(`capturing it once drawn: ${captureCpu.toFixed(1)} CPU-ms (${show(capture)}), ${(captureMs / captures).toFixed(1)} ms wall, ${repeat} captures each`);
-  console.log(`naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`);
+  console.log(
+    `${pages.length} official targets in a ${GEOMETRY.width}x${GEOMETRY.viewportHeight} window, ${taller} of them larger (captured beyond it); ${cores} cores`,
+  );
+  console.log(
+    `drawing a page (load, then ${SETTLE_MS} ms): ${drawCpu.toFixed(1)} CPU-ms (${show(draw)}; the browser's loading not counted)`,
+  );
+  console.log(
+    `capturing it once drawn: ${captureCpu.toFixed(1)} CPU-ms (${show(capture)}), ${(captureMs / captures).toFixed(1)} ms wall, ${repeat} captures each`,
+  );
+  console.log(
+    `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`,
+  );
   console.log(
     `ceiling: ${ceiling.toFixed(1)} pages/s for a pool that spent nothing but drawing and capturing = ${(ceiling / naiveRate).toFixed(2)}x the naive loop` +
       ` (a page may cost ${((cores * 1000) / (4 * naiveRate)).toFixed(1)} CPU-ms for 4x)`,

@@ -33,7 +33,16 @@ import { RenderPool } from "../lib/scoring/frontend/render";
 import { cosine } from "../lib/scoring/frontend/similarity";
 import { PAGE_VARIANTS, type PageVariant } from "../lib/scoring/testing/page-variants";
 
-const VARIANTS: PageVariant[] = ["reword", "breakLayout", "swapHues", "removeImages", "dropSection", "serifFont", "reverseSections", "darkMode"];
+const VARIANTS: PageVariant[] = [
+  "reword",
+  "breakLayout",
+  "swapHues",
+  "removeImages",
+  "dropSection",
+  "serifFont",
+  "reverseSections",
+  "darkMode",
+];
 
 function args() {
   const argv = process.argv.slice(2);
@@ -76,21 +85,41 @@ const stats = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const opts = args();
-  const lines = readFileSync(path.join(sharedColbenchDir(), "frontend_test.jsonl"), "utf8").split("\n").filter((l) => l.trim());
-  const targets = lines.slice(opts.from, opts.from + opts.pairs).map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  const lines = readFileSync(path.join(sharedColbenchDir(), "frontend_test.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const targets = lines
+    .slice(opts.from, opts.from + opts.pairs)
+    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
   const answers = targets.map((t, i) => PAGE_VARIANTS[VARIANTS[i % VARIANTS.length]!](t));
   const pages = [...targets, ...answers];
   const embedder = await createEmbedder(opts.clip ? "clip-vit-b32" : "default", { clipPath: opts.clip });
   const withImages = targets.filter((t) => /picsum\.photos/.test(t)).length;
-  console.log(`${targets.length} pairs (targets ${opts.from}-${opts.from + targets.length - 1}, ${withImages} with pictures), embedder ${embedder.id}`);
+  console.log(
+    `${targets.length} pairs (targets ${opts.from}-${opts.from + targets.length - 1}, ${withImages} with pictures), embedder ${embedder.id}`,
+  );
 
-  const reference: Condition = { name: "firefox paper (reference)", browser: "firefox", profile: "paper", photo: !!opts.photo };
+  const reference: Condition = {
+    name: "firefox paper (reference)",
+    browser: "firefox",
+    profile: "paper",
+    photo: !!opts.photo,
+  };
   const conditions: Condition[] = [
     reference,
     { name: "chromium paper", browser: "chromium", profile: "paper", photo: !!opts.photo },
     { name: "chromium studio-1280 (before)", browser: "chromium", profile: "studio-1280", photo: false },
     { name: "firefox studio-1280", browser: "firefox", profile: "studio-1280", photo: false },
-    ...(opts.photo ? [{ name: "chromium paper, generated placeholders", browser: "chromium", profile: "paper", photo: false } as Condition] : []),
+    ...(opts.photo
+      ? [
+          {
+            name: "chromium paper, generated placeholders",
+            browser: "chromium",
+            profile: "paper",
+            photo: false,
+          } as Condition,
+        ]
+      : []),
   ];
 
   const results = new Map<string, Rendered>();
@@ -107,7 +136,9 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const statuses: Record<string, number> = {};
     for (const r of renders) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-    console.log(`${c.name}: ${pool.browserVersion}, profile ${JSON.stringify(pool.profile)}, ${renders.length} pages in ${seconds.toFixed(1)} s (${renders.filter((r) => r.cached).length} cached), ${JSON.stringify(statuses)}`);
+    console.log(
+      `${c.name}: ${pool.browserVersion}, profile ${JSON.stringify(pool.profile)}, ${renders.length} pages in ${seconds.toFixed(1)} s (${renders.filter((r) => r.cached).length} cached), ${JSON.stringify(statuses)}`,
+    );
     await pool.close();
     const embeddings: Float32Array[] = [];
     for (const r of renders) embeddings.push(await embedder.embed(r.png));
@@ -119,27 +150,48 @@ async function main(): Promise<void> {
       if (r.status !== "ok") writeFileSync(file.replace(/\.png$/, ".failed.png"), r.png);
       return r.status === "ok" ? file : file.replace(/\.png$/, ".failed.png");
     });
-    results.set(c.name, { files, sizes: renders.map((r) => Object.values(pngSize(r.png)).join("x")), embeddings, seconds, statuses });
+    results.set(c.name, {
+      files,
+      sizes: renders.map((r) => Object.values(pngSize(r.png)).join("x")),
+      embeddings,
+      seconds,
+      statuses,
+    });
   }
 
   const ref = results.get(reference.name)!;
   const n = targets.length;
   const reward = (r: Rendered, i: number) => cosine(r.embeddings[i]!, r.embeddings[n + i]!);
   const refRewards = targets.map((_, i) => reward(ref, i));
-  const report: Record<string, unknown> = { pairs: n, from: opts.from, embedder: embedder.id, reference: reference.name, conditions: {} };
+  const report: Record<string, unknown> = {
+    pairs: n,
+    from: opts.from,
+    embedder: embedder.id,
+    reference: reference.name,
+    conditions: {},
+  };
   console.log(`\nreference ${reference.name}: mean reward ${stats(refRewards).mean.toFixed(4)}`);
   for (const c of conditions.slice(1)) {
     const r = results.get(c.name)!;
     const differ = pages.map((_, k) => k).filter((k) => r.sizes[k] !== ref.sizes[k]);
-    const heightGap = differ.map((k) => Math.abs(Number(r.sizes[k]!.split("x")[1]) - Number(ref.sizes[k]!.split("x")[1])));
+    const heightGap = differ.map((k) =>
+      Math.abs(Number(r.sizes[k]!.split("x")[1]) - Number(ref.sizes[k]!.split("x")[1])),
+    );
     const same = stats(pages.map((_, k) => cosine(r.embeddings[k]!, ref.embeddings[k]!)));
     const rewards = targets.map((_, i) => reward(r, i));
     const moved = stats(rewards.map((x, i) => Math.abs(x - refRewards[i]!)));
     console.log(`\n${c.name} against the reference:`);
-    console.log(`  image sizes differ on ${differ.length} of ${pages.length} pages${differ.length ? ` (height off by median ${stats(heightGap).median} px, at most ${stats(heightGap).max} px)` : ""}`);
-    for (const k of differ.slice(0, 8)) console.log(`    ${k < n ? "target" : "answer"} ${opts.from + (k % n)}: ${r.sizes[k]} vs ${ref.sizes[k]}`);
-    console.log(`  the same page's embeddings: cosine mean ${same.mean.toFixed(4)}, median ${same.median.toFixed(4)}, min ${same.min.toFixed(4)}`);
-    console.log(`  rewards move by ${moved.mean.toFixed(4)} on average, ${moved.median.toFixed(4)} median, ${moved.max.toFixed(4)} at most (mean reward ${stats(rewards).mean.toFixed(4)})`);
+    console.log(
+      `  image sizes differ on ${differ.length} of ${pages.length} pages${differ.length ? ` (height off by median ${stats(heightGap).median} px, at most ${stats(heightGap).max} px)` : ""}`,
+    );
+    for (const k of differ.slice(0, 8))
+      console.log(`    ${k < n ? "target" : "answer"} ${opts.from + (k % n)}: ${r.sizes[k]} vs ${ref.sizes[k]}`);
+    console.log(
+      `  the same page's embeddings: cosine mean ${same.mean.toFixed(4)}, median ${same.median.toFixed(4)}, min ${same.min.toFixed(4)}`,
+    );
+    console.log(
+      `  rewards move by ${moved.mean.toFixed(4)} on average, ${moved.median.toFixed(4)} median, ${moved.max.toFixed(4)} at most (mean reward ${stats(rewards).mean.toFixed(4)})`,
+    );
     (report.conditions as Record<string, unknown>)[c.name] = {
       sizesDiffer: differ.length,
       pages: pages.length,
@@ -154,7 +206,10 @@ async function main(): Promise<void> {
   if (opts.json) writeFileSync(opts.json, `${JSON.stringify(report, null, 2)}\n`);
   if (opts.manifest) {
     const conditionsOut = Object.fromEntries(conditions.map((c) => [c.name, results.get(c.name)!.files]));
-    writeFileSync(opts.manifest, `${JSON.stringify({ pairs: n, from: opts.from, reference: reference.name, conditions: conditionsOut }, null, 1)}\n`);
+    writeFileSync(
+      opts.manifest,
+      `${JSON.stringify({ pairs: n, from: opts.from, reference: reference.name, conditions: conditionsOut }, null, 1)}\n`,
+    );
   }
 }
 

@@ -41,10 +41,17 @@ function args() {
 function samePixels(a: Uint8Array, b: Uint8Array): { same: boolean; detail: string } {
   const x = decodePng(a);
   const y = decodePng(b);
-  if (x.width !== y.width || x.height !== y.height) return { same: false, detail: `${x.width}x${x.height} vs ${y.width}x${y.height}` };
+  if (x.width !== y.width || x.height !== y.height)
+    return { same: false, detail: `${x.width}x${x.height} vs ${y.width}x${y.height}` };
   let differing = 0;
   for (let i = 0; i < x.data.length; i += 4) {
-    if (x.data[i] !== y.data[i] || x.data[i + 1] !== y.data[i + 1] || x.data[i + 2] !== y.data[i + 2] || x.data[i + 3] !== y.data[i + 3]) differing++;
+    if (
+      x.data[i] !== y.data[i] ||
+      x.data[i + 1] !== y.data[i + 1] ||
+      x.data[i + 2] !== y.data[i + 2] ||
+      x.data[i + 3] !== y.data[i + 3]
+    )
+      differing++;
   }
   return { same: differing === 0, detail: `${differing} of ${x.width * x.height} pixels differ` };
 }
@@ -52,7 +59,9 @@ function samePixels(a: Uint8Array, b: Uint8Array): { same: boolean; detail: stri
 async function main(): Promise<void> {
   const file = path.join(sharedColbenchDir(), "frontend_test.jsonl");
   if (!existsSync(file)) {
-    console.error(`bench/render: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`);
+    console.error(
+      `bench/render: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`,
+    );
     process.exit(2);
   }
   const { n, sample, out, concurrency } = args();
@@ -66,7 +75,9 @@ async function main(): Promise<void> {
   // The naive loop is Puppeteer's fullPage capture, which is the studio-1280 profile's geometry.
   const pool = await RenderPool.start({ cache: false, concurrency, profile: "studio-1280" });
   const naive = await naivePage(process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium");
-  console.log(`${pages.length} pages, ${pool.browserVersion}, pool (${concurrency} pages, worker process) vs one naive Puppeteer page`);
+  console.log(
+    `${pages.length} pages, ${pool.browserVersion}, pool (${concurrency} pages, worker process) vs one naive Puppeteer page`,
+  );
   const warm = pages.slice(0, WARMUP);
   await Promise.all(warm.map((h) => pool.render(h)));
   for (const h of warm) await naiveRender(naive.page, h);
@@ -112,7 +123,10 @@ async function main(): Promise<void> {
 
   const poolRate = pages.length / (poolMs / 1000);
   const naiveRate = pages.length / (naiveMs / 1000);
-  const statuses = poolPngs.reduce<Record<string, number>>((acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc), {});
+  const statuses = poolPngs.reduce<Record<string, number>>(
+    (acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc),
+    {},
+  );
   const aborted = poolPngs.reduce((s, r) => s + r.aborted, 0);
   const perPage = (cpu: number) => ((cpu / pages.length) * 1000).toFixed(1);
   console.log(
@@ -120,7 +134,9 @@ async function main(): Promise<void> {
   );
   const breakdown = [...kinds].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   console.log(`pool CPU by process (ms/page): ${breakdown.map(([k, v]) => `${k} ${perPage(v)}`).join(", ")}`);
-  console.log(`naive: ${naiveRate.toFixed(1)} pages/s (${(naiveMs / 1000).toFixed(1)} s, ${perPage(naiveCpu)} CPU-ms/page)`);
+  console.log(
+    `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveMs / 1000).toFixed(1)} s, ${perPage(naiveCpu)} CPU-ms/page)`,
+  );
   console.log(`ratio: ${(poolRate / naiveRate).toFixed(2)}x`);
 
   if (out) {

@@ -7,10 +7,14 @@ import { projectRoot } from "../lib/paths";
  * the server's own flags (`--port 0 --tasks FILE …`); resolves once it says where it listens.
  */
 export async function spawnScriptedServer(args: string[]): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "e2e", "fixtures", "scripted-model-server.ts"), ...args], {
-    cwd: projectRoot,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(projectRoot, "e2e", "fixtures", "scripted-model-server.ts"), ...args],
+    {
+      cwd: projectRoot,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (chunk) => {

@@ -30,7 +30,8 @@ if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
 }
 const official = path.join(sharedColbenchDir(), "backend_test.jsonl");
 const taskFile = fs.existsSync(official) ? official : path.join(projectRoot, "samples", "backend.jsonl");
-if (!fs.existsSync(official)) console.log(`note: ${official} is absent; using the project's samples with several samples per task`);
+if (!fs.existsSync(official))
+  console.log(`note: ${official} is absent; using the project's samples with several samples per task`);
 
 const RARE = "the zebra crossing budget counts twice";
 
@@ -63,7 +64,15 @@ async function makeDataSet(dir: string): Promise<DataSet> {
 
   async function fill(name: string, n: number): Promise<number> {
     const bestOf = Math.ceil(n / taskCount);
-    const run = await createRun(store, { benchmark: "backend", selector: "all", limit: Math.ceil(n / bestOf), bestOf, agent: spec, simulator: spec, name });
+    const run = await createRun(store, {
+      benchmark: "backend",
+      selector: "all",
+      limit: Math.ceil(n / bestOf),
+      bestOf,
+      agent: spec,
+      simulator: spec,
+      name,
+    });
     await store.episodes.ensure(run.id, run.config.taskIds, bestOf);
     const rows = await store.episodes.unfinished(run.id);
     for (const [i, { id }] of rows.entries()) {
@@ -73,7 +82,11 @@ async function makeDataSet(dir: string): Promise<DataSet> {
         await store.episodes.appendTurn(id, {
           index: t,
           role: t % 2 === 0 ? "simulator" : "agent",
-          content: last ? "I WANT TO ANSWER:\ndef f(x):\n    return x\n" : i === 7 && t === 3 ? `${pick()} Does ${RARE}?` : `${pick()} ${pick()}`,
+          content: last
+            ? "I WANT TO ANSWER:\ndef f(x):\n    return x\n"
+            : i === 7 && t === 3
+              ? `${pick()} Does ${RARE}?`
+              : `${pick()} ${pick()}`,
           prompt: t % 2 === 1 ? [{ role: "user", content: "prompt ".repeat(300) }] : undefined,
           usage: { promptTokens: 300, completionTokens: 40 },
         });
@@ -89,9 +102,14 @@ async function makeDataSet(dir: string): Promise<DataSet> {
   const small = await fill("bench-small", 10);
   const bigEpisode = (await store.runs.episodes(big, { pageSize: 1, page: episodes })).items[0]!.id;
   const smallEpisode = (await store.runs.episodes(small, { pageSize: 1, page: 10 })).items[0]!.id;
-  console.log(`made ${episodes} + 10 episodes (${turnsPerEpisode} turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `made ${episodes} + 10 episodes (${turnsPerEpisode} turns each) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   // The side load's queue: 1500 pairs of two small runs of their own, overlap 3, 50 annotators.
-  const labelling = labellingSeconds > 0 ? await prepareLabelling(db, { annotators: 50, pairs: 1500, overlap: 3, prefix: "side" }) : null;
+  const labelling =
+    labellingSeconds > 0
+      ? await prepareLabelling(db, { annotators: 50, pairs: 1500, overlap: 3, prefix: "side" })
+      : null;
   const admin = labelling ? (await addUser(store, "bench-admin", "admin")).token : null;
   await db.close();
   return { big, small, bigEpisode, smallEpisode, labelling, admin };
@@ -118,11 +136,25 @@ const { big, small, bigEpisode, smallEpisode, labelling, admin } = data;
 
 // The studio analyses its folder a few seconds after it starts; here at once, so that every page
 // is timed with the planner statistics a studio that has been up a while has.
-const studio = await startStudio(Number(process.env.COLBENCH_BENCH_PORT ?? 3290 + Math.floor(Math.random() * 100)), dir, { COLBENCH_DB_ANALYZE_AFTER_MS: "0" });
+const studio = await startStudio(
+  Number(process.env.COLBENCH_BENCH_PORT ?? 3290 + Math.floor(Math.random() * 100)),
+  dir,
+  { COLBENCH_DB_ANALYZE_AFTER_MS: "0" },
+);
 await new Promise((resolve) => setTimeout(resolve, 3000));
 const headers: Record<string, string> = {};
 // A sign-in link only asks to confirm; the confirming POST starts the session.
-if (admin) headers.cookie = (await fetch(`${studio.url}/signin`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${encodeURIComponent(admin)}`, redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
+if (admin)
+  headers.cookie = (
+    await fetch(`${studio.url}/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${encodeURIComponent(admin)}`,
+      redirect: "manual",
+    })
+  ).headers
+    .get("set-cookie")!
+    .split(";")[0]!;
 /** Median and 95th percentile of `repeats` requests, after two that warm Next's route caches. */
 async function time(url: string): Promise<{ median: number; p95: number }> {
   const samples: number[] = [];
@@ -134,7 +166,10 @@ async function time(url: string): Promise<{ median: number; p95: number }> {
     if (i >= 2) samples.push(performance.now() - t0); // the first two warm Next's route caches
   }
   samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)]!, p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]! };
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]!,
+  };
 }
 
 try {
@@ -152,17 +187,22 @@ try {
     ["search, two words", (r) => `/search?q=${encodeURIComponent("discount members")}&run=${r}`],
     ["search, words and a reward range", (r) => `/search?q=list&minReward=0.5&run=${r}`],
   ];
-  console.log(`${repeats} requests each; large = ${episodes} episodes (${episodes * turnsPerEpisode} turns), peer = 10 episodes in the same studio`);
+  console.log(
+    `${repeats} requests each; large = ${episodes} episodes (${episodes * turnsPerEpisode} turns), peer = 10 episodes in the same studio`,
+  );
   console.log("page                              large median / p95 ms    peer median / p95 ms   p95 ratio");
   for (const [label, url] of pages) {
     const a = await time(url(big, bigEpisode));
     const b = await time(url(small, smallEpisode));
-    const cell = (t: { median: number; p95: number }) => `${t.median.toFixed(1).padStart(8)} / ${t.p95.toFixed(1).padStart(7)}`;
+    const cell = (t: { median: number; p95: number }) =>
+      `${t.median.toFixed(1).padStart(8)} / ${t.p95.toFixed(1).padStart(7)}`;
     console.log(`${label.padEnd(32)} ${cell(a)}       ${cell(b)}   ${(a.p95 / b.p95).toFixed(2).padStart(7)}`);
   }
   // Search without a run filter reaches every turn of both runs.
   const everywhere = await time(`/search?q=${encodeURIComponent("discount members")}`);
-  console.log(`search of all ${episodes * turnsPerEpisode + 10 * turnsPerEpisode} turns, two words: median ${everywhere.median.toFixed(1)} ms, p95 ${everywhere.p95.toFixed(1)} ms`);
+  console.log(
+    `search of all ${episodes * turnsPerEpisode + 10 * turnsPerEpisode} turns, two words: median ${everywhere.median.toFixed(1)} ms, p95 ${everywhere.p95.toFixed(1)} ms`,
+  );
   console.log("(runs list and leaderboard cover every run at once, so their two columns are the same page)");
   if (labelling) {
     // The same two pages, one request after another, while the annotators label beside them.
@@ -172,7 +212,13 @@ try {
       ["search", `/search?q=function&run=${big}`],
     ];
     let loading = true;
-    const load = runAnnotators(studio.url, labelling, { seconds: labellingSeconds, think: [200, 600], drain: false, alive: () => studio.process.exitCode === null, studioPid: studio.process.pid }).finally(() => (loading = false));
+    const load = runAnnotators(studio.url, labelling, {
+      seconds: labellingSeconds,
+      think: [200, 600],
+      drain: false,
+      alive: () => studio.process.exitCode === null,
+      studioPid: studio.process.pid,
+    }).finally(() => (loading = false));
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the annotators sign in and take their first pairs
     for (let i = 0; loading; i++) {
       const [name, url] = pagesBeside[i % 2]!;
@@ -183,7 +229,9 @@ try {
       if (loading) beside[name]!.push(performance.now() - t0);
     }
     const run = await load;
-    console.log(`\nwhile 50 annotators label for ${labellingSeconds} s beside it (reading each pair 200-600 ms; ${run.labelledInWindow} labels, ${(run.labelledInWindow / labellingSeconds).toFixed(1)}/s, refused ${run.refused}):`);
+    console.log(
+      `\nwhile 50 annotators label for ${labellingSeconds} s beside it (reading each pair 200-600 ms; ${run.labelledInWindow} labels, ${(run.labelledInWindow / labellingSeconds).toFixed(1)}/s, refused ${run.refused}):`,
+    );
     console.log(`  run page (first 50 episodes):  ${describeTimes(beside.run!)}`);
     console.log(`  search, a common word:         ${describeTimes(beside.search!)}`);
     console.log(`  label -> next pair:            ${describeTimes(run.timed)}`);
@@ -191,12 +239,18 @@ try {
     const cpuInWindow = run.cpuInWindow;
     if (cpuInWindow) {
       const share = (cpu: number) => `${Math.round((cpu / labellingSeconds) * 100)}%`;
-      console.log(`  the studio's threads busy in the window: main ${share(cpuInWindow.main)}, the database's ${share(cpuInWindow.busiestOther)}, others ${share(cpuInWindow.rest)} (of one core each; this machine has ${os.cpus().length})`);
+      console.log(
+        `  the studio's threads busy in the window: main ${share(cpuInWindow.main)}, the database's ${share(cpuInWindow.busiestOther)}, others ${share(cpuInWindow.rest)} (of one core each; this machine has ${os.cpus().length})`,
+      );
     }
     if (run.clientCpuInWindow !== undefined && run.machineBusyInWindow !== undefined)
-      console.log(`  beside it on the same machine, this bench's own annotators and page requests: ${Math.round((run.clientCpuInWindow / labellingSeconds) * 100)}% of a core; all ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`);
+      console.log(
+        `  beside it on the same machine, this bench's own annotators and page requests: ${Math.round((run.clientCpuInWindow / labellingSeconds) * 100)}% of a core; all ${os.cpus().length} cores ${Math.round(run.machineBusyInWindow * 100)}% busy`,
+      );
     const ratio = (xs: number[]) => (percentile(xs, 0.95) / percentile(run.health, 0.95)).toFixed(2);
-    console.log(`  p95 against the bare health request's: run page ${ratio(beside.run!)}, search ${ratio(beside.search!)}`);
+    console.log(
+      `  p95 against the bare health request's: run page ${ratio(beside.run!)}, search ${ratio(beside.search!)}`,
+    );
   }
 } finally {
   await studio.stop();

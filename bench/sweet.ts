@@ -24,7 +24,6 @@ const n = Number(process.argv[3] ?? 16);
 const concurrency = Number(process.argv[4] ?? 64);
 const taskFile = path.join(projectRoot, "samples", "backend.jsonl");
 
-
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-bench-sweet-"));
 const server = await spawnScriptedServer(["--port", "0", "--tasks", taskFile]);
 const db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
@@ -34,7 +33,14 @@ try {
   const spec = { baseUrl: server.url, model: "ask-then-answer" };
   const taskCount = (await store.tasks.counts()).byBenchmark.backend;
   const bestOf = Math.ceil(states / taskCount);
-  const run = await createRun(store, { benchmark: "backend", selector: "all", bestOf, agent: spec, simulator: spec, name: "bench" });
+  const run = await createRun(store, {
+    benchmark: "backend",
+    selector: "all",
+    bestOf,
+    agent: spec,
+    simulator: spec,
+    name: "bench",
+  });
   await store.episodes.ensure(run.id, run.config.taskIds, bestOf);
   // One agent turn per episode: the task's description, then the agent's first question.
   const episodes = (await store.episodes.unfinished(run.id)).slice(0, states);
@@ -45,11 +51,19 @@ try {
       { role: "user", content: e.task.problemDescription },
     ];
     await store.episodes.appendTurn(e.id, { index: 0, role: "simulator", content: e.task.problemDescription });
-    await store.episodes.appendTurn(e.id, { index: 1, role: "agent", content: "Could you tell me more?", rawOutput: "OUTPUT: Could you tell me more?", prompt });
+    await store.episodes.appendTurn(e.id, {
+      index: 1,
+      role: "agent",
+      content: "Could you tell me more?",
+      rawOutput: "OUTPUT: Could you tell me more?",
+      prompt,
+    });
     await store.episodes.finish(e.id, { answer: null, reward: 0, details: null });
   }
   const stateRows = await store.sweet.states(run.id);
-  console.log(`${stateRows.length} states x ${n} candidates (+ each turn's own output), concurrency ${concurrency}, server ${server.url}`);
+  console.log(
+    `${stateRows.length} states x ${n} candidates (+ each turn's own output), concurrency ${concurrency}, server ${server.url}`,
+  );
 
   // Peer: the same requests from a bare client, nothing stored.
   const client = new OpenAICompatibleClient(spec, { concurrency });
@@ -58,11 +72,18 @@ try {
   const samples = await Promise.all(
     stateRows.map(async (s) => {
       const messages = s.prompt as Array<{ role: "system" | "user"; content: string }>;
-      const [, sampled] = await Promise.all([client.textLogprobs(promptText(template, messages), s.output), client.sample({ messages, temperature: 1, maxTokens: 1024 }, n)]);
+      const [, sampled] = await Promise.all([
+        client.textLogprobs(promptText(template, messages), s.output),
+        client.sample({ messages, temperature: 1, maxTokens: 1024 }, n),
+      ]);
       return { s, texts: [s.output, ...sampled.map((x) => x.text)] };
     }),
   );
-  await Promise.all(samples.flatMap(({ s, texts }) => texts.map((t) => client.promptLogprobs(criticPrompt(template, s.groundTruth, promptText(template, s.prompt), t)))));
+  await Promise.all(
+    samples.flatMap(({ s, texts }) =>
+      texts.map((t) => client.promptLogprobs(criticPrompt(template, s.groundTruth, promptText(template, s.prompt), t))),
+    ),
+  );
   const peerMs = performance.now() - peer0;
 
   const policy = new OpenAICompatibleClient(spec, { concurrency });
@@ -73,9 +94,13 @@ try {
 
   const candidates = sampled.candidates;
   console.log(`peer (bare requests): ${(peerMs / 1000).toFixed(2)} s`);
-  console.log(`studio (candidates + rank, stored): ${(studioMs / 1000).toFixed(2)} s; ${candidates} candidates, ${ranked.ranked} ranked`);
+  console.log(
+    `studio (candidates + rank, stored): ${(studioMs / 1000).toFixed(2)} s; ${candidates} candidates, ${ranked.ranked} ranked`,
+  );
   console.log(`ratio studio/peer: ${(studioMs / peerMs).toFixed(3)}`);
-  console.log(`studio overhead per candidate (wall minus the peer's): ${((studioMs - peerMs) / candidates).toFixed(3)} ms`);
+  console.log(
+    `studio overhead per candidate (wall minus the peer's): ${((studioMs - peerMs) / candidates).toFixed(3)} ms`,
+  );
 } finally {
   await db.close();
   server.stop();

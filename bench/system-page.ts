@@ -49,11 +49,29 @@ function oldSyncProbes(): void {
   const python = process.env.COLBENCH_PYTHON ?? "python3";
   spawnSync(process.env.COLBENCH_CHROMIUM || "/usr/bin/chromium", ["--version"], { encoding: "utf8", timeout: 20_000 });
   spawnSync("unshare", ["--net", "--", "true"], { stdio: "ignore", timeout: 5_000 });
-  spawnSync(process.env.COLBENCH_FIREFOX || "/usr/bin/firefox-esr", ["--version"], { encoding: "utf8", timeout: 20_000 });
-  spawnSync(python, ["-S", "-E", "-c", "import site, sys\nsys.path += [p for p in site.getsitepackages() if p not in sys.path]\nimport numpy\nprint(numpy.__version__)"], { encoding: "utf8", timeout: 30_000 });
+  spawnSync(process.env.COLBENCH_FIREFOX || "/usr/bin/firefox-esr", ["--version"], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  spawnSync(
+    python,
+    [
+      "-S",
+      "-E",
+      "-c",
+      "import site, sys\nsys.path += [p for p in site.getsitepackages() if p not in sys.path]\nimport numpy\nprint(numpy.__version__)",
+    ],
+    { encoding: "utf8", timeout: 30_000 },
+  );
   spawnSync("sh", ["-c", "command -v initdb"], { encoding: "utf8" });
-  const pgBin = fs.existsSync("/usr/lib/postgresql") ? fs.readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))[0] : undefined;
-  if (pgBin) spawnSync(path.join("/usr/lib/postgresql", pgBin, "bin", "postgres"), ["--version"], { encoding: "utf8", timeout: 10_000 });
+  const pgBin = fs.existsSync("/usr/lib/postgresql")
+    ? fs.readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))[0]
+    : undefined;
+  if (pgBin)
+    spawnSync(path.join("/usr/lib/postgresql", pgBin, "bin", "postgres"), ["--version"], {
+      encoding: "utf8",
+      timeout: 10_000,
+    });
 }
 
 const rounds = Number(process.argv[2] ?? 3);
@@ -62,7 +80,8 @@ process.env.COLBENCH_DATA = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-benc
 delete process.env.DATABASE_URL;
 const open = () => Promise.reject(new Error("no database in this bench"));
 
-const fmt = (s: Stalls) => `max ${s.maxMs.toFixed(0).padStart(5)} ms  p99 ${s.p99Ms.toFixed(1).padStart(6)} ms  p95 ${s.p95Ms.toFixed(1).padStart(6)} ms  (${(s.tookMs / 1000).toFixed(1)} s)`;
+const fmt = (s: Stalls) =>
+  `max ${s.maxMs.toFixed(0).padStart(5)} ms  p99 ${s.p99Ms.toFixed(1).padStart(6)} ms  p95 ${s.p95Ms.toFixed(1).padStart(6)} ms  (${(s.tookMs / 1000).toFixed(1)} s)`;
 const rows: Record<string, Stalls[]> = { idle: [], now: [], old: [] };
 // The first report warms caches (module loads, the isolation probe); it is not counted.
 await runDoctor({ open });

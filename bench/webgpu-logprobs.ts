@@ -69,13 +69,37 @@ for (const [name, n] of Object.entries({ prefix: PREFIX, candidates: CANDIDATES,
 }
 
 const SHAPES: Record<string, Record<string, unknown>> = {
-  tiny: { hidden_size: 64, intermediate_size: 128, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, vocab_size: 1024 },
+  tiny: {
+    hidden_size: 64,
+    intermediate_size: 128,
+    num_hidden_layers: 2,
+    num_attention_heads: 4,
+    num_key_value_heads: 2,
+    vocab_size: 1024,
+  },
   // Qwen2.5-0.5B's config.json numbers.
-  "qwen2.5-0.5b": { hidden_size: 896, intermediate_size: 4864, num_hidden_layers: 24, num_attention_heads: 14, num_key_value_heads: 2, vocab_size: 151936 },
+  "qwen2.5-0.5b": {
+    hidden_size: 896,
+    intermediate_size: 4864,
+    num_hidden_layers: 24,
+    num_attention_heads: 14,
+    num_key_value_heads: 2,
+    vocab_size: 151936,
+  },
 };
 
 function configJson(shape: string, layers?: number): Record<string, unknown> {
-  return { model_type: "qwen2", hidden_act: "silu", max_position_embeddings: 32768, rms_norm_eps: 1e-6, rope_theta: 1000000.0, tie_word_embeddings: true, use_sliding_window: false, ...SHAPES[shape], ...(layers ? { num_hidden_layers: layers } : {}) };
+  return {
+    model_type: "qwen2",
+    hidden_act: "silu",
+    max_position_embeddings: 32768,
+    rms_norm_eps: 1e-6,
+    rope_theta: 1000000.0,
+    tie_word_embeddings: true,
+    use_sliding_window: false,
+    ...SHAPES[shape],
+    ...(layers ? { num_hidden_layers: layers } : {}),
+  };
 }
 
 const DTYPE_NAME: Record<WeightFormat, string> = { f32: "F32", f16: "F16", bf16: "BF16" };
@@ -118,7 +142,10 @@ function randomModel(config: Record<string, unknown>, format: WeightFormat): Wei
           while (!current || current.left === 0) {
             const next = queue.next();
             if (next.done) return controller.close();
-            current = { left: next.value.shape.reduce((a, b) => a * b, 1), norm: next.value.name.endsWith("norm.weight") };
+            current = {
+              left: next.value.shape.reduce((a, b) => a * b, 1),
+              norm: next.value.name.endsWith("norm.weight"),
+            };
           }
           const n = Math.min(current.left, 1 << 20);
           current.left -= n;
@@ -181,8 +208,14 @@ async function main() {
   const gpu = await openNodeGpu();
   const device = `${gpu.info.backend}: ${gpu.info.description || gpu.info.architecture || gpu.info.vendor}${gpu.info.software ? " (software)" : ""}`;
   const peak = peakOf(`${gpu.info.description} ${gpu.info.vendor} ${gpu.info.architecture}`);
-  console.log(`adapter ${device}; shader-f16 ${gpu.info.f16 ? "yes" : "no"}; weights ${DTYPE}; request: ${CANDIDATES} candidates x ${LENGTH} tokens after a ${PREFIX}-token prefix (${CANDIDATES * LENGTH} scored tokens)`);
-  console.log(peak ? `peak: ${(peak.flops / 1e12).toFixed(0)} TFLOP/s (${peak.what})` : "peak FLOP/s of this adapter: unknown (pass --peak-tflops T)");
+  console.log(
+    `adapter ${device}; shader-f16 ${gpu.info.f16 ? "yes" : "no"}; weights ${DTYPE}; request: ${CANDIDATES} candidates x ${LENGTH} tokens after a ${PREFIX}-token prefix (${CANDIDATES * LENGTH} scored tokens)`,
+  );
+  console.log(
+    peak
+      ? `peak: ${(peak.flops / 1e12).toFixed(0)} TFLOP/s (${peak.what})`
+      : "peak FLOP/s of this adapter: unknown (pass --peak-tflops T)",
+  );
   summary.adapter = device;
 
   for (const shape of SHAPE === "all" ? Object.keys(SHAPES) : [SHAPE]) {
@@ -190,35 +223,58 @@ async function main() {
     const config = parseConfig(configJson(shape));
     const req = request(config.vocab);
     const scored = CANDIDATES * LENGTH;
-    console.log(`\n== ${shape}: hidden ${config.hidden}, ${config.layers} layers, ${config.heads}/${config.kvHeads} heads, MLP ${config.inner}, vocabulary ${config.vocab}`);
+    console.log(
+      `\n== ${shape}: hidden ${config.hidden}, ${config.layers} layers, ${config.heads}/${config.kvHeads} heads, MLP ${config.inner}, vocabulary ${config.vocab}`,
+    );
     if (SAVE) await saveForTorch(path.join(SAVE, shape), configJson(shape), req);
     const whole = shape === "tiny" || FULL || !gpu.info.software;
     if (whole) {
       const load = performance.now();
       const model = await GpuModel.load(gpu, randomModel(configJson(shape), DTYPE));
-      console.log(`loaded ${(model.weightBytes / 1e6).toFixed(0)} MB of weights onto the adapter in ${secs(performance.now() - load)}`);
+      console.log(
+        `loaded ${(model.weightBytes / 1e6).toFixed(0)} MB of weights onto the adapter in ${secs(performance.now() - load)}`,
+      );
       const g = await timeGpu(model, req, shape === "tiny" ? RUNS : Math.min(RUNS, 3));
       model.dispose();
       // For the PyTorch script to compare its log-probs with these (same weights, same tokens).
-      if (SAVE) fs.writeFileSync(path.join(SAVE, shape, "webgpu-logprobs.json"), JSON.stringify(g.result.candidates.map((c) => [...c])));
+      if (SAVE)
+        fs.writeFileSync(
+          path.join(SAVE, shape, "webgpu-logprobs.json"),
+          JSON.stringify(g.result.candidates.map((c) => [...c])),
+        );
       const f = flops(config);
       const achieved = (f * 1000) / g.ms;
-      console.log(`webgpu: the whole request in ${secs(g.ms)} (median of ${shape === "tiny" ? RUNS : Math.min(RUNS, 3)}): ${rate(scored, g.ms)} scored, ${rate(PREFIX + scored, g.ms)} through the model; ${(achieved / 1e9).toFixed(1)} GFLOP/s${peak ? ` = ${((100 * achieved) / peak.flops).toFixed(1)}% of peak` : ""}`);
-      const entry: Record<string, unknown> = { webgpu_ms: g.ms, webgpu_scored_tok_s: (scored * 1000) / g.ms, webgpu_gflops: achieved / 1e9, peak_fraction: peak ? achieved / peak.flops : null };
+      console.log(
+        `webgpu: the whole request in ${secs(g.ms)} (median of ${shape === "tiny" ? RUNS : Math.min(RUNS, 3)}): ${rate(scored, g.ms)} scored, ${rate(PREFIX + scored, g.ms)} through the model; ${(achieved / 1e9).toFixed(1)} GFLOP/s${peak ? ` = ${((100 * achieved) / peak.flops).toFixed(1)}% of peak` : ""}`,
+      );
+      const entry: Record<string, unknown> = {
+        webgpu_ms: g.ms,
+        webgpu_scored_tok_s: (scored * 1000) / g.ms,
+        webgpu_gflops: achieved / 1e9,
+        peak_fraction: peak ? achieved / peak.flops : null,
+      };
       if (shape === "tiny") {
         const cpu = await CpuModel.load(randomModel(configJson(shape), DTYPE));
         const t = performance.now();
         const reference = await cpu.score(req);
         const cpuMs = performance.now() - t;
         let worst = 0;
-        reference.candidates.forEach((values, i) => values.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - g.result.candidates[i]![j]!)))));
-        console.log(`cpu reference: the whole request in ${secs(cpuMs)} (each candidate run whole): ${rate(scored, cpuMs)} scored`);
-        console.log(`ratio: webgpu ${(cpuMs / g.ms).toFixed(2)}x the CPU reference's speed; largest log-prob difference ${worst.toExponential(2)}`);
+        reference.candidates.forEach((values, i) =>
+          values.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - g.result.candidates[i]![j]!)))),
+        );
+        console.log(
+          `cpu reference: the whole request in ${secs(cpuMs)} (each candidate run whole): ${rate(scored, cpuMs)} scored`,
+        );
+        console.log(
+          `ratio: webgpu ${(cpuMs / g.ms).toFixed(2)}x the CPU reference's speed; largest log-prob difference ${worst.toExponential(2)}`,
+        );
         Object.assign(entry, { cpu_ms: cpuMs, speedup_vs_cpu: cpuMs / g.ms, max_abs_diff: worst });
       } else {
         const cpu = cpuLayerAndHead(config);
         const cpuMs = CANDIDATES * (PREFIX + LENGTH) * (config.layers * cpu.layerPerRow + cpu.headPerRow);
-        console.log(`cpu reference (extrapolated from one layer on 32 rows and the head on 4): ${secs(cpuMs)} for its way of doing the request; webgpu ${(cpuMs / g.ms).toFixed(1)}x`);
+        console.log(
+          `cpu reference (extrapolated from one layer on 32 rows and the head on 4): ${secs(cpuMs)} for its way of doing the request; webgpu ${(cpuMs / g.ms).toFixed(1)}x`,
+        );
         Object.assign(entry, { cpu_ms_extrapolated: cpuMs, speedup_vs_cpu: cpuMs / g.ms });
       }
       summary[shape] = entry;
@@ -227,15 +283,31 @@ async function main() {
     // Software adapter, 0.5B shape: one decoder layer and the LM head, timed on part of the batch.
     const g = await gpuLayerAndHead(gpu, config);
     const cpu = cpuLayerAndHead(config);
-    const perRequest = (layerPerRow: number, headPerRow: number) => (PREFIX + scored) * config.layers * layerPerRow + scored * headPerRow;
+    const perRequest = (layerPerRow: number, headPerRow: number) =>
+      (PREFIX + scored) * config.layers * layerPerRow + scored * headPerRow;
     const gpuMs = perRequest(g.layerPerRow, g.headPerRow);
     const cpuSame = perRequest(cpu.layerPerRow, cpu.headPerRow);
     const cpuOwn = CANDIDATES * (PREFIX + LENGTH) * (config.layers * cpu.layerPerRow + cpu.headPerRow);
     const f = flops(config);
-    console.log(`measured (the rest is arithmetic): one decoder layer on ${LAYER_ROWS} candidate rows after a ${PREFIX}-row cache, and the LM head (log-softmax + gather over ${config.vocab}) on ${HEAD_ROWS} rows; webgpu the median of 3 (layer) and 2 (head) after a warm-up, the CPU reference once (${CPU_LAYER_ROWS} and ${CPU_HEAD_ROWS} rows)`);
-    console.log(`webgpu: ${(g.layerPerRow * 1000).toFixed(0)} us/row a layer, ${g.headPerRow.toFixed(1)} ms/row the head; the request extrapolated: ${secs(gpuMs)} = ${rate(scored, gpuMs)} scored, ${((f / gpuMs) * 1e-6).toFixed(2)} GFLOP/s${peak ? ` = ${((100 * f * 1000) / gpuMs / peak.flops).toFixed(2)}% of peak` : ""}`);
-    console.log(`cpu reference: ${(cpu.layerPerRow * 1000).toFixed(0)} us/row a layer, ${cpu.headPerRow.toFixed(1)} ms/row the head; the same work: ${secs(cpuSame)} (webgpu ${(cpuSame / gpuMs).toFixed(1)}x: a layer ${(cpu.layerPerRow / g.layerPerRow).toFixed(1)}x, the head ${(cpu.headPerRow / g.headPerRow).toFixed(1)}x); its own way (each candidate whole, head at every row): ${secs(cpuOwn)} (webgpu ${(cpuOwn / gpuMs).toFixed(0)}x)`);
-    summary[shape] = { measured: `one layer on ${LAYER_ROWS} rows after a ${PREFIX}-row cache, the head on ${HEAD_ROWS} rows; the request extrapolated`, webgpu_layer_us_per_row: g.layerPerRow * 1000, webgpu_head_ms_per_row: g.headPerRow, webgpu_request_ms: gpuMs, cpu_layer_us_per_row: cpu.layerPerRow * 1000, cpu_head_ms_per_row: cpu.headPerRow, speedup_same_work: cpuSame / gpuMs, speedup_vs_cpu_reference: cpuOwn / gpuMs };
+    console.log(
+      `measured (the rest is arithmetic): one decoder layer on ${LAYER_ROWS} candidate rows after a ${PREFIX}-row cache, and the LM head (log-softmax + gather over ${config.vocab}) on ${HEAD_ROWS} rows; webgpu the median of 3 (layer) and 2 (head) after a warm-up, the CPU reference once (${CPU_LAYER_ROWS} and ${CPU_HEAD_ROWS} rows)`,
+    );
+    console.log(
+      `webgpu: ${(g.layerPerRow * 1000).toFixed(0)} us/row a layer, ${g.headPerRow.toFixed(1)} ms/row the head; the request extrapolated: ${secs(gpuMs)} = ${rate(scored, gpuMs)} scored, ${((f / gpuMs) * 1e-6).toFixed(2)} GFLOP/s${peak ? ` = ${((100 * f * 1000) / gpuMs / peak.flops).toFixed(2)}% of peak` : ""}`,
+    );
+    console.log(
+      `cpu reference: ${(cpu.layerPerRow * 1000).toFixed(0)} us/row a layer, ${cpu.headPerRow.toFixed(1)} ms/row the head; the same work: ${secs(cpuSame)} (webgpu ${(cpuSame / gpuMs).toFixed(1)}x: a layer ${(cpu.layerPerRow / g.layerPerRow).toFixed(1)}x, the head ${(cpu.headPerRow / g.headPerRow).toFixed(1)}x); its own way (each candidate whole, head at every row): ${secs(cpuOwn)} (webgpu ${(cpuOwn / gpuMs).toFixed(0)}x)`,
+    );
+    summary[shape] = {
+      measured: `one layer on ${LAYER_ROWS} rows after a ${PREFIX}-row cache, the head on ${HEAD_ROWS} rows; the request extrapolated`,
+      webgpu_layer_us_per_row: g.layerPerRow * 1000,
+      webgpu_head_ms_per_row: g.headPerRow,
+      webgpu_request_ms: gpuMs,
+      cpu_layer_us_per_row: cpu.layerPerRow * 1000,
+      cpu_head_ms_per_row: cpu.headPerRow,
+      speedup_same_work: cpuSame / gpuMs,
+      speedup_vs_cpu_reference: cpuOwn / gpuMs,
+    };
   }
   gpu.destroy();
   console.log(`\n${JSON.stringify(summary)}`);
@@ -265,32 +337,78 @@ async function gpuLayerAndHead(gpu: Gpu, c: ModelConfig): Promise<{ layerPerRow:
   const gateUpW = w(2 * c.inner * c.hidden);
   const downW = w(c.hidden * c.inner);
   const f = (n: number) => gpu.storage(n * 4);
-  const b = { h0: gpu.upload(floats(random, rows * c.hidden)), h1: f(rows * c.hidden), x: f(rows * c.hidden), qkv: f(rows * qkvRows), k: f(rows * kv), v: f(rows * kv), attn: f(rows * q), gateUp: f(rows * 2 * c.inner), inner: f(rows * c.inner), out: f(rows * c.hidden) };
-  const cache = { k: gpu.upload(floats(random, PREFIX * kv)), v: gpu.upload(floats(random, PREFIX * kv)), length: PREFIX };
+  const b = {
+    h0: gpu.upload(floats(random, rows * c.hidden)),
+    h1: f(rows * c.hidden),
+    x: f(rows * c.hidden),
+    qkv: f(rows * qkvRows),
+    k: f(rows * kv),
+    v: f(rows * kv),
+    attn: f(rows * q),
+    gateUp: f(rows * 2 * c.inner),
+    inner: f(rows * c.inner),
+    out: f(rows * c.hidden),
+  };
+  const cache = {
+    k: gpu.upload(floats(random, PREFIX * kv)),
+    v: gpu.upload(floats(random, PREFIX * kv)),
+    length: PREFIX,
+  };
   const table = gpu.upload(ropeTable(inverseFrequencies(c.rope), PREFIX + rows));
   const positions = gpu.upload(Uint32Array.from({ length: rows }, (_, i) => PREFIX + i));
   const segments = gpu.upload(Uint32Array.from({ length: 2 * rows }, (_, i) => (i % 2 ? rows : 0)));
   const heads = { heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim };
   const layer = (batch: Batch) => {
     rmsnorm(gpu, batch, { x: b.h0, y: b.x, rows, d: c.hidden, eps: c.eps, weights: norms });
-    matmul(gpu, batch, { x: b.x, y: b.qkv, m: rows, linear: { weights: qkvW, n: qkvRows, k: c.hidden, biasAt: qkvRows * c.hidden } });
+    matmul(gpu, batch, {
+      x: b.x,
+      y: b.qkv,
+      m: rows,
+      linear: { weights: qkvW, n: qkvRows, k: c.hidden, biasAt: qkvRows * c.hidden },
+    });
     rope(gpu, batch, { qkv: b.qkv, k: b.k, v: b.v, table, positions, rows, ...heads });
-    attention(gpu, batch, { q: b.qkv, qStride: qkvRows, k: b.k, v: b.v, segments, out: b.attn, rows, prefix: cache, ...heads });
+    attention(gpu, batch, {
+      q: b.qkv,
+      qStride: qkvRows,
+      k: b.k,
+      v: b.v,
+      segments,
+      out: b.attn,
+      rows,
+      prefix: cache,
+      ...heads,
+    });
     matmul(gpu, batch, { x: b.attn, y: b.h1, m: rows, linear: { weights: oW, n: c.hidden, k: q }, residual: b.h0 });
     rmsnorm(gpu, batch, { x: b.h1, y: b.x, rows, d: c.hidden, eps: c.eps, weights: norms, at: c.hidden });
-    mlp(gpu, batch, { x: b.x, y: b.out, residual: b.h1, rows, gateUp: { weights: gateUpW, n: 2 * c.inner, k: c.hidden }, down: { weights: downW, n: c.hidden, k: c.inner }, gateUpOut: b.gateUp, hidden: b.inner });
+    mlp(gpu, batch, {
+      x: b.x,
+      y: b.out,
+      residual: b.h1,
+      rows,
+      gateUp: { weights: gateUpW, n: 2 * c.inner, k: c.hidden },
+      down: { weights: downW, n: c.hidden, k: c.inner },
+      gateUpOut: b.gateUp,
+      hidden: b.inner,
+    });
   };
   // The vocabulary table in parts the adapter can bind, as the loader splits it.
-  const perPart = Math.max(VOCAB_CHUNK, Math.floor(gpu.limits.maxStorageBufferBindingSize / (c.hidden * (DTYPE === "f32" ? 4 : 2)) / VOCAB_CHUNK) * VOCAB_CHUNK);
+  const perPart = Math.max(
+    VOCAB_CHUNK,
+    Math.floor(gpu.limits.maxStorageBufferBindingSize / (c.hidden * (DTYPE === "f32" ? 4 : 2)) / VOCAB_CHUNK) *
+      VOCAB_CHUNK,
+  );
   const parts: VocabPart[] = [];
   for (let begin = 0; begin < c.vocab; begin += perPart) {
     const end = Math.min(c.vocab, begin + perPart);
     parts.push({ weights: w((end - begin) * c.hidden), begin, end });
   }
-  const pairs = gpu.upload(Uint32Array.from({ length: 2 * HEAD_ROWS }, (_, i) => (i % 2 ? (i * 7919) % c.vocab : i >> 1)));
+  const pairs = gpu.upload(
+    Uint32Array.from({ length: 2 * HEAD_ROWS }, (_, i) => (i % 2 ? (i * 7919) % c.vocab : i >> 1)),
+  );
   const partials = f(HEAD_ROWS * Math.ceil(c.vocab / VOCAB_CHUNK) * 2);
   const lp = f(HEAD_ROWS);
-  const head = (batch: Batch) => logprobs(gpu, batch, { x: b.x, rows: HEAD_ROWS, d: c.hidden, parts, pairs, count: HEAD_ROWS, partials, out: lp });
+  const head = (batch: Batch) =>
+    logprobs(gpu, batch, { x: b.x, rows: HEAD_ROWS, d: c.hidden, parts, pairs, count: HEAD_ROWS, partials, out: lp });
   const time = async (record: (batch: Batch) => void, runs: number) => {
     const times: number[] = [];
     for (let r = 0; r <= runs; r++) {
@@ -314,7 +432,13 @@ function cpuLayerAndHead(c: ModelConfig): { layerPerRow: number; headPerRow: num
   const kv = c.kvHeads * c.headDim;
   const qkvRows = q + 2 * kv;
   const x = floats(random, rows * c.hidden);
-  const w = { qkv: floats(random, qkvRows * c.hidden, 0.03), o: floats(random, c.hidden * q, 0.03), gateUp: floats(random, 2 * c.inner * c.hidden, 0.03), down: floats(random, c.hidden * c.inner, 0.03), norm: new Float32Array(c.hidden).fill(1) };
+  const w = {
+    qkv: floats(random, qkvRows * c.hidden, 0.03),
+    o: floats(random, c.hidden * q, 0.03),
+    gateUp: floats(random, 2 * c.inner * c.hidden, 0.03),
+    down: floats(random, c.hidden * c.inner, 0.03),
+    norm: new Float32Array(c.hidden).fill(1),
+  };
   const prefixK = floats(random, PREFIX * kv);
   const prefixV = floats(random, PREFIX * kv);
   const table = ropeTable(inverseFrequencies(c.rope), PREFIX + rows);
@@ -322,22 +446,64 @@ function cpuLayerAndHead(c: ModelConfig): { layerPerRow: number; headPerRow: num
   const segments = Array.from({ length: 2 * rows }, (_, i) => (i % 2 ? rows : 0));
   let t = performance.now();
   const h = rmsnormCpu(x, rows, c.hidden, w.norm, c.eps);
-  const r = ropeCpu(matmulCpu(h, rows, w.qkv, qkvRows, c.hidden), rows, c.heads, c.kvHeads, c.headDim, table, positions);
-  const a = attentionCpu({ q: r.qkv, qStride: qkvRows, rows, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim, prefixK, prefixV, prefixLength: PREFIX, k: r.k, v: r.v, segments });
+  const r = ropeCpu(
+    matmulCpu(h, rows, w.qkv, qkvRows, c.hidden),
+    rows,
+    c.heads,
+    c.kvHeads,
+    c.headDim,
+    table,
+    positions,
+  );
+  const a = attentionCpu({
+    q: r.qkv,
+    qStride: qkvRows,
+    rows,
+    heads: c.heads,
+    kvHeads: c.kvHeads,
+    headDim: c.headDim,
+    prefixK,
+    prefixV,
+    prefixLength: PREFIX,
+    k: r.k,
+    v: r.v,
+    segments,
+  });
   const h1 = matmulCpu(a, rows, w.o, c.hidden, q, null, x);
   mlpCpu(rmsnormCpu(h1, rows, c.hidden, w.norm, c.eps), rows, c.hidden, w.gateUp, w.down, c.inner, h1);
   const layerPerRow = (performance.now() - t) / rows;
   const headRows = CPU_HEAD_ROWS;
   const table2 = floats(random, c.vocab * c.hidden, 0.03);
   t = performance.now();
-  logprobsCpu(x.subarray(0, headRows * c.hidden), c.hidden, table2, c.vocab, Array.from({ length: headRows * 2 }, (_, i) => (i % 2 ? i : i >> 1)));
+  logprobsCpu(
+    x.subarray(0, headRows * c.hidden),
+    c.hidden,
+    table2,
+    c.vocab,
+    Array.from({ length: headRows * 2 }, (_, i) => (i % 2 ? i : i >> 1)),
+  );
   return { layerPerRow, headPerRow: (performance.now() - t) / headRows };
 }
 
 /** The weights (safetensors) and the request as files, for PyTorch to time the same thing. */
-async function saveForTorch(dir: string, config: Record<string, unknown>, req: ReturnType<typeof request>): Promise<void> {
+async function saveForTorch(
+  dir: string,
+  config: Record<string, unknown>,
+  req: ReturnType<typeof request>,
+): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "config.json"), JSON.stringify({ ...config, architectures: ["Qwen2ForCausalLM"], torch_dtype: { f16: "float16", bf16: "bfloat16", f32: "float32" }[DTYPE] }, null, 1));
+  fs.writeFileSync(
+    path.join(dir, "config.json"),
+    JSON.stringify(
+      {
+        ...config,
+        architectures: ["Qwen2ForCausalLM"],
+        torch_dtype: { f16: "float16", bf16: "bfloat16", f32: "float32" }[DTYPE],
+      },
+      null,
+      1,
+    ),
+  );
   fs.writeFileSync(path.join(dir, "request.json"), JSON.stringify(req));
   const out = fs.createWriteStream(path.join(dir, "model.safetensors"));
   const reader = (await randomModel(config, DTYPE).stream("model.safetensors")).getReader();

@@ -42,8 +42,15 @@ function annotate(url: string, queueId: number, tokens: string[]) {
   const done = (async () => {
     const cookies = await Promise.all(tokens.map((token) => signInCookie(url, token)));
     const post = async (cookie: string, action: string, body: unknown) => {
-      const response = await fetch(`${url}/api/queues/${queueId}/${action}`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
-      return { status: response.status, json: (await response.json()) as { pair?: { itemId: number } | null; next?: { itemId: number } | null } };
+      const response = await fetch(`${url}/api/queues/${queueId}/${action}`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        json: (await response.json()) as { pair?: { itemId: number } | null; next?: { itemId: number } | null },
+      };
     };
     await Promise.all(
       cookies.map(async (cookie, user) => {
@@ -51,7 +58,12 @@ function annotate(url: string, queueId: number, tokens: string[]) {
         while (current && !stop) {
           await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
           const sentAt = performance.now();
-          const answer = await post(cookie, "labels", { itemId: current.itemId, side: (["left", "right", "tie"] as const)[user % 3], ms: 900, holding: [] });
+          const answer = await post(cookie, "labels", {
+            itemId: current.itemId,
+            side: (["left", "right", "tie"] as const)[user % 3],
+            ms: 900,
+            holding: [],
+          });
           if (answer.status !== 200) throw new Error(`label refused: ${answer.status} ${JSON.stringify(answer.json)}`);
           acks.push({ user, item: current.itemId, sentAt, ackedAt: performance.now() });
           current = answer.json.next ?? null;
@@ -81,13 +93,25 @@ async function prepare(db: Database) {
   const runs = await makeRunPair(store, { tasks: 150, prefix: "live" });
   const tokens: string[] = [];
   for (let i = 0; i < ANNOTATORS; i++) tokens.push((await addUser(store, `annotator${i}`, "annotator")).token);
-  const queue = await createQueue(store, { name: "live", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, members: tokens.map((_, i) => `annotator${i}`) });
+  const queue = await createQueue(store, {
+    name: "live",
+    source: { from: "runs", a: runs.a.name, b: runs.b.name },
+    overlap: 2,
+    members: tokens.map((_, i) => `annotator${i}`),
+  });
   const ids = new Map((await store.users.list()).map((u) => [u.name, u.id]));
   return { queueId: queue.id, tokens, userId: (i: number) => ids.get(`annotator${i}`)! };
 }
 
 /** What the restored database says, checked against what the annotators were told and when. */
-async function verify(restored: Database, queueId: number, acks: Ack[], userId: (i: number) => number, backupStarted: number, backupEnded: number) {
+async function verify(
+  restored: Database,
+  queueId: number,
+  acks: Ack[],
+  userId: (i: number) => number,
+  backupStarted: number,
+  backupEnded: number,
+) {
   const store = storeFor(restored.prisma);
   const labels = await store.labels.ofQueue(queueId);
   const slots = await store.queues.slots(queueId);
@@ -153,8 +177,18 @@ describe.each(["pglite", "postgresql"] as const)("a backup while annotators labe
     const seen = await verify(restored, queueId, crowd.acks, userId, backupStarted, backupEnded);
     expect(seen.labels).toBe(summary.end.rows.Label);
     expect(seen.labels).toBeLessThan(crowd.acks.length);
-    const counts = { Label: await restored.prisma.label.count(), Turn: await restored.prisma.turn.count(), Episode: await restored.prisma.episode.count(), User: await restored.prisma.user.count() };
-    expect(counts).toEqual({ Label: summary.end.rows.Label, Turn: summary.end.rows.Turn, Episode: summary.end.rows.Episode, User: summary.end.rows.User });
+    const counts = {
+      Label: await restored.prisma.label.count(),
+      Turn: await restored.prisma.turn.count(),
+      Episode: await restored.prisma.episode.count(),
+      User: await restored.prisma.user.count(),
+    };
+    expect(counts).toEqual({
+      Label: summary.end.rows.Label,
+      Turn: summary.end.rows.Turn,
+      Episode: summary.end.rows.Episode,
+      User: summary.end.rows.User,
+    });
     await restored.close();
 
     if (server) {

@@ -17,6 +17,13 @@ try {
 } catch (error) {
   const found = brokenInstall(error);
   if (!found || process.env.COLBENCH_DEBUG) console.error(error);
-  printBroken(found ?? { what: "the studio's code", summary: `does not load: ${error?.message ?? error}`, fix: "run `npm ci`, then `git status` for local changes that break the build" }, process.argv[2] === "doctor");
+  printBroken(
+    found ?? {
+      what: "the studio's code",
+      summary: `does not load: ${error?.message ?? error}`,
+      fix: "run `npm ci`, then `git status` for local changes that break the build",
+    },
+    process.argv[2] === "doctor",
+  );
   process.exit(1);
 }

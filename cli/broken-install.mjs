@@ -17,21 +17,33 @@ export function brokenInstall(error) {
     if (!bare && /db[\\/]generated/.test(message)) {
       return {
         what: "Database client",
-        summary: "the generated Prisma client (lib/db/generated) is missing, e.g. after a failed `npm install` postinstall",
+        summary:
+          "the generated Prisma client (lib/db/generated) is missing, e.g. after a failed `npm install` postinstall",
         fix: "run `npm run prisma:generate` (or `npm ci`, which runs it)",
       };
     }
     if (bare) {
       return {
         what: "Node packages",
-        summary: `the package ${pkg.split(/[\\/]/).slice(0, pkg.startsWith("@") ? 2 : 1).join("/")} is not installed (node_modules is missing or incomplete)`,
+        summary: `the package ${pkg
+          .split(/[\\/]/)
+          .slice(0, pkg.startsWith("@") ? 2 : 1)
+          .join("/")} is not installed (node_modules is missing or incomplete)`,
         fix: `run \`npm ci\` in ${root}`,
       };
     }
-    return { what: "the studio's code", summary: `a file is missing: ${message.split("\n")[0]}`, fix: "run `git status` and `git checkout -- .` to restore the checkout, then `npm ci`" };
+    return {
+      what: "the studio's code",
+      summary: `a file is missing: ${message.split("\n")[0]}`,
+      fix: "run `git status` and `git checkout -- .` to restore the checkout, then `npm ci`",
+    };
   }
   if (error instanceof SyntaxError || /Transform failed|Expected|Unexpected/.test(message)) {
-    return { what: "the studio's code", summary: `does not compile: ${message.split("\n")[0]}`, fix: "run `git status` for local changes that break the build (`npm run typecheck` names the file and line)" };
+    return {
+      what: "the studio's code",
+      summary: `does not compile: ${message.split("\n")[0]}`,
+      fix: "run `git status` for local changes that break the build (`npm run typecheck` names the file and line)",
+    };
   }
   return null;
 }
@@ -54,7 +66,15 @@ export function printBroken(found, asDoctor) {
   }
   lines.push(`The studio cannot work without: ${found.what} (see the fix above; the other checks run once it loads).`);
   if (process.argv.includes("--json")) {
-    const parts = rows.map(([status, name, summary, fix]) => ({ id: name === "Node.js" ? "node" : "install", name, status, required: true, summary, ...(fix ? { fix } : {}), details: {} }));
+    const parts = rows.map(([status, name, summary, fix]) => ({
+      id: name === "Node.js" ? "node" : "install",
+      name,
+      status,
+      required: true,
+      summary,
+      ...(fix ? { fix } : {}),
+      details: {},
+    }));
     console.log(JSON.stringify({ version: 1, ok: false, parts, at: new Date().toISOString(), tookMs: 0 }, null, 2));
   } else console.log(lines.join("\n"));
 }

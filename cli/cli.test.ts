@@ -32,7 +32,9 @@ describe("colbench CLI", () => {
   it("migrates an empty data folder, then reports it up to date", () => {
     const first = colbench("db", "migrate");
     expect(first.code).toBe(0);
-    const migrations = fs.readdirSync(path.join(projectRoot, "prisma", "migrations")).filter((name) => /^\d+_/.test(name));
+    const migrations = fs
+      .readdirSync(path.join(projectRoot, "prisma", "migrations"))
+      .filter((name) => /^\d+_/.test(name));
     expect(first.stdout).toContain(`applied ${migrations.length} migration(s) to pglite`);
     const second = colbench("db", "migrate");
     expect(second.stdout).toMatch(/is up to date/);
@@ -60,7 +62,10 @@ describe("colbench CLI", () => {
   it("lists tasks with filters", () => {
     const { code, stdout } = colbench("tasks", "list", "--split", "train", "--json");
     expect(code).toBe(0);
-    const rows = stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const rows = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(rows).toHaveLength(2);
     expect(rows.every((row) => row.split === "train" && row.benchmark === "backend")).toBe(true);
   });
@@ -68,16 +73,33 @@ describe("colbench CLI", () => {
 
 const shared = sharedColbenchDir();
 // The official test sets live outside the repository (../shared/colbench); without them there is nothing to import.
-describe.skipIf(!fs.existsSync(path.join(shared, "backend_test.jsonl")))("importing the official ColBench test sets", () => {
-  it("imports 1000 backend tasks, none again, and 1000 frontend tasks", () => {
-    const backend = colbench("import", path.join(shared, "backend_test.jsonl"), "--benchmark", "backend", "--split", "test");
-    expect(backend.code).toBe(0);
-    expect(lastJson(backend.stdout)).toMatchObject({ lines: 1000, inserted: 1000, bad: 0 });
-    const again = colbench("import", path.join(shared, "backend_test.jsonl"), "--benchmark", "backend", "--split", "test");
-    expect(lastJson(again.stdout)).toMatchObject({ inserted: 0, existing: 1000 });
-    const frontend = colbench("import", path.join(shared, "frontend_test.jsonl"), "--benchmark", "frontend");
-    expect(lastJson(frontend.stdout)).toMatchObject({ lines: 1000, inserted: 1000, bad: 0 });
-    const listed = colbench("tasks", "list", "--benchmark", "frontend", "--split", "test", "--page-size", "3");
-    expect(listed.stdout).toMatch(/page 1 of 334 \(1000 tasks\)/);
-  });
-});
+describe.skipIf(!fs.existsSync(path.join(shared, "backend_test.jsonl")))(
+  "importing the official ColBench test sets",
+  () => {
+    it("imports 1000 backend tasks, none again, and 1000 frontend tasks", () => {
+      const backend = colbench(
+        "import",
+        path.join(shared, "backend_test.jsonl"),
+        "--benchmark",
+        "backend",
+        "--split",
+        "test",
+      );
+      expect(backend.code).toBe(0);
+      expect(lastJson(backend.stdout)).toMatchObject({ lines: 1000, inserted: 1000, bad: 0 });
+      const again = colbench(
+        "import",
+        path.join(shared, "backend_test.jsonl"),
+        "--benchmark",
+        "backend",
+        "--split",
+        "test",
+      );
+      expect(lastJson(again.stdout)).toMatchObject({ inserted: 0, existing: 1000 });
+      const frontend = colbench("import", path.join(shared, "frontend_test.jsonl"), "--benchmark", "frontend");
+      expect(lastJson(frontend.stdout)).toMatchObject({ lines: 1000, inserted: 1000, bad: 0 });
+      const listed = colbench("tasks", "list", "--benchmark", "frontend", "--split", "test", "--page-size", "3");
+      expect(listed.stdout).toMatch(/page 1 of 334 \(1000 tasks\)/);
+    });
+  },
+);

@@ -32,10 +32,12 @@ function clone(options: { generated: boolean; nodeModules: boolean; without?: st
     if (scope) {
       fs.mkdirSync(path.join(modules, scope));
       for (const entry of fs.readdirSync(path.join(projectRoot, "node_modules", scope))) {
-        if (entry !== name) fs.symlinkSync(path.join(projectRoot, "node_modules", scope, entry), path.join(modules, scope, entry));
+        if (entry !== name)
+          fs.symlinkSync(path.join(projectRoot, "node_modules", scope, entry), path.join(modules, scope, entry));
       }
     }
-  } else if (options.nodeModules) fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"));
+  } else if (options.nodeModules)
+    fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }
 
@@ -60,13 +62,21 @@ describe("colbench doctor in a broken checkout", () => {
     const result = doctor(dir);
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toMatch(/^ok\s+Node\.js\s+v\d+/m);
-    expect(result.stdout).toMatch(/^missing\s+Database client\s+the generated Prisma client \(lib\/db\/generated\) is missing/m);
+    expect(result.stdout).toMatch(
+      /^missing\s+Database client\s+the generated Prisma client \(lib\/db\/generated\) is missing/m,
+    );
     expect(result.stdout).toContain("fix: run `npm run prisma:generate` (or `npm ci`, which runs it)");
     expect(result.stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: Database client/);
     expect(result.stdout + result.stderr).not.toMatch(stackTrace);
-    const json = JSON.parse(doctor(dir, ["--json"]).stdout) as { ok: boolean; parts: Array<{ id: string; status: string; fix?: string }> };
+    const json = JSON.parse(doctor(dir, ["--json"]).stdout) as {
+      ok: boolean;
+      parts: Array<{ id: string; status: string; fix?: string }>;
+    };
     expect(json.ok).toBe(false);
-    expect(json.parts.find((p) => p.id === "install")).toMatchObject({ status: "missing", fix: expect.stringContaining("prisma:generate") });
+    expect(json.parts.find((p) => p.id === "install")).toMatchObject({
+      status: "missing",
+      fix: expect.stringContaining("prisma:generate"),
+    });
   });
 
   it("without @prisma/client: names that package and `npm ci`, not the generated client", { timeout: 180_000 }, () => {
@@ -81,7 +91,9 @@ describe("colbench doctor in a broken checkout", () => {
     const dir = clone({ generated: true, nodeModules: false });
     const result = doctor(dir);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^missing\s+Node packages\s+the package tsx is not installed \(node_modules is missing or incomplete\)/m);
+    expect(result.stdout).toMatch(
+      /^missing\s+Node packages\s+the package tsx is not installed \(node_modules is missing or incomplete\)/m,
+    );
     expect(result.stdout).toContain("fix: run `npm ci` in");
     expect(result.stdout + result.stderr).not.toMatch(stackTrace);
   });

@@ -23,8 +23,18 @@ beforeAll(async () => {
   const store = storeFor(owner.prisma);
   await store.tasks.seedSamplesIfEmpty();
   const common = { benchmark: "backend" as const, selector: "all", limit: 1, promptFiles: {} };
-  await createRun(store, { ...common, name: "live", agent: { baseUrl: models.url, model: "ask-then-answer" }, simulator: { baseUrl: models.url, model: "simulator" } });
-  await createRun(store, { ...common, name: "gone", agent: { baseUrl: "http://127.0.0.1:9/v1", model: "m" }, simulator: { baseUrl: models.url, model: "not-served" } });
+  await createRun(store, {
+    ...common,
+    name: "live",
+    agent: { baseUrl: models.url, model: "ask-then-answer" },
+    simulator: { baseUrl: models.url, model: "simulator" },
+  });
+  await createRun(store, {
+    ...common,
+    name: "gone",
+    agent: { baseUrl: "http://127.0.0.1:9/v1", model: "m" },
+    simulator: { baseUrl: models.url, model: "not-served" },
+  });
 });
 
 afterAll(async () => {
@@ -34,7 +44,10 @@ afterAll(async () => {
 });
 
 /** The real binary, without blocking this process: it serves the database the doctor reads. */
-function doctor(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function doctor(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [path.join(projectRoot, "cli", "bin.mjs"), "doctor", ...args], {
     cwd: projectRoot,
     env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...env },
@@ -64,12 +77,30 @@ describe("colbench doctor", () => {
     expect(Number.isNaN(Date.parse(report.at))).toBe(false);
     expect(report.tookMs).toBeGreaterThan(0);
     for (const p of report.parts) {
-      expect(Object.keys(p).sort()).toEqual(expect.arrayContaining(["details", "id", "name", "required", "status", "summary"]));
+      expect(Object.keys(p).sort()).toEqual(
+        expect.arrayContaining(["details", "id", "name", "required", "status", "summary"]),
+      );
       expect(["ok", "missing", "degraded"]).toContain(p.status);
       expect(typeof p.summary).toBe("string");
       if (p.status !== "ok") expect(p.fix, p.id).toEqual(expect.any(String));
     }
-    expect([...new Set(report.parts.map((p) => p.id))]).toEqual(["node", "packages", "build", "data-folder", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "clip", "model-server", "render-cache"]);
+    expect([...new Set(report.parts.map((p) => p.id))]).toEqual([
+      "node",
+      "packages",
+      "build",
+      "data-folder",
+      "chromium",
+      "firefox",
+      "python",
+      "numpy",
+      "sandbox",
+      "postgresql",
+      "database",
+      "webgpu",
+      "clip",
+      "model-server",
+      "render-cache",
+    ]);
   });
 
   it("says which CLIP the next frontend run would use and why: offline with an empty cache, the weight-free default-v2 and how to get CLIP", async () => {
@@ -78,14 +109,33 @@ describe("colbench doctor", () => {
     fs.rmSync(empty, { recursive: true, force: true });
     const [clip] = byId(JSON.parse(stdout) as DoctorReport, "clip");
     expect(clip).toMatchObject({ status: "degraded", required: false, details: { embedder: "default-v2" } });
-    expect(clip!.summary).toMatch(/^the next frontend run uses the weight-free default-v2, because CLIP ViT-B\/32 can be neither found nor fetched/);
+    expect(clip!.summary).toMatch(
+      /^the next frontend run uses the weight-free default-v2, because CLIP ViT-B\/32 can be neither found nor fetched/,
+    );
     expect(clip!.fix).toContain("colbench models download openai/clip-vit-base-patch32");
   });
 
   it("finds every part this machine has: Node, Chromium cut off from the network, Python, numpy and the sandbox, PostgreSQL", () => {
-    for (const id of ["node", "packages", "data-folder", "chromium", "python", "numpy", "sandbox", "postgresql", "render-cache"]) expect(byId(report, id)[0]!.status, id).toBe("ok");
-    expect(byId(report, "chromium")[0]!.details).toMatchObject({ path: "/usr/bin/chromium", network: expect.stringMatching(/netns/) });
-    expect(byId(report, "sandbox")[0]!.details).toMatchObject({ network: expect.stringMatching(/^netns/), warnings: [] });
+    for (const id of [
+      "node",
+      "packages",
+      "data-folder",
+      "chromium",
+      "python",
+      "numpy",
+      "sandbox",
+      "postgresql",
+      "render-cache",
+    ])
+      expect(byId(report, id)[0]!.status, id).toBe("ok");
+    expect(byId(report, "chromium")[0]!.details).toMatchObject({
+      path: "/usr/bin/chromium",
+      network: expect.stringMatching(/netns/),
+    });
+    expect(byId(report, "sandbox")[0]!.details).toMatchObject({
+      network: expect.stringMatching(/^netns/),
+      warnings: [],
+    });
     // Firefox is optional: reported as it is.
     expect(byId(report, "firefox")[0]!.status).toBe(fs.existsSync("/usr/bin/firefox-esr") ? "ok" : "missing");
   });
@@ -93,7 +143,13 @@ describe("colbench doctor", () => {
   it("names the database's owner process and what it holds", () => {
     const [database] = byId(report, "database");
     expect(database!.status).toBe("ok");
-    expect(database!.details).toMatchObject({ kind: "pglite", role: "client", owner: { pid: process.pid, command: "doctor.test owner", state: "serving" }, migrations: { pending: [] }, counts: { runs: 2 } });
+    expect(database!.details).toMatchObject({
+      kind: "pglite",
+      role: "client",
+      owner: { pid: process.pid, command: "doctor.test owner", state: "serving" },
+      migrations: { pending: [] },
+      counts: { runs: 2 },
+    });
     expect(database!.summary).toContain(`owner: process ${process.pid} (doctor.test owner)`);
   });
 
@@ -122,7 +178,9 @@ describe("colbench doctor", () => {
   it("exits 1 naming the database when DATABASE_URL reaches no server, not 'migrations pending'", async () => {
     const { code, stdout } = await doctor([], { DATABASE_URL: "postgresql://colbench:secret@127.0.0.1:9/colbench" });
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^missing\s+Database\s+cannot reach the PostgreSQL server postgresql:\/\/colbench:\*\*\*@127\.0\.0\.1:9\/colbench \(DATABASE_URL\)/m);
+    expect(stdout).toMatch(
+      /^missing\s+Database\s+cannot reach the PostgreSQL server postgresql:\/\/colbench:\*\*\*@127\.0\.0\.1:9\/colbench \(DATABASE_URL\)/m,
+    );
     expect(stdout).not.toContain("secret");
     expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: .*Database/);
   });
@@ -134,7 +192,9 @@ describe("colbench doctor", () => {
     const { code, stdout } = await doctor([], { COLBENCH_DATA: path.join(parent, "data") });
     if (parent !== "/sys") fs.rmSync(parent, { recursive: true, force: true });
     expect(code).toBe(1);
-    expect(stdout).toMatch(new RegExp(`^missing\\s+Data folder\\s+${parent}/data does not exist and cannot be created`, "m"));
+    expect(stdout).toMatch(
+      new RegExp(`^missing\\s+Data folder\\s+${parent}/data does not exist and cannot be created`, "m"),
+    );
     expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: .*Data folder/);
   });
 
@@ -142,7 +202,11 @@ describe("colbench doctor", () => {
     const { code, stdout } = await doctor([], { COLBENCH_CHROMIUM: "/nonexistent/chromium" });
     expect(code).toBe(1);
     expect(stdout).toMatch(/^missing\s+Chromium\s+\/nonexistent\/chromium not found/m);
-    expect(stdout).toMatch(/fix: run `npm run setup` \(installs Debian's chromium with apt-get\), or set COLBENCH_CHROMIUM/);
-    expect(stdout.trim().split("\n").pop()).toMatch(/^The studio cannot work without: (Studio build, )?Chromium \(see the fixes above\)\.$/);
+    expect(stdout).toMatch(
+      /fix: run `npm run setup` \(installs Debian's chromium with apt-get\), or set COLBENCH_CHROMIUM/,
+    );
+    expect(stdout.trim().split("\n").pop()).toMatch(
+      /^The studio cannot work without: (Studio build, )?Chromium \(see the fixes above\)\.$/,
+    );
   });
 });

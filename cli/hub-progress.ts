@@ -22,18 +22,29 @@ export function hubProgress(stream: NodeJS.WriteStream = process.stderr): HubPro
     return {
       onProgress(p) {
         if (!started.has(p.file)) started.set(p.file, { at: performance.now(), from: p.resumedFrom });
-        if (p.done) stream.write(`fetched ${p.file} (${formatBytes(p.total)}${p.resumedFrom ? `, resumed at ${formatBytes(p.resumedFrom)}` : ""}, ${speed(p)})\n`);
+        if (p.done)
+          stream.write(
+            `fetched ${p.file} (${formatBytes(p.total)}${p.resumedFrom ? `, resumed at ${formatBytes(p.resumedFrom)}` : ""}, ${speed(p)})\n`,
+          );
       },
       stop() {},
     };
   }
-  const bars = new MultiBar({ format: "{file} {bar} {got}/{size} {speed}", stream, hideCursor: true, clearOnComplete: false }, Presets.shades_classic);
+  const bars = new MultiBar(
+    { format: "{file} {bar} {got}/{size} {speed}", stream, hideCursor: true, clearOnComplete: false },
+    Presets.shades_classic,
+  );
   const byFile = new Map<string, SingleBar>();
   return {
     onProgress(p) {
       if (!started.has(p.file)) started.set(p.file, { at: performance.now(), from: p.resumedFrom });
       let bar = byFile.get(p.file);
-      const payload = { file: p.file.padEnd(24), got: formatBytes(p.received), size: formatBytes(p.total), speed: speed(p) };
+      const payload = {
+        file: p.file.padEnd(24),
+        got: formatBytes(p.received),
+        size: formatBytes(p.total),
+        speed: speed(p),
+      };
       if (!bar) {
         bar = bars.create(p.total, p.received, payload);
         byFile.set(p.file, bar);

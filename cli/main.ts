@@ -28,7 +28,26 @@ const program = new Command()
   .showHelpAfterError()
   .enablePositionalOptions();
 
-for (const command of [serve, doctor, importCmd, db, tasks, run, runs, importTrajectories, importAdvantages, score, render, compareRuns, sweet, models, users, label, worker]) command.register(program);
+for (const command of [
+  serve,
+  doctor,
+  importCmd,
+  db,
+  tasks,
+  run,
+  runs,
+  importTrajectories,
+  importAdvantages,
+  score,
+  render,
+  compareRuns,
+  sweet,
+  models,
+  users,
+  label,
+  worker,
+])
+  command.register(program);
 
 await program.parseAsync(process.argv);
 // Commands are done when their action resolves (`serve` never resolves); libraries such as the

@@ -13,7 +13,10 @@ import { startScriptedServer, type ScriptedServer } from "../e2e/fixtures/script
 // training file naming the step that fills it, and candidates against a server without log-probs.
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-researcher-"));
-const samples = fs.readFileSync(path.join(projectRoot, "samples", "backend.jsonl"), "utf8").trim().split("\n");
+const samples = fs
+  .readFileSync(path.join(projectRoot, "samples", "backend.jsonl"), "utf8")
+  .trim()
+  .split("\n");
 let server: ScriptedServer;
 const colbench = (args: string[]) => runColbench(dataDir, args);
 const model = (name: string) => `${server.url}#${name}`;
@@ -31,9 +34,14 @@ async function taskIdsOf(run: string): Promise<number[]> {
 
 beforeAll(async () => {
   const tasks = samples.map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
-  server = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })) });
+  server = await startScriptedServer({
+    tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })),
+  });
   // Two files: studio ids 1-4 are first.jsonl's lines 1-4, ids 5-8 second.jsonl's lines 1-4.
-  for (const [name, lines] of [["first.jsonl", samples.slice(0, 4)], ["second.jsonl", samples.slice(4, 8)]] as const) {
+  for (const [name, lines] of [
+    ["first.jsonl", samples.slice(0, 4)],
+    ["second.jsonl", samples.slice(4, 8)],
+  ] as const) {
     const file = path.join(dataDir, name);
     fs.writeFileSync(file, lines.join("\n") + "\n");
     const imported = await colbench(["import", file, "--benchmark", "backend"]);
@@ -47,30 +55,58 @@ afterAll(async () => {
 });
 
 describe("--tasks", () => {
-  it("picks by the benchmark's own position in a file (index from 0, lines from 1), not by studio id", { timeout: 120_000 }, async () => {
-    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "source=second.jsonl,index=0-1", "--name", "by-position", ...players()]);
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain("2 tasks x 1");
-    expect(await taskIdsOf("by-position")).toEqual([5, 6]);
-  });
+  it(
+    "picks by the benchmark's own position in a file (index from 0, lines from 1), not by studio id",
+    { timeout: 120_000 },
+    async () => {
+      const result = await colbench([
+        "run",
+        "--benchmark",
+        "backend",
+        "--tasks",
+        "source=second.jsonl,index=0-1",
+        "--name",
+        "by-position",
+        ...players(),
+      ]);
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stderr).toContain("2 tasks x 1");
+      expect(await taskIdsOf("by-position")).toEqual([5, 6]);
+    },
+  );
 
   it("takes studio ids with commas and ranges, as the form's hint says", { timeout: 120_000 }, async () => {
-    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "ids=2,4,7-8", "--name", "by-id", ...players()]);
+    const result = await colbench([
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      "ids=2,4,7-8",
+      "--name",
+      "by-id",
+      ...players(),
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(await taskIdsOf("by-id")).toEqual([2, 4, 7, 8]);
   });
 
-  it("names a mistyped split with the splits that exist, and asks for source= when a position is in several files", { timeout: 60_000 }, async () => {
-    const typo = await colbench(["run", "--benchmark", "backend", "--tasks", "split=tset", ...players()]);
-    expect(typo.status).toBe(1);
-    expect(typo.stderr).toContain('--tasks "split=tset": no backend task has split "tset"; the splits that exist: test (8)');
-    expect(typo.stderr).not.toMatch(/\n\s+at /);
-    const ambiguous = await colbench(["run", "--benchmark", "backend", "--tasks", "lines=1", ...players()]);
-    expect(ambiguous.status).toBe(1);
-    expect(ambiguous.stderr).toContain("2 backend files hold them (first.jsonl, second.jsonl): add source=NAME");
-    const key = await colbench(["run", "--benchmark", "backend", "--tasks", "spilt=test", ...players()]);
-    expect(key.stderr).toContain('unknown key "spilt" in "spilt=test"');
-  });
+  it(
+    "names a mistyped split with the splits that exist, and asks for source= when a position is in several files",
+    { timeout: 60_000 },
+    async () => {
+      const typo = await colbench(["run", "--benchmark", "backend", "--tasks", "split=tset", ...players()]);
+      expect(typo.status).toBe(1);
+      expect(typo.stderr).toContain(
+        '--tasks "split=tset": no backend task has split "tset"; the splits that exist: test (8)',
+      );
+      expect(typo.stderr).not.toMatch(/\n\s+at /);
+      const ambiguous = await colbench(["run", "--benchmark", "backend", "--tasks", "lines=1", ...players()]);
+      expect(ambiguous.status).toBe(1);
+      expect(ambiguous.stderr).toContain("2 backend files hold them (first.jsonl, second.jsonl): add source=NAME");
+      const key = await colbench(["run", "--benchmark", "backend", "--tasks", "spilt=test", ...players()]);
+      expect(key.stderr).toContain('unknown key "spilt" in "spilt=test"');
+    },
+  );
 });
 
 describe("SWEET-RL from the terminal", () => {
@@ -79,7 +115,9 @@ describe("SWEET-RL from the terminal", () => {
     const policy = await colbench(["export", "by-id", "--format", "openrlhf-policy", "--out", out]);
     expect(policy.status, policy.stderr).toBe(0);
     expect(fs.readFileSync(out, "utf8")).toBe("");
-    expect(policy.stderr).toContain('openrlhf-policy of "by-id" is empty: no turn pairs yet: run `colbench candidates by-id --policy URL#MODEL`');
+    expect(policy.stderr).toContain(
+      'openrlhf-policy of "by-id" is empty: no turn pairs yet: run `colbench candidates by-id --policy URL#MODEL`',
+    );
     const critic = await colbench(["export", "by-id", "--format", "openrlhf-critic", "--out", out]);
     expect(critic.stderr).toContain("no trajectory pairs yet: run `colbench pairs by-id` first");
   });
@@ -87,6 +125,8 @@ describe("SWEET-RL from the terminal", () => {
   it("candidates against a server without log-probs say so in words", { timeout: 120_000 }, async () => {
     const result = await colbench(["candidates", "by-id", "--policy", model("no-logprobs"), "--n", "2"]);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain("this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM");
+    expect(result.stderr).toContain(
+      "this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM",
+    );
   });
 });

@@ -29,8 +29,14 @@ function closedPort(): Promise<number> {
 const last = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, unknown>;
 
 beforeAll(async () => {
-  const tasks = fs.readFileSync(taskFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
-  server = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })) });
+  const tasks = fs
+    .readFileSync(taskFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
+  server = await startScriptedServer({
+    tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })),
+  });
   expect((await colbench(["import", taskFile, "--benchmark", "backend"])).status).toBe(0);
 }, 60_000);
 afterAll(async () => {
@@ -40,7 +46,19 @@ afterAll(async () => {
 
 describe("colbench run and runs, through pipes", () => {
   it("counts progress against the run's own total when stderr is not a terminal", { timeout: 60_000 }, async () => {
-    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--name", "piped", "--agent", `${server.url}#ask-then-answer`, "--simulator", `${server.url}#simulator`]);
+    const result = await colbench([
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      "ids=1-3",
+      "--name",
+      "piped",
+      "--agent",
+      `${server.url}#ask-then-answer`,
+      "--simulator",
+      `${server.url}#simulator`,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^3\/3 episodes \| running 0 \| failed 0/m);
     expect(result.stderr).not.toMatch(/\/100 episodes/);
@@ -48,7 +66,21 @@ describe("colbench run and runs, through pipes", () => {
 
   it("says why an episode failed in the summary and beside the export", { timeout: 90_000 }, async () => {
     const port = await closedPort();
-    const result = await colbench(["run", "--benchmark", "backend", "--tasks", "ids=4", "--name", "unreachable", "--agent", `http://127.0.0.1:${port}/v1#nobody`, "--simulator", `${server.url}#simulator`, "--give-up", "2s"]);
+    const result = await colbench([
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      "ids=4",
+      "--name",
+      "unreachable",
+      "--agent",
+      `http://127.0.0.1:${port}/v1#nobody`,
+      "--simulator",
+      `${server.url}#simulator`,
+      "--give-up",
+      "2s",
+    ]);
     expect(result.status).toBe(1);
     const summary = last(result.stdout) as { failed: number; failures: Array<{ task: number; reason: string }> };
     expect(summary.failed).toBe(1);
@@ -64,7 +96,12 @@ describe("colbench run and runs, through pipes", () => {
   });
 
   it("lists benchmark runs, archives, restores and deletes them", { timeout: 180_000 }, async () => {
-    const names = async (...args: string[]) => (await colbench(["runs", "list", "--json", ...args])).stdout.trim().split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { name: string }).name);
+    const names = async (...args: string[]) =>
+      (await colbench(["runs", "list", "--json", ...args])).stdout
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { name: string }).name);
     expect(await names()).toEqual(["piped", "unreachable"]);
     expect(last((await colbench(["runs", "archive", "piped"])).stdout)).toEqual({ run: "piped", archived: true });
     expect(await names()).toEqual(["unreachable"]);

@@ -16,7 +16,10 @@ afterAll(async () => {
 });
 
 async function health(url: string) {
-  return (await (await fetch(`${url}/api/health`)).json()) as { tasks: { backend: number; frontend: number }; database: { role: string } };
+  return (await (await fetch(`${url}/api/health`)).json()) as {
+    tasks: { backend: number; frontend: number };
+    database: { role: string };
+  };
 }
 
 describe("colbench serve", () => {
@@ -38,7 +41,9 @@ describe("colbench serve", () => {
       const seen = await health(second.url);
       expect(seen.tasks).toEqual(seeded.tasks);
       expect(seen.database.role).toBe("client");
-      expect(second.output()).toMatch(new RegExp(`through the socket of process ${studio.process.pid} \\(colbench serve\\)`));
+      expect(second.output()).toMatch(
+        new RegExp(`through the socket of process ${studio.process.pid} \\(colbench serve\\)`),
+      );
     } finally {
       expect(await second.stop("SIGTERM")).toBe(0);
     }
@@ -64,9 +69,14 @@ describe("colbench serve", () => {
     try {
       orphan.process.stdout!.destroy();
       orphan.process.stderr!.destroy();
-      const code = await Promise.race([orphan.stop("SIGTERM"), new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000))]);
+      const code = await Promise.race([
+        orphan.stop("SIGTERM"),
+        new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000)),
+      ]);
       expect(code).toBe(0);
-      expect(JSON.parse(fs.readFileSync(path.join(orphan.dataDir, "db.lock"), "utf8"))).toMatchObject({ state: "closed" });
+      expect(JSON.parse(fs.readFileSync(path.join(orphan.dataDir, "db.lock"), "utf8"))).toMatchObject({
+        state: "closed",
+      });
     } finally {
       await orphan.stop("SIGKILL");
       fs.rmSync(orphan.dataDir, { recursive: true, force: true });

@@ -8,7 +8,12 @@ import { projectRoot } from "../lib/paths";
 import { runColbench, spawnColbench } from "./testing/colbench";
 import { chatTemplate, promptText } from "../lib/sweet/chat-template";
 import { criticPrompt, groundTruthPrefix } from "../lib/sweet/critic";
-import { pseudoLogprob, startScriptedServer, tokenize, type ScriptedServer } from "../e2e/fixtures/scripted-model-server";
+import {
+  pseudoLogprob,
+  startScriptedServer,
+  tokenize,
+  type ScriptedServer,
+} from "../e2e/fixtures/scripted-model-server";
 import { storeFor } from "../lib/store";
 import { MemoryBus } from "../lib/events/memory-bus";
 import { PipelineJobs } from "../lib/sweet/jobs";
@@ -59,8 +64,15 @@ function expectedPolicyMean(text: string): number {
 }
 
 beforeAll(async () => {
-  const tasks = fs.readFileSync(taskFile, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
-  server = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })), slowMs: 30 });
+  const tasks = fs
+    .readFileSync(taskFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { problem_description: string; ground_truth: string });
+  server = await startScriptedServer({
+    tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })),
+    slowMs: 30,
+  });
   expect((await colbench(["import", taskFile, "--benchmark", "backend"])).status).toBe(0);
 }, 60_000);
 
@@ -73,13 +85,38 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
   const model = (name: string) => `${server.url}#${name}`;
 
   it("plays a best-of-3 run and makes trajectory pairs by the backend rule", { timeout: 120_000 }, async () => {
-    await ok(["run", "--benchmark", "backend", "--tasks", "ids=1-3", "--best-of", "3", "--name", "loop", "--agent", model("ask-then-answer"), "--simulator", model("simulator")]);
+    await ok([
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      "ids=1-3",
+      "--best-of",
+      "3",
+      "--name",
+      "loop",
+      "--agent",
+      model("ask-then-answer"),
+      "--simulator",
+      model("simulator"),
+    ]);
     // The scripted agent always answers right; give samples other rewards so the rule has something
     // to choose between (task 1: 1, 0.5, 1; task 2: 0, 0, 0; task 3: 0.2, 1, 1).
     await withDb(async (db) => {
-      const rewards: Record<string, number> = { "1:0": 1, "1:1": 0.5, "1:2": 1, "2:0": 0, "2:1": 0, "2:2": 0, "3:0": 0.2, "3:1": 1, "3:2": 1 };
+      const rewards: Record<string, number> = {
+        "1:0": 1,
+        "1:1": 0.5,
+        "1:2": 1,
+        "2:0": 0,
+        "2:1": 0,
+        "2:2": 0,
+        "3:0": 0.2,
+        "3:1": 1,
+        "3:2": 1,
+      };
       const episodes = await db.prisma.episode.findMany({ where: { run: { name: "loop" } } });
-      for (const e of episodes) await db.prisma.episode.update({ where: { id: e.id }, data: { reward: rewards[`${e.taskId}:${e.sample}`] } });
+      for (const e of episodes)
+        await db.prisma.episode.update({ where: { id: e.id }, data: { reward: rewards[`${e.taskId}:${e.sample}`] } });
     });
     const pairs = await ok(["pairs", "loop", "--with-ground-truth"]);
     expect(pairs).toMatchObject({ pairs: 2, tasks: 2 });
@@ -89,83 +126,127 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
       const rows = await db.prisma.pair.findMany({ where: { kind: "trajectory" }, include: {} });
       expect(rows).toHaveLength(2);
       const sample = async (id: number) => (await db.prisma.episode.findUniqueOrThrow({ where: { id } })).sample;
-      expect(await Promise.all(rows.map(async (p) => [await sample(p.chosenId), await sample(p.rejectedId)]))).toEqual([[0, 1], [1, 0]]);
+      expect(await Promise.all(rows.map(async (p) => [await sample(p.chosenId), await sample(p.rejectedId)]))).toEqual([
+        [0, 1],
+        [1, 0],
+      ]);
     });
-    const critic = (await colbench(["export", "loop", "--format", "openrlhf-critic"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { chosen: string; rejected: string });
+    const critic = (await colbench(["export", "loop", "--format", "openrlhf-critic"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { chosen: string; rejected: string });
     expect(critic).toHaveLength(2);
     const task1 = JSON.parse(fs.readFileSync(taskFile, "utf8").split("\n")[0]!) as { ground_truth: string };
     expect(critic[0]!.chosen.startsWith(groundTruthPrefix(task1.ground_truth))).toBe(true);
     expect(critic[0]!.chosen).toContain("<|start_header_id|>assistant<|end_header_id|>");
   });
 
-  it("samples candidates, survives kill -9 mid-way, and adds nothing when run again", { timeout: 180_000 }, async () => {
-    // Samples whose log-probs cover part of them, or hold a value no probability has, stop the step
-    // naming the server and the cause; nothing is stored.
-    for (const [name, cause] of [
-      ["half-logprobs", /sample 0: its \d+ scored tokens spell \d+ characters, not its text of \d+ \(the log-probs cover part of the sample\)/],
-      // The step scores the turn's own output first (echoed), so the prompt's token is the one refused.
-      ["positive-logprob", /#positive-logprob \/completions: incomplete answer: prompt token \d+ has the log-prob 2.5, which no probability has/],
-    ] as const) {
-      const refused = await colbench(["candidates", "loop", "--policy", model(name), "--n", "2"]);
-      expect(refused.status, name).toBe(1);
-      expect(refused.stderr, name).toContain(`${server.url}#${name}`);
-      expect(refused.stderr, `${name}: ${refused.stderr}`).toMatch(cause);
-      expect(await withDb((db) => db.prisma.candidate.count()), name).toBe(0);
-    }
-    // Killed while sampling (the slow policy answers after 30 ms), then run again to the end.
-    const killed = await colbench(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N), "--concurrency", "2"], 1_500);
-    expect(killed.status).toBeNull();
-    const first = await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)]);
-    await withDb(async (db) => {
-      const turns = await db.prisma.turn.count({ where: { role: "agent", episode: { run: { name: "loop" } } } });
-      expect(first.states).toBe(turns);
-      const perTurn = await db.prisma.candidate.groupBy({ by: ["turnId"], _count: { _all: true } });
-      expect(perTurn).toHaveLength(turns);
-      expect(perTurn.every((g) => g._count._all === N + 1)).toBe(true);
-    });
-    expect(await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)])).toMatchObject({ sampled: 0, candidates: 0 });
-  });
-
-  it("ranks by the critic: advantage = the span's mean log-prob minus the policy's, as computed by hand", { timeout: 180_000 }, async () => {
-    const killed = await colbench(["rank", "loop", "--critic", model("slow:30"), "--concurrency", "1"], 1_500);
-    expect(killed.status).toBeNull();
-    await ok(["rank", "loop", "--critic", model("ask-then-answer")]);
-    expect(await ok(["rank", "loop", "--critic", model("ask-then-answer")])).toMatchObject({ ranked: 0 });
-    const llama = chatTemplate("llama3");
-    await withDb(async (db) => {
-      const candidates = await db.prisma.candidate.findMany({ include: { turn: { include: { episode: { include: { task: true } } } } } });
-      expect(candidates.length).toBeGreaterThan(0);
-      expect(candidates.every((c) => c.advantage !== null)).toBe(true);
-      for (const c of candidates) {
-        const prompt = criticPrompt(llama, c.turn.episode.task.groundTruth, promptText(llama, c.turn.prompt), c.text);
-        expect(c.criticScore).toBeCloseTo(expectedCriticMean(prompt), 9);
-        if (c.index > 0) expect(c.policyMean).toBeCloseTo(expectedPolicyMean(c.text), 9);
-        expect(c.advantage).toBeCloseTo(c.criticScore! - c.policyMean, 9);
+  it(
+    "samples candidates, survives kill -9 mid-way, and adds nothing when run again",
+    { timeout: 180_000 },
+    async () => {
+      // Samples whose log-probs cover part of them, or hold a value no probability has, stop the step
+      // naming the server and the cause; nothing is stored.
+      for (const [name, cause] of [
+        [
+          "half-logprobs",
+          /sample 0: its \d+ scored tokens spell \d+ characters, not its text of \d+ \(the log-probs cover part of the sample\)/,
+        ],
+        // The step scores the turn's own output first (echoed), so the prompt's token is the one refused.
+        [
+          "positive-logprob",
+          /#positive-logprob \/completions: incomplete answer: prompt token \d+ has the log-prob 2.5, which no probability has/,
+        ],
+      ] as const) {
+        const refused = await colbench(["candidates", "loop", "--policy", model(name), "--n", "2"]);
+        expect(refused.status, name).toBe(1);
+        expect(refused.stderr, name).toContain(`${server.url}#${name}`);
+        expect(refused.stderr, `${name}: ${refused.stderr}`).toMatch(cause);
+        expect(await withDb((db) => db.prisma.candidate.count()), name).toBe(0);
       }
-      // The turn's own output is candidate 0: its advantage is the turn's, which the replay charts.
-      const own = candidates.find((c) => c.index === 0)!;
-      expect((await db.prisma.turn.findUniqueOrThrow({ where: { id: own.turnId } })).advantage).toBeCloseTo(own.advantage!, 9);
-    });
-  });
+      // Killed while sampling (the slow policy answers after 30 ms), then run again to the end.
+      const killed = await colbench(
+        ["candidates", "loop", "--policy", model("slow:30"), "--n", String(N), "--concurrency", "2"],
+        1_500,
+      );
+      expect(killed.status).toBeNull();
+      const first = await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)]);
+      await withDb(async (db) => {
+        const turns = await db.prisma.turn.count({ where: { role: "agent", episode: { run: { name: "loop" } } } });
+        expect(first.states).toBe(turns);
+        const perTurn = await db.prisma.candidate.groupBy({ by: ["turnId"], _count: { _all: true } });
+        expect(perTurn).toHaveLength(turns);
+        expect(perTurn.every((g) => g._count._all === N + 1)).toBe(true);
+      });
+      expect(await ok(["candidates", "loop", "--policy", model("slow:30"), "--n", String(N)])).toMatchObject({
+        sampled: 0,
+        candidates: 0,
+      });
+    },
+  );
+
+  it(
+    "ranks by the critic: advantage = the span's mean log-prob minus the policy's, as computed by hand",
+    { timeout: 180_000 },
+    async () => {
+      const killed = await colbench(["rank", "loop", "--critic", model("slow:30"), "--concurrency", "1"], 1_500);
+      expect(killed.status).toBeNull();
+      await ok(["rank", "loop", "--critic", model("ask-then-answer")]);
+      expect(await ok(["rank", "loop", "--critic", model("ask-then-answer")])).toMatchObject({ ranked: 0 });
+      const llama = chatTemplate("llama3");
+      await withDb(async (db) => {
+        const candidates = await db.prisma.candidate.findMany({
+          include: { turn: { include: { episode: { include: { task: true } } } } },
+        });
+        expect(candidates.length).toBeGreaterThan(0);
+        expect(candidates.every((c) => c.advantage !== null)).toBe(true);
+        for (const c of candidates) {
+          const prompt = criticPrompt(llama, c.turn.episode.task.groundTruth, promptText(llama, c.turn.prompt), c.text);
+          expect(c.criticScore).toBeCloseTo(expectedCriticMean(prompt), 9);
+          if (c.index > 0) expect(c.policyMean).toBeCloseTo(expectedPolicyMean(c.text), 9);
+          expect(c.advantage).toBeCloseTo(c.criticScore! - c.policyMean, 9);
+        }
+        // The turn's own output is candidate 0: its advantage is the turn's, which the replay charts.
+        const own = candidates.find((c) => c.index === 0)!;
+        expect((await db.prisma.turn.findUniqueOrThrow({ where: { id: own.turnId } })).advantage).toBeCloseTo(
+          own.advantage!,
+          9,
+        );
+      });
+    },
+  );
 
   it("draws turn pairs reproducibly and writes the policy's and TRL's files", { timeout: 60_000 }, async () => {
     const made = await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"]);
     expect(made.pairs).toBe((made.states as number) * 4);
     const once = (await colbench(["export", "loop", "--format", "openrlhf-policy"])).stdout;
-    expect(await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"])).toMatchObject({ pairs: made.pairs });
+    expect(await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"])).toMatchObject({
+      pairs: made.pairs,
+    });
     expect((await colbench(["export", "loop", "--format", "openrlhf-policy"])).stdout).toBe(once);
-    const lines = once.trim().split("\n").map((l) => JSON.parse(l) as { chosen: string; rejected: string });
+    const lines = once
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { chosen: string; rejected: string });
     expect(lines).toHaveLength(made.pairs as number);
     expect(lines.every((l) => l.chosen.endsWith("<|eot_id|>") && l.chosen.startsWith("<|begin_of_text|>"))).toBe(true);
-    const withPrompt = JSON.parse((await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!);
+    const withPrompt = JSON.parse(
+      (await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!,
+    );
     expect(Object.keys(withPrompt)).toEqual(["prompt", "chosen", "rejected"]);
     // TRL's string format: prompt + reply is the OpenRLHF policy line's text, pair by pair.
-    const trl = (await colbench(["export", "loop", "--format", "trl-dpo"])).stdout.trim().split("\n").map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
+    const trl = (await colbench(["export", "loop", "--format", "trl-dpo"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
     expect(trl.map((l) => ({ chosen: l.prompt + l.chosen, rejected: l.prompt + l.rejected }))).toEqual(lines);
     expect(trl.every((l) => l.chosen.endsWith("<|eot_id|>"))).toBe(true);
     // The official best-of-k layout: k blocks of the task list.
     const file = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout;
-    const blocks = file.trim().split("\n").map((l) => JSON.parse(l) as { task: { problem_description: string } });
+    const blocks = file
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { task: { problem_description: string } });
     expect(blocks).toHaveLength(9);
     expect(blocks[3]!.task.problem_description).toBe(blocks[0]!.task.problem_description);
     expect(blocks[1]!.task.problem_description).not.toBe(blocks[0]!.task.problem_description);
@@ -180,12 +261,19 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
 
   it("ends an export quietly when its reader closes the pipe early (`| head`)", () => {
     // `true` exits before colbench writes a line, so the export's writes meet a closed pipe.
-    const result = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" export loop --format official | true; echo "status=\${PIPESTATUS[0]}" >&2`], {
-      cwd: projectRoot,
-      env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" },
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${bin}" export loop --format official | true; echo "status=\${PIPESTATUS[0]}" >&2`,
+      ],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(result.stderr).not.toMatch(/EPIPE|Error/);
     expect(result.stderr).toContain("status=0");
   });
@@ -193,103 +281,134 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
 
 describe("files that go into the published scripts and come back", () => {
   const model = (name: string) => `${server.url}#${name}`;
-  const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as { dialogue_history: Array<{ role: string; input?: unknown; output?: string }> });
+  const lines = (text: string) =>
+    text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { dialogue_history: Array<{ role: string; input?: unknown; output?: string }> });
   const stringsFile = path.join(dataDir, "loop-official.jsonl");
 
-  it("the official export's agent inputs are the prompt strings the policy saw; --inputs messages keeps the stored messages", { timeout: 60_000 }, async () => {
-    const official = (await colbench(["export", "loop", "--format", "official"])).stdout;
-    const messages = lines((await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout);
-    const llama = chatTemplate("llama3");
-    const exported = lines(official);
-    expect(exported.length).toBe(9);
-    let agentTurns = 0;
-    exported.forEach((trajectory, i) => {
-      trajectory.dialogue_history.forEach((turn, j) => {
-        if (turn.role !== "assistant") return;
-        agentTurns++;
-        const stored = messages[i]!.dialogue_history[j]!.input;
-        expect(Array.isArray(stored)).toBe(true);
-        expect(typeof turn.input).toBe("string");
-        expect(turn.input).toBe(promptText(llama, stored));
+  it(
+    "the official export's agent inputs are the prompt strings the policy saw; --inputs messages keeps the stored messages",
+    { timeout: 60_000 },
+    async () => {
+      const official = (await colbench(["export", "loop", "--format", "official"])).stdout;
+      const messages = lines(
+        (await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout,
+      );
+      const llama = chatTemplate("llama3");
+      const exported = lines(official);
+      expect(exported.length).toBe(9);
+      let agentTurns = 0;
+      exported.forEach((trajectory, i) => {
+        trajectory.dialogue_history.forEach((turn, j) => {
+          if (turn.role !== "assistant") return;
+          agentTurns++;
+          const stored = messages[i]!.dialogue_history[j]!.input;
+          expect(Array.isArray(stored)).toBe(true);
+          expect(typeof turn.input).toBe("string");
+          expect(turn.input).toBe(promptText(llama, stored));
+        });
       });
-    });
-    expect(agentTurns).toBeGreaterThan(9);
-    fs.writeFileSync(stringsFile, official);
-  });
+      expect(agentTurns).toBeGreaterThan(9);
+      fs.writeFileSync(stringsFile, official);
+    },
+  );
 
-  it("a file in the published layout (string inputs) imports, samples through /v1/completions, ranks and exports back identically", { timeout: 180_000 }, async () => {
-    await ok(["import-trajectories", stringsFile, "--name", "strings"]);
-    // A policy whose completions answers ignore echo: its own output cannot be scored; nothing is stored.
-    const broken = await colbench(["candidates", "strings", "--policy", model("no-echo"), "--n", "3"]);
-    expect(broken.status).not.toBe(0);
-    expect(broken.stderr).toContain(`${server.url}#no-echo`);
-    expect(broken.stderr).toMatch(/incomplete answer: .*ignored echo/);
-    const countOf = (where: object) => withDb((db) => db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }));
-    expect(await countOf({})).toBe(0);
-    // A completions sample with a log-prob above 0 is refused too.
-    const positive = await colbench(["candidates", "strings", "--policy", model("positive-logprob"), "--n", "3"]);
-    expect(positive.status).toBe(1);
-    expect(positive.stderr).toMatch(/#positive-logprob \/completions: incomplete answer: .*has the log-prob 2.5/);
-    expect(await countOf({})).toBe(0);
+  it(
+    "a file in the published layout (string inputs) imports, samples through /v1/completions, ranks and exports back identically",
+    { timeout: 180_000 },
+    async () => {
+      await ok(["import-trajectories", stringsFile, "--name", "strings"]);
+      // A policy whose completions answers ignore echo: its own output cannot be scored; nothing is stored.
+      const broken = await colbench(["candidates", "strings", "--policy", model("no-echo"), "--n", "3"]);
+      expect(broken.status).not.toBe(0);
+      expect(broken.stderr).toContain(`${server.url}#no-echo`);
+      expect(broken.stderr).toMatch(/incomplete answer: .*ignored echo/);
+      const countOf = (where: object) =>
+        withDb((db) =>
+          db.prisma.candidate.count({ where: { turn: { episode: { run: { name: "strings" } } }, ...where } }),
+        );
+      expect(await countOf({})).toBe(0);
+      // A completions sample with a log-prob above 0 is refused too.
+      const positive = await colbench(["candidates", "strings", "--policy", model("positive-logprob"), "--n", "3"]);
+      expect(positive.status).toBe(1);
+      expect(positive.stderr).toMatch(/#positive-logprob \/completions: incomplete answer: .*has the log-prob 2.5/);
+      expect(await countOf({})).toBe(0);
 
-    // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
-    const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
-    expect(sampled.sampled).toBeGreaterThan(0);
-    expect(sampled.candidates).toBe((sampled.states as number) * 17);
-    expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 16);
-    expect((sampled.states as number) * 17).toBeGreaterThan(256);
-    expect(await countOf({ sampledVia: "own" })).toBe(sampled.states);
-    await withDb(async (db) => {
-      const samples = await db.prisma.candidate.findMany({ where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } }, include: { turn: true } });
-      for (const c of samples) {
-        // Sampled after the prompt string: the first token follows the prompt's last.
-        expect(typeof c.turn.prompt).toBe("string");
-        const tokens = [...tokenize(c.text), "<|eot_id|>"];
-        const previous = [tokenize(c.turn.prompt as string).at(-1)!, ...tokens];
-        const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]!));
-        expect(c.policyMean).toBeCloseTo(lps.reduce((a, b) => a + b, 0) / lps.length, 9);
+      // 16 a state, the published count: over 256 candidates, so ranking writes in several batches.
+      const sampled = await ok(["candidates", "strings", "--policy", model("ask-then-answer"), "--n", "16"]);
+      expect(sampled.sampled).toBeGreaterThan(0);
+      expect(sampled.candidates).toBe((sampled.states as number) * 17);
+      expect(await countOf({ sampledVia: "completions" })).toBe((sampled.states as number) * 16);
+      expect((sampled.states as number) * 17).toBeGreaterThan(256);
+      expect(await countOf({ sampledVia: "own" })).toBe(sampled.states);
+      await withDb(async (db) => {
+        const samples = await db.prisma.candidate.findMany({
+          where: { sampledVia: "completions", turn: { episode: { run: { name: "strings" } } } },
+          include: { turn: true },
+        });
+        for (const c of samples) {
+          // Sampled after the prompt string: the first token follows the prompt's last.
+          expect(typeof c.turn.prompt).toBe("string");
+          const tokens = [...tokenize(c.text), "<|eot_id|>"];
+          const previous = [tokenize(c.turn.prompt as string).at(-1)!, ...tokens];
+          const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]!));
+          expect(c.policyMean).toBeCloseTo(lps.reduce((a, b) => a + b, 0) / lps.length, 9);
+        }
+      });
+
+      // Critics whose answers do not cover the prompt stop the step, naming the server and the cause; nothing is stored.
+      const faults: Array<[string, RegExp]> = [
+        ["no-echo", /ignored echo/],
+        ["truncated-prompt", /cut or changed the prompt/],
+        ["null-logprobs", /have no log-prob/],
+        ["shifted-offsets", /text_offset\[3\]/],
+        ["forced-bos", /BOS token it added/],
+        ["empty-bos", /an empty token in front of the prompt/],
+        ["positive-logprob", /prompt token \d+ has the log-prob 2.5, which no probability has/],
+      ];
+      for (const [name, cause] of faults) {
+        const result = await colbench(["rank", "strings", "--critic", model(name)]);
+        expect(result.status, name).not.toBe(0);
+        expect(result.stderr, name).toContain(`${server.url}#${name}`);
+        expect(result.stderr, name).toMatch(cause);
+        expect(result.stdout, name).not.toContain("ranked");
+        expect(await countOf({ NOT: { criticScore: null } }), name).toBe(0);
       }
-    });
-
-    // Critics whose answers do not cover the prompt stop the step, naming the server and the cause; nothing is stored.
-    const faults: Array<[string, RegExp]> = [
-      ["no-echo", /ignored echo/],
-      ["truncated-prompt", /cut or changed the prompt/],
-      ["null-logprobs", /have no log-prob/],
-      ["shifted-offsets", /text_offset\[3\]/],
-      ["forced-bos", /BOS token it added/],
-      ["empty-bos", /an empty token in front of the prompt/],
-      ["positive-logprob", /prompt token \d+ has the log-prob 2.5, which no probability has/],
-    ];
-    for (const [name, cause] of faults) {
-      const result = await colbench(["rank", "strings", "--critic", model(name)]);
-      expect(result.status, name).not.toBe(0);
-      expect(result.stderr, name).toContain(`${server.url}#${name}`);
-      expect(result.stderr, name).toMatch(cause);
-      expect(result.stdout, name).not.toContain("ranked");
-      expect(await countOf({ NOT: { criticScore: null } }), name).toBe(0);
-    }
-    // A critic answering HTTP 500 is said at once (the step keeps retrying until its give-up), not only at the end.
-    const started = Date.now();
-    const failing = spawnColbench(dataDir, ["rank", "strings", "--critic", model("flaky:1000000")], { env: { COLBENCH_GIVE_UP: "15s" } });
-    await failing.waitFor(/rank: waiting: the critic server http:\/\/127\.0\.0\.1:\d+\/v1 is not answering \(HTTP 500\) since \d\d:\d\d:\d\d UTC; the step keeps retrying and gives up at \d\d:\d\d:\d\d UTC/, 10_000);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await failing.exited).toBe(1);
-    expect(failing.output()).toMatch(/HTTP 500.*gave up after \d+ attempts/);
-    expect(await countOf({ NOT: { criticScore: null } })).toBe(0);
-    await ok(["rank", "strings", "--critic", model("ask-then-answer")]);
-    expect(await countOf({ criticScore: null })).toBe(0);
-    const pairs = await ok(["turn-pairs", "strings"]);
-    expect(pairs).toMatchObject({ pool: "samples", pairs: (sampled.states as number) * 8 });
-    await withDb(async (db) => {
-      const drawn = await db.prisma.pair.findMany({ where: { kind: "turn", run: { name: "strings" } } });
-      const own = await db.prisma.candidate.count({ where: { index: 0, id: { in: drawn.flatMap((p) => [p.chosenId, p.rejectedId]) } } });
-      expect(own).toBe(0);
-    });
-    // The policy's file says which pool its pairs came from.
-    expect((await colbench(["export", "strings", "--format", "openrlhf-policy"])).stderr).toContain(`"pool":"samples"`);
-    expect((await colbench(["export", "strings", "--format", "official"])).stdout).toBe(fs.readFileSync(stringsFile, "utf8"));
-  });
+      // A critic answering HTTP 500 is said at once (the step keeps retrying until its give-up), not only at the end.
+      const started = Date.now();
+      const failing = spawnColbench(dataDir, ["rank", "strings", "--critic", model("flaky:1000000")], {
+        env: { COLBENCH_GIVE_UP: "15s" },
+      });
+      await failing.waitFor(
+        /rank: waiting: the critic server http:\/\/127\.0\.0\.1:\d+\/v1 is not answering \(HTTP 500\) since \d\d:\d\d:\d\d UTC; the step keeps retrying and gives up at \d\d:\d\d:\d\d UTC/,
+        10_000,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await failing.exited).toBe(1);
+      expect(failing.output()).toMatch(/HTTP 500.*gave up after \d+ attempts/);
+      expect(await countOf({ NOT: { criticScore: null } })).toBe(0);
+      await ok(["rank", "strings", "--critic", model("ask-then-answer")]);
+      expect(await countOf({ criticScore: null })).toBe(0);
+      const pairs = await ok(["turn-pairs", "strings"]);
+      expect(pairs).toMatchObject({ pool: "samples", pairs: (sampled.states as number) * 8 });
+      await withDb(async (db) => {
+        const drawn = await db.prisma.pair.findMany({ where: { kind: "turn", run: { name: "strings" } } });
+        const own = await db.prisma.candidate.count({
+          where: { index: 0, id: { in: drawn.flatMap((p) => [p.chosenId, p.rejectedId]) } },
+        });
+        expect(own).toBe(0);
+      });
+      // The policy's file says which pool its pairs came from.
+      expect((await colbench(["export", "strings", "--format", "openrlhf-policy"])).stderr).toContain(
+        `"pool":"samples"`,
+      );
+      expect((await colbench(["export", "strings", "--format", "official"])).stdout).toBe(
+        fs.readFileSync(stringsFile, "utf8"),
+      );
+    },
+  );
 
   it("the training-data panel's rank step ends with the same cause", { timeout: 60_000 }, async () => {
     await withDb(async (db) => {
@@ -297,7 +416,10 @@ describe("files that go into the published scripts and come back", () => {
       const bus = new MemoryBus();
       const jobs = new PipelineJobs(store, bus);
       const run = (await store.runs.find("strings"))!;
-      await db.prisma.candidate.updateMany({ where: { turn: { episode: { runId: run.id } } }, data: { criticScore: null, advantage: null, criticModel: null } });
+      await db.prisma.candidate.updateMany({
+        where: { turn: { episode: { runId: run.id } } },
+        data: { criticScore: null, advantage: null, criticModel: null },
+      });
       jobs.start(run.id, { step: "rank", server: model("no-echo") });
       await expect.poll(() => jobs.status(run.id)?.state, { timeout: 30_000 }).toBe("crashed");
       const event = jobs.status(run.id)!;
@@ -313,20 +435,34 @@ describe("files that go into the published scripts and come back", () => {
     });
   });
 
-  it("--template FOLDER writes the run's strings in the model's own template, recorded for every later step", { timeout: 60_000 }, async () => {
-    const folder = path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header");
-    const config = JSON.parse(fs.readFileSync(path.join(folder, "tokenizer_config.json"), "utf8")) as Record<string, unknown>;
-    const official = lines((await colbench(["export", "loop", "--format", "official", "--template", folder])).stdout);
-    const stored = lines((await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout);
-    const day = await withDb(async (db) => (await db.prisma.run.findUniqueOrThrow({ where: { name: "loop" } })).createdAt.toISOString().slice(0, 10));
-    const turn = official[0]!.dialogue_history.findIndex((t) => t.role === "assistant");
-    const want = renderJinja(chatTemplateSource(config)!, promptMessages(stored[0]!.dialogue_history[turn]!.input), { specialTokens: specialTokensOf(config), date: new Date(`${day}T12:00:00Z`) });
-    expect(official[0]!.dialogue_history[turn]!.input).toBe(want);
-    expect(want).toContain("Current date: ");
-    // Recorded: later exports use it without being told, and refuse another.
-    expect(lines((await colbench(["export", "loop", "--format", "official"])).stdout)[0]!.dialogue_history[turn]!.input).toBe(want);
-    const mixed = await colbench(["export", "loop", "--format", "official", "--template", "llama3"]);
-    expect(mixed.status).not.toBe(0);
-    expect(mixed.stderr).toMatch(/would mix two/);
-  });
+  it(
+    "--template FOLDER writes the run's strings in the model's own template, recorded for every later step",
+    { timeout: 60_000 },
+    async () => {
+      const folder = path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header");
+      const config = JSON.parse(fs.readFileSync(path.join(folder, "tokenizer_config.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      const official = lines((await colbench(["export", "loop", "--format", "official", "--template", folder])).stdout);
+      const stored = lines((await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout);
+      const day = await withDb(async (db) =>
+        (await db.prisma.run.findUniqueOrThrow({ where: { name: "loop" } })).createdAt.toISOString().slice(0, 10),
+      );
+      const turn = official[0]!.dialogue_history.findIndex((t) => t.role === "assistant");
+      const want = renderJinja(chatTemplateSource(config)!, promptMessages(stored[0]!.dialogue_history[turn]!.input), {
+        specialTokens: specialTokensOf(config),
+        date: new Date(`${day}T12:00:00Z`),
+      });
+      expect(official[0]!.dialogue_history[turn]!.input).toBe(want);
+      expect(want).toContain("Current date: ");
+      // Recorded: later exports use it without being told, and refuse another.
+      expect(
+        lines((await colbench(["export", "loop", "--format", "official"])).stdout)[0]!.dialogue_history[turn]!.input,
+      ).toBe(want);
+      const mixed = await colbench(["export", "loop", "--format", "official", "--template", "llama3"]);
+      expect(mixed.status).not.toBe(0);
+      expect(mixed.stderr).toMatch(/would mix two/);
+    },
+  );
 });

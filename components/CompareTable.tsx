@@ -15,7 +15,17 @@ function outcome(t: TaskComparison): Filter | null {
 }
 
 /** Task by task: each run's reward and who won, filterable by outcome. */
-export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: TaskComparison[]; aName: string; bName: string; replays?: boolean }) {
+export function CompareTable({
+  tasks,
+  aName,
+  bName,
+  replays = false,
+}: {
+  tasks: TaskComparison[];
+  aName: string;
+  bName: string;
+  replays?: boolean;
+}) {
   const [filter, setFilter] = useState<Filter>("all");
   const shown = useMemo(() => (filter === "all" ? tasks : tasks.filter((t) => outcome(t) === filter)), [tasks, filter]);
   const score = (x: number | null, episode: number | null, run: string) =>
@@ -24,7 +34,11 @@ export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: 
     ) : episode === null || !replays ? (
       x.toFixed(3)
     ) : (
-      <Link href={`/episodes/${episode}`} className="text-teal-800 hover:underline" title={`${run}'s episode on this task`}>
+      <Link
+        href={`/episodes/${episode}`}
+        className="text-teal-800 hover:underline"
+        title={`${run}'s episode on this task`}
+      >
         {x.toFixed(3)}
       </Link>
     );
@@ -39,7 +53,13 @@ export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: 
             ["tie", "tied"],
           ] as const
         ).map(([value, text]) => (
-          <button key={value} type="button" onClick={() => setFilter(value)} aria-pressed={filter === value} className={`rounded-md px-3 py-1 ${filter === value ? "bg-teal-700 text-white" : "bg-white ring-1 ring-stone-200"}`}>
+          <button
+            key={value}
+            type="button"
+            onClick={() => setFilter(value)}
+            aria-pressed={filter === value}
+            className={`rounded-md px-3 py-1 ${filter === value ? "bg-teal-700 text-white" : "bg-white ring-1 ring-stone-200"}`}
+          >
             {text}
           </button>
         ))}
@@ -50,11 +70,21 @@ export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: 
         columns="5rem 1fr 6rem 6rem 7rem"
         header={
           <>
-            <span role="columnheader" className={cell}>Task</span>
-            <span role="columnheader" className={cell}>Description</span>
-            <span role="columnheader" className={`${cell} text-right`}>A</span>
-            <span role="columnheader" className={`${cell} text-right`}>B</span>
-            <span role="columnheader" className={cell}>Better</span>
+            <span role="columnheader" className={cell}>
+              Task
+            </span>
+            <span role="columnheader" className={cell}>
+              Description
+            </span>
+            <span role="columnheader" className={`${cell} text-right`}>
+              A
+            </span>
+            <span role="columnheader" className={`${cell} text-right`}>
+              B
+            </span>
+            <span role="columnheader" className={cell}>
+              Better
+            </span>
           </>
         }
         render={(t) => {
@@ -62,12 +92,25 @@ export function CompareTable({ tasks, aName, bName, replays = false }: { tasks: 
           return (
             <>
               <span role="cell" className={`${cell} font-mono`}>
-                <Link href={`/tasks/${t.taskId}`} className="text-teal-800 hover:underline">#{t.taskId}</Link>
+                <Link href={`/tasks/${t.taskId}`} className="text-teal-800 hover:underline">
+                  #{t.taskId}
+                </Link>
               </span>
-              <span role="cell" className={`${cell} text-stone-700`} title={t.problemDescription}>{t.problemDescription}</span>
-              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.a, t.aEpisode, aName)}</span>
-              <span role="cell" className={`${cell} text-right tabular-nums`}>{score(t.b, t.bEpisode, bName)}</span>
-              <span role="cell" className={`${cell} ${o === "a" ? "text-emerald-700" : o === "b" ? "text-rose-700" : "text-stone-500"}`}>{o === null ? "only one" : o === "tie" ? "tie" : o.toUpperCase()}</span>
+              <span role="cell" className={`${cell} text-stone-700`} title={t.problemDescription}>
+                {t.problemDescription}
+              </span>
+              <span role="cell" className={`${cell} text-right tabular-nums`}>
+                {score(t.a, t.aEpisode, aName)}
+              </span>
+              <span role="cell" className={`${cell} text-right tabular-nums`}>
+                {score(t.b, t.bEpisode, bName)}
+              </span>
+              <span
+                role="cell"
+                className={`${cell} ${o === "a" ? "text-emerald-700" : o === "b" ? "text-rose-700" : "text-stone-500"}`}
+              >
+                {o === null ? "only one" : o === "tie" ? "tie" : o.toUpperCase()}
+              </span>
             </>
           );
         }}

@@ -25,7 +25,9 @@ export function EpisodeScore({
       <h2 id={headingId} className="mb-2 text-lg font-semibold text-stone-900">
         Final answer and score
       </h2>
-      {d.error ? <p className="mb-3 rounded bg-red-50 p-3 text-sm text-red-800">This episode failed: {d.error}</p> : null}
+      {d.error ? (
+        <p className="mb-3 rounded bg-red-50 p-3 text-sm text-red-800">This episode failed: {d.error}</p>
+      ) : null}
       <Score answer={answer} details={d} targetWithheld={targetWithheld} />
     </section>
   );

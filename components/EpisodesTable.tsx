@@ -55,7 +55,8 @@ export function EpisodesTable({ rows }: { rows: EpisodeLine[] }) {
           cell: (e) =>
             e.failure ? (
               <span className="text-red-700" title={e.failure}>
-                failed: <span className="text-xs">{e.failure.length > 120 ? `${e.failure.slice(0, 120)}…` : e.failure}</span>
+                failed:{" "}
+                <span className="text-xs">{e.failure.length > 120 ? `${e.failure.slice(0, 120)}…` : e.failure}</span>
               </span>
             ) : (
               e.status

@@ -5,7 +5,8 @@ import type { Benchmark } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
 import type { RevealedHidden as Hidden } from "@/components/benchmarks/views";
 
-type State = { kind: "hidden" } | { kind: "loading" } | { kind: "error"; message: string } | { kind: "shown"; hidden: Hidden };
+type State =
+  { kind: "hidden" } | { kind: "loading" } | { kind: "error"; message: string } | { kind: "shown"; hidden: Hidden };
 
 /** Ground truth, tests and target stay off the page until a person asks for them. */
 export function HiddenInformation({ taskId, benchmark }: { taskId: number; benchmark: Benchmark }) {
@@ -36,7 +37,11 @@ export function HiddenInformation({ taskId, benchmark }: { taskId: number; bench
           aria-expanded={state.kind === "shown"}
           className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm font-medium text-amber-900 hover:bg-amber-100"
         >
-          {state.kind === "shown" ? "Hide hidden information" : state.kind === "loading" ? "Loading…" : "Reveal hidden information"}
+          {state.kind === "shown"
+            ? "Hide hidden information"
+            : state.kind === "loading"
+              ? "Loading…"
+              : "Reveal hidden information"}
         </button>
       </div>
       {state.kind === "error" ? <p className="mt-2 text-sm text-red-700">Could not load it: {state.message}</p> : null}

@@ -63,14 +63,36 @@ export function ImportForm() {
     for (const [i, chunk] of chunks.entries()) {
       const body =
         kind === "tasks"
-          ? { kind, fileName: file.name, benchmark: form.get("benchmark"), split: form.get("split") || "test", ...chunk }
+          ? {
+              kind,
+              fileName: file.name,
+              benchmark: form.get("benchmark"),
+              split: form.get("split") || "test",
+              ...chunk,
+            }
           : { kind, fileName: file.name, runName, append: i > 0 && total.runId !== undefined, ...chunk };
-      const response = await fetch("/api/uploads", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).catch((e: Error) => e);
+      const response = await fetch("/api/uploads", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }).catch((e: Error) => e);
       if (response instanceof Error || !response.ok) {
-        setError(response instanceof Error ? response.message : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`));
+        setError(
+          response instanceof Error
+            ? response.message
+            : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`),
+        );
         break;
       }
-      const part = (await response.json()) as { lines?: number; valid?: number; inserted?: number; existing?: number; episodes?: number; runId?: number; problems: string[] };
+      const part = (await response.json()) as {
+        lines?: number;
+        valid?: number;
+        inserted?: number;
+        existing?: number;
+        episodes?: number;
+        runId?: number;
+        problems: string[];
+      };
       total.lines += part.lines ?? chunk.lines.filter((l) => l.trim()).length;
       total.stored += part.inserted ?? part.episodes ?? 0;
       total.existing += part.existing ?? 0;
@@ -84,14 +106,23 @@ export function ImportForm() {
 
   return (
     <>
-      <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2">
+      <form
+        onSubmit={submit}
+        className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2"
+      >
         <fieldset className="flex gap-4 text-sm sm:col-span-2">
           <legend className="sr-only">What the file holds</legend>
           <label className="flex items-center gap-1">
             <input type="radio" name="kind" checked={kind === "tasks"} onChange={() => setKind("tasks")} /> tasks
           </label>
           <label className="flex items-center gap-1">
-            <input type="radio" name="kind" checked={kind === "trajectories"} onChange={() => setKind("trajectories")} /> trajectories (finished episodes)
+            <input
+              type="radio"
+              name="kind"
+              checked={kind === "trajectories"}
+              onChange={() => setKind("trajectories")}
+            />{" "}
+            trajectories (finished episodes)
           </label>
         </fieldset>
         <label className={`${label} sm:col-span-2`}>
@@ -122,7 +153,10 @@ export function ImportForm() {
           </label>
         )}
         <div className="flex items-center gap-3 sm:col-span-2">
-          <button type="submit" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+          <button
+            type="submit"
+            className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800"
+          >
             Import
           </button>
           {progress ? (
@@ -142,7 +176,8 @@ export function ImportForm() {
         <section className="mt-6 max-w-3xl" aria-label="Import result" data-testid="import-result">
           <p className="text-sm text-stone-800">
             {outcome.lines} lines read: {outcome.stored} {kind === "tasks" ? "tasks stored" : "episodes stored"}
-            {kind === "tasks" ? `, ${outcome.existing} already there` : ""}, {outcome.bad !== undefined
+            {kind === "tasks" ? `, ${outcome.existing} already there` : ""},{" "}
+            {outcome.bad !== undefined
               ? `${outcome.bad} bad line${outcome.bad === 1 ? "" : "s"} left out${outcome.problems.length !== outcome.bad ? ` (${outcome.problems.length} problems)` : ""}`
               : `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"}`}
             .{" "}
@@ -157,7 +192,10 @@ export function ImportForm() {
             ) : null}
           </p>
           {outcome.problems.length ? (
-            <ul className="mt-2 max-h-80 overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs text-red-900" data-testid="import-problems">
+            <ul
+              className="mt-2 max-h-80 overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs text-red-900"
+              data-testid="import-problems"
+            >
               {outcome.problems.map((p) => (
                 <li key={p}>{p}</li>
               ))}

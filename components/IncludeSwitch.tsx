@@ -22,7 +22,11 @@ export function IncludeSwitch({ label, on, href }: { label: string; on: boolean;
 }
 
 /** A page's URL with some query parameters set or removed (undefined, false and "" remove). */
-export function withQuery(path: string, query: Record<string, string | undefined>, patch: Record<string, string | number | boolean | undefined>): string {
+export function withQuery(
+  path: string,
+  query: Record<string, string | undefined>,
+  patch: Record<string, string | number | boolean | undefined>,
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries({ ...query, ...patch })) {
     if (value === undefined || value === false || value === "") continue;

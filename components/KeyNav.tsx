@@ -9,7 +9,13 @@ export function KeyNav({ previous, next }: { previous: string | null; next: stri
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=true]") || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (
+        target?.closest("input, textarea, select, [contenteditable=true]") ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey
+      )
+        return;
       if ((event.key === "ArrowLeft" || event.key === "k") && previous) router.push(previous);
       if ((event.key === "ArrowRight" || event.key === "j") && next) router.push(next);
     };

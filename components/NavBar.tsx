@@ -22,7 +22,8 @@ const SECTIONS: Section[] = [
 /** The studio's navigation: the sections this viewer may open, and who is signed in. */
 export function NavBar({ viewer }: { viewer: Viewer }) {
   // A seat link opens its seat only: no navigation to pages it may not see.
-  const sections = viewer.kind === "seats" || viewer.kind === "anonymous" ? [] : SECTIONS.filter((s) => !s.hidden?.(viewer));
+  const sections =
+    viewer.kind === "seats" || viewer.kind === "anonymous" ? [] : SECTIONS.filter((s) => !s.hidden?.(viewer));
   const links = (className: string) =>
     sections.map((section) => (
       <li key={section.href}>
@@ -38,7 +39,9 @@ export function NavBar({ viewer }: { viewer: Viewer }) {
           ColBench <span className="text-teal-700">Studio</span>
         </Link>
         {/* Wide screens: the sections in a row (wrapping if they must). */}
-        <ul className="hidden flex-1 flex-wrap gap-1 text-sm lg:flex">{links("rounded-md px-3 py-1.5 text-stone-600 hover:bg-stone-100 hover:text-stone-900")}</ul>
+        <ul className="hidden flex-1 flex-wrap gap-1 text-sm lg:flex">
+          {links("rounded-md px-3 py-1.5 text-stone-600 hover:bg-stone-100 hover:text-stone-900")}
+        </ul>
         {/* Narrow screens: behind a Menu button (a <details>, so it works before any script has loaded). */}
         {sections.length ? (
           <NavMenu>

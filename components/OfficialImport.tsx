@@ -14,7 +14,13 @@ const bytes = (n = 0) => formatBytes(n);
  * shares) and imported; the same as `colbench import --official`. Progress comes live from the
  * server (a bar per file, then the lines imported).
  */
-export function OfficialImport({ datasets, offered }: { /** The hub datasets whose official files are not imported yet. */ datasets: string[]; offered: boolean }) {
+export function OfficialImport({
+  datasets,
+  offered,
+}: {
+  /** The hub datasets whose official files are not imported yet. */ datasets: string[];
+  offered: boolean;
+}) {
   const router = useRouter();
   const [status, setStatus] = useState<ImportState>({ state: "idle" });
   const [error, setError] = useState<string | null>(null);
@@ -36,14 +42,23 @@ export function OfficialImport({ datasets, offered }: { /** The hub datasets who
   const start = async (split: "test" | "train") => {
     setWatched(true);
     setError(null);
-    const response = await fetch("/api/tasks/import", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ split }) });
-    if (!response.ok) setError(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
+    const response = await fetch("/api/tasks/import", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ split }),
+    });
+    if (!response.ok)
+      setError(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
   };
   const busy = status.state === "downloading" || status.state === "importing";
   if (!offered && !watched) return null;
 
   return (
-    <section className="mb-6 rounded-lg border border-teal-200 bg-teal-50/50 p-4 text-sm" data-testid="official-import" aria-labelledby="official-import-title">
+    <section
+      className="mb-6 rounded-lg border border-teal-200 bg-teal-50/50 p-4 text-sm"
+      data-testid="official-import"
+      aria-labelledby="official-import-title"
+    >
       <h2 id="official-import-title" className="font-medium text-stone-800">
         Official task sets
       </h2>
@@ -55,24 +70,35 @@ export function OfficialImport({ datasets, offered }: { /** The hub datasets who
             <code className="font-mono">{dataset}</code>
           </span>
         ))}{" "}
-        on the Hugging Face hub into the cache Python&apos;s
-        huggingface_hub shares (<code className="font-mono">HF_HOME</code>), and import them. The same as{" "}
+        on the Hugging Face hub into the cache Python&apos;s huggingface_hub shares (
+        <code className="font-mono">HF_HOME</code>), and import them. The same as{" "}
         <code className="font-mono">npx colbench import --official</code>.
       </p>
       <div className="mt-3 flex flex-wrap items-center gap-3">
         <button type="button" className={button} disabled={busy} onClick={() => void start("test")}>
           Import the test split
         </button>
-        <button type="button" className="rounded-md px-3 py-2 text-sm text-teal-800 ring-1 ring-teal-300 hover:bg-teal-100 disabled:opacity-50" disabled={busy} onClick={() => void start("train")}>
+        <button
+          type="button"
+          className="rounded-md px-3 py-2 text-sm text-teal-800 ring-1 ring-teal-300 hover:bg-teal-100 disabled:opacity-50"
+          disabled={busy}
+          onClick={() => void start("train")}
+        >
           Import the train split
         </button>
-        <span aria-live="polite" data-testid="official-import-status" data-state={status.state} className="flex items-center gap-2 text-stone-700">
+        <span
+          aria-live="polite"
+          data-testid="official-import-status"
+          data-state={status.state}
+          className="flex items-center gap-2 text-stone-700"
+        >
           {status.state === "downloading" ? (
             <>
               fetching {status.file ?? "the file list"}
               {status.total ? (
                 <>
-                  <progress max={status.total} value={status.received ?? 0} /> {bytes(status.received)} of {bytes(status.total)}
+                  <progress max={status.total} value={status.received ?? 0} /> {bytes(status.received)} of{" "}
+                  {bytes(status.total)}
                 </>
               ) : null}
             </>
@@ -93,7 +119,8 @@ export function OfficialImport({ datasets, offered }: { /** The hub datasets who
                 <span className="text-stone-500">{r.absent}</span>
               ) : (
                 <>
-                  <code className="font-mono">{r.file}</code>: {r.lines} lines, {r.inserted} new, {r.existing} already stored{r.bad ? `, ${r.bad} bad` : ""}
+                  <code className="font-mono">{r.file}</code>: {r.lines} lines, {r.inserted} new, {r.existing} already
+                  stored{r.bad ? `, ${r.bad} bad` : ""}
                 </>
               )}
             </li>

@@ -2,7 +2,17 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 
 /** Previous/next links under a paged list, with what page this is. */
-export function Pager({ page, pages, href, children }: { page: number; pages: number; href: (page: number) => string; children?: ReactNode }) {
+export function Pager({
+  page,
+  pages,
+  href,
+  children,
+}: {
+  page: number;
+  pages: number;
+  href: (page: number) => string;
+  children?: ReactNode;
+}) {
   const button = "rounded-md border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100";
   return (
     <nav aria-label="Pages" className="mt-4 flex items-center justify-between text-sm">

@@ -11,8 +11,18 @@ type StepEvent = Omit<Extract<RunEvent, { type: "pipeline" }>, "type" | "runId">
 
 export type PanelData = PipelineView & { last: StepEvent | null };
 
-const LABELS: Record<StepEvent["step"], string> = { pairs: "Trajectory pairs", candidates: "Candidates", rank: "Ranking", "turn-pairs": "Turn pairs" };
-const STATE_WORDS: Record<StepState, string> = { done: "done", partly: "partly done", ready: "ready", blocked: "nothing to work on yet" };
+const LABELS: Record<StepEvent["step"], string> = {
+  pairs: "Trajectory pairs",
+  candidates: "Candidates",
+  rank: "Ranking",
+  "turn-pairs": "Turn pairs",
+};
+const STATE_WORDS: Record<StepState, string> = {
+  done: "done",
+  partly: "partly done",
+  ready: "ready",
+  blocked: "nothing to work on yet",
+};
 const STATE_LOOK: Record<StepState, string> = {
   done: "bg-teal-50 text-teal-800 ring-teal-200",
   partly: "bg-amber-50 text-amber-800 ring-amber-200",
@@ -55,8 +65,12 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
 
   const post = async (path: string, body?: unknown) => {
     setError(null);
-    const response = await fetch(`/api/runs/${runId}/${path}`, { method: "POST", ...(body ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : {}) });
-    if (!response.ok) setError(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
+    const response = await fetch(`/api/runs/${runId}/${path}`, {
+      method: "POST",
+      ...(body ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : {}),
+    });
+    if (!response.ok)
+      setError(((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
   };
   const start = (step: StepEvent["step"]) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -87,7 +101,12 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
       <>
         <label className={label}>
           Policy server (URL#MODEL)
-          <input name="server" required placeholder="http://gpu-box:8000/v1#my-policy" className={`${field} w-64 font-mono`} />
+          <input
+            name="server"
+            required
+            placeholder="http://gpu-box:8000/v1#my-policy"
+            className={`${field} w-64 font-mono`}
+          />
         </label>
         <label className={label}>
           Candidates per turn
@@ -100,7 +119,12 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
       <>
         <label className={label}>
           Critic server (URL#MODEL)
-          <input name="server" required placeholder="http://gpu-box:8001/v1#my-critic" className={`${field} w-64 font-mono`} />
+          <input
+            name="server"
+            required
+            placeholder="http://gpu-box:8001/v1#my-critic"
+            className={`${field} w-64 font-mono`}
+          />
         </label>
         <label className="flex items-center gap-1 text-xs text-stone-600">
           <input type="checkbox" name="groundTruth" defaultChecked /> show the critic the final answer
@@ -124,7 +148,11 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
   };
 
   return (
-    <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm" data-testid="pipeline" aria-labelledby="pipeline-title">
+    <section
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
+      data-testid="pipeline"
+      aria-labelledby="pipeline-title"
+    >
       <h2 id="pipeline-title" className="mb-1 font-medium text-stone-800">
         Training data (SWEET-RL)
       </h2>
@@ -139,15 +167,28 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
           `Nothing can run yet: ${view.steps[0]!.why ?? view.steps.find((s) => s.why)?.why ?? "see the steps below"}.`
         )}
       </p>
-      <div className="mb-3 text-stone-700" aria-live="polite" data-testid="pipeline-status" data-state={status?.state ?? "idle"}>
+      <div
+        className="mb-3 text-stone-700"
+        aria-live="polite"
+        data-testid="pipeline-status"
+        data-state={status?.state ?? "idle"}
+      >
         {status ? (
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <span>
               Latest: {LABELS[status.step]}: {status.state === "finished" ? "finished" : status.state}
               {status.total ? ` · ${status.done}/${status.total}` : ""}
-              {status.summary ? ` · ${Object.entries(status.summary).map(([k, v]) => `${k} ${v}`).join(", ")}` : ""}
+              {status.summary
+                ? ` · ${Object.entries(status.summary)
+                    .map(([k, v]) => `${k} ${v}`)
+                    .join(", ")}`
+                : ""}
             </span>
-            {status.error ? <span className="text-red-700" data-testid="pipeline-error">{status.error}</span> : null}
+            {status.error ? (
+              <span className="text-red-700" data-testid="pipeline-error">
+                {status.error}
+              </span>
+            ) : null}
             {running && status.waiting ? (
               <span className="text-amber-800" data-testid="pipeline-waiting">
                 Waiting: {stepWaitLine(status.step, status.waiting)}.
@@ -155,7 +196,11 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
             ) : null}
             {running && status.total ? <progress max={status.total} value={status.done} /> : null}
             {running ? (
-              <button type="button" className="rounded-md px-2 py-0.5 ring-1 ring-stone-300" onClick={() => void post("pipeline/stop")}>
+              <button
+                type="button"
+                className="rounded-md px-2 py-0.5 ring-1 ring-stone-300"
+                onClick={() => void post("pipeline/stop")}
+              >
                 Stop
               </button>
             ) : null}
@@ -166,12 +211,19 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
       </div>
       <ol className="grid gap-3">
         {view.steps.map((s) => (
-          <li key={s.step} className={`rounded-md border p-3 ${s.step === view.next ? "border-sky-300" : "border-stone-200"}`} data-testid={`step-${s.step}`} data-state={s.state}>
+          <li
+            key={s.step}
+            className={`rounded-md border p-3 ${s.step === view.next ? "border-sky-300" : "border-stone-200"}`}
+            data-testid={`step-${s.step}`}
+            data-state={s.state}
+          >
             <div className="flex flex-wrap items-baseline gap-2">
               <span className="font-medium text-stone-800">
                 {s.number}. {s.title}
               </span>
-              <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${STATE_LOOK[s.state]}`}>{STATE_WORDS[s.state]}</span>
+              <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${STATE_LOOK[s.state]}`}>
+                {STATE_WORDS[s.state]}
+              </span>
               {s.step === view.next ? <span className="text-xs font-medium text-sky-800">next</span> : null}
             </div>
             <p className="mt-1 text-stone-700" data-testid="step-made">
@@ -209,7 +261,10 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
                 </span>
               ) : (
                 <>
-                  <a href={`/api/runs/${runId}/export?format=${x.format}`} className="font-mono text-teal-700 hover:underline">
+                  <a
+                    href={`/api/runs/${runId}/export?format=${x.format}`}
+                    className="font-mono text-teal-700 hover:underline"
+                  >
                     {x.format}
                   </a>{" "}
                   — {x.lines} line{x.lines === 1 ? "" : "s"}: {x.holds}

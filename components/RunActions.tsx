@@ -4,7 +4,17 @@ import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 
 /** Archive or restore a run, or delete it after a confirmation that says what goes with it. */
-export function RunActions({ runId, name, archived, episodes }: { runId: number; name: string; archived: boolean; episodes: number }) {
+export function RunActions({
+  runId,
+  name,
+  archived,
+  episodes,
+}: {
+  runId: number;
+  name: string;
+  archived: boolean;
+  episodes: number;
+}) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
@@ -27,7 +37,15 @@ export function RunActions({ runId, name, archived, episodes }: { runId: number;
     }
   };
   const archive = () =>
-    call(`/api/runs/${runId}/archive`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ archived: !archived }) }, () => router.refresh());
+    call(
+      `/api/runs/${runId}/archive`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ archived: !archived }),
+      },
+      () => router.refresh(),
+    );
   const remove = () =>
     call(`/api/runs/${runId}`, { method: "DELETE" }, () => {
       dialog.current?.close();
@@ -35,13 +53,19 @@ export function RunActions({ runId, name, archived, episodes }: { runId: number;
       router.refresh();
     });
 
-  const button = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50";
+  const button =
+    "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50";
   return (
     <div className="flex items-center gap-2">
       <button type="button" className={button} disabled={busy} onClick={archive}>
         {archived ? "Restore" : "Archive"}
       </button>
-      <button type="button" className={`${button} text-red-700`} disabled={busy} onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className={`${button} text-red-700`}
+        disabled={busy}
+        onClick={() => dialog.current?.showModal()}
+      >
         Delete…
       </button>
       {error ? (
@@ -49,13 +73,18 @@ export function RunActions({ runId, name, archived, episodes }: { runId: number;
           {error}
         </span>
       ) : null}
-      <dialog ref={dialog} aria-labelledby="delete-title" className="m-auto max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40">
+      <dialog
+        ref={dialog}
+        aria-labelledby="delete-title"
+        className="m-auto max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40"
+      >
         <h2 id="delete-title" className="text-lg font-semibold text-stone-900">
           Delete {name}?
         </h2>
         <p className="mt-2 text-sm text-stone-600">
-          Its {episodes} episode{episodes === 1 ? "" : "s"}, their turns, candidates, pairs and labels, and the renders no other run uses are removed. Tasks and other runs stay.
-          This cannot be undone; archiving hides a run and keeps it.
+          Its {episodes} episode{episodes === 1 ? "" : "s"}, their turns, candidates, pairs and labels, and the renders
+          no other run uses are removed. Tasks and other runs stay. This cannot be undone; archiving hides a run and
+          keeps it.
         </p>
         {error ? (
           <p role="alert" className="mt-2 text-sm text-red-700">
@@ -66,7 +95,12 @@ export function RunActions({ runId, name, archived, episodes }: { runId: number;
           <button type="button" className={button} onClick={() => dialog.current?.close()}>
             Cancel
           </button>
-          <button type="button" className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-50" disabled={busy} onClick={remove}>
+          <button
+            type="button"
+            className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-50"
+            disabled={busy}
+            onClick={remove}
+          >
             Delete run
           </button>
         </div>

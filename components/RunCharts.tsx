@@ -6,7 +6,21 @@ import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 
 const number = (n: number) => n.toLocaleString("en");
 
-function Chart({ title, data, dataKey = "count", format, testId, fill = "#0f766e" }: { title: string; data: object[]; dataKey?: string; format?: (v: number) => string; testId: string; fill?: string }) {
+function Chart({
+  title,
+  data,
+  dataKey = "count",
+  format,
+  testId,
+  fill = "#0f766e",
+}: {
+  title: string;
+  data: object[];
+  dataKey?: string;
+  format?: (v: number) => string;
+  testId: string;
+  fill?: string;
+}) {
   return (
     <figure className="min-w-0 rounded-lg border border-stone-200 bg-white p-3" data-testid={testId}>
       <figcaption className="mb-1 text-xs font-medium text-stone-700">{title}</figcaption>
@@ -29,7 +43,15 @@ function Chart({ title, data, dataKey = "count", format, testId, fill = "#0f766e
  * A run at a glance: how its rewards spread, how success depends on how many turns the agent took
  * before answering, turns, answer lengths and tokens (with their cost where the run gives prices).
  */
-export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashboard; benchmark: Benchmark; title?: string }) {
+export function RunCharts({
+  dashboard,
+  benchmark,
+  title,
+}: {
+  dashboard: RunDashboard;
+  benchmark: Benchmark;
+  title?: string;
+}) {
   const d = dashboard;
   // A benchmark with a pass/fail outcome charts its success rate by turns; a graded one its mean reward.
   const reward = benchmarks[benchmark].reward;
@@ -60,7 +82,11 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
         <Chart title={`Reward (${reward.measure}) over episodes`} data={bins(d.rewards)} testId="chart-rewards" />
         <Chart
           title={`${byTurns} by agent turns (questions asked + the answer)`}
-          data={d.byAgentTurns.map((r) => ({ label: String(r.agentTurns), success: reward.hasSuccess ? r.success : r.meanReward, episodes: r.episodes }))}
+          data={d.byAgentTurns.map((r) => ({
+            label: String(r.agentTurns),
+            success: reward.hasSuccess ? r.success : r.meanReward,
+            episodes: r.episodes,
+          }))}
           dataKey="success"
           format={reward.format}
           testId="chart-by-turns"
@@ -69,30 +95,36 @@ export function RunCharts({ dashboard, benchmark, title }: { dashboard: RunDashb
         <Chart title="Turns per episode" data={bins(d.turns)} testId="chart-turns" />
         <Chart title="Final answer length (characters)" data={bins(d.answerChars)} testId="chart-answer-length" />
         <Chart title="Tokens per episode (both sides)" data={bins(d.tokensPerEpisode)} testId="chart-tokens" />
-        <figure className="min-w-0 overflow-hidden break-words rounded-lg border border-stone-200 bg-white p-3 text-xs" data-testid="token-totals">
+        <figure
+          className="min-w-0 overflow-hidden break-words rounded-lg border border-stone-200 bg-white p-3 text-xs"
+          data-testid="token-totals"
+        >
           <figcaption className="mb-1 font-medium text-stone-700">Tokens in total</figcaption>
           <div className="overflow-x-auto">
-          <table className="w-full">
-            <thead className="text-stone-500">
-              <tr>
-                <th className="text-left font-normal" />
-                <th className="pr-3 text-right font-normal">prompt</th>
-                <th className="text-right font-normal">completion</th>
-              </tr>
-            </thead>
-            <tbody>
-              {side("agent", d.tokens.agent)}
-              {side("simulator", d.tokens.simulator)}
-            </tbody>
-          </table>
+            <table className="w-full">
+              <thead className="text-stone-500">
+                <tr>
+                  <th className="text-left font-normal" />
+                  <th className="pr-3 text-right font-normal">prompt</th>
+                  <th className="text-right font-normal">completion</th>
+                </tr>
+              </thead>
+              <tbody>
+                {side("agent", d.tokens.agent)}
+                {side("simulator", d.tokens.simulator)}
+              </tbody>
+            </table>
           </div>
           <p className="mt-2 text-stone-600">{number(Math.round(d.tokens.meanPerEpisode))} per episode on average.</p>
           {d.cost ? (
             <p className="mt-1 text-stone-700" data-testid="run-cost">
-              Estimated cost ${d.cost.total.toFixed(2)} (agent ${d.cost.agent.toFixed(2)}, simulator ${d.cost.simulator.toFixed(2)}).
+              Estimated cost ${d.cost.total.toFixed(2)} (agent ${d.cost.agent.toFixed(2)}, simulator $
+              {d.cost.simulator.toFixed(2)}).
             </p>
           ) : (
-            <p className="mt-1 text-stone-400">No prices in this run&apos;s settings (colbench run --agent-price 0.15/0.60).</p>
+            <p className="mt-1 text-stone-400">
+              No prices in this run&apos;s settings (colbench run --agent-price 0.15/0.60).
+            </p>
           )}
         </figure>
       </div>

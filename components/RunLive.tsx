@@ -14,7 +14,17 @@ interface Progress {
 }
 
 /** A run's live progress from the server's event stream, with Stop and Resume; the page refreshes as episodes finish. */
-export function RunLive({ runId, status, failed = 0, ended = 0 }: { runId: number; status: string; failed?: number; ended?: number }) {
+export function RunLive({
+  runId,
+  status,
+  failed = 0,
+  ended = 0,
+}: {
+  runId: number;
+  status: string;
+  failed?: number;
+  ended?: number;
+}) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [busy, setBusy] = useState(false);
@@ -53,16 +63,23 @@ export function RunLive({ runId, status, failed = 0, ended = 0 }: { runId: numbe
   };
 
   return (
-    <div className="mb-6 flex items-center gap-4 rounded-lg border border-stone-200 bg-white p-4" data-testid="run-live" aria-live="polite">
+    <div
+      className="mb-6 flex items-center gap-4 rounded-lg border border-stone-200 bg-white p-4"
+      data-testid="run-live"
+      aria-live="polite"
+    >
       <div className="flex-1 text-sm text-stone-700">
         {(starting && ended === 0) || (active && progress?.total === 0) ? (
-          <span className="font-medium" data-testid="run-starting">Starting…</span>
+          <span className="font-medium" data-testid="run-starting">
+            Starting…
+          </span>
         ) : starting ? (
           <span className="font-medium">Running (its figures below refresh as episodes end)</span>
         ) : active ? (
           <>
-            <span className="font-medium">{progress?.state === "stopping" ? "Stopping…" : "Running"}</span>: {progress?.done ?? 0}/{progress?.total ?? "?"} done,{" "}
-            {progress?.running ?? 0} playing, {progress?.failed ?? 0} failed, {progress?.turns ?? 0} turns this session
+            <span className="font-medium">{progress?.state === "stopping" ? "Stopping…" : "Running"}</span>:{" "}
+            {progress?.done ?? 0}/{progress?.total ?? "?"} done, {progress?.running ?? 0} playing,{" "}
+            {progress?.failed ?? 0} failed, {progress?.turns ?? 0} turns this session
             <progress className="ml-3 align-middle" max={progress?.total || 1} value={progress?.done ?? 0} />
           </>
         ) : progress?.state === "crashed" ? (
@@ -72,11 +89,21 @@ export function RunLive({ runId, status, failed = 0, ended = 0 }: { runId: numbe
         )}
       </div>
       {active ? (
-        <button type="button" disabled={busy || progress?.state === "stopping"} onClick={() => act("stop")} className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50">
+        <button
+          type="button"
+          disabled={busy || progress?.state === "stopping"}
+          onClick={() => act("stop")}
+          className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50"
+        >
           Stop
         </button>
       ) : status !== "done" ? (
-        <button type="button" disabled={busy} onClick={() => act("resume")} className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50">
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => act("resume")}
+          className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50"
+        >
           {failed > 0 ? `Retry ${failed} failed episode${failed === 1 ? "" : "s"}` : "Resume"}
         </button>
       ) : null}

@@ -21,12 +21,25 @@ function side(player: Player) {
   if (isHuman(player)) return <>a person, in a seat of the studio</>;
   return (
     <>
-      <span className="font-mono">{player.model}</span> at <span className="break-all font-mono">{[player.baseUrl, ...(player.replicas ?? [])].join(", ")}</span>
+      <span className="font-mono">{player.model}</span> at{" "}
+      <span className="break-all font-mono">{[player.baseUrl, ...(player.replicas ?? [])].join(", ")}</span>
     </>
   );
 }
 
-export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: number; config: unknown; createdAt: Date; span: RunSpan; prompts: boolean }) {
+export function RunSpec({
+  runId,
+  config,
+  createdAt,
+  span,
+  prompts,
+}: {
+  runId: number;
+  config: unknown;
+  createdAt: Date;
+  span: RunSpan;
+  prompts: boolean;
+}) {
   const parsed = runConfigSchema.safeParse(config);
   const rows: Array<[string, ReactNode]> = [];
   if (!parsed.success) {
@@ -37,16 +50,24 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
     rows.push([
       "Tasks",
       <>
-        <span className="font-mono" data-testid="run-selector">{c.selector}</span>
+        <span className="font-mono" data-testid="run-selector">
+          {c.selector}
+        </span>
         {/* Runs made before the limit was recorded (undefined) say nothing of one rather than guess. */}
-        {c.limit === undefined ? null : <span data-testid="run-limit">{c.limit === null ? ", no limit" : `, limit ${c.limit}`}</span>} →{" "}
+        {c.limit === undefined ? null : (
+          <span data-testid="run-limit">{c.limit === null ? ", no limit" : `, limit ${c.limit}`}</span>
+        )}{" "}
+        →{" "}
         <span data-testid="run-task-count">
           {c.taskIds.length} task{c.taskIds.length === 1 ? "" : "s"}
         </span>
         , best-of-{c.bestOf} ({c.taskIds.length * c.bestOf} episode{c.taskIds.length * c.bestOf === 1 ? "" : "s"})
       </>,
     ]);
-    rows.push(["Sampling", `temperature ${c.sampling.temperature}, at most ${c.sampling.maxTokens} tokens a turn, ${c.maxAgentTurns} agent turns`]);
+    rows.push([
+      "Sampling",
+      `temperature ${c.sampling.temperature}, at most ${c.sampling.maxTokens} tokens a turn, ${c.maxAgentTurns} agent turns`,
+    ]);
     rows.push([
       "Prompts",
       <>
@@ -54,13 +75,23 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
           <span key={s}>
             {i ? "; " : ""}
             {prompts ? (
-              <a href={`/api/runs/${runId}/prompts/${s}`} className="text-teal-700 underline" data-testid={`prompt-${s}`}>
+              <a
+                href={`/api/runs/${runId}/prompts/${s}`}
+                className="text-teal-700 underline"
+                data-testid={`prompt-${s}`}
+              >
                 {s}
               </a>
             ) : (
               s
+            )}{" "}
+            (
+            {c.promptSources[s] === "default" ? (
+              "the studio's own"
+            ) : (
+              <span className="font-mono">{c.promptSources[s]}</span>
             )}
-            {" "}({c.promptSources[s] === "default" ? "the studio's own" : <span className="font-mono">{c.promptSources[s]}</span>})
+            )
           </span>
         ))}
       </>,
@@ -71,9 +102,17 @@ export function RunSpec({ runId, config, createdAt, span, prompts }: { runId: nu
   rows.push(["Created", when(createdAt)]);
   rows.push(["Started", span.startedAt ? when(span.startedAt) : "not yet"]);
   rows.push(["Ended", span.endedAt ? when(span.endedAt) : span.startedAt ? "not yet" : "–"]);
-  if (span.startedAt) rows.push(["Duration", `${duration((span.endedAt ?? new Date()).getTime() - span.startedAt.getTime())}${span.endedAt ? "" : " so far"}`]);
+  if (span.startedAt)
+    rows.push([
+      "Duration",
+      `${duration((span.endedAt ?? new Date()).getTime() - span.startedAt.getTime())}${span.endedAt ? "" : " so far"}`,
+    ]);
   return (
-    <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm" aria-labelledby="run-spec-title" data-testid="run-spec">
+    <section
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
+      aria-labelledby="run-spec-title"
+      data-testid="run-spec"
+    >
       <h2 id="run-spec-title" className="mb-2 font-medium text-stone-800">
         What was run
       </h2>

@@ -4,7 +4,8 @@ import { DataTable } from "@/components/DataTable";
 import { Every } from "@/components/live/Every";
 import { isStalled } from "@/lib/store/workers";
 
-const ago = (ms: number) => (ms < 1500 ? "just now" : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`);
+const ago = (ms: number) =>
+  ms < 1500 ? "just now" : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`;
 
 function duration(ms: number | null): string {
   if (ms === null) return "—";
@@ -32,13 +33,28 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
           ["Queued jobs", String(view.queued)],
           ["Episodes left", String(view.remaining)],
           // Playing and waiting are counted from the same rows at the same moment, so they never disagree.
-          ["In play", view.pace.waiting ? `${view.pace.playing ?? 0} (${view.pace.waiting} waiting)` : String(view.pace.playing ?? "—")],
-          ["Throughput", view.pace.perMinute === null ? (view.pace.state === "starting" ? "starting" : "—") : `${view.pace.perMinute.toFixed(1)} episodes/min`],
+          [
+            "In play",
+            view.pace.waiting
+              ? `${view.pace.playing ?? 0} (${view.pace.waiting} waiting)`
+              : String(view.pace.playing ?? "—"),
+          ],
+          [
+            "Throughput",
+            view.pace.perMinute === null
+              ? view.pace.state === "starting"
+                ? "starting"
+                : "—"
+              : `${view.pace.perMinute.toFixed(1)} episodes/min`,
+          ],
           ["ETA", view.remaining ? etaText(view.pace) : "done"],
         ].map(([label, value]) => (
           <div key={label}>
             <dt className="text-xs text-stone-500">{label}</dt>
-            <dd className="font-semibold tabular-nums text-stone-900" data-testid={`queue-${(label ?? "").toLowerCase().replace(/ /g, "-")}`}>
+            <dd
+              className="font-semibold tabular-nums text-stone-900"
+              data-testid={`queue-${(label ?? "").toLowerCase().replace(/ /g, "-")}`}
+            >
               {value}
             </dd>
           </div>
@@ -54,17 +70,30 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
             { header: "Host", className: "font-mono text-xs", title: (w) => w.id, cell: (w) => `${w.host}:${w.pid}` },
             { header: "Kinds", cell: (w) => w.kinds.join(", ") },
             // A stalled worker's last word on what it holds is stale: not shown as if it were true.
-            { header: "In flight (this run)", numeric: true, cell: (w) => (isStalled(w) ? `?/${w.concurrency}` : `${w.inFlight}/${w.concurrency} (${w.forRun})`) },
+            {
+              header: "In flight (this run)",
+              numeric: true,
+              cell: (w) => (isStalled(w) ? `?/${w.concurrency}` : `${w.inFlight}/${w.concurrency} (${w.forRun})`),
+            },
             { header: "Jobs done", numeric: true, cell: (w) => w.finished },
             {
               header: "Last heartbeat",
               className: "text-stone-600",
-              cell: (w) => (isStalled(w) ? <span className="font-medium text-amber-800" data-testid="worker-stalled">stalled: {ago(w.silentMs)}</span> : ago(w.silentMs)),
+              cell: (w) =>
+                isStalled(w) ? (
+                  <span className="font-medium text-amber-800" data-testid="worker-stalled">
+                    stalled: {ago(w.silentMs)}
+                  </span>
+                ) : (
+                  ago(w.silentMs)
+                ),
             },
           ]}
         />
       ) : (
-        <p className="text-sm text-amber-800">No worker is running: start one with <code>DATABASE_URL=… colbench worker</code> on any machine.</p>
+        <p className="text-sm text-amber-800">
+          No worker is running: start one with <code>DATABASE_URL=… colbench worker</code> on any machine.
+        </p>
       )}
     </section>
   );

@@ -33,7 +33,10 @@ export function SearchHits({ hits }: { hits: TurnHit[] }) {
         <li key={`${hit.episodeId}:${hit.index}`} className="rounded-lg border border-stone-200 bg-white p-3">
           <div className="mb-1 flex flex-wrap items-center gap-2 text-xs text-stone-500">
             <BenchmarkBadge benchmark={hit.benchmark} />
-            <Link href={`/episodes/${hit.episodeId}#turn-${hit.index}`} className="font-medium text-teal-800 hover:underline">
+            <Link
+              href={`/episodes/${hit.episodeId}#turn-${hit.index}`}
+              className="font-medium text-teal-800 hover:underline"
+            >
               episode #{hit.episodeId}, turn {hit.index} ({hit.role === "agent" ? "agent" : "simulator"})
             </Link>
             <span>{hit.runName ?? "imported"}</span>

@@ -4,7 +4,10 @@ import { useEffect, useRef, useState } from "react";
 import { usePathname, useRouter } from "next/navigation";
 import { shortcutsFor } from "@/lib/colbench/shortcuts";
 
-const typing = (target: EventTarget | null) => (target as HTMLElement | null)?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") !== null && target !== null && target !== document.body;
+const typing = (target: EventTarget | null) =>
+  (target as HTMLElement | null)?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") !== null &&
+  target !== null &&
+  target !== document.body;
 
 /**
  * `?` opens the list of this page's keyboard shortcuts; `/` goes to Search for a viewer who may
@@ -40,7 +43,14 @@ export function ShortcutHelp({ search }: { search: boolean }) {
   }, [open]);
 
   return (
-    <dialog ref={dialog} onClose={() => setOpen(false)} aria-labelledby="shortcuts-title" className="m-auto w-full max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40" data-testid="shortcut-help" data-listening={listening ? "" : undefined}>
+    <dialog
+      ref={dialog}
+      onClose={() => setOpen(false)}
+      aria-labelledby="shortcuts-title"
+      className="m-auto w-full max-w-md rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40"
+      data-testid="shortcut-help"
+      data-listening={listening ? "" : undefined}
+    >
       <h2 id="shortcuts-title" className="text-lg font-semibold text-stone-900">
         Keyboard shortcuts
       </h2>
@@ -55,7 +65,10 @@ export function ShortcutHelp({ search }: { search: boolean }) {
               <div key={s.does} className="flex gap-3">
                 <dt className="w-28 shrink-0">
                   {s.keys.map((k) => (
-                    <kbd key={k} className="mr-1 rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 font-mono text-xs">
+                    <kbd
+                      key={k}
+                      className="mr-1 rounded border border-stone-300 bg-stone-50 px-1.5 py-0.5 font-mono text-xs"
+                    >
                       {k}
                     </kbd>
                   ))}
@@ -66,7 +79,11 @@ export function ShortcutHelp({ search }: { search: boolean }) {
           </dl>
         </section>
       ))}
-      <button type="button" onClick={() => setOpen(false)} className="mt-5 rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100">
+      <button
+        type="button"
+        onClick={() => setOpen(false)}
+        className="mt-5 rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100"
+      >
         Close
       </button>
     </dialog>

@@ -29,9 +29,19 @@ export function TaskFilters({ query }: { query: TaskQuery }) {
       </label>
       <label className="flex min-w-0 flex-1 basis-56 flex-col gap-1 text-xs text-stone-600">
         Search descriptions
-        <input type="search" name="q" defaultValue={query.q ?? ""} placeholder="e.g. discount" className={`${field} w-full min-w-0`} aria-label="Search descriptions" />
+        <input
+          type="search"
+          name="q"
+          defaultValue={query.q ?? ""}
+          placeholder="e.g. discount"
+          className={`${field} w-full min-w-0`}
+          aria-label="Search descriptions"
+        />
       </label>
-      <button type="submit" className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+      <button
+        type="submit"
+        className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+      >
         Filter
       </button>
     </form>

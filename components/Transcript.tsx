@@ -37,29 +37,46 @@ export function Transcript({
           className={`scroll-mt-20 rounded-lg border p-4 ${turn.role === "agent" ? "border-sky-200 bg-sky-50/50" : "border-stone-200 bg-white"} ${selected === turn.index ? "ring-2 ring-teal-600" : ""}`}
         >
           <div className="mb-1 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-stone-500">
-            <span>{turn.index === 0 && taskOpens ? "task" : turn.role === "agent" ? names.agent : names.simulator}</span>
+            <span>
+              {turn.index === 0 && taskOpens ? "task" : turn.role === "agent" ? names.agent : names.simulator}
+            </span>
             <span className="font-mono normal-case text-stone-400">turn {turn.index}</span>
-            {turn.usage ? <span className="normal-case text-stone-400">{turn.usage.promptTokens}+{turn.usage.completionTokens} tokens</span> : null}
+            {turn.usage ? (
+              <span className="normal-case text-stone-400">
+                {turn.usage.promptTokens}+{turn.usage.completionTokens} tokens
+              </span>
+            ) : null}
             {typeof turn.advantage === "number" ? (
-              <span className={`font-mono normal-case ${turn.advantage >= 0 ? "text-emerald-700" : "text-rose-700"}`}>advantage {turn.advantage.toFixed(3)}</span>
+              <span className={`font-mono normal-case ${turn.advantage >= 0 ? "text-emerald-700" : "text-rose-700"}`}>
+                advantage {turn.advantage.toFixed(3)}
+              </span>
             ) : null}
           </div>
           <div className="whitespace-pre-wrap break-words font-mono text-sm text-stone-800">{turn.content}</div>
           {turn.renderId ? (
             // eslint-disable-next-line @next/next/no-img-element
-            <img src={`/api/renders/${turn.renderId}`} alt={`Render of the agent's page at turn ${turn.index}`} className="mt-3 max-h-96 rounded border border-stone-200" loading="lazy" />
+            <img
+              src={`/api/renders/${turn.renderId}`}
+              alt={`Render of the agent's page at turn ${turn.index}`}
+              className="mt-3 max-h-96 rounded border border-stone-200"
+              loading="lazy"
+            />
           ) : null}
           {turn.rawOutput && turn.rawOutput !== turn.content ? (
             <details className="mt-2 text-sm">
               <summary className="cursor-pointer text-stone-500">Raw output</summary>
-              <pre className="mt-1 whitespace-pre-wrap break-words rounded bg-stone-100 p-2 text-xs">{turn.rawOutput}</pre>
+              <pre className="mt-1 whitespace-pre-wrap break-words rounded bg-stone-100 p-2 text-xs">
+                {turn.rawOutput}
+              </pre>
             </details>
           ) : null}
           {candidates?.[turn.index]?.length ? <Candidates candidates={candidates[turn.index]!} /> : null}
           {turn.prompt ? (
             <details className="mt-2 text-sm">
               <summary className="cursor-pointer text-stone-500">Prompt as sent</summary>
-              <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-2 text-xs">{JSON.stringify(turn.prompt, null, 2)}</pre>
+              <pre className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-2 text-xs">
+                {JSON.stringify(turn.prompt, null, 2)}
+              </pre>
             </details>
           ) : null}
         </li>

@@ -26,10 +26,24 @@ export function VirtualRows<T>({
   label: string;
 }) {
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+  });
   return (
-    <div className="overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" role="table" aria-label={label} aria-rowcount={items.length + 1}>
-      <div role="row" className="grid bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500" style={{ gridTemplateColumns: columns }}>
+    <div
+      className="overflow-hidden rounded-lg border border-stone-200 bg-white text-sm"
+      role="table"
+      aria-label={label}
+      aria-rowcount={items.length + 1}
+    >
+      <div
+        role="row"
+        className="grid bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500"
+        style={{ gridTemplateColumns: columns }}
+      >
         {header}
       </div>
       <div ref={parent} style={{ maxHeight: height, overflowY: "auto" }} tabIndex={0} data-testid="virtual-rows">
@@ -40,7 +54,15 @@ export function VirtualRows<T>({
               role="row"
               aria-rowindex={row.index + 2}
               className="grid items-center border-t border-stone-100 hover:bg-stone-50"
-              style={{ gridTemplateColumns: columns, position: "absolute", top: 0, left: 0, right: 0, height: row.size, transform: `translateY(${row.start}px)` }}
+              style={{
+                gridTemplateColumns: columns,
+                position: "absolute",
+                top: 0,
+                left: 0,
+                right: 0,
+                height: row.size,
+                transform: `translateY(${row.start}px)`,
+              }}
             >
               {render(items[row.index]!, row.index)}
             </div>

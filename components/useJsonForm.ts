@@ -17,7 +17,11 @@ export function useJsonForm<Reply extends { error?: string }>(url: string, onDon
     const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
     const body = Object.fromEntries(Object.entries(form).filter(([, v]) => v !== ""));
     try {
-      const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const reply = (await response.json().catch(() => ({}))) as Reply;
       if (!response.ok) return setError(reply.error ?? `HTTP ${response.status}`);
       onDone(reply);

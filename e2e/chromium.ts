@@ -4,9 +4,15 @@ import { WEBGPU_CHROMIUM_FLAGS } from "../lib/gpu/chromium-flags";
 
 /** Debian's Chromium (the setup script installs it); Playwright's own browser download is not used. */
 export function chromiumPath(): string {
-  const candidates = [process.env.COLBENCH_CHROMIUM, DEFAULT_CHROMIUM, "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+  const candidates = [
+    process.env.COLBENCH_CHROMIUM,
+    DEFAULT_CHROMIUM,
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+  ];
   const found = candidates.find((candidate) => candidate && fs.existsSync(candidate));
-  if (!found) throw new Error("no Chromium found: run `npm run setup` (installs Debian's chromium) or set COLBENCH_CHROMIUM");
+  if (!found)
+    throw new Error("no Chromium found: run `npm run setup` (installs Debian's chromium) or set COLBENCH_CHROMIUM");
   return found;
 }
 

@@ -25,7 +25,9 @@ test.describe.configure({ timeout: 300_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  studio = await startStudio(PORT, fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-clip-")), { COLBENCH_CLIP_WEIGHTS: tinyClip });
+  studio = await startStudio(PORT, fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-clip-")), {
+    COLBENCH_CLIP_WEIGHTS: tinyClip,
+  });
 });
 
 test.afterAll(async () => {
@@ -35,8 +37,9 @@ test.afterAll(async () => {
 });
 
 const page = (color: string, title: string) =>
-  `<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-${color}-700 text-white"><h1 class="text-6xl p-8">${title}</h1><p class="p-8 text-xl">${title} `.repeat(1) +
-  `opening hours, menu and address.</p><div class="m-8 h-64 bg-white"></div></body></html>`;
+  `<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-${color}-700 text-white"><h1 class="text-6xl p-8">${title}</h1><p class="p-8 text-xl">${title} `.repeat(
+    1,
+  ) + `opening hours, menu and address.</p><div class="m-8 h-64 bg-white"></div></body></html>`;
 
 /** Replaces the Monaco editor's text as a person pasting it would. */
 async function setEditor(p: Page, text: string) {
@@ -47,7 +50,9 @@ async function setEditor(p: Page, text: string) {
   await p.evaluate((pasted) => {
     const data = new DataTransfer();
     data.setData("text/plain", pasted);
-    document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, text);
   await expect(editor.locator(".view-lines")).toContainText(text.split("\n")[0]!.slice(0, 20));
 }
@@ -62,13 +67,18 @@ async function reply(p: Page, label: RegExp, text: string) {
 
 const reference = ClipEmbedder.load(tinyClip);
 async function referenceSimilarity(agentRender: string, targetRender: string): Promise<number> {
-  const png = async (id: string) => new Uint8Array(await (await fetch(`${studio.url}/api/renders/${id}`)).arrayBuffer());
+  const png = async (id: string) =>
+    new Uint8Array(await (await fetch(`${studio.url}/api/renders/${id}`)).arrayBuffer());
   return cosine(await reference.embed(await png(agentRender)), await reference.embed(await png(targetRender)));
 }
 
-test("the collaborator seat shows the CLIP similarity of the agent's current page to the target, computed in the tab; so does the replay, page by page", async ({ browser }) => {
+test("the collaborator seat shows the CLIP similarity of the agent's current page to the target, computed in the tab; so does the replay, page by page", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: studio.url });
-  const tasks = (await (await context.request.get("/api/tasks?benchmark=frontend")).json()) as { items: Array<{ id: number }> };
+  const tasks = (await (await context.request.get("/api/tasks?benchmark=frontend")).json()) as {
+    items: Array<{ id: number }>;
+  };
   const taskId = tasks.items[0]!.id;
   const created = await context.request.post("/api/play", { data: { benchmark: "frontend", taskId, seat: "both" } });
   expect(created.status()).toBe(201);
@@ -91,7 +101,10 @@ test("the collaborator seat shows the CLIP similarity of the agent's current pag
   await expect(similarity).toHaveAttribute("data-state", "ready", { timeout: 180_000 });
   const first = Number(await similarity.getAttribute("data-value"));
   const firstRender = (await similarity.getAttribute("data-agent-render"))!;
-  const targetSrc = (await collaborator.getByTestId("compare-renders").getByRole("img", { name: "Your target" }).getAttribute("src"))!;
+  const targetSrc = (await collaborator
+    .getByTestId("compare-renders")
+    .getByRole("img", { name: "Your target" })
+    .getAttribute("src"))!;
   const targetRender = targetSrc.split("/").pop()!;
   await expect(similarity).toContainText(first.toFixed(4));
   await expect(similarity).toContainText(/clip-vision-h64.* on .*\(software\)/);
@@ -133,20 +146,36 @@ test("the collaborator seat shows the CLIP similarity of the agent's current pag
   // The agent's browser got neither the target nor CLIP (its weights or anything computed with them).
   await recorder.settle();
   expect(requested.filter((p) => p.startsWith("/api/weights/") || p.includes(targetRender))).toEqual([]);
-  expect(leaks(recorder.bodies, [hidden.groundTruth, ...secretPieces(hidden.groundTruth, 30).filter((l) => !/tailwindcss|<!doctype|<meta/i.test(l)), targetRender])).toEqual([]);
+  expect(
+    leaks(recorder.bodies, [
+      hidden.groundTruth,
+      ...secretPieces(hidden.groundTruth, 30).filter((l) => !/tailwindcss|<!doctype|<meta/i.test(l)),
+      targetRender,
+    ]),
+  ).toEqual([]);
   await context.close();
 });
 
-test("the served CLIP checkpoint answers a range request with just those bytes (a tab skips the text tower)", async ({ browser }) => {
+test("the served CLIP checkpoint answers a range request with just those bytes (a tab skips the text tower)", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL: studio.url });
   const file = fs.readFileSync(path.join(tinyClip, "model.safetensors"));
   const part = await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: "bytes=8-1031" } });
   expect(part.status()).toBe(206);
   expect(part.headers()["content-range"]).toBe(`bytes 8-1031/${file.byteLength}`);
   expect(Buffer.compare(await part.body(), file.subarray(8, 1032))).toBe(0);
-  const tail = await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: `bytes=${file.byteLength - 10}-` } });
+  const tail = await context.request.get("/api/weights/clip/model.safetensors", {
+    headers: { Range: `bytes=${file.byteLength - 10}-` },
+  });
   expect(Buffer.compare(await tail.body(), file.subarray(file.byteLength - 10))).toBe(0);
-  expect((await context.request.get("/api/weights/clip/model.safetensors", { headers: { Range: `bytes=${file.byteLength}-` } })).status()).toBe(416);
+  expect(
+    (
+      await context.request.get("/api/weights/clip/model.safetensors", {
+        headers: { Range: `bytes=${file.byteLength}-` },
+      })
+    ).status(),
+  ).toBe(416);
   const whole = await context.request.get("/api/weights/clip/model.safetensors");
   expect(whole.status()).toBe(200);
   expect(whole.headers()["accept-ranges"]).toBe("bytes");

@@ -25,10 +25,13 @@ test("no page or seat logs a console error on entering or leaving it", async ({ 
   });
   await expect.poll(() => errors.length).toBe(2);
   errors.length = 0;
-  const tasks = async (benchmark: string) => ((await (await request.get(`/api/tasks?benchmark=${benchmark}`)).json()) as { items: Array<{ id: number }> }).items;
+  const tasks = async (benchmark: string) =>
+    ((await (await request.get(`/api/tasks?benchmark=${benchmark}`)).json()) as { items: Array<{ id: number }> }).items;
   const [backendTask] = await tasks("backend");
   const [frontendTask] = await tasks("frontend");
-  const play = await request.post("/api/play", { data: { benchmark: "backend", taskId: backendTask!.id, seat: "both" } });
+  const play = await request.post("/api/play", {
+    data: { benchmark: "backend", taskId: backendTask!.id, seat: "both" },
+  });
   expect(play.status()).toBe(201);
   const seats = (await play.json()) as { agentUrl: string; simulatorUrl: string };
 
@@ -63,13 +66,26 @@ test("no page or seat logs a console error on entering or leaving it", async ({ 
   }
   // Unknown addresses answer the studio's 404 page, without a hydration error either. Chromium
   // logs the document's own 404 status as a console error: that one line per page is expected.
-  for (const path of ["/episodes/99999", "/play/99999/agent", "/play/99999/collaborator", "/runs/99999", "/tasks/99999", "/no/such/page"]) {
+  for (const path of [
+    "/episodes/99999",
+    "/play/99999/agent",
+    "/play/99999/collaborator",
+    "/runs/99999",
+    "/tasks/99999",
+    "/no/such/page",
+  ]) {
     const before = errors.length;
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);
     await expect(page.getByTestId("not-found")).toBeVisible();
     await page.waitForLoadState("networkidle");
-    const own = errors.splice(before).filter((e) => e !== `${page.url()}: console: Failed to load resource: the server responded with a status of 404 (Not Found)`);
+    const own = errors
+      .splice(before)
+      .filter(
+        (e) =>
+          e !==
+          `${page.url()}: console: Failed to load resource: the server responded with a status of 404 (Not Found)`,
+      );
     errors.push(...own);
   }
   // Leaving a replay (a diff editor) and a seat (an editor) by the studio's own links.

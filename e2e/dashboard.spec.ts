@@ -10,18 +10,37 @@ const shots = "e2e/artifacts";
 const models = () => process.env.COLBENCH_E2E_MODELS!;
 
 async function waitForRun(request: APIRequestContext, id: number, episodes: number) {
-  const done = async () => ((await (await request.get(`/api/runs/${id}/episodes`)).json()) as { items: Array<{ status: string }> }).items.filter((e) => e.status === "done").length;
+  const done = async () =>
+    (
+      (await (await request.get(`/api/runs/${id}/episodes`)).json()) as { items: Array<{ status: string }> }
+    ).items.filter((e) => e.status === "done").length;
   await expect.poll(done, { timeout: 90_000 }).toBe(episodes);
 }
 
 /** A move for a seat once it is that seat's turn (the route answers 409 until then). */
 async function move(request: APIRequestContext, episodeId: number, role: "agent" | "simulator", text: string) {
-  await expect.poll(async () => (await request.post(`/api/episodes/${episodeId}/move`, { data: { role, text } })).status(), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(async () => (await request.post(`/api/episodes/${episodeId}/move`, { data: { role, text } })).status(), {
+      timeout: 30_000,
+    })
+    .toBe(200);
 }
 
-test("a best-of-2 run shows best-of-2 success on the Leaderboard and its charts on its page", async ({ page, request }) => {
+test("a best-of-2 run shows best-of-2 success on the Leaderboard and its charts on its page", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const created = await request.post("/api/runs", { data: { benchmark: "backend", tasks: "ids=1-3", bestOf: 2, agent: `${models()}#ask-then-answer`, simulator: `${models()}#simulator`, name: "best-of-two" } });
+  const created = await request.post("/api/runs", {
+    data: {
+      benchmark: "backend",
+      tasks: "ids=1-3",
+      bestOf: 2,
+      agent: `${models()}#ask-then-answer`,
+      simulator: `${models()}#simulator`,
+      name: "best-of-two",
+    },
+  });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: number };
   await waitForRun(request, id, 6);
@@ -32,7 +51,14 @@ test("a best-of-2 run shows best-of-2 success on the Leaderboard and its charts 
 
   await page.goto(`/runs/${id}`);
   await expect(page.getByTestId("run-figures")).toContainText("Best-of-2 success");
-  for (const chart of ["chart-rewards", "chart-by-turns", "chart-turns", "chart-answer-length", "chart-tokens", "token-totals"]) {
+  for (const chart of [
+    "chart-rewards",
+    "chart-by-turns",
+    "chart-turns",
+    "chart-answer-length",
+    "chart-tokens",
+    "token-totals",
+  ]) {
     await expect(page.getByTestId(chart)).toBeVisible();
   }
   // Every episode scored 1: the reward histogram has one bar, over "1".
@@ -43,7 +69,9 @@ test("a best-of-2 run shows best-of-2 success on the Leaderboard and its charts 
 test("a phrase said in one episode is found and opens the replay at its turn", async ({ page, request }) => {
   test.setTimeout(90_000);
   const tasks = (await (await request.get("/api/tasks?benchmark=backend")).json()) as { items: Array<{ id: number }> };
-  const play = await request.post("/api/play", { data: { benchmark: "backend", taskId: tasks.items[6]!.id, seat: "both" } });
+  const play = await request.post("/api/play", {
+    data: { benchmark: "backend", taskId: tasks.items[6]!.id, seat: "both" },
+  });
   const { episodeId } = (await play.json()) as { episodeId: number };
   await move(request, episodeId, "agent", "Should the zebra crossing budget count twice?");
   await move(request, episodeId, "simulator", "No, only once.");
@@ -68,7 +96,12 @@ test("a phrase said in one episode is found and opens the replay at its turn", a
 
 test("a task file uploaded in the browser is imported and its broken lines are named", async ({ page }) => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "colbench-upload-")), "my-tasks.jsonl");
-  const task = (n: number) => JSON.stringify({ problem_description: `Uploaded task ${n}: add two numbers. The signature of the function is: def add${n}(a, b)`, ground_truth: `def add${n}(a, b):\n    return a + b`, test_cases: { test1: `add${n}(1, 2)` } });
+  const task = (n: number) =>
+    JSON.stringify({
+      problem_description: `Uploaded task ${n}: add two numbers. The signature of the function is: def add${n}(a, b)`,
+      ground_truth: `def add${n}(a, b):\n    return a + b`,
+      test_cases: { test1: `add${n}(1, 2)` },
+    });
   fs.writeFileSync(file, [task(1), '{"problem_description": "no answer"}', task(2), "{not json"].join("\n") + "\n");
   await page.goto("/tasks");
   await page.getByRole("link", { name: "Import a file" }).click();

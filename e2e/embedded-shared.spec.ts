@@ -67,7 +67,9 @@ function openUnder(pid: number, folder: string): number {
 function watchOpenFiles(folder: string) {
   const most = new Map<number, number>();
   const timer = setInterval(() => {
-    for (const child of spawned) if (child.pid && child.exitCode === null) most.set(child.pid, Math.max(most.get(child.pid) ?? 0, openUnder(child.pid, folder)));
+    for (const child of spawned)
+      if (child.pid && child.exitCode === null)
+        most.set(child.pid, Math.max(most.get(child.pid) ?? 0, openUnder(child.pid, folder)));
     const studioPid = studio.process.pid!;
     most.set(studioPid, Math.max(most.get(studioPid) ?? 0, openUnder(studioPid, folder)));
   }, 100);
@@ -88,7 +90,9 @@ const tasks = fs
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  models = await startScriptedServer({ tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })) });
+  models = await startScriptedServer({
+    tasks: tasks.map((t) => ({ problemDescription: t.problem_description, groundTruth: t.ground_truth })),
+  });
   studio = await startStudio(PORT);
   dataDir = studio.dataDir;
 });
@@ -100,7 +104,9 @@ test.afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("import, run and export from terminals while the studio serves the embedded database; the run page follows the run live", async ({ page }) => {
+test("import, run and export from terminals while the studio serves the embedded database; the run page follows the run live", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const folder = path.join(dataDir, "db");
   const watch = watchOpenFiles(folder);
@@ -111,10 +117,26 @@ test("import, run and export from terminals while the studio serves the embedded
   expect(imported).toContain(`${file}: 5 lines, 5 new tasks, 0 already stored, 0 bad`);
 
   const run = colbench([
-    "run", "--benchmark", "backend", "--tasks", "source=beside-the-studio", "--concurrency", "1", "--name", "from-a-terminal",
-    "--agent", `${models.url}#slow:700`, "--simulator", `${models.url}#simulator`,
+    "run",
+    "--benchmark",
+    "backend",
+    "--tasks",
+    "source=beside-the-studio",
+    "--concurrency",
+    "1",
+    "--name",
+    "from-a-terminal",
+    "--agent",
+    `${models.url}#slow:700`,
+    "--simulator",
+    `${models.url}#simulator`,
   ]);
-  await expect.poll(() => /run "from-a-terminal" \(id (\d+)\): 5 tasks x 1/.exec(run.output())?.[1], { timeout: 30_000, message: run.output() }).toBeTruthy();
+  await expect
+    .poll(() => /run "from-a-terminal" \(id (\d+)\): 5 tasks x 1/.exec(run.output())?.[1], {
+      timeout: 30_000,
+      message: run.output(),
+    })
+    .toBeTruthy();
   const runId = /run "from-a-terminal" \(id (\d+)\)/.exec(run.output())![1];
 
   // The studio's run page, opened while the terminal plays: progress arrives over the bus, no reload.
@@ -128,20 +150,32 @@ test("import, run and export from terminals while the studio serves the embedded
   await page.screenshot({ path: `${shots}/embedded-shared-live.png`, fullPage: true });
   await expect.poll(done, { timeout: 60_000 }).toBeGreaterThan(first);
   expect(await run.exited, run.output()).toBe(0);
-  expect(JSON.parse(run.output().trim().split("\n").pop()!)).toMatchObject({ run: "from-a-terminal", episodes: 5, done: 5, success_rate: 1 });
+  expect(JSON.parse(run.output().trim().split("\n").pop()!)).toMatchObject({
+    run: "from-a-terminal",
+    episodes: 5,
+    done: 5,
+    success_rate: 1,
+  });
   await expect(live).toContainText("Not playing now (finished)", { timeout: 20_000 });
   await expect(page.getByTestId("episodes-table").getByRole("cell", { name: "done", exact: true })).toHaveCount(5);
   await page.screenshot({ path: `${shots}/embedded-shared-finished.png`, fullPage: true });
 
   const out = path.join(dataDir, "from-a-terminal.jsonl");
   await succeeds(["export", "from-a-terminal", "--out", out]);
-  const lines = fs.readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { reward: number });
+  const lines = fs
+    .readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { reward: number });
   expect(lines.map((l) => l.reward)).toEqual([1, 1, 1, 1, 1]);
 
   // The System page tells the admin who owns the database and what else this machine has.
   await page.goto(`${studio.url}/admin/system`);
   const parts = page.getByTestId("system-parts");
-  await expect(parts.getByRole("row", { name: /Database/ })).toContainText(`owner: process ${studio.process.pid} (colbench serve)`, { timeout: 30_000 });
+  await expect(parts.getByRole("row", { name: /Database/ })).toContainText(
+    `owner: process ${studio.process.pid} (colbench serve)`,
+    { timeout: 30_000 },
+  );
   await expect(parts.getByRole("row", { name: /Chromium/ })).toContainText("ok");
   await expect(page.getByTestId("system-verdict")).toHaveText("Everything the studio needs is here.");
   await page.screenshot({ path: `${shots}/system-page.png`, fullPage: true });

@@ -23,7 +23,12 @@ test.beforeAll(async () => {
   test.setTimeout(150_000);
   // The dataset as the hub has it: backend task files only.
   hub = await startHubServer([clipRepo(), colbenchDatasetRepo()]);
-  studio = await startStudio(PORT, undefined, { HF_ENDPOINT: hub.url, HF_HUB_CACHE: cacheDir, HF_HUB_OFFLINE: "", COLBENCH_ONNX_CACHE: path.join(cacheDir, "onnx-graphs") });
+  studio = await startStudio(PORT, undefined, {
+    HF_ENDPOINT: hub.url,
+    HF_HUB_CACHE: cacheDir,
+    HF_HUB_OFFLINE: "",
+    COLBENCH_ONNX_CACHE: path.join(cacheDir, "onnx-graphs"),
+  });
 });
 
 test.afterAll(async () => {
@@ -41,7 +46,9 @@ test("the Tasks page imports the official tasks with progress, then stops offeri
   await panel.getByRole("button", { name: "Import the test split" }).click();
   const results = panel.getByTestId("official-import-results");
   await expect(results).toContainText("backend_tasks/test.jsonl: 10 lines, 10 new, 0 already stored");
-  await expect(results).toContainText("has no frontend_tasks/test.jsonl: the benchmark's frontend tasks are built from HuggingFaceM4/WebSight");
+  await expect(results).toContainText(
+    "has no frontend_tasks/test.jsonl: the benchmark's frontend tasks are built from HuggingFaceM4/WebSight",
+  );
   await page.screenshot({ path: `${shots}/hub-tasks-imported.png`, fullPage: true });
   await page.reload();
   // ColBench's dataset is no longer offered (another registered benchmark's, not on this hub, may be).
@@ -58,18 +65,25 @@ test("the run form says a frontend run will score with CLIP ViT-B/32 and why", a
   await page.getByLabel("Benchmark").selectOption("frontend");
   const choice = page.getByTestId("embedder-choice");
   await expect(choice).toHaveAttribute("data-embedder", "clip-vit-b32");
-  await expect(choice).toContainText(`CLIP ViT-B/32, the paper's metric: openai/clip-vit-base-patch32 will be downloaded from ${hub.url}`);
+  await expect(choice).toContainText(
+    `CLIP ViT-B/32, the paper's metric: openai/clip-vit-base-patch32 will be downloaded from ${hub.url}`,
+  );
   await page.screenshot({ path: `${shots}/hub-run-form.png`, fullPage: true });
 });
 
 test("the Models page lists the shared cache and deletes from it", async ({ page }) => {
-  await resolveModel("openai/clip-vit-base-patch32", { files: ["config.json", "model.safetensors"], settings: { endpoint: hub.url, cacheDir, offline: false } });
+  await resolveModel("openai/clip-vit-base-patch32", {
+    files: ["config.json", "model.safetensors"],
+    settings: { endpoint: hub.url, cacheDir, offline: false },
+  });
   await page.goto(`${studio.url}/models`);
   const table = page.getByTestId("models-table");
   const clip = table.getByRole("row").filter({ hasText: "openai/clip-vit-base-patch32" });
   await expect(clip).toContainText("525 KB");
   await expect(clip).toContainText("main");
-  await expect(table.getByRole("row").filter({ hasText: "datasets/facebook/collaborative_agent_bench" })).toContainText("1 file");
+  await expect(table.getByRole("row").filter({ hasText: "datasets/facebook/collaborative_agent_bench" })).toContainText(
+    "1 file",
+  );
   await page.screenshot({ path: `${shots}/hub-models.png`, fullPage: true });
   page.once("dialog", (dialog) => void dialog.accept());
   await clip.getByRole("button", { name: "Delete openai/clip-vit-base-patch32" }).click();
@@ -77,7 +91,9 @@ test("the Models page lists the shared cache and deletes from it", async ({ page
   expect(fs.existsSync(path.join(cacheDir, "models--openai--clip-vit-base-patch32"))).toBe(false);
 });
 
-test("a frontend run from the form fetches CLIP and scores with it on ONNX Runtime, inside the studio", async ({ page }) => {
+test("a frontend run from the form fetches CLIP and scores with it on ONNX Runtime, inside the studio", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const models = process.env.COLBENCH_E2E_MODELS!;
   await page.goto(`${studio.url}/runs/new`);

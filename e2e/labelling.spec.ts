@@ -23,7 +23,11 @@ let loudId: number;
 const links: Record<string, string> = {};
 
 function colbench(args: string[]): string {
-  const result = spawnSync(process.execPath, [path.join(root, "cli", "bin.mjs"), ...args], { cwd: root, env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [path.join(root, "cli", "bin.mjs"), ...args], {
+    cwd: root,
+    env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "" },
+    encoding: "utf8",
+  });
   if (result.status !== 0) throw new Error(`colbench ${args.join(" ")}: ${result.stderr}`);
   return result.stdout;
 }
@@ -33,21 +37,68 @@ test.beforeAll(async () => {
   const models = process.env.COLBENCH_E2E_MODELS!;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-label-"));
   colbench(["db", "seed"]);
-  for (const [name, agent] of [["model-a", "ask-then-answer"], ["model-b", "never-answer"]]) {
-    colbench(["run", "--benchmark", "backend", "--tasks", `ids=1-${PAIRS}`, "--name", name!, "--agent", `${models}#${agent}`, "--simulator", `${models}#simulator`]);
+  for (const [name, agent] of [
+    ["model-a", "ask-then-answer"],
+    ["model-b", "never-answer"],
+  ]) {
+    colbench([
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      `ids=1-${PAIRS}`,
+      "--name",
+      name!,
+      "--agent",
+      `${models}#${agent}`,
+      "--simulator",
+      `${models}#simulator`,
+    ]);
   }
-  for (const [name, role] of [["ann1", "annotator"], ["ann2", "annotator"], ["ann3", "annotator"], ["res", "researcher"]]) {
-    links[name!] = /sign-in link: (\S+)/.exec(colbench(["users", "add", name!, "--role", role!, "--url", `http://127.0.0.1:${PORT}`]))![1]!;
+  for (const [name, role] of [
+    ["ann1", "annotator"],
+    ["ann2", "annotator"],
+    ["ann3", "annotator"],
+    ["res", "researcher"],
+  ]) {
+    links[name!] = /sign-in link: (\S+)/.exec(
+      colbench(["users", "add", name!, "--role", role!, "--url", `http://127.0.0.1:${PORT}`]),
+    )![1]!;
   }
   const instructions = path.join(dataDir, "instructions.md");
-  fs.writeFileSync(instructions, "## Which answer would you rather get?\n\nJudge the **final code** first. <script>window.pwned = 1</script> [a link](javascript:alert(1))\n");
-  const created = JSON.parse(colbench(["queues", "create", "duel", "--runs", "model-a,model-b", "--overlap", "2", "--members", "ann1,ann2", "--instructions", instructions])) as { id: number; items: number };
+  fs.writeFileSync(
+    instructions,
+    "## Which answer would you rather get?\n\nJudge the **final code** first. <script>window.pwned = 1</script> [a link](javascript:alert(1))\n",
+  );
+  const created = JSON.parse(
+    colbench([
+      "queues",
+      "create",
+      "duel",
+      "--runs",
+      "model-a,model-b",
+      "--overlap",
+      "2",
+      "--members",
+      "ann1,ann2",
+      "--instructions",
+      instructions,
+    ]),
+  ) as { id: number; items: number };
   expect(created.items).toBe(PAIRS);
   queueId = created.id;
   // Two more for a third annotator (a sign-in link is used once): one that hides the automatic
   // scores, and a plain one beside it.
-  quietId = (JSON.parse(colbench(["queues", "create", "quiet", "--runs", "model-a,model-b", "--members", "ann3", "--hide-scores"])) as { id: number }).id;
-  loudId = (JSON.parse(colbench(["queues", "create", "loud", "--runs", "model-a,model-b", "--members", "ann3", "--limit", "1"])) as { id: number }).id;
+  quietId = (
+    JSON.parse(
+      colbench(["queues", "create", "quiet", "--runs", "model-a,model-b", "--members", "ann3", "--hide-scores"]),
+    ) as { id: number }
+  ).id;
+  loudId = (
+    JSON.parse(
+      colbench(["queues", "create", "loud", "--runs", "model-a,model-b", "--members", "ann3", "--limit", "1"]),
+    ) as { id: number }
+  ).id;
   studio = await startStudio(PORT, dataDir);
 });
 
@@ -88,23 +139,34 @@ async function press(page: Page, key: string): Promise<number | null> {
 async function storedLabels(cookiePage: Page): Promise<Array<{ item: number; annotator: string; choice: string }>> {
   const response = await cookiePage.request.get(`${studio.url}/api/queues/${queueId}/export?format=raw`);
   expect(response.status()).toBe(200);
-  return (await response.text()).trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { item: number; annotator: string; choice: string });
+  return (await response.text())
+    .trim()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { item: number; annotator: string; choice: string });
 }
 
-test("two annotators label one queue from the keyboard; undo; kill -9 loses no stored label; agreement appears", async ({ browser }) => {
+test("two annotators label one queue from the keyboard; undo; kill -9 loses no stored label; agreement appears", async ({
+  browser,
+}) => {
   test.setTimeout(240_000);
   const one = await signedIn(browser, "ann1");
   const two = await signedIn(browser, "ann2");
   const researcher = await signedIn(browser, "res");
   const seen: Record<string, number[]> = { ann1: [], ann2: [] };
 
-  for (const [name, { page }] of [["ann1", one], ["ann2", two]] as const) {
+  for (const [name, { page }] of [
+    ["ann1", one],
+    ["ann2", two],
+  ] as const) {
     await page.goto(`${studio.url}/annotate`);
     await page.getByRole("link", { name: "duel" }).click();
     seen[name]!.push(await onScreen(page));
   }
   // The instructions are Markdown, sanitised: the heading renders, the script and the javascript: link do not.
-  await expect(one.page.getByTestId("instructions").getByRole("heading", { name: "Which answer would you rather get?" })).toBeVisible();
+  await expect(
+    one.page.getByTestId("instructions").getByRole("heading", { name: "Which answer would you rather get?" }),
+  ).toBeVisible();
   expect(await one.page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
   expect(await one.page.getByTestId("instructions").innerHTML()).not.toMatch(/<script|javascript:/i);
   // Both sides are on screen with no run or model name.
@@ -130,7 +192,9 @@ test("two annotators label one queue from the keyboard; undo; kill -9 loses no s
   await one.page.keyboard.press("u");
   await expect(desk(one.page)).toHaveAttribute("data-item", String(last));
   await expect(one.page.getByTestId("progress-mine")).toHaveText("1");
-  expect((await storedLabels(researcher.page)).filter((l) => l.annotator === "ann1").map((l) => l.item)).not.toContain(last);
+  expect((await storedLabels(researcher.page)).filter((l) => l.annotator === "ann1").map((l) => l.item)).not.toContain(
+    last,
+  );
   seen.ann1!.pop();
   await label("ann1", one.page, "4");
   await expect(one.page.getByTestId("progress-mine")).toHaveText("2");
@@ -142,14 +206,20 @@ test("two annotators label one queue from the keyboard; undo; kill -9 loses no s
   studio = await startStudio(PORT, dataDir);
   expect(await storedLabels(researcher.page)).toEqual(before);
   // Each page reloads onto the pair it held.
-  for (const [name, { page }] of [["ann1", one], ["ann2", two]] as const) {
+  for (const [name, { page }] of [
+    ["ann1", one],
+    ["ann2", two],
+  ] as const) {
     await page.reload();
     expect(await onScreen(page)).toBe(seen[name]!.at(-1));
   }
 
   // Both label to the end, keys in turn.
   const keys = ["1", "2", "3", "1", "2", "4"];
-  for (const [name, { page }] of [["ann1", one], ["ann2", two]] as const) {
+  for (const [name, { page }] of [
+    ["ann1", one],
+    ["ann2", two],
+  ] as const) {
     for (let i = 0; (await desk(page).getAttribute("data-phase")) !== "done"; i++) {
       await label(name, page, keys[i % keys.length]!);
       expect(i).toBeLessThan(PAIRS);
@@ -173,7 +243,9 @@ test("two annotators label one queue from the keyboard; undo; kill -9 loses no s
   await expect(researcher.page.getByTestId("fleiss")).toHaveText(/^-?\d\.\d{3}$|^undefined$/);
   await expect(researcher.page.getByTestId("chart-choices").locator("svg").first()).toBeVisible();
   await researcher.page.screenshot({ path: `${shots}/label-agreement.png`, fullPage: true });
-  const report = (await (await researcher.page.request.get(`${studio.url}/api/queues/${queueId}/agreement`)).json()) as { labels: number; cohen: Array<{ shared: number }> };
+  const report = (await (
+    await researcher.page.request.get(`${studio.url}/api/queues/${queueId}/agreement`)
+  ).json()) as { labels: number; cohen: Array<{ shared: number }> };
   expect(report.labels).toBe(PAIRS * 2);
   expect(report.cohen[0]!.shared).toBe(PAIRS);
   // An annotator may not read it.
@@ -184,7 +256,9 @@ test("two annotators label one queue from the keyboard; undo; kill -9 loses no s
   for (const context of [one.context, two.context, researcher.context]) await context.close();
 });
 
-test("a queue that hides scores shows no pass/fail on the desk or in its answers; ? lists the desk's keys, not search; pairs left for me", async ({ browser }) => {
+test("a queue that hides scores shows no pass/fail on the desk or in its answers; ? lists the desk's keys, not search; pairs left for me", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const { context, page } = await signedIn(browser, "ann3");
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -193,12 +267,17 @@ test("a queue that hides scores shows no pass/fail on the desk or in its answers
   await expect(page.getByTestId("progress-left")).toHaveText(String(PAIRS));
   await expect(page.getByTestId("scores-hidden")).toBeVisible();
   await expect(page.getByTestId("test-results")).toHaveCount(0);
-  const next = await (await page.request.post(`${studio.url}/api/queues/${quietId}/next`, { data: { holding: [] } })).text();
+  const next = await (
+    await page.request.post(`${studio.url}/api/queues/${quietId}/next`, { data: { holding: [] } })
+  ).text();
   expect(next).toContain('"pair"');
   expect(next).not.toMatch(/"(passed|tests|reward)"/);
   // One label: the answer the page gets carries no score either, and one pair fewer is left.
   const answers: string[] = [];
-  page.on("response", (r) => void (r.url().endsWith(`/api/queues/${quietId}/labels`) && r.text().then((t) => answers.push(t))));
+  page.on(
+    "response",
+    (r) => void (r.url().endsWith(`/api/queues/${quietId}/labels`) && r.text().then((t) => answers.push(t))),
+  );
   await press(page, "1");
   await expect(page.getByTestId("progress-left")).toHaveText(String(PAIRS - 1));
   await expect.poll(() => answers.length).toBe(1);

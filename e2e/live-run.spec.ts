@@ -2,7 +2,9 @@ import { expect, test } from "@playwright/test";
 
 const shots = "e2e/artifacts";
 
-test("a person starts a run from the studio, watches it, stops and resumes it, and sees the leaderboard update", async ({ page }) => {
+test("a person starts a run from the studio, watches it, stops and resumes it, and sees the leaderboard update", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const models = process.env.COLBENCH_E2E_MODELS!;
   await page.goto("/runs");
@@ -29,7 +31,10 @@ test("a person starts a run from the studio, watches it, stops and resumes it, a
   const runUrl = page.url();
 
   // Watch one episode turn by turn while it plays.
-  const playing = page.getByTestId("episodes-table").getByRole("row").filter({ has: page.getByRole("cell", { name: "running", exact: true }) });
+  const playing = page
+    .getByTestId("episodes-table")
+    .getByRole("row")
+    .filter({ has: page.getByRole("cell", { name: "running", exact: true }) });
   await playing.first().getByRole("link").click();
   const episode = page.getByTestId("live-episode");
   await expect(episode).toHaveAttribute("data-status", "running");

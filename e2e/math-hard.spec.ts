@@ -17,10 +17,18 @@ async function send(page: Page, label: RegExp, text: string) {
   await expect(page.getByTestId("turn").filter({ hasText: text }).first()).toBeVisible();
 }
 
-test("two people play a math-hard episode: the collaborator opens and ends it, the judge scores it, the agent never sees the problem or the solution", async ({ browser, request }) => {
-  const tasks = (await (await request.get("/api/tasks?benchmark=math-hard")).json()) as { items: Array<{ id: number }> };
+test("two people play a math-hard episode: the collaborator opens and ends it, the judge scores it, the agent never sees the problem or the solution", async ({
+  browser,
+  request,
+}) => {
+  const tasks = (await (await request.get("/api/tasks?benchmark=math-hard")).json()) as {
+    items: Array<{ id: number }>;
+  };
   const taskId = tasks.items[0]!.id;
-  const hidden = (await (await request.get(`/api/tasks/${taskId}/hidden`)).json()) as { groundTruth: string; hiddenInformation?: string | null };
+  const hidden = (await (await request.get(`/api/tasks/${taskId}/hidden`)).json()) as {
+    groundTruth: string;
+    hiddenInformation?: string | null;
+  };
 
   const collaboratorContext = await browser.newContext();
   const agentContext = await browser.newContext();
@@ -61,7 +69,11 @@ test("two people play a math-hard episode: the collaborator opens and ends it, t
   await collaborator.screenshot({ path: `${shots}/math-hard-collaborator-ended.png`, fullPage: true });
 
   await recorder.settle();
-  const secrets = [hidden.groundTruth, ...secretPieces(hidden.groundTruth, 24), ...(hidden.hiddenInformation ? [hidden.hiddenInformation] : [])];
+  const secrets = [
+    hidden.groundTruth,
+    ...secretPieces(hidden.groundTruth, 24),
+    ...(hidden.hiddenInformation ? [hidden.hiddenInformation] : []),
+  ];
   expect(leaks(recorder.bodies, secrets)).toEqual([]);
   await collaboratorContext.close();
   await agentContext.close();

@@ -13,22 +13,37 @@ interface Hidden {
 }
 
 async function firstTask(request: APIRequestContext, benchmark: "backend" | "frontend", skip = 0): Promise<number> {
-  const list = (await (await request.get(`/api/tasks?benchmark=${benchmark}`)).json()) as { items: Array<{ id: number }> };
+  const list = (await (await request.get(`/api/tasks?benchmark=${benchmark}`)).json()) as {
+    items: Array<{ id: number }>;
+  };
   return list.items[skip]!.id;
 }
 
 /** What an agent must never receive: the reference (past its public signature line), every test, the target page. */
-async function secretsOf(request: APIRequestContext, taskId: number, benchmark: "backend" | "frontend"): Promise<string[]> {
+async function secretsOf(
+  request: APIRequestContext,
+  taskId: number,
+  benchmark: "backend" | "frontend",
+): Promise<string[]> {
   const hidden = (await (await request.get(`/api/tasks/${taskId}/hidden`)).json()) as Hidden;
   if (benchmark === "backend") {
     const body = hidden.groundTruth.split("\n").slice(1).join("\n");
     return [hidden.groundTruth, ...secretPieces(body), ...(hidden.testCases ?? []).map((t) => t.expression)];
   }
   // The stylesheet link and doctype are boilerplate every page (the agent's own starter too) carries.
-  return [hidden.groundTruth, ...secretPieces(hidden.groundTruth, 30).filter((l) => !/tailwindcss|<!doctype|<meta/i.test(l))];
+  return [
+    hidden.groundTruth,
+    ...secretPieces(hidden.groundTruth, 30).filter((l) => !/tailwindcss|<!doctype|<meta/i.test(l)),
+  ];
 }
 
-async function startPlay(page: Page, benchmark: "backend" | "frontend", taskId: number | null, seat: RegExp, opponent?: string) {
+async function startPlay(
+  page: Page,
+  benchmark: "backend" | "frontend",
+  taskId: number | null,
+  seat: RegExp,
+  opponent?: string,
+) {
   await page.goto("/play");
   await page.getByLabel("Benchmark").selectOption(benchmark);
   if (taskId !== null) await page.getByLabel("Task id").fill(String(taskId));
@@ -58,12 +73,17 @@ async function setEditor(page: Page, text: string) {
   await page.evaluate((pasted) => {
     const data = new DataTransfer();
     data.setData("text/plain", pasted);
-    document.activeElement!.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, text);
   await expect(editor.locator(".view-lines")).toContainText(text.split("\n")[0]!);
 }
 
-test("a person plays the collaborator for a backend task; the episode is scored, marked human-simulated and replayable", async ({ page, request }) => {
+test("a person plays the collaborator for a backend task; the episode is scored, marked human-simulated and replayable", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "backend");
   await startPlay(page, "backend", taskId, /^the collaborator/, `${models()}#ask-then-answer`);
   await expect(page.getByRole("heading", { name: "You are the collaborator" })).toBeVisible();
@@ -87,7 +107,10 @@ test("a person plays the collaborator for a backend task; the episode is scored,
   await page.screenshot({ path: `${shots}/replay-backend-diff.png`, fullPage: true });
 });
 
-test("a person plays the collaborator for a frontend task, seeing the agent's pages rendered beside the target", async ({ page, request }) => {
+test("a person plays the collaborator for a frontend task, seeing the agent's pages rendered beside the target", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "frontend");
   await startPlay(page, "frontend", taskId, /^the collaborator/, `${models()}#ask-then-answer`);
   await expect(page.getByRole("heading", { name: "You are the collaborator" })).toBeVisible();
@@ -111,13 +134,18 @@ test("a person plays the collaborator for a frontend task, seeing the agent's pa
   await page.screenshot({ path: `${shots}/replay-frontend.png`, fullPage: true });
 });
 
-test("a person plays the agent against a model simulator; the agent's browser never receives hidden information", async ({ page, request }) => {
+test("a person plays the agent against a model simulator; the agent's browser never receives hidden information", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "backend", 1);
   const recorder = await recordResponses(page);
   await startPlay(page, "backend", taskId, /^the agent/, `${models()}#simulator`);
   await expect(page.getByRole("heading", { name: "You are the agent" })).toBeVisible();
   // The editor starts from the signature the task states.
-  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText("def tiered_discount(order_total, is_member):");
+  await expect(page.getByTestId("code-editor").locator(".view-lines")).toContainText(
+    "def tiered_discount(order_total, is_member):",
+  );
 
   const question = "Should members get a bigger discount than everyone else?";
   await reply(page, /Message to the collaborator/, question);
@@ -125,7 +153,8 @@ test("a person plays the agent against a model simulator; the agent's browser ne
   await expect(turnOf(page, "simulator")).toHaveCount(2, { timeout: 30_000 });
 
   // My own attempt (deliberately not the reference), tried in the browser's Python first.
-  const attempt = "def tiered_discount(total, member):\n    rate = 0.1 if member else 0.05\n    return round(total * (1 - rate), 2)\n";
+  const attempt =
+    "def tiered_discount(total, member):\n    rate = 0.1 if member else 0.05\n    return round(total * (1 - rate), 2)\n";
   await setEditor(page, attempt);
   // Work in progress survives a reload: the editor's code and an unsent message.
   await page.getByLabel(/Message to the collaborator/).fill("Half-written thought about members");
@@ -161,19 +190,34 @@ test("a person plays the agent against a model simulator; the agent's browser ne
   expect(leaks(recorder.bodies, await secretsOf(request, taskId, "backend"))).toEqual([]);
 });
 
-test("a person plays the agent on a frontend task with a live preview; no target page reaches the browser", async ({ page, request }) => {
+test("a person plays the agent on a frontend task with a live preview; no target page reaches the browser", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "frontend", 1);
   const recorder = await recordResponses(page);
   await startPlay(page, "frontend", taskId, /^the agent/, `${models()}#simulator`);
   await expect(page.getByRole("heading", { name: "You are the agent" })).toBeVisible();
   const preview = page.frameLocator('[data-testid="html-preview"]');
   // An empty Tailwind page to start from.
-  await expect(page.getByTestId("html-preview")).toHaveAttribute("srcdoc", /tailwind-2\.2\.19\.min\.css[\s\S]*<body>\s*<\/body>/);
+  await expect(page.getByTestId("html-preview")).toHaveAttribute(
+    "srcdoc",
+    /tailwind-2\.2\.19\.min\.css[\s\S]*<body>\s*<\/body>/,
+  );
 
-  await setEditor(page, '<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-green-700 text-white"><h1 class="text-4xl p-8">Greenhouse Cafe</h1><img alt="shop" src="https://picsum.photos/200/100"><script>document.title = "x"</script></body></html>');
+  await setEditor(
+    page,
+    '<html><head><link href="https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css" rel="stylesheet"></head><body class="bg-green-700 text-white"><h1 class="text-4xl p-8">Greenhouse Cafe</h1><img alt="shop" src="https://picsum.photos/200/100"><script>document.title = "x"</script></body></html>',
+  );
   await expect(preview.getByRole("heading", { name: "Greenhouse Cafe" })).toBeVisible();
   // The placeholder is the renderer's own picture, of the size asked; the inline script the preview does not run is named.
-  await expect.poll(() => preview.getByRole("img", { name: "shop" }).evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`)).toBe("200x100");
+  await expect
+    .poll(() =>
+      preview
+        .getByRole("img", { name: "shop" })
+        .evaluate((img: HTMLImageElement) => `${img.naturalWidth}x${img.naturalHeight}`),
+    )
+    .toBe("200x100");
   await expect(page.getByTestId("preview-notes")).toContainText("1 inline script");
   // Tailwind 2 applies inside the sandboxed preview (served by the studio, offline).
   await expect(preview.locator("body")).toHaveCSS("background-color", "rgb(4, 120, 87)");
@@ -217,7 +261,9 @@ test("two people in two browsers play one episode, one per seat", async ({ brows
   await expect(collaborator.getByTestId("seat-status")).toHaveAttribute("data-state", "waiting");
 
   await reply(agent, /Message to the collaborator/, "What should an empty list give back?");
-  await expect(turnOf(collaborator, "agent").filter({ hasText: "What should an empty list give back?" })).toHaveCount(1);
+  await expect(turnOf(collaborator, "agent").filter({ hasText: "What should an empty list give back?" })).toHaveCount(
+    1,
+  );
   await reply(collaborator, /Your reply to the agent/, "An empty list, with nothing curved.");
   await expect(turnOf(agent, "simulator").filter({ hasText: "An empty list, with nothing curved." })).toHaveCount(1);
 
@@ -244,16 +290,23 @@ test("a move out of turn is refused with the reason", async ({ request }) => {
   expect(created.status()).toBe(201);
   const { episodeId } = (await created.json()) as { episodeId: number };
   // The agent opens; the collaborator may not speak first (before the episode starts, or after).
-  const speakFirst = () => request.post(`/api/episodes/${episodeId}/move`, { data: { role: "simulator", text: "hello" } });
-  await expect.poll(async () => ((await (await speakFirst()).json()) as { error: string }).error).toContain("not the simulator's move");
+  const speakFirst = () =>
+    request.post(`/api/episodes/${episodeId}/move`, { data: { role: "simulator", text: "hello" } });
+  await expect
+    .poll(async () => ((await (await speakFirst()).json()) as { error: string }).error)
+    .toContain("not the simulator's move");
   expect((await speakFirst()).status()).toBe(409);
   const empty = await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "" } });
   expect(empty.status()).toBe(400);
   // A move longer than the run's limit is refused with the limit named.
-  const huge = await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "x".repeat(100_000) } });
+  const huge = await request.post(`/api/episodes/${episodeId}/move`, {
+    data: { role: "agent", text: "x".repeat(100_000) },
+  });
   expect(huge.status()).toBe(413);
   expect(((await huge.json()) as { error: string }).error).toContain("at most 20,000 characters");
-  expect(await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "Hi, what do you need?" } })).toBeOK();
+  expect(
+    await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "Hi, what do you need?" } }),
+  ).toBeOK();
 });
 
 /** A port nothing listens on: every attempt to reach it is refused at once. */
@@ -266,7 +319,10 @@ function freePort(): Promise<number> {
   });
 }
 
-test("an unreachable model server's failure names the server and the error, with a retry", async ({ page, request }) => {
+test("an unreachable model server's failure names the server and the error, with a retry", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "backend", 4);
   const port = await freePort();
   const server = `http://127.0.0.1:${port}/v1#nobody`;
@@ -287,14 +343,20 @@ test("an unreachable model server's failure names the server and the error, with
   await expect(page.getByTestId("episodes-table")).toContainText(`failed: the agent's model server ${server}`);
 });
 
-test("while the other side's model server is down the seat says what it waits for, and play goes on when it answers", async ({ page, request }) => {
+test("while the other side's model server is down the seat says what it waits for, and play goes on when it answers", async ({
+  page,
+  request,
+}) => {
   const taskId = await firstTask(request, "backend", 5);
   const port = await freePort();
   // The scripted agent answers 2.5 s late, so the seat is seen waiting for it once the server is back.
   await startPlay(page, "backend", taskId, /^the collaborator/, `http://127.0.0.1:${port}/v1#slow:2500`);
   const status = page.getByTestId("seat-status");
   // Without reloading the page, well within the give-up time (20 s under test).
-  await expect(status).toContainText(`waiting for the model server (http://127.0.0.1:${port}/v1: connect ECONNREFUSED`, { timeout: 10_000 });
+  await expect(status).toContainText(
+    `waiting for the model server (http://127.0.0.1:${port}/v1: connect ECONNREFUSED`,
+    { timeout: 10_000 },
+  );
   const models = await startScriptedServer({ tasks: loadScriptedTasks(path.join("samples", "backend.jsonl")), port });
   try {
     await expect(status).toContainText("The episode goes on by itself when the server answers.");

@@ -21,11 +21,16 @@ async function openRun(page: Page, name: string) {
 
 /** Fails when the page is wider than its window (content that neither wraps nor scrolls in its own box). */
 async function expectNoSidewaysScroll(page: Page) {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
   expect(scroll, `page ${page.url()} is ${scroll}px wide in a ${width}px window`).toBeLessThanOrEqual(width);
 }
 
-test("a frontend run scored offline names its embedder on the run page, the Leaderboard and Compare", async ({ page }) => {
+test("a frontend run scored offline names its embedder on the run page, the Leaderboard and Compare", async ({
+  page,
+}) => {
   await openRun(page, "e2e-frontend");
   const weightFree = "default-v2 · weight-free, not comparable with the paper";
   await expect(page.getByTestId("run-embedder")).toHaveText(weightFree);
@@ -38,7 +43,9 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   await expect(page.getByTestId("run-limit")).toHaveText(", limit 1");
   await expect(page.getByTestId("run-task-count")).toHaveText("1 task");
   for (const label of ["Started", "Ended", "Duration"]) await expect(spec).toContainText(label);
-  await expect(spec).toContainText("chosen because: the weight-free default-v2, because CLIP ViT-B/32 can be neither found nor fetched");
+  await expect(spec).toContainText(
+    "chosen because: the weight-free default-v2, because CLIP ViT-B/32 can be neither found nor fetched",
+  );
   const prompt = await page.request.get((await page.getByTestId("prompt-agent").getAttribute("href"))!);
   expect(prompt.status()).toBe(200);
   expect((await prompt.text()).length).toBeGreaterThan(100);
@@ -63,7 +70,11 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   const differed = page.getByTestId("config-diff-differ").getByTestId("config-diff-row");
   await expect(differed.and(page.locator('[data-key="render.name"]'))).toContainText("paper");
   await expect(differed.and(page.locator('[data-key="render.name"]'))).toContainText("studio-1280");
-  for (const key of ["agent", "simulator", "limit", "sampling.temperature"]) await expect(page.locator(`[data-testid=config-diff-row][data-key="${key}"]`)).toHaveAttribute("data-differs", "no");
+  for (const key of ["agent", "simulator", "limit", "sampling.temperature"])
+    await expect(page.locator(`[data-testid=config-diff-row][data-key="${key}"]`)).toHaveAttribute(
+      "data-differs",
+      "no",
+    );
   await expect(page.getByTestId("config-diff-summary")).toContainText("render.name");
 
   // 390 px: the navigation folds into a menu, tables scroll in their card, nothing widens the page.
@@ -89,13 +100,31 @@ test("a frontend run scored offline names its embedder on the run page, the Lead
   await page.screenshot({ path: `${shots}/episode-390.png`, fullPage: true });
 });
 
-test("the training-data panel walks a best-of-2 run from pairs to turn pairs, its counts surviving reloads", async ({ page, request }) => {
+test("the training-data panel walks a best-of-2 run from pairs to turn pairs, its counts surviving reloads", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
-  const created = await request.post("/api/runs", { data: { benchmark: "backend", tasks: "ids=1-3", bestOf: 2, agent: `${models()}#coin`, simulator: `${models()}#simulator`, name: "coin-best-of-2" } });
+  const created = await request.post("/api/runs", {
+    data: {
+      benchmark: "backend",
+      tasks: "ids=1-3",
+      bestOf: 2,
+      agent: `${models()}#coin`,
+      simulator: `${models()}#simulator`,
+      name: "coin-best-of-2",
+    },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { id } = (await created.json()) as { id: number };
   await expect
-    .poll(async () => ((await (await request.get(`/api/runs/${id}/episodes`)).json()) as { items: Array<{ status: string }> }).items.filter((e) => e.status === "done").length, { timeout: 120_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/runs/${id}/episodes`)).json()) as { items: Array<{ status: string }> }
+        ).items.filter((e) => e.status === "done").length,
+      { timeout: 120_000 },
+    )
     .toBe(6);
 
   await page.goto(`/runs/${id}`);
@@ -106,8 +135,12 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   // Nothing made yet: pairs come first; the later steps say what they wait for; the pair files are empty and not offered.
   await expect(panel.getByTestId("pipeline-next")).toHaveText("Next: step 1, trajectory pairs.");
   await expect(step("pairs")).toHaveAttribute("data-state", "ready");
-  await expect(step("pairs").getByTestId("step-input")).toHaveText("Works on: 6 finished episodes; 3 tasks with two or more finished samples");
-  await expect(step("rank").getByTestId("step-why")).toHaveText("no candidates to rank: sample candidates first (step 2)");
+  await expect(step("pairs").getByTestId("step-input")).toHaveText(
+    "Works on: 6 finished episodes; 3 tasks with two or more finished samples",
+  );
+  await expect(step("rank").getByTestId("step-why")).toHaveText(
+    "no candidates to rank: sample candidates first (step 2)",
+  );
   await expect(step("rank").getByRole("button", { name: "Rank candidates" })).toBeDisabled();
   await expect(exported("openrlhf-critic").getByRole("link")).toHaveCount(0);
   await expect(exported("openrlhf-critic")).toContainText("empty: make trajectory pairs first (step 1)");
@@ -126,7 +159,9 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   await step("candidates").getByLabel("Candidates per turn").fill("2");
   await step("candidates").getByRole("button", { name: "Sample candidates" }).click();
   await expect(status).toHaveAttribute("data-state", "crashed", { timeout: 90_000 });
-  await expect(panel.getByTestId("pipeline-error")).toContainText("this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM");
+  await expect(panel.getByTestId("pipeline-error")).toContainText(
+    "this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM",
+  );
   await expect(step("candidates")).toHaveAttribute("data-state", "ready");
 
   // The scripted server's log-probs: candidates, then the critic's ranking, then turn pairs.
@@ -148,11 +183,23 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   await expect(step("pairs").getByTestId("step-made")).toHaveText("Made: 3 trajectory pairs");
   await expect(step("candidates").getByTestId("step-made")).toHaveText("Made: 54 candidates for 18 of 18 agent turns");
   await expect(step("rank").getByTestId("step-made")).toHaveText("Made: 54 of 54 candidates scored by a critic");
-  const turnPairs = Number((await step("turn-pairs").getByTestId("step-made").textContent())!.match(/Made: (\d+) turn pairs/)![1]);
+  const turnPairs = Number(
+    (await step("turn-pairs").getByTestId("step-made").textContent())!.match(/Made: (\d+) turn pairs/)![1],
+  );
   expect(turnPairs).toBeGreaterThan(0);
-  for (const s of ["pairs", "candidates", "rank", "turn-pairs"]) await expect(step(s)).toHaveAttribute("data-state", "done");
-  await expect(panel.getByTestId("pipeline-next")).toHaveText("Every step is done: the training files below are ready.");
-  for (const format of ["official", "official-best-of-k", "openrlhf-critic", "published-frontend-critic", "openrlhf-policy", "trl-dpo"]) {
+  for (const s of ["pairs", "candidates", "rank", "turn-pairs"])
+    await expect(step(s)).toHaveAttribute("data-state", "done");
+  await expect(panel.getByTestId("pipeline-next")).toHaveText(
+    "Every step is done: the training files below are ready.",
+  );
+  for (const format of [
+    "official",
+    "official-best-of-k",
+    "openrlhf-critic",
+    "published-frontend-critic",
+    "openrlhf-policy",
+    "trl-dpo",
+  ]) {
     const link = exported(format).getByRole("link", { name: format, exact: true });
     await expect(link).toBeVisible();
     const lines = Number(await exported(format).getAttribute("data-lines"));
@@ -168,7 +215,14 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
 });
 
 test("the New run form names a mistyped split in its own words, with the splits that exist", async ({ request }) => {
-  const refused = await request.post("/api/runs", { data: { benchmark: "backend", tasks: "split=tset", agent: `${models()}#ask-then-answer`, simulator: `${models()}#simulator` } });
+  const refused = await request.post("/api/runs", {
+    data: {
+      benchmark: "backend",
+      tasks: "split=tset",
+      agent: `${models()}#ask-then-answer`,
+      simulator: `${models()}#simulator`,
+    },
+  });
   expect(refused.status()).toBe(400);
   const { error } = (await refused.json()) as { error: string };
   expect(error).toMatch(/^Tasks "split=tset": no backend task has split "tset"; the splits that exist: \w+ \(\d+\)/);

@@ -27,7 +27,11 @@ export async function recordResponses(page: Page): Promise<{ bodies: string[]; s
 /** The forms a secret can take inside a response: as is, JSON-escaped, HTML-escaped. */
 function forms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  const html = secret.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+  const html = secret
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;");
   return [...new Set([secret, json, html, JSON.stringify(json).slice(1, -1)])];
 }
 
@@ -37,7 +41,9 @@ export function leaks(bodies: string[], secrets: string[]): string[] {
   for (const secret of secrets) {
     for (const body of bodies) {
       if (forms(secret).some((f) => body.includes(f))) {
-        found.push(`${JSON.stringify(secret.slice(0, 60))} in a response starting ${JSON.stringify(body.slice(0, 80))}`);
+        found.push(
+          `${JSON.stringify(secret.slice(0, 60))} in a response starting ${JSON.stringify(body.slice(0, 80))}`,
+        );
         break;
       }
     }
@@ -47,5 +53,11 @@ export function leaks(bodies: string[], secrets: string[]): string[] {
 
 /** Distinctive pieces of a hidden text: the whole, and each line long enough not to occur by chance. */
 export function secretPieces(text: string, minLine = 16): string[] {
-  return [text, ...text.split("\n").map((l) => l.trim()).filter((l) => l.length >= minLine)];
+  return [
+    text,
+    ...text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.length >= minLine),
+  ];
 }

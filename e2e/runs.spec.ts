@@ -2,7 +2,9 @@ import { expect, test } from "@playwright/test";
 
 const shots = "e2e/artifacts";
 
-test("a person opens a run, replays an episode turn by turn and moves between episodes with the keyboard", async ({ page }) => {
+test("a person opens a run, replays an episode turn by turn and moves between episodes with the keyboard", async ({
+  page,
+}) => {
   await page.goto("/runs");
   const table = page.getByTestId("runs-table");
   await expect(table.getByRole("link", { name: "e2e-backend" })).toBeVisible();
@@ -69,7 +71,9 @@ test("two runs compared task by task, with the win rate and a filter by outcome"
   await page.getByLabel("Run A").selectOption({ label: "e2e-backend (backend)" });
   await page.getByLabel("Run B").selectOption({ label: "weak-backend (backend)" });
   await page.getByRole("button", { name: "Compare" }).click();
-  await expect(page.getByTestId("compare-summary")).toContainText("e2e-backend wins 3, ties 0, loses 0 of 3 shared tasks: win rate 100.0%");
+  await expect(page.getByTestId("compare-summary")).toContainText(
+    "e2e-backend wins 3, ties 0, loses 0 of 3 shared tasks: win rate 100.0%",
+  );
   const rows = page.getByRole("table", { name: "Tasks compared" }).getByRole("row");
   await expect(rows).toHaveCount(4);
   await page.getByRole("button", { name: "weak-backend better" }).click();

@@ -26,13 +26,29 @@ test.afterAll(async () => {
   expect(code, studio?.output()).toBe(0);
 });
 
-test("a turn stored by `colbench run` in another process shows up live on the studio's episode page", async ({ page }) => {
+test("a turn stored by `colbench run` in another process shows up live on the studio's episode page", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const models = process.env.COLBENCH_E2E_MODELS!;
   terminal = spawn(
     process.execPath,
-    [path.join(root, "cli", "bin.mjs"), "run", "--benchmark", "backend", "--tasks", "ids=1-2", "--concurrency", "1", "--name", "from-a-terminal",
-      "--agent", `${models}#slow:1500`, "--simulator", `${models}#simulator`],
+    [
+      path.join(root, "cli", "bin.mjs"),
+      "run",
+      "--benchmark",
+      "backend",
+      "--tasks",
+      "ids=1-2",
+      "--concurrency",
+      "1",
+      "--name",
+      "from-a-terminal",
+      "--agent",
+      `${models}#slow:1500`,
+      "--simulator",
+      `${models}#simulator`,
+    ],
     { cwd: root, env: { ...process.env, DATABASE_URL: studio.databaseUrl }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let log = "";
@@ -41,7 +57,9 @@ test("a turn stored by `colbench run` in another process shows up live on the st
   const ended = new Promise<number | null>((resolve) => terminal!.once("exit", resolve));
 
   // The run and its first episode, as the studio's own API lists them.
-  await expect.poll(() => /run "from-a-terminal" \(id (\d+)\)/.exec(log)?.[1], { timeout: 30_000, message: log }).toBeTruthy();
+  await expect
+    .poll(() => /run "from-a-terminal" \(id (\d+)\)/.exec(log)?.[1], { timeout: 30_000, message: log })
+    .toBeTruthy();
   const runId = /run "from-a-terminal" \(id (\d+)\)/.exec(log)![1];
   const running = async () => {
     const response = await page.request.get(`${studio.url}/api/runs/${runId}/episodes?status=running`);

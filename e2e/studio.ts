@@ -16,16 +16,24 @@ export interface RunningStudio {
 const root = path.resolve(import.meta.dirname, "..");
 
 /** Starts the built studio (`colbench serve`) on a fresh data folder and waits until it answers. */
-export async function startStudio(port: number, dataDir?: string, env: Record<string, string> = {}): Promise<RunningStudio> {
+export async function startStudio(
+  port: number,
+  dataDir?: string,
+  env: Record<string, string> = {},
+): Promise<RunningStudio> {
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-"));
   // COLBENCH_STUDIO_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" profiles the studio a bench drives
   // (Node refuses --cpu-prof in NODE_OPTIONS).
   const nodeArgs = (process.env.COLBENCH_STUDIO_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...STUDIO_NODE_FLAGS, ...nodeArgs, path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)], {
-    cwd: root,
-    env: { ...process.env, COLBENCH_DATA: dir, DATABASE_URL: "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...STUDIO_NODE_FLAGS, ...nodeArgs, path.join(root, "cli", "bin.mjs"), "serve", "--port", String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, COLBENCH_DATA: dir, DATABASE_URL: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   child.stdout?.on("data", (chunk) => (log += chunk));
   child.stderr?.on("data", (chunk) => (log += chunk));

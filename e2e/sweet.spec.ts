@@ -2,7 +2,9 @@ import { expect, test } from "@playwright/test";
 
 const shots = "e2e/artifacts";
 
-test("the replay of a ranked run shows each agent turn's candidates, best advantage first, and the advantage chart", async ({ page }) => {
+test("the replay of a ranked run shows each agent turn's candidates, best advantage first, and the advantage chart", async ({
+  page,
+}) => {
   await page.goto("/runs");
   await page.getByRole("link", { name: "weak-backend" }).click();
   await page.getByTestId("episodes-table").getByRole("link").first().click();
@@ -13,7 +15,7 @@ test("the replay of a ranked run shows each agent turn's candidates, best advant
   await candidates.locator("summary").click();
   const items = candidates.getByTestId("candidate");
   await expect(items).toHaveCount(4);
-  const advantages = (await items.evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-advantage")))));
+  const advantages = await items.evaluateAll((els) => els.map((el) => Number(el.getAttribute("data-advantage"))));
   expect(advantages.every(Number.isFinite)).toBe(true);
   expect([...advantages].sort((a, b) => b - a)).toEqual(advantages);
   await expect(candidates).toContainText("the turn's own output");
@@ -40,7 +42,10 @@ test("the run page runs SWEET-RL steps with live progress and offers the trainin
   await page.screenshot({ path: `${shots}/run-pipeline.png`, fullPage: true });
   const href = await panel.getByRole("link", { name: "openrlhf-policy" }).getAttribute("href");
   const file = await (await request.get(href!)).text();
-  const lines = file.trim().split("\n").map((l) => JSON.parse(l) as { chosen: string; rejected: string });
+  const lines = file
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { chosen: string; rejected: string });
   expect(lines).toHaveLength(120);
   expect(lines[0]!.chosen.endsWith("<|eot_id|>")).toBe(true);
 });

@@ -29,11 +29,15 @@ test.afterAll(async () => {
 test("turns a worker process stores show up live on the studio's episode page", async ({ page }) => {
   test.setTimeout(120_000);
   const models = process.env.COLBENCH_E2E_MODELS!;
-  worker = spawn(process.execPath, [path.join(root, "cli", "bin.mjs"), "worker", "--concurrency", "2", "--poll", "200"], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: studio.databaseUrl },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  worker = spawn(
+    process.execPath,
+    [path.join(root, "cli", "bin.mjs"), "worker", "--concurrency", "2", "--poll", "200"],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: studio.databaseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   worker.stdout!.on("data", (chunk) => (log += chunk));
   worker.stderr!.on("data", (chunk) => (log += chunk));
   await expect.poll(() => log, { timeout: 30_000 }).toContain("ready");
@@ -41,7 +45,14 @@ test("turns a worker process stores show up live on the studio's episode page", 
 
   // The studio's New run, on a PostgreSQL server: queued, not played in the studio's process.
   const created = await page.request.post(`${studio.url}/api/runs`, {
-    data: { benchmark: "backend", tasks: "ids=1-2", concurrency: 1, name: "from-a-worker", agent: `${models}#slow:1500`, simulator: `${models}#simulator` },
+    data: {
+      benchmark: "backend",
+      tasks: "ids=1-2",
+      concurrency: 1,
+      name: "from-a-worker",
+      agent: `${models}#slow:1500`,
+      simulator: `${models}#simulator`,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const runId = ((await created.json()) as { id: number }).id;
@@ -67,6 +78,8 @@ test("turns a worker process stores show up live on the studio's episode page", 
   // The run page: the worker that played it, and both episodes done.
   await page.goto(`${studio.url}/runs/${runId}`);
   await expect(page.getByTestId("workers-table")).toContainText(workerId.split(":").slice(0, 2).join(":"));
-  await expect(page.getByTestId("episodes-table").getByRole("cell", { name: "done", exact: true })).toHaveCount(2, { timeout: 30_000 });
+  await expect(page.getByTestId("episodes-table").getByRole("cell", { name: "done", exact: true })).toHaveCount(2, {
+    timeout: 30_000,
+  });
   await page.screenshot({ path: `${shots}/worker-run-page.png`, fullPage: true });
 });

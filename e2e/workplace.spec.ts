@@ -10,7 +10,10 @@ async function runOptions(page: Page): Promise<string[]> {
   return page.getByLabel("Run A").locator("option").allTextContents();
 }
 
-test("a played session stays off the runs list, the Leaderboard and Compare until asked for; Sessions lists it", async ({ page, request }) => {
+test("a played session stays off the runs list, the Leaderboard and Compare until asked for; Sessions lists it", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   // Play the agent's seat to its end against the scripted simulator.
   const tasks = (await (await request.get("/api/tasks?benchmark=backend")).json()) as { items: Array<{ id: number }> };
@@ -54,7 +57,15 @@ test("a played session stays off the runs list, the Leaderboard and Compare unti
 
 test("a run archived and deleted leaves every page with its episodes; other runs stay", async ({ page, request }) => {
   test.setTimeout(90_000);
-  const created = await request.post("/api/runs", { data: { benchmark: "backend", tasks: "ids=1-2", agent: `${models()}#ask-then-answer`, simulator: `${models()}#simulator`, name: "to-delete" } });
+  const created = await request.post("/api/runs", {
+    data: {
+      benchmark: "backend",
+      tasks: "ids=1-2",
+      agent: `${models()}#ask-then-answer`,
+      simulator: `${models()}#simulator`,
+      name: "to-delete",
+    },
+  });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: number };
   await page.goto(`/runs/${id}`);
@@ -93,7 +104,10 @@ test("a run archived and deleted leaves every page with its episodes; other runs
   expect((await (await request.get("/api/runs/1/episodes")).json()) as unknown).toEqual(before);
 });
 
-test("unknown runs, episodes and tasks get the studio's own 404 page naming what is missing", async ({ request, page }) => {
+test("unknown runs, episodes and tasks get the studio's own 404 page naming what is missing", async ({
+  request,
+  page,
+}) => {
   for (const [path, text, list] of [
     ["/runs/99999", "There is no run 99999.", "All runs"],
     ["/episodes/99999", "There is no episode 99999.", "Runs and their episodes"],

@@ -7,7 +7,15 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 const FOLDERS = ["app", "components", "lib"];
-const FILES = ["next.config.ts", "proxy.ts", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json", "prisma/schema.prisma"];
+const FILES = [
+  "next.config.ts",
+  "proxy.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+  "prisma/schema.prisma",
+];
 const SKIP = /(\.test\.tsx?$|\/generated\/|\/__pycache__\/|\/testing\/|\/fixtures\/)/;
 
 const files = [...FILES];

@@ -10,12 +10,27 @@ export async function deskBody<T extends z.ZodType>(
   request: Request,
   params: Promise<{ id: string }>,
   schema: T,
-): Promise<{ ok: true; store: Store; viewer: Viewer; queueId: number; body: z.infer<T> } | { ok: false; response: Response }> {
+): Promise<
+  { ok: true; store: Store; viewer: Viewer; queueId: number; body: z.infer<T> } | { ok: false; response: Response }
+> {
   const json = await jsonBody(request);
   if (!json.ok) return json;
   const parsed = schema.safeParse(json.value ?? {});
-  if (!parsed.success) return { ok: false, response: Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 }) };
-  return { ok: true, store: await getStore(), viewer: requestViewer(request), queueId: Number.parseInt((await params).id, 10), body: parsed.data };
+  if (!parsed.success)
+    return {
+      ok: false,
+      response: Response.json(
+        { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+        { status: 400 },
+      ),
+    };
+  return {
+    ok: true,
+    store: await getStore(),
+    viewer: requestViewer(request),
+    queueId: Number.parseInt((await params).id, 10),
+    body: parsed.data,
+  };
 }
 
 /** The labelling desk a request works at, with its parsed body; or the response that refuses it. */

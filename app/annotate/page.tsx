@@ -19,13 +19,21 @@ export default async function AnnotatePage() {
   const [runs, users] = researcher ? await Promise.all([store.runs.list(), store.users.list()]) : [[], []];
   return (
     <>
-      <PageHeader title="Annotate">Pairs to judge side by side: which is better, A or B, a tie, or both bad. Keys 1 2 3 4, u to undo, s to skip.</PageHeader>
-      {researcher ? <NewQueueForm runs={runs.filter((r) => r.done > 0).map((r) => r.name)} users={users.map((u) => u.name)} /> : null}
+      <PageHeader title="Annotate">
+        Pairs to judge side by side: which is better, A or B, a tie, or both bad. Keys 1 2 3 4, u to undo, s to skip.
+      </PageHeader>
+      {researcher ? (
+        <NewQueueForm runs={runs.filter((r) => r.done > 0).map((r) => r.name)} users={users.map((u) => u.name)} />
+      ) : null}
       {queues.length === 0 ? (
         <EmptyState title="Nothing to label yet">
           {researcher ? (
             <>
-              Make a queue above, or with <code className="font-mono">npx colbench queues create NAME --runs A,B --overlap 2 --members ann1,ann2</code>.
+              Make a queue above, or with{" "}
+              <code className="font-mono">
+                npx colbench queues create NAME --runs A,B --overlap 2 --members ann1,ann2
+              </code>
+              .
             </>
           ) : (
             "No queue has you as a member yet: ask a researcher to add you."
@@ -40,13 +48,17 @@ export default async function AnnotatePage() {
                   {q.name}
                 </Link>
                 <span className="text-sm text-stone-500">
-                  {q.kind} pairs · {q.items} pairs{q.gold ? ` (${q.gold} gold)` : ""} · {q.overlap} label{q.overlap > 1 ? "s" : ""} each
+                  {q.kind} pairs · {q.items} pairs{q.gold ? ` (${q.gold} gold)` : ""} · {q.overlap} label
+                  {q.overlap > 1 ? "s" : ""} each
                   {q.showsHidden ? " · shows hidden information" : ""}
                   {q.hidesScores ? " · automatic scores hidden" : ""}
                 </span>
               </div>
               <div className="mt-2 h-2 overflow-hidden rounded bg-stone-200">
-                <div className="h-full bg-teal-600" style={{ width: `${q.wanted ? ((100 * q.given) / q.wanted).toFixed(1) : 0}%` }} />
+                <div
+                  className="h-full bg-teal-600"
+                  style={{ width: `${q.wanted ? ((100 * q.given) / q.wanted).toFixed(1) : 0}%` }}
+                />
               </div>
               <p className="mt-1 text-xs text-stone-500">
                 {q.given} of {q.wanted} labels

@@ -19,7 +19,8 @@ export const metadata: Metadata = { title: "Leaderboard" };
 
 type Estimate = { mean: number; low: number; high: number };
 
-const interval = (e: Estimate, format: (value: number) => string = percent) => `${format(e.mean)} [${format(e.low)}, ${format(e.high)}]`;
+const interval = (e: Estimate, format: (value: number) => string = percent) =>
+  `${format(e.mean)} [${format(e.low)}, ${format(e.high)}]`;
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -36,8 +37,20 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
   const bestOf = rows.some((r) => r.bestOfK);
   const columns: LeaderboardColumn[] = [
     ...before,
-    ...(reward.hasSuccess ? [{ header: `${reward.name} rate (95% CI)`, numeric: true, cell: (row: LeaderboardRow) => interval(row.success) }] : []),
-    { header: `${capitalized(reward.measure)} (95% CI)`, numeric: true, cell: (row) => interval(row.reward, reward.format) },
+    ...(reward.hasSuccess
+      ? [
+          {
+            header: `${reward.name} rate (95% CI)`,
+            numeric: true,
+            cell: (row: LeaderboardRow) => interval(row.success),
+          },
+        ]
+      : []),
+    {
+      header: `${capitalized(reward.measure)} (95% CI)`,
+      numeric: true,
+      cell: (row) => interval(row.reward, reward.format),
+    },
     ...after,
     ...(bestOf
       ? [
@@ -46,7 +59,9 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
             numeric: true,
             testId: "best-of-k",
             cell: (row: LeaderboardRow) =>
-              row.bestOfK ? `best-of-${row.k}: ${reward.hasSuccess ? interval(row.bestOfK.success) : interval(row.bestOfK.reward, reward.format)}` : "–",
+              row.bestOfK
+                ? `best-of-${row.k}: ${reward.hasSuccess ? interval(row.bestOfK.success) : interval(row.bestOfK.reward, reward.format)}`
+                : "–",
           },
         ]
       : []),
@@ -54,46 +69,56 @@ function Table({ rows, benchmark, baseline }: { rows: LeaderboardRow[]; benchmar
   return (
     // Wide tables scroll inside their own box on a narrow screen instead of widening the page.
     <div className="mb-8 overflow-x-auto rounded-lg border border-stone-200 bg-white">
-    <table className="w-full text-sm" data-testid={`leaderboard-${benchmark}`}>
-      <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
-        <tr>
-          <th className={cellClass}>Run</th>
-          <th className={cellClass}>Agent / simulator</th>
-          <th className={`${cellClass} text-right`}>Tasks</th>
-          {columns.map((c) => (
-            <th key={c.header} className={c.numeric ? `${cellClass} text-right` : cellClass}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-stone-100">
-        {rows.map((row) => (
-          <tr key={row.run.id}>
-            <td className={cellClass}>
-              <Link href={`/runs/${row.run.id}`} className="font-medium text-teal-800 hover:underline">
-                {row.run.name}
-              </Link>
-            </td>
-            <td className={`${cellClass} font-mono text-xs text-stone-600`}>
-              {row.run.agent ?? "imported"}
-              {row.run.simulator ? ` / ${row.run.simulator}` : ""}
-            </td>
-            <td className={`${cellClass} text-right tabular-nums`}>{row.tasks}</td>
+      <table className="w-full text-sm" data-testid={`leaderboard-${benchmark}`}>
+        <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
+          <tr>
+            <th className={cellClass}>Run</th>
+            <th className={cellClass}>Agent / simulator</th>
+            <th className={`${cellClass} text-right`}>Tasks</th>
             {columns.map((c) => (
-              <td key={c.header} className={[cellClass, c.numeric ? "text-right tabular-nums" : "", c.className?.(row) ?? ""].filter(Boolean).join(" ")} data-testid={c.testId}>
-                {c.cell(row, { baseline })}
-              </td>
+              <th key={c.header} className={c.numeric ? `${cellClass} text-right` : cellClass}>
+                {c.header}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {rows.map((row) => (
+            <tr key={row.run.id}>
+              <td className={cellClass}>
+                <Link href={`/runs/${row.run.id}`} className="font-medium text-teal-800 hover:underline">
+                  {row.run.name}
+                </Link>
+              </td>
+              <td className={`${cellClass} font-mono text-xs text-stone-600`}>
+                {row.run.agent ?? "imported"}
+                {row.run.simulator ? ` / ${row.run.simulator}` : ""}
+              </td>
+              <td className={`${cellClass} text-right tabular-nums`}>{row.tasks}</td>
+              {columns.map((c) => (
+                <td
+                  key={c.header}
+                  className={[cellClass, c.numeric ? "text-right tabular-nums" : "", c.className?.(row) ?? ""]
+                    .filter(Boolean)
+                    .join(" ")}
+                  data-testid={c.testId}
+                >
+                  {c.cell(row, { baseline })}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
 
-export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function LeaderboardPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const query = await searchParams;
   const baseline = Number(query.baseline) || undefined;
   const includePlayed = query.played === "1";
@@ -116,7 +141,11 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         .
       </PageHeader>
       <div className="mb-3">
-        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/leaderboard", query, { played: !includePlayed })} />
+        <IncludeSwitch
+          label="Include played sessions"
+          on={includePlayed}
+          href={withQuery("/leaderboard", query, { played: !includePlayed })}
+        />
       </div>
       {rows.length === 0 ? (
         <EmptyState title="No scored runs yet">
@@ -131,7 +160,13 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           {sections.map(({ benchmark, all, shown, Header }) => (
             <Fragment key={benchmark}>
               {Header ? (
-                <Header heading={benchmarkViews[benchmark].heading} all={all} shown={shown} query={query} baseline={baseline} />
+                <Header
+                  heading={benchmarkViews[benchmark].heading}
+                  all={all}
+                  shown={shown}
+                  query={query}
+                  baseline={baseline}
+                />
               ) : (
                 <h2 className="mb-2 text-lg font-semibold text-stone-900">{benchmarkViews[benchmark].heading}</h2>
               )}

@@ -17,9 +17,13 @@ export default async function ModelsPage() {
   return (
     <>
       <PageHeader title="Models">
-        Weights and data the studio fetched by name (CLIP ViT-B/32 for frontend scores, the official task files), kept in the Hugging Face cache
-        that Python&apos;s transformers and huggingface_hub share: <code className="font-mono">{cacheDir}</code>
-        {settings.offline ? " (HF_HUB_OFFLINE is set: nothing is downloaded)" : `, downloaded from ${settings.endpoint}`}.
+        Weights and data the studio fetched by name (CLIP ViT-B/32 for frontend scores, the official task files), kept
+        in the Hugging Face cache that Python&apos;s transformers and huggingface_hub share:{" "}
+        <code className="font-mono">{cacheDir}</code>
+        {settings.offline
+          ? " (HF_HUB_OFFLINE is set: nothing is downloaded)"
+          : `, downloaded from ${settings.endpoint}`}
+        .
       </PageHeader>
       <p
         className={`mb-4 rounded-lg border p-3 text-sm ${next.embedder === "default" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-teal-200 bg-teal-50 text-teal-900"}`}
@@ -45,7 +49,9 @@ export default async function ModelsPage() {
               cell: (r) => (
                 <>
                   {formatBytes(r.size)}
-                  {r.partial ? <span className="block text-xs text-stone-500">+ {formatBytes(r.partial)} partial</span> : null}
+                  {r.partial ? (
+                    <span className="block text-xs text-stone-500">+ {formatBytes(r.partial)} partial</span>
+                  ) : null}
                 </>
               ),
             },
@@ -55,7 +61,9 @@ export default async function ModelsPage() {
                 <ul>
                   {r.revisions.map((rev) => (
                     <li key={rev.commit} className="text-xs text-stone-600">
-                      {rev.refs.length ? <span className="mr-1 rounded bg-stone-100 px-1">{rev.refs.join(", ")}</span> : null}
+                      {rev.refs.length ? (
+                        <span className="mr-1 rounded bg-stone-100 px-1">{rev.refs.join(", ")}</span>
+                      ) : null}
                       <code className="font-mono" title={rev.commit}>
                         {rev.commit.slice(0, 10)}
                       </code>{" "}
@@ -66,7 +74,11 @@ export default async function ModelsPage() {
                 </ul>
               ),
             },
-            { header: "Changed", className: "whitespace-nowrap text-stone-500", cell: (r) => r.lastModified.slice(0, 10) },
+            {
+              header: "Changed",
+              className: "whitespace-nowrap text-stone-500",
+              cell: (r) => r.lastModified.slice(0, 10),
+            },
             { header: "", cell: (r) => <DeleteCached id={r.id} /> },
           ]}
         />
@@ -79,7 +91,8 @@ export default async function ModelsPage() {
             </>
           ) : (
             <>
-              Frontend runs fetch <code className="font-mono">openai/clip-vit-base-patch32</code> here when they first score, if the hub can be reached; fetch it ahead with{" "}
+              Frontend runs fetch <code className="font-mono">openai/clip-vit-base-patch32</code> here when they first
+              score, if the hub can be reached; fetch it ahead with{" "}
               <code className="font-mono">npx colbench models download openai/clip-vit-base-patch32</code>.
             </>
           )}

@@ -14,8 +14,9 @@ export default async function PlayPage() {
   return (
     <>
       <PageHeader title="Play">
-        Take a seat in a ColBench episode: be the collaborator who knows the hidden solution, or the agent who has to find out what is wanted. Played episodes are scored and stored like any other, and
-        marked as human-simulated when a person plays the collaborator.
+        Take a seat in a ColBench episode: be the collaborator who knows the hidden solution, or the agent who has to
+        find out what is wanted. Played episodes are scored and stored like any other, and marked as human-simulated
+        when a person plays the collaborator.
       </PageHeader>
       <NewPlayForm />
       <section className="mt-8" aria-labelledby="open-heading">
@@ -23,9 +24,14 @@ export default async function PlayPage() {
           Episodes being played
         </h2>
         {sessions.length === 0 ? (
-          <p className="text-sm text-stone-500">None right now. Start one above; to play with someone, send them the other seat&apos;s link.</p>
+          <p className="text-sm text-stone-500">
+            None right now. Start one above; to play with someone, send them the other seat&apos;s link.
+          </p>
         ) : (
-          <ul className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white" data-testid="play-sessions">
+          <ul
+            className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white"
+            data-testid="play-sessions"
+          >
             {sessions.map((s) => (
               <li key={s.episodeId} className="flex flex-wrap items-center gap-3 px-4 py-2 text-sm">
                 <BenchmarkBadge benchmark={s.benchmark} />
@@ -46,7 +52,11 @@ export default async function PlayPage() {
                   <Link className="text-stone-500 hover:underline" href={`/episodes/${s.episodeId}`}>
                     watch
                   </Link>
-                  <Link className="text-stone-500 hover:underline" href={`/runs/${s.runId}`} title="Stop or resume it from its run page">
+                  <Link
+                    className="text-stone-500 hover:underline"
+                    href={`/runs/${s.runId}`}
+                    title="Stop or resume it from its run page"
+                  >
                     run
                   </Link>
                 </span>

@@ -13,30 +13,51 @@ import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function RunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const query = await searchParams;
   const includePlayed = query.played === "1";
   const includeArchived = query.archived === "1";
   const store = await getStore();
   const runs = await store.runs.list({ includePlayed, includeArchived });
-  const narrowed = runs.length === 0 && (await store.runs.list({ includePlayed: true, includeArchived: true })).length > 0;
+  const narrowed =
+    runs.length === 0 && (await store.runs.list({ includePlayed: true, includeArchived: true })).length > 0;
   return (
     <>
       <LiveRefresh />
       <div className="flex items-start justify-between">
-        <PageHeader title="Runs">Each run plays its tasks against an agent and a simulator, k episodes per task.</PageHeader>
+        <PageHeader title="Runs">
+          Each run plays its tasks against an agent and a simulator, k episodes per task.
+        </PageHeader>
         <span className="flex gap-2">
-          <Link href="/import" className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100">
+          <Link
+            href="/import"
+            className="rounded-md border border-stone-300 bg-white px-4 py-2 text-sm hover:bg-stone-100"
+          >
             Import a file
           </Link>
-          <Link href="/runs/new" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+          <Link
+            href="/runs/new"
+            className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800"
+          >
             New run
           </Link>
         </span>
       </div>
       <div className="mb-3 flex gap-2">
-        <IncludeSwitch label="Include played sessions" on={includePlayed} href={withQuery("/runs", query, { played: !includePlayed })} />
-        <IncludeSwitch label="Show archived" on={includeArchived} href={withQuery("/runs", query, { archived: !includeArchived })} />
+        <IncludeSwitch
+          label="Include played sessions"
+          on={includePlayed}
+          href={withQuery("/runs", query, { played: !includePlayed })}
+        />
+        <IncludeSwitch
+          label="Show archived"
+          on={includeArchived}
+          href={withQuery("/runs", query, { archived: !includeArchived })}
+        />
       </div>
       {runs.length === 0 && narrowed ? (
         <EmptyState title="No run matches these switches">
@@ -71,13 +92,21 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                   <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
                     {run.name}
                   </Link>
-                  {run.kind === "played" ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played</span> : null}
-                  {run.archivedAt ? <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span> : null}
+                  {run.kind === "played" ? (
+                    <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played</span>
+                  ) : null}
+                  {run.archivedAt ? (
+                    <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span>
+                  ) : null}
                 </>
               ),
             },
             { header: "Benchmark", cell: (run) => <BenchmarkBadge benchmark={run.benchmark} /> },
-            { header: "Agent / simulator", className: "font-mono text-xs text-stone-600", cell: (run) => `${run.agent ?? "imported"}${run.simulator ? ` / ${run.simulator}` : ""}` },
+            {
+              header: "Agent / simulator",
+              className: "font-mono text-xs text-stone-600",
+              cell: (run) => `${run.agent ?? "imported"}${run.simulator ? ` / ${run.simulator}` : ""}`,
+            },
             {
               header: "Episodes",
               numeric: true,
@@ -88,8 +117,16 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
                 </>
               ),
             },
-            { header: "Mean reward", numeric: true, cell: (run) => (run.meanReward === null ? "–" : benchmarks[run.benchmark].reward.format(run.meanReward)) },
-            { header: "Success", numeric: true, cell: (run) => (benchmarks[run.benchmark].reward.hasSuccess ? percent(run.successRate) : "–") },
+            {
+              header: "Mean reward",
+              numeric: true,
+              cell: (run) => (run.meanReward === null ? "–" : benchmarks[run.benchmark].reward.format(run.meanReward)),
+            },
+            {
+              header: "Success",
+              numeric: true,
+              cell: (run) => (benchmarks[run.benchmark].reward.hasSuccess ? percent(run.successRate) : "–"),
+            },
             { header: "Status", className: "text-stone-600", cell: (run) => run.status },
           ]}
         />

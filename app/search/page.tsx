@@ -19,7 +19,11 @@ function num(text: string | undefined): number | undefined {
 }
 
 /** Every turn of every episode, found by what was said; each hit opens the replay at its turn. */
-export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function SearchPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const query = await searchParams;
   const store = await getStore();
   const search: TurnSearch = {
@@ -33,16 +37,31 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     human: query.human === "yes" ? true : query.human === "no" ? false : undefined,
   };
   // Asked together: the run list for the filter does not wait for the search, nor it for the list.
-  const [runs, hits] = await Promise.all([store.runs.names({ includePlayed: true }), search.q.trim() ? store.episodes.search(search) : null]);
+  const [runs, hits] = await Promise.all([
+    store.runs.names({ includePlayed: true }),
+    search.q.trim() ? store.episodes.search(search) : null,
+  ]);
   return (
     <>
       <PageHeader title="Search">
-        Find what was said in any episode: words, a &quot;quoted phrase&quot;, or -words to leave out. A hit opens the replay at its turn.
+        Find what was said in any episode: words, a &quot;quoted phrase&quot;, or -words to leave out. A hit opens the
+        replay at its turn.
       </PageHeader>
-      <form method="get" className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 text-sm sm:grid-cols-4" role="search">
+      <form
+        method="get"
+        className="mb-6 grid gap-3 rounded-lg border border-stone-200 bg-white p-4 text-sm sm:grid-cols-4"
+        role="search"
+      >
         <label className="flex flex-col gap-1 text-xs text-stone-600 sm:col-span-4">
           Words or phrase
-          <input type="search" name="q" defaultValue={search.q} autoFocus className={`${field} text-base`} placeholder='e.g. "members get a discount"' />
+          <input
+            type="search"
+            name="q"
+            defaultValue={search.q}
+            autoFocus
+            className={`${field} text-base`}
+            placeholder='e.g. "members get a discount"'
+          />
         </label>
         <label className="flex flex-col gap-1 text-xs text-stone-600">
           Run
@@ -69,15 +88,49 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <fieldset className="flex flex-col gap-1 text-xs text-stone-600">
           <legend className="mb-1">Reward between</legend>
           <span className="flex gap-1">
-            <input name="minReward" type="number" step="0.01" min={0} max={1} defaultValue={query.minReward} aria-label="lowest reward" className={`${field} w-20`} />
-            <input name="maxReward" type="number" step="0.01" min={0} max={1} defaultValue={query.maxReward} aria-label="highest reward" className={`${field} w-20`} />
+            <input
+              name="minReward"
+              type="number"
+              step="0.01"
+              min={0}
+              max={1}
+              defaultValue={query.minReward}
+              aria-label="lowest reward"
+              className={`${field} w-20`}
+            />
+            <input
+              name="maxReward"
+              type="number"
+              step="0.01"
+              min={0}
+              max={1}
+              defaultValue={query.maxReward}
+              aria-label="highest reward"
+              className={`${field} w-20`}
+            />
           </span>
         </fieldset>
         <fieldset className="flex flex-col gap-1 text-xs text-stone-600">
           <legend className="mb-1">Agent turns between</legend>
           <span className="flex gap-1">
-            <input name="minTurns" type="number" min={0} max={10} defaultValue={query.minTurns} aria-label="fewest agent turns" className={`${field} w-20`} />
-            <input name="maxTurns" type="number" min={0} max={10} defaultValue={query.maxTurns} aria-label="most agent turns" className={`${field} w-20`} />
+            <input
+              name="minTurns"
+              type="number"
+              min={0}
+              max={10}
+              defaultValue={query.minTurns}
+              aria-label="fewest agent turns"
+              className={`${field} w-20`}
+            />
+            <input
+              name="maxTurns"
+              type="number"
+              min={0}
+              max={10}
+              defaultValue={query.maxTurns}
+              aria-label="most agent turns"
+              className={`${field} w-20`}
+            />
           </span>
         </fieldset>
         <label className="flex flex-col gap-1 text-xs text-stone-600">
@@ -96,7 +149,15 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       </form>
       {hits === null ? null : hits.length === 0 ? (
         <EmptyState title="Nothing matches">
-          No turn says that{search.runId || search.benchmark || search.minReward !== undefined || search.maxReward !== undefined || search.human !== undefined ? " within these filters" : ""}.{" "}
+          No turn says that
+          {search.runId ||
+          search.benchmark ||
+          search.minReward !== undefined ||
+          search.maxReward !== undefined ||
+          search.human !== undefined
+            ? " within these filters"
+            : ""}
+          .{" "}
           <Link href={`/search?q=${encodeURIComponent(search.q)}`} className="text-teal-700 underline">
             Search everything
           </Link>

@@ -25,7 +25,11 @@ function outcome(s: SessionRow): string {
 }
 
 /** Episodes people played from Play: kept apart from benchmark runs and their rankings. */
-export default async function SessionsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function SessionsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const query = await searchParams;
   const includeArchived = query.archived === "1";
   const sessions = await (await getStore()).runs.sessions({ includeArchived });
@@ -34,14 +38,22 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
       <LiveRefresh />
       <div className="flex items-start justify-between">
         <PageHeader title="Sessions">
-          Episodes played by people from Play, one task each. They are not benchmark runs: the Leaderboard and Compare leave them out unless asked.
+          Episodes played by people from Play, one task each. They are not benchmark runs: the Leaderboard and Compare
+          leave them out unless asked.
         </PageHeader>
-        <Link href="/play" className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800">
+        <Link
+          href="/play"
+          className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800"
+        >
           Play
         </Link>
       </div>
       <div className="mb-3">
-        <IncludeSwitch label="Show archived" on={includeArchived} href={withQuery("/sessions", query, { archived: !includeArchived })} />
+        <IncludeSwitch
+          label="Show archived"
+          on={includeArchived}
+          href={withQuery("/sessions", query, { archived: !includeArchived })}
+        />
       </div>
       {sessions.length === 0 ? (
         <EmptyState title={includeArchived ? "No sessions" : "No sessions yet"}>
@@ -72,7 +84,8 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
               cell: (s) =>
                 s.episode ? (
                   <>
-                    <span className="font-mono text-xs text-stone-400">#{s.episode.taskId}</span> {s.episode.problemDescription}
+                    <span className="font-mono text-xs text-stone-400">#{s.episode.taskId}</span>{" "}
+                    {s.episode.problemDescription}
                   </>
                 ) : (
                   "–"

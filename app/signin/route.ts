@@ -9,9 +9,18 @@ import { getStore } from "@/lib/store";
 export const dynamic = "force-dynamic";
 
 const html = (status: number, title: string, body: string, headers: Record<string, string> = {}) =>
-  new Response(page(status, title, body), { status, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer", ...headers } });
+  new Response(page(status, title, body), {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      ...headers,
+    },
+  });
 
-const NO_LINK = "<p>Open the sign-in link an admin made for you (<code>colbench users add NAME --role annotator</code>, <code>colbench users link NAME</code>, or the Users page).</p>";
+const NO_LINK =
+  "<p>Open the sign-in link an admin made for you (<code>colbench users add NAME --role annotator</code>, <code>colbench users link NAME</code>, or the Users page).</p>";
 
 const WHY: Record<"used" | "expired" | "unknown", string> = {
   used: "This link was used already: a sign-in link works once. Ask an admin for a new one (<code>colbench users link NAME</code>).",
@@ -29,12 +38,21 @@ export async function GET(request: Request) {
   const state = await (await getStore()).users.linkState(hashToken(token));
   if (state.state !== "open") return html(401, "This link opens nothing", `<p>${WHY[state.state]}</p>`);
   const viewer = requestViewer(request);
-  const now = viewer.kind === "user" ? `<p>This browser is signed in as <strong>${escape(viewer.name)}</strong> now; continuing replaces that.</p>` : "";
+  const now =
+    viewer.kind === "user"
+      ? `<p>This browser is signed in as <strong>${escape(viewer.name)}</strong> now; continuing replaces that.</p>`
+      : "";
   return html(
     200,
     `Sign in as ${escape(state.user.name)}?`,
     `<p>${escape(state.user.role)}. The link works once: after this, it opens nothing.</p>${now}` +
-      confirmForm({ action: "/signin", name: "token", value: token, button: `Sign in as ${state.user.name}`, testId: "confirm-signin" }),
+      confirmForm({
+        action: "/signin",
+        name: "token",
+        value: token,
+        button: `Sign in as ${state.user.name}`,
+        testId: "confirm-signin",
+      }),
   );
 }
 
@@ -46,9 +64,23 @@ export async function POST(request: Request) {
   const token = confirmedField(request.headers.get("content-type") ?? "", await request.text(), "token");
   if (!token) return html(400, "Sign in", NO_LINK);
   const signed = await signIn(await getStore(), token);
-  if (!signed) return html(401, "This link opens nothing", `<p>${WHY.used.replace("was used already", "was used already, expired or was replaced")}</p>`);
+  if (!signed)
+    return html(
+      401,
+      "This link opens nothing",
+      `<p>${WHY.used.replace("was used already", "was used already, expired or was replaced")}</p>`,
+    );
   const secure = request.headers.get(PROTO_HEADER) === "https";
-  const cookie = serialize(SESSION_COOKIE, signed.session, { httpOnly: true, sameSite: "strict", path: "/", expires: signed.expires, secure });
+  const cookie = serialize(SESSION_COOKIE, signed.session, {
+    httpOnly: true,
+    sameSite: "strict",
+    path: "/",
+    expires: signed.expires,
+    secure,
+  });
   // A same-origin POST answered with a redirect: the Strict cookie goes with the next request.
-  return new Response(null, { status: 303, headers: { Location: "/", "Set-Cookie": cookie, "Cache-Control": "no-store" } });
+  return new Response(null, {
+    status: 303,
+    headers: { Location: "/", "Set-Cookie": cookie, "Cache-Control": "no-store" },
+  });
 }

@@ -30,13 +30,25 @@ describe("bench/gpu bundles", () => {
     expect(parity).not.toMatch(/from ["']\.\.?\//);
   });
 
-  it("run a parity case from the bundle, outside the repository, with only webgpu beside it", { timeout: 60_000 }, async () => {
-    const { stdout } = await run(process.execPath, [path.join(dir, "parity.mjs"), "--root", ROOT, "--only", "kernel rmsnorm 1x37 f32"], { cwd: dir });
-    expect(stdout).toMatch(/^ok {3}kernel rmsnorm 1x37 f32: max \|Δ\|/m);
-    expect(stdout).toContain("parity: 1/1 cases within their limits");
-  });
+  it(
+    "run a parity case from the bundle, outside the repository, with only webgpu beside it",
+    { timeout: 60_000 },
+    async () => {
+      const { stdout } = await run(
+        process.execPath,
+        [path.join(dir, "parity.mjs"), "--root", ROOT, "--only", "kernel rmsnorm 1x37 f32"],
+        { cwd: dir },
+      );
+      expect(stdout).toMatch(/^ok {3}kernel rmsnorm 1x37 f32: max \|Δ\|/m);
+      expect(stdout).toContain("parity: 1/1 cases within their limits");
+    },
+  );
 
   it("fail when the case asked for does not exist", { timeout: 60_000 }, async () => {
-    await expect(run(process.execPath, [path.join(dir, "parity.mjs"), "--root", ROOT, "--only", "kernel no such case"], { cwd: dir })).rejects.toMatchObject({ stderr: expect.stringContaining('no case is named "kernel no such case"') });
+    await expect(
+      run(process.execPath, [path.join(dir, "parity.mjs"), "--root", ROOT, "--only", "kernel no such case"], {
+        cwd: dir,
+      }),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('no case is named "kernel no such case"') });
   });
 });

@@ -31,7 +31,9 @@ export async function bundleGpuBench(outDir: string): Promise<Array<{ file: stri
       loader: { ".wgsl": "text" },
       external: ["webgpu"],
       // CommonJS dependencies inlined in an ES module still call require() for Node's built-ins.
-      banner: { js: 'import { createRequire as __colbenchRequire } from "node:module"; const require = __colbenchRequire(import.meta.url);' },
+      banner: {
+        js: 'import { createRequire as __colbenchRequire } from "node:module"; const require = __colbenchRequire(import.meta.url);',
+      },
       logLevel: "error",
     });
     written.push({ file, bytes: fs.statSync(file).size });

@@ -46,8 +46,11 @@ const size = S * S * 3;
 const cropsOption = option("crops");
 const synthetic = /^synthetic:(\d+)$/.exec(cropsOption);
 const crops = synthetic ? syntheticCrops(Number(synthetic[1])) : zlib.gunzipSync(fs.readFileSync(cropsOption));
-if (crops.length % size !== 0 || crops.length === 0) throw new Error(`--crops: ${crops.length} bytes is not a whole number of ${S}x${S} RGB images`);
-const distinct = Array.from({ length: crops.length / size }, (_, i) => clipNormalize({ width: S, height: S, data: crops.subarray(i * size, (i + 1) * size) }));
+if (crops.length % size !== 0 || crops.length === 0)
+  throw new Error(`--crops: ${crops.length} bytes is not a whole number of ${S}x${S} RGB images`);
+const distinct = Array.from({ length: crops.length / size }, (_, i) =>
+  clipNormalize({ width: S, height: S, data: crops.subarray(i * size, (i + 1) * size) }),
+);
 const pixels = Array.from({ length: IMAGES }, (_, i) => distinct[i % distinct.length]!);
 console.log(`${IMAGES} images (${distinct.length} distinct screenshots, repeated), batch ${BATCH}`);
 
@@ -79,7 +82,9 @@ for (const format of FORMATS) {
   }
   vision.dispose();
   const ms = median(times);
-  console.log(`webgpu ${format} weights, batch ${vision.maxBatch}: ${IMAGES} images in ${ms.toFixed(1)} ms (median of ${RUNS}), ${(ms / IMAGES).toFixed(3)} ms/image; loaded and warmed in ${(ready / 1000).toFixed(1)} s`);
+  console.log(
+    `webgpu ${format} weights, batch ${vision.maxBatch}: ${IMAGES} images in ${ms.toFixed(1)} ms (median of ${RUNS}), ${(ms / IMAGES).toFixed(3)} ms/image; loaded and warmed in ${(ready / 1000).toFixed(1)} s`,
+  );
   // The first distinct images' embeddings, for the PyTorch side to compare with.
   const k = Math.min(16, distinct.length, IMAGES);
   const firsts = new Float32Array(k * embeddings[0]!.length);
@@ -88,7 +93,9 @@ for (const format of FORMATS) {
   summary[format] = { ms, batch: vision.maxBatch, runs: times };
 }
 gpu.destroy();
-console.log(JSON.stringify({ clip: { ...summary, pixels: pixelFile, compared: Math.min(16, distinct.length, IMAGES) } }));
+console.log(
+  JSON.stringify({ clip: { ...summary, pixels: pixelFile, compared: Math.min(16, distinct.length, IMAGES) } }),
+);
 process.exit(0);
 
 /** N seeded random 224x224 RGB images (what a pixel shows does not matter to the machinery). */

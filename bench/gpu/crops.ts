@@ -11,8 +11,16 @@ import { RenderPool } from "../../lib/scoring/frontend/render";
 
 export async function renderCrops(n: number, size = 224): Promise<Uint8Array> {
   const jsonl = path.join(sharedColbenchDir(), "frontend_test.jsonl");
-  if (!fs.existsSync(jsonl)) throw new Error(`${jsonl}: the ColBench frontend targets are needed for the screenshots (or pass --screenshots from a machine that has them)`);
-  const targets = fs.readFileSync(jsonl, "utf8").trim().split("\n").slice(0, n).map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  if (!fs.existsSync(jsonl))
+    throw new Error(
+      `${jsonl}: the ColBench frontend targets are needed for the screenshots (or pass --screenshots from a machine that has them)`,
+    );
+  const targets = fs
+    .readFileSync(jsonl, "utf8")
+    .trim()
+    .split("\n")
+    .slice(0, n)
+    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
   const pool = await RenderPool.start({ cache: path.join(projectRoot, "bench", "out", "renders") });
   try {
     const pngs = await Promise.all(targets.map((html) => pool.render(html).then((r) => r.png)));

@@ -31,7 +31,8 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 const GPU_FIXTURES = path.join(root, "lib", "gpu", "fixtures");
 const CLIP_FIXTURES = path.join(root, "lib", "scoring", "frontend", "embedders", "fixtures");
-if (!fs.existsSync(GPU_FIXTURES)) throw new Error(`--root: ${root} has no lib/gpu/fixtures (run from the repository root or pass --root)`);
+if (!fs.existsSync(GPU_FIXTURES))
+  throw new Error(`--root: ${root} has no lib/gpu/fixtures (run from the repository root or pass --root)`);
 
 /** [folder, family, reference in parity.json, tolerance]: the cases of lib/gpu/model/parity.test.ts. */
 const MODEL_CASES: Array<[string, string, string, number]> = [
@@ -58,18 +59,29 @@ async function check(name: string, tolerance: number, run: () => Promise<number>
     const error = await run();
     result = { name, error, tolerance, ms: performance.now() - started };
   } catch (error) {
-    result = { name, error: null, tolerance, ms: performance.now() - started, failure: String((error as Error).stack ?? error) };
+    result = {
+      name,
+      error: null,
+      tolerance,
+      ms: performance.now() - started,
+      failure: String((error as Error).stack ?? error),
+    };
   }
   results.push(result);
   const ok = result.error !== null && result.error <= tolerance;
-  const what = result.error === null ? `FAILED: ${result.failure}` : `max |Δ| ${result.error.toExponential(2)} (limit ${tolerance})`;
+  const what =
+    result.error === null
+      ? `FAILED: ${result.failure}`
+      : `max |Δ| ${result.error.toExponential(2)} (limit ${tolerance})`;
   console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${what}, ${result.ms.toFixed(0)} ms`);
 }
 
 const gpu = await openNodeGpu();
 const info = gpu.info;
 const adapter = `${info.backend}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
-console.log(`adapter ${adapter}; vendor ${info.vendor}, architecture ${info.architecture}; shader-f16 ${info.f16 ? "yes" : "no"}`);
+console.log(
+  `adapter ${adapter}; vendor ${info.vendor}, architecture ${info.architecture}; shader-f16 ${info.f16 ? "yes" : "no"}`,
+);
 
 for (const c of KERNEL_CASES) {
   await check(`kernel ${c.kernel} ${c.shape}`, c.tolerance, async () => {
@@ -92,7 +104,8 @@ for (const [folder, family, reference, tolerance] of MODEL_CASES) {
       let worst = 0;
       scores.forEach((s, i) => {
         const want = p.logprobs[reference]![i]!;
-        if (s.tokens.length !== want.length + 1) throw new Error(`candidate ${i}: ${s.tokens.length} tokens, PyTorch scored ${want.length} + 1`);
+        if (s.tokens.length !== want.length + 1)
+          throw new Error(`candidate ${i}: ${s.tokens.length} tokens, PyTorch scored ${want.length} + 1`);
         want.forEach((w, t) => (worst = Math.max(worst, Math.abs(s.tokens[t + 1]!.logprob! - w))));
       });
       return worst;
@@ -102,11 +115,18 @@ for (const [folder, family, reference, tolerance] of MODEL_CASES) {
   });
 }
 
-const clipExpected = (JSON.parse(fs.readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } }).embedding;
+const clipExpected = (
+  JSON.parse(fs.readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as {
+    embedding: { input: string; values: number[] };
+  }
+).embedding;
 for (const [format, tolerance] of CLIP_CASES) {
   await check(`clip tiny-clip ${format} weights vs transformers`, tolerance, async () => {
     const model = loadClipVision(path.join(CLIP_FIXTURES, "tiny-clip"));
-    const pixels = clipPreprocess(decodePng(fs.readFileSync(path.join(CLIP_FIXTURES, clipExpected.input))), model.config.imageSize);
+    const pixels = clipPreprocess(
+      decodePng(fs.readFileSync(path.join(CLIP_FIXTURES, clipExpected.input))),
+      model.config.imageSize,
+    );
     const vision = GpuClipVision.load(gpu, model, { format });
     try {
       return maxError((await vision.embed([pixels]))[0]!, clipExpected.values);
@@ -120,5 +140,18 @@ gpu.destroy();
 const failed = results.filter((r) => r.error === null || r.error > r.tolerance);
 if (results.length === 0) throw new Error(`no case is named ${only.map((o) => `"${o}"`).join(", ")}`);
 console.log(`\nparity: ${results.length - failed.length}/${results.length} cases within their limits on ${adapter}`);
-console.log(JSON.stringify({ parity: { adapter, software: info.software, vendor: info.vendor, cases: results.length, failed: failed.map((f) => f.name), worstOfLimit: Math.max(...results.filter((r) => r.tolerance > 0 && r.error !== null).map((r) => r.error! / r.tolerance)) } }));
+console.log(
+  JSON.stringify({
+    parity: {
+      adapter,
+      software: info.software,
+      vendor: info.vendor,
+      cases: results.length,
+      failed: failed.map((f) => f.name),
+      worstOfLimit: Math.max(
+        ...results.filter((r) => r.tolerance > 0 && r.error !== null).map((r) => r.error! / r.tolerance),
+      ),
+    },
+  }),
+);
 process.exit(failed.length ? 1 : 0);

@@ -15,12 +15,15 @@ import { bundleGpuBench, layOutSmokeCarry } from "./bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const argv = process.argv.slice(2);
-const option = (name: string, fallback: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback);
+const option = (name: string, fallback: string) =>
+  argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : fallback;
 if (argv.includes("--smoke")) {
   const out = path.resolve(ROOT, option("out", ".dev/gpu-smoke"));
   const started = performance.now();
   await layOutSmokeCarry(out);
-  console.log(`${path.relative(ROOT, out)}: bundles, links to this Node and dawn.node (${((performance.now() - started) / 1000).toFixed(1)} s); now: python3 bench/gpu/run.py --smoke`);
+  console.log(
+    `${path.relative(ROOT, out)}: bundles, links to this Node and dawn.node (${((performance.now() - started) / 1000).toFixed(1)} s); now: python3 bench/gpu/run.py --smoke`,
+  );
   process.exit(0);
 }
 const OUT = path.resolve(ROOT, option("out", ".dev/gpu"));
@@ -35,40 +38,59 @@ const step = async (what: string, done: boolean, run: () => unknown | Promise<un
   await run();
   console.log(`${what}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 };
-const xz = (from: string, to: string) => fs.writeFileSync(to, execFileSync("xz", ["-T0", "-6", "-c", from], { maxBuffer: 1 << 30 }));
+const xz = (from: string, to: string) =>
+  fs.writeFileSync(to, execFileSync("xz", ["-T0", "-6", "-c", from], { maxBuffer: 1 << 30 }));
 
 fs.mkdirSync(OUT, { recursive: true });
 await step("bundles", false, () => bundleGpuBench(path.join(OUT, "bundle")));
 
 const nodeStamp = path.join(OUT, "node.version");
-await step(`node ${process.version} (xz)`, fs.existsSync(nodeStamp) && fs.readFileSync(nodeStamp, "utf8") === process.version, () => {
-  xz(process.execPath, path.join(OUT, "node.xz"));
-  fs.writeFileSync(nodeStamp, process.version);
-});
+await step(
+  `node ${process.version} (xz)`,
+  fs.existsSync(nodeStamp) && fs.readFileSync(nodeStamp, "utf8") === process.version,
+  () => {
+    xz(process.execPath, path.join(OUT, "node.xz"));
+    fs.writeFileSync(nodeStamp, process.version);
+  },
+);
 
 const webgpu = path.join(ROOT, "node_modules", "webgpu");
 const webgpuOut = path.join(OUT, "webgpu");
-const webgpuVersion = (JSON.parse(fs.readFileSync(path.join(webgpu, "package.json"), "utf8")) as { version: string }).version;
-await step(`webgpu ${webgpuVersion}: index.js, package.json, dawn.node (xz)`, fs.existsSync(path.join(webgpuOut, "package.json")) && fs.readFileSync(path.join(webgpuOut, "package.json"), "utf8").includes(`"version": "${webgpuVersion}"`), () => {
-  fs.mkdirSync(webgpuOut, { recursive: true });
-  for (const f of ["index.js", "package.json"]) fs.copyFileSync(path.join(webgpu, f), path.join(webgpuOut, f));
-  xz(path.join(webgpu, "dist", "linux-x64", "dawn.node"), path.join(webgpuOut, "dawn.node.xz"));
-});
+const webgpuVersion = (JSON.parse(fs.readFileSync(path.join(webgpu, "package.json"), "utf8")) as { version: string })
+  .version;
+await step(
+  `webgpu ${webgpuVersion}: index.js, package.json, dawn.node (xz)`,
+  fs.existsSync(path.join(webgpuOut, "package.json")) &&
+    fs.readFileSync(path.join(webgpuOut, "package.json"), "utf8").includes(`"version": "${webgpuVersion}"`),
+  () => {
+    fs.mkdirSync(webgpuOut, { recursive: true });
+    for (const f of ["index.js", "package.json"]) fs.copyFileSync(path.join(webgpu, f), path.join(webgpuOut, f));
+    xz(path.join(webgpu, "dist", "linux-x64", "dawn.node"), path.join(webgpuOut, "dawn.node.xz"));
+  },
+);
 
 const debs = path.join(OUT, "debs");
-await step(`debs (${DEBS.join(" ")})`, DEBS.every((d) => fs.existsSync(debs) && fs.readdirSync(debs).some((f) => f.startsWith(`${d}_`))), () => {
-  fs.mkdirSync(debs, { recursive: true });
-  execFileSync("apt-get", ["download", ...DEBS], { cwd: debs, stdio: ["ignore", "ignore", "inherit"] });
-});
+await step(
+  `debs (${DEBS.join(" ")})`,
+  DEBS.every((d) => fs.existsSync(debs) && fs.readdirSync(debs).some((f) => f.startsWith(`${d}_`))),
+  () => {
+    fs.mkdirSync(debs, { recursive: true });
+    execFileSync("apt-get", ["download", ...DEBS], { cwd: debs, stdio: ["ignore", "ignore", "inherit"] });
+  },
+);
 
 const crops = path.join(OUT, "crops.u8.gz");
 const cropsStamp = path.join(OUT, "crops.count");
-await step(`${SCREENSHOTS} screenshots as CLIP crops`, fs.existsSync(cropsStamp) && fs.readFileSync(cropsStamp, "utf8") === String(SCREENSHOTS), async () => {
-  // Rendering needs Chromium and the ColBench targets: imported here only.
-  const { renderCrops } = await import("./crops");
-  fs.writeFileSync(crops, zlib.gzipSync(await renderCrops(SCREENSHOTS), { level: 6 }));
-  fs.writeFileSync(cropsStamp, String(SCREENSHOTS));
-});
+await step(
+  `${SCREENSHOTS} screenshots as CLIP crops`,
+  fs.existsSync(cropsStamp) && fs.readFileSync(cropsStamp, "utf8") === String(SCREENSHOTS),
+  async () => {
+    // Rendering needs Chromium and the ColBench targets: imported here only.
+    const { renderCrops } = await import("./crops");
+    fs.writeFileSync(crops, zlib.gzipSync(await renderCrops(SCREENSHOTS), { level: 6 }));
+    fs.writeFileSync(cropsStamp, String(SCREENSHOTS));
+  },
+);
 
 let total = 0;
 const walk = (dir: string): void => {
@@ -79,4 +101,7 @@ const walk = (dir: string): void => {
 };
 walk(OUT);
 console.log(`${path.relative(ROOT, OUT)}: ${(total / 2 ** 20).toFixed(1)} MiB (the device tool carries 64 MiB in all)`);
-if (total > CARRY_LIMIT) throw new Error(`${OUT} is ${(total / 2 ** 20).toFixed(1)} MiB: more than the 64 MiB a carry takes (use fewer --screenshots)`);
+if (total > CARRY_LIMIT)
+  throw new Error(
+    `${OUT} is ${(total / 2 ** 20).toFixed(1)} MiB: more than the 64 MiB a carry takes (use fewer --screenshots)`,
+  );

@@ -57,7 +57,11 @@ describe("compare-runs", () => {
   });
 
   it("reports unreadable lines as FILE:LINE: field: problem and fails", () => {
-    const a = write("a.jsonl", ['{"task": {"ground_truth": "t1"}, "reward": "high"}', "nope", { task: { ground_truth: "t2" }, reward: 0.5 }]);
+    const a = write("a.jsonl", [
+      '{"task": {"ground_truth": "t1"}, "reward": "high"}',
+      "nope",
+      { task: { ground_truth: "t2" }, reward: 0.5 },
+    ]);
     const b = write("b.jsonl", [{ task: { ground_truth: "t2" }, reward: 0.5 }]);
     const stderr = sink();
     expect(compareRunFiles(a, b, { stdout: sink(), stderr })).toBe(1);

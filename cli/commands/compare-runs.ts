@@ -29,7 +29,11 @@ function readScored(file: string, io: CompareIo): { samples: { taskKey: string; 
 }
 
 /** Compares two scored files; resolves with the exit status (1 when some lines were unreadable). */
-export function compareRunFiles(fileA: string, fileB: string, io: CompareIo = { stdout: process.stdout, stderr: process.stderr }): number {
+export function compareRunFiles(
+  fileA: string,
+  fileB: string,
+  io: CompareIo = { stdout: process.stdout, stderr: process.stderr },
+): number {
   const a = readScored(fileA, io);
   const b = readScored(fileB, io);
   const r = winRate(a.samples, b.samples);
@@ -38,9 +42,12 @@ export function compareRunFiles(fileA: string, fileB: string, io: CompareIo = { 
   else {
     io.stdout.write(`A: ${fileA}\nB: ${fileB}\n`);
     io.stdout.write(`${r.n} tasks in both: A wins ${r.wins}, ties ${r.ties}, loses ${r.losses}\n`);
-    io.stdout.write(`win rate of A over B: ${pct(r.win_rate)} (95% CI ${pct(r.ci_low)} to ${pct(r.ci_high)}, bootstrap over tasks)\n`);
+    io.stdout.write(
+      `win rate of A over B: ${pct(r.win_rate)} (95% CI ${pct(r.ci_low)} to ${pct(r.ci_high)}, bootstrap over tasks)\n`,
+    );
   }
-  if (r.only_in_a || r.only_in_b) io.stderr.write(`colbench: ${r.only_in_a} task(s) only in A and ${r.only_in_b} only in B were left out\n`);
+  if (r.only_in_a || r.only_in_b)
+    io.stderr.write(`colbench: ${r.only_in_a} task(s) only in A and ${r.only_in_b} only in B were left out\n`);
   io.stdout.write(
     `${JSON.stringify({ ...r, ci_method: "percentile bootstrap over tasks", resamples: BOOTSTRAP_RESAMPLES, seed: BOOTSTRAP_SEED })}\n`,
   );

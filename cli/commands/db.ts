@@ -3,7 +3,14 @@ import path from "node:path";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 import { openDatabase } from "../../lib/db/open";
-import { backupDatabase, recordBackup, recordOf, restoreBackup, RestoreRefused, BackupFileError } from "../../lib/db/backup";
+import {
+  backupDatabase,
+  recordBackup,
+  recordOf,
+  restoreBackup,
+  RestoreRefused,
+  BackupFileError,
+} from "../../lib/db/backup";
 import { NewerDatabaseError } from "../../lib/db/versions";
 import { dataDir } from "../../lib/paths";
 import { defaultRenderDir } from "../../lib/scoring/frontend/render-cache";
@@ -30,12 +37,18 @@ export function register(program: Command): void {
       action(async () => {
         await withDatabase("db seed", async (store) => {
           const seeded = await store.tasks.seedSamplesIfEmpty();
-          console.log(seeded.length ? `seeded ${seeded.reduce((n, s) => n + s.inserted, 0)} sample tasks` : "the database already has tasks; nothing seeded");
+          console.log(
+            seeded.length
+              ? `seeded ${seeded.reduce((n, s) => n + s.inserted, 0)} sample tasks`
+              : "the database already has tasks; nothing seeded",
+          );
         });
       }),
     );
   db.command("backup")
-    .description("write a consistent snapshot of the database to FILE while the studio serves (gzip JSON lines; restores into PGlite or PostgreSQL)")
+    .description(
+      "write a consistent snapshot of the database to FILE while the studio serves (gzip JSON lines; restores into PGlite or PostgreSQL)",
+    )
     .argument("<file>", "where to write it (written as FILE.partial, renamed when complete)")
     .option("--with-renders", "include the render cache (<data dir>/renders)")
     .action(
@@ -58,15 +71,23 @@ export function register(program: Command): void {
       }),
     );
   db.command("restore")
-    .description("restore a backup into a new data folder (--into DIR) or an empty PostgreSQL database (--into postgresql://…, or DATABASE_URL)")
+    .description(
+      "restore a backup into a new data folder (--into DIR) or an empty PostgreSQL database (--into postgresql://…, or DATABASE_URL)",
+    )
     .argument("<file>", "a file written by `colbench db backup`")
-    .option("--into <target>", "a data folder (the database goes to DIR/db, renders to DIR/renders) or a postgresql:// URL; default: DATABASE_URL")
+    .option(
+      "--into <target>",
+      "a data folder (the database goes to DIR/db, renders to DIR/renders) or a postgresql:// URL; default: DATABASE_URL",
+    )
     .option("--force", "replace what the target holds")
     .option("--renders <dir>", "where the backup's renders go (default DIR/renders for a folder; none for a URL)")
     .action(
       action(async (file: string, opts: { into?: string; force?: boolean; renders?: string }) => {
         const into = opts.into ?? process.env.DATABASE_URL;
-        if (!into) fail("colbench db restore: say where: --into DIR (a new data folder) or --into postgresql://… (or set DATABASE_URL)");
+        if (!into)
+          fail(
+            "colbench db restore: say where: --into DIR (a new data folder) or --into postgresql://… (or set DATABASE_URL)",
+          );
         const target = /^postgres(ql)?:\/\//.test(into) ? { url: into } : { folder: path.resolve(into) };
         try {
           const result = await restoreBackup(path.resolve(file), target, { force: opts.force, renders: opts.renders });
@@ -77,7 +98,12 @@ export function register(program: Command): void {
               (result.upgraded.length ? `; then migrated: ${result.upgraded.join(", ")}` : ""),
           );
         } catch (error) {
-          if (error instanceof RestoreRefused || error instanceof BackupFileError || error instanceof NewerDatabaseError) fail(`colbench db restore: ${error.message}`);
+          if (
+            error instanceof RestoreRefused ||
+            error instanceof BackupFileError ||
+            error instanceof NewerDatabaseError
+          )
+            fail(`colbench db restore: ${error.message}`);
           throw error;
         }
       }),

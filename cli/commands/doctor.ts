@@ -6,7 +6,9 @@ import { action } from "../errors";
 export function register(program: Command): void {
   program
     .command("doctor")
-    .description("check every part the studio uses (Node, Chromium, Python and its sandbox, the database, WebGPU, model servers…): one line each with what to do; exit status 1 when a part the studio needs is missing")
+    .description(
+      "check every part the studio uses (Node, Chromium, Python and its sandbox, the database, WebGPU, model servers…): one line each with what to do; exit status 1 when a part the studio needs is missing",
+    )
     .option("--json", "print the report as JSON (its shape is documented in README.md)")
     .action(
       action(async (opts: { json?: boolean }) => {

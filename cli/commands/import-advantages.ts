@@ -11,7 +11,9 @@ export function register(program: Command): void {
     .action(
       action(async (file: string) => {
         if (!fs.existsSync(file)) fail(`${file}: no such file`);
-        const result = await withDatabase("import-advantages", (store) => store.trajectories.importAdvantages(file, (message) => process.stderr.write(`${message}\n`)));
+        const result = await withDatabase("import-advantages", (store) =>
+          store.trajectories.importAdvantages(file, (message) => process.stderr.write(`${message}\n`)),
+        );
         console.log(JSON.stringify({ updated: result.updated, bad: result.problems.length }));
         if (result.problems.length) process.exitCode = 1;
       }),

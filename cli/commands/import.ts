@@ -19,8 +19,12 @@ async function countLines(file: string): Promise<number> {
 
 function report(file: string, summary: ImportSummary): number {
   const bad = summary.lines - summary.valid;
-  console.log(`${file}: ${summary.lines} lines, ${summary.inserted} new tasks, ${summary.existing} already stored, ${bad} bad`);
-  console.log(JSON.stringify({ file, lines: summary.lines, inserted: summary.inserted, existing: summary.existing, bad }));
+  console.log(
+    `${file}: ${summary.lines} lines, ${summary.inserted} new tasks, ${summary.existing} already stored, ${bad} bad`,
+  );
+  console.log(
+    JSON.stringify({ file, lines: summary.lines, inserted: summary.inserted, existing: summary.existing, bad }),
+  );
   return bad;
 }
 
@@ -82,18 +86,36 @@ async function importOfficialFiles(opts: ImportOptions): Promise<void> {
 export function register(program: Command): void {
   program
     .command("import")
-    .description("import a ColBench task file (JSONL) into the studio database, or the benchmark's own files with --official")
+    .description(
+      "import a ColBench task file (JSONL) into the studio database, or the benchmark's own files with --official",
+    )
     .argument("[file]", `JSONL file, one task per line, in a benchmark's official format (${BENCHMARKS.join(", ")})`)
-    .addOption(new Option("--benchmark <kind>", "which format the file is in (with --official: import only this benchmark's files)").choices(BENCHMARKS))
-    .addOption(new Option("--split <split>", "the split the tasks belong to").choices(["test", "train"]).default("test"))
+    .addOption(
+      new Option(
+        "--benchmark <kind>",
+        "which format the file is in (with --official: import only this benchmark's files)",
+      ).choices(BENCHMARKS),
+    )
+    .addOption(
+      new Option("--split <split>", "the split the tasks belong to").choices(["test", "train"]).default("test"),
+    )
     .option("--name <name>", "dataset name recorded as the tasks' source (default: the file name)")
-    .option("--official", `fetch the benchmarks' own task files (${officialDatasets().map((d) => d.dataset).join(", ")} on the Hugging Face hub, through its cache) and import them`)
-    .option("--dataset <ref>", "with --official: another hub dataset or a folder with the same layout (<benchmark>_tasks/<split>.jsonl)")
+    .option(
+      "--official",
+      `fetch the benchmarks' own task files (${officialDatasets()
+        .map((d) => d.dataset)
+        .join(", ")} on the Hugging Face hub, through its cache) and import them`,
+    )
+    .option(
+      "--dataset <ref>",
+      "with --official: another hub dataset or a folder with the same layout (<benchmark>_tasks/<split>.jsonl)",
+    )
     .action(
       action(async (file: string | undefined, opts: ImportOptions) => {
         if (opts.official) {
           if (file) fail("give either a FILE or --official, not both");
-          if (!OFFICIAL_SPLITS.includes(opts.split as OfficialSplit)) fail(`--split: the official files are ${OFFICIAL_SPLITS.join(" and ")}`);
+          if (!OFFICIAL_SPLITS.includes(opts.split as OfficialSplit))
+            fail(`--split: the official files are ${OFFICIAL_SPLITS.join(" and ")}`);
           return importOfficialFiles(opts);
         }
         if (!file) fail("give a FILE to import (or --official for the benchmark's own files)");

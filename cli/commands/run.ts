@@ -10,7 +10,13 @@ import { createRun } from "../../lib/runs/create";
 import { playRun } from "../../lib/runs/play-run";
 import { loadRunConfig, type RunStats } from "../../lib/runs/runner";
 import { rescoreRun } from "../../lib/runs/rescore";
-import { BROWSERS, PROFILE_NAMES, profileLabel, type BrowserName, type ProfileName } from "../../lib/colbench/render-profile";
+import {
+  BROWSERS,
+  PROFILE_NAMES,
+  profileLabel,
+  type BrowserName,
+  type ProfileName,
+} from "../../lib/colbench/render-profile";
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
 import { loadPipelineView } from "../../lib/sweet/pipeline-view";
@@ -29,13 +35,15 @@ import { action, fail } from "../errors";
 /** "0.15/0.60": dollars per million prompt and completion tokens. */
 const prices = (name: string) => (value: string) => {
   const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(value);
-  if (!m) throw new Error(`${name}: expected PROMPT/COMPLETION dollars per million tokens, e.g. 0.15/0.60, got "${value}"`);
+  if (!m)
+    throw new Error(`${name}: expected PROMPT/COMPLETION dollars per million tokens, e.g. 0.15/0.60, got "${value}"`);
   return { prompt: Number(m[1]), completion: Number(m[2]) };
 };
 
 const int = (name: string) => (value: string) => {
   const n = Number.parseInt(value, 10);
-  if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim()) throw new Error(`${name}: expected a positive whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim())
+    throw new Error(`${name}: expected a positive whole number, got "${value}"`);
   return n;
 };
 
@@ -59,12 +67,18 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
   const rate = (turns: number) => (turns / Math.max((performance.now() - started) / 1000, 0.001)).toFixed(1);
   if (process.stderr.isTTY) {
     const bars = new MultiBar(
-      { format: "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens", stream: process.stderr, hideCursor: true },
+      {
+        format:
+          "{bar} {value}/{total} episodes | running {running} | failed {failed} | {turnRate} turns/s | {tokens} tokens",
+        stream: process.stderr,
+        hideCursor: true,
+      },
       Presets.shades_classic,
     );
     const bar = bars.create(total, 0, { running: 0, failed: 0, turnRate: "0.0", tokens: 0 });
     return {
-      update: (p) => bar.update(p.done, { running: p.running, failed: p.failed, turnRate: rate(p.turns), tokens: p.tokens }),
+      update: (p) =>
+        bar.update(p.done, { running: p.running, failed: p.failed, turnRate: rate(p.turns), tokens: p.tokens }),
       log: (line) => bars.log(line),
       stop: () => bars.stop(),
     };
@@ -75,7 +89,9 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
   const print = () => {
     if (!last) return;
     printedAt = performance.now();
-    process.stderr.write(`${last.done}/${total} episodes | running ${last.running} | failed ${last.failed} | ${rate(last.turns)} turns/s | ${last.tokens} tokens\n`);
+    process.stderr.write(
+      `${last.done}/${total} episodes | running ${last.running} | failed ${last.failed} | ${rate(last.turns)} turns/s | ${last.tokens} tokens\n`,
+    );
   };
   return {
     update: (p) => {
@@ -91,7 +107,12 @@ function progressDisplay(total: number, started: number): ProgressDisplay {
 }
 
 /** Plays a run's unfinished episodes with a progress display on stderr, then writes the trajectories. */
-async function play(store: Store, db: Database, runId: number, opts: { concurrency?: number; out?: string; detach?: boolean }): Promise<RunStats | null> {
+async function play(
+  store: Store,
+  db: Database,
+  runId: number,
+  opts: { concurrency?: number; out?: string; detach?: boolean },
+): Promise<RunStats | null> {
   const config = await loadRunConfig(store, runId);
   const runtime = await benchmarkOf(config.benchmark).runtime();
   if (runtime.prefetch) {
@@ -157,7 +178,17 @@ async function workUntilEnded(
       const counts = await store.runs.counts(runId);
       onProgress({ done: counts.done, running: counts.running, failed: counts.failed, turns, tokens: 0 });
       if (counts.pending + counts.running === 0) {
-        return { counts, episodes: counts.total, turns, tokens: 0, wallMs: performance.now() - started, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: worker.lost };
+        return {
+          counts,
+          episodes: counts.total,
+          turns,
+          tokens: 0,
+          wallMs: performance.now() - started,
+          episodeMs: 0,
+          waitMs: 0,
+          scoreMs: 0,
+          lost: worker.lost,
+        };
       }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -176,16 +207,25 @@ async function writeLines(lines: AsyncIterable<unknown>, out: string): Promise<n
   const stream: NodeJS.WritableStream = out === "-" ? process.stdout : fs.createWriteStream(out);
   let n = 0;
   for await (const line of lines) {
-    if (!stream.write(JSON.stringify(line) + "\n")) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
+    if (!stream.write(JSON.stringify(line) + "\n"))
+      await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
     n++;
   }
-  if (stream !== process.stdout) await new Promise<void>((resolve, reject) => (stream as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())));
+  if (stream !== process.stdout)
+    await new Promise<void>((resolve, reject) =>
+      (stream as fs.WriteStream).end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
   return n;
 }
 
 /** Each failed episode of a run with the reason it failed, as the summary and the export give them. */
 async function failureLines(store: Store, runId: number) {
-  return (await store.episodes.failuresOfRun(runId)).map((f) => ({ episode: f.episodeId, task: f.taskId, sample: f.sample, reason: describeFailure(f.failure) }));
+  return (await store.episodes.failuresOfRun(runId)).map((f) => ({
+    episode: f.episodeId,
+    task: f.taskId,
+    sample: f.sample,
+    reason: describeFailure(f.failure),
+  }));
 }
 
 async function summary(store: Store, runId: number, name: string, stats: RunStats) {
@@ -213,8 +253,15 @@ export function register(program: Command): void {
     .command("run")
     .description("run ColBench episodes between an agent and a simulator on OpenAI-compatible model servers")
     .addOption(new Option("--benchmark <kind>", BENCHMARKS.join(" or ")).choices(BENCHMARKS).makeOptionMandatory())
-    .option("--tasks <selector>", "which tasks: all | split=test | source=FILE | index=0-49 (position in its file, from 0) | lines=1-50 (from 1) | ids=21,25,30-40 (the studio's task ids); clauses joined by commas, e.g. split=test,index=0-99", "all")
-    .requiredOption("--agent <url#model>", "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct")
+    .option(
+      "--tasks <selector>",
+      "which tasks: all | split=test | source=FILE | index=0-49 (position in its file, from 0) | lines=1-50 (from 1) | ids=21,25,30-40 (the studio's task ids); clauses joined by commas, e.g. split=test,index=0-99",
+      "all",
+    )
+    .requiredOption(
+      "--agent <url#model>",
+      "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct",
+    )
     .requiredOption("--simulator <url#model>", "the simulated human's server")
     .option("--best-of <k>", "episodes per task", int("--best-of"), 1)
     .option("--concurrency <n>", "episodes played at once", int("--concurrency"), 16)
@@ -227,14 +274,42 @@ export function register(program: Command): void {
     .option("--max-tokens <n>", "the agent's token limit per turn", int("--max-tokens"), 1024)
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
     .addOption(
-      new Option("--embedder <name>", "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)").choices(EMBEDDER_NAMES),
+      new Option(
+        "--embedder <name>",
+        "frontend: image embedder for similarity (default: clip-vit-b32 when its weights are cached or can be fetched, else default-v2)",
+      ).choices(EMBEDDER_NAMES),
     )
-    .option("--clip <ref>", "frontend: CLIP ViT-B/32's weights, a folder or hub id (default: $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache)")
-    .option("--agent-price <p/c>", "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)", prices("--agent-price"))
-    .option("--simulator-price <p/c>", "the simulator model's dollars per million prompt/completion tokens", prices("--simulator-price"))
-    .addOption(new Option("--profile <name>", "frontend: render profile, paper (the published scorer's screenshot) or studio-1280").choices(PROFILE_NAMES).default("paper"))
-    .addOption(new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)").choices(BROWSERS).default("chromium"))
-    .option("--placeholder-photo <file>", "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
+    .option(
+      "--clip <ref>",
+      "frontend: CLIP ViT-B/32's weights, a folder or hub id (default: $COLBENCH_CLIP, else openai/clip-vit-base-patch32 through the Hugging Face cache)",
+    )
+    .option(
+      "--agent-price <p/c>",
+      "the agent model's dollars per million prompt/completion tokens, for the cost estimate (e.g. 0.15/0.60)",
+      prices("--agent-price"),
+    )
+    .option(
+      "--simulator-price <p/c>",
+      "the simulator model's dollars per million prompt/completion tokens",
+      prices("--simulator-price"),
+    )
+    .addOption(
+      new Option(
+        "--profile <name>",
+        "frontend: render profile, paper (the published scorer's screenshot) or studio-1280",
+      )
+        .choices(PROFILE_NAMES)
+        .default("paper"),
+    )
+    .addOption(
+      new Option("--browser <engine>", "frontend: render engine, chromium or firefox (scripts/setup.sh --with-firefox)")
+        .choices(BROWSERS)
+        .default("chromium"),
+    )
+    .option(
+      "--placeholder-photo <file>",
+      "frontend: the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins",
+    )
     .option(
       "--option <name=value>",
       "a run option of the benchmark's own, repeatable (e.g. math-hard: --option judge=URL#MODEL); its module checks it",
@@ -244,44 +319,85 @@ export function register(program: Command): void {
         return { ...all, [v.slice(0, at)]: v.slice(at + 1) };
       },
     )
-    .option("--detach", "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)")
-    .option("--give-up <duration>", "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)", (v: string) => parseDuration(v))
+    .option(
+      "--detach",
+      "with DATABASE_URL: only put the episodes on the run queue and exit (`colbench worker`s play them)",
+    )
+    .option(
+      "--give-up <duration>",
+      "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)",
+      (v: string) => parseDuration(v),
+    )
     .action(
-      action(async (opts: {
-        detach?: boolean;
-        benchmark: Benchmark; tasks: string; agent: string; simulator: string; bestOf: number; concurrency: number; limit?: number;
-        name?: string; out?: string; agentPrompt?: string; simulatorPrompt?: string; temperature: number; maxTokens: number; logprobs?: boolean; embedder?: EmbedderName; clip?: string;
-        agentPrice?: { prompt: number; completion: number }; simulatorPrice?: { prompt: number; completion: number };
-        profile: ProfileName; browser: BrowserName; placeholderPhoto?: string; giveUp?: number; option?: Record<string, string>;
-      }) => {
-        const agent = parseServerSpec(opts.agent, "--agent");
-        const simulator = parseServerSpec(opts.simulator, "--simulator");
-        await withDatabase("run", async (store, db) => {
-          const run = await createRun(store, {
-            benchmark: opts.benchmark,
-            selector: opts.tasks,
-            limit: opts.limit,
-            bestOf: opts.bestOf,
-            agent,
-            simulator,
-            promptFiles: { agent: opts.agentPrompt, simulator: opts.simulatorPrompt },
-            temperature: opts.temperature,
-            maxTokens: opts.maxTokens,
-            logprobs: opts.logprobs,
-            concurrency: opts.concurrency,
-            giveUpSeconds: opts.giveUp,
-            name: opts.name,
-            prices: opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
-            // The benchmark's own options; its module checks them (others than frontend have none).
-            options: { ...opts.option, embedder: opts.embedder, clipPath: opts.clip, profile: opts.profile, browser: opts.browser, placeholderPhoto: opts.placeholderPhoto },
+      action(
+        async (opts: {
+          detach?: boolean;
+          benchmark: Benchmark;
+          tasks: string;
+          agent: string;
+          simulator: string;
+          bestOf: number;
+          concurrency: number;
+          limit?: number;
+          name?: string;
+          out?: string;
+          agentPrompt?: string;
+          simulatorPrompt?: string;
+          temperature: number;
+          maxTokens: number;
+          logprobs?: boolean;
+          embedder?: EmbedderName;
+          clip?: string;
+          agentPrice?: { prompt: number; completion: number };
+          simulatorPrice?: { prompt: number; completion: number };
+          profile: ProfileName;
+          browser: BrowserName;
+          placeholderPhoto?: string;
+          giveUp?: number;
+          option?: Record<string, string>;
+        }) => {
+          const agent = parseServerSpec(opts.agent, "--agent");
+          const simulator = parseServerSpec(opts.simulator, "--simulator");
+          await withDatabase("run", async (store, db) => {
+            const run = await createRun(store, {
+              benchmark: opts.benchmark,
+              selector: opts.tasks,
+              limit: opts.limit,
+              bestOf: opts.bestOf,
+              agent,
+              simulator,
+              promptFiles: { agent: opts.agentPrompt, simulator: opts.simulatorPrompt },
+              temperature: opts.temperature,
+              maxTokens: opts.maxTokens,
+              logprobs: opts.logprobs,
+              concurrency: opts.concurrency,
+              giveUpSeconds: opts.giveUp,
+              name: opts.name,
+              prices:
+                opts.agentPrice || opts.simulatorPrice
+                  ? { agent: opts.agentPrice, simulator: opts.simulatorPrice }
+                  : undefined,
+              // The benchmark's own options; its module checks them (others than frontend have none).
+              options: {
+                ...opts.option,
+                embedder: opts.embedder,
+                clipPath: opts.clip,
+                profile: opts.profile,
+                browser: opts.browser,
+                placeholderPhoto: opts.placeholderPhoto,
+              },
+            });
+            process.stderr.write(
+              `run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`,
+            );
+            for (const line of benchmarkOf(run.config.benchmark).describeRun(run.config))
+              process.stderr.write(`${line}\n`);
+            if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
+            const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
+            if (stats) await summary(store, run.id, run.name, stats);
           });
-          process.stderr.write(`run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`);
-          for (const line of benchmarkOf(run.config.benchmark).describeRun(run.config)) process.stderr.write(`${line}\n`);
-          if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
-          const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
-          if (stats) await summary(store, run.id, run.name, stats);
-        });
-      }),
+        },
+      ),
     );
 
   program
@@ -303,74 +419,136 @@ export function register(program: Command): void {
 
   program
     .command("rescore")
-    .description("render a finished frontend run's final pages and targets again under another render profile, engine or placeholder photo, and replace its scores (all at once, when every new one exists)")
+    .description(
+      "render a finished frontend run's final pages and targets again under another render profile, engine or placeholder photo, and replace its scores (all at once, when every new one exists)",
+    )
     .argument("<run>", "the run's name or id")
     .addOption(new Option("--profile <name>", "render profile (default: the run's own)").choices(PROFILE_NAMES))
     .addOption(new Option("--browser <engine>", "render engine (default: the run's own)").choices(BROWSERS))
-    .option("--placeholder-photo <file>", "the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins")
+    .option(
+      "--placeholder-photo <file>",
+      "the published placeholder photo (picsum.photos/id/48); default $COLBENCH_PLACEHOLDER_PHOTO, else generated stand-ins",
+    )
     .option("--concurrency <n>", "pages scored at once", int("--concurrency"))
     .action(
-      action(async (name: string, opts: { profile?: ProfileName; browser?: BrowserName; placeholderPhoto?: string; concurrency?: number }) => {
-        await withDatabase("rescore", async (store) => {
-          const run = await findRun(store, name);
-          const bars = new MultiBar({ format: "{bar} {value}/{total} episodes rescored", stream: process.stderr, hideCursor: true, noTTYOutput: false, notTTYSchedule: 5000 }, Presets.shades_classic);
-          const bar = bars.create(1, 0);
-          try {
-            const result = await rescoreRun(store, run.id, {
-              ...opts,
-              onProgress: (done, total) => {
-                bar.setTotal(total);
-                bar.update(done);
+      action(
+        async (
+          name: string,
+          opts: { profile?: ProfileName; browser?: BrowserName; placeholderPhoto?: string; concurrency?: number },
+        ) => {
+          await withDatabase("rescore", async (store) => {
+            const run = await findRun(store, name);
+            const bars = new MultiBar(
+              {
+                format: "{bar} {value}/{total} episodes rescored",
+                stream: process.stderr,
+                hideCursor: true,
+                noTTYOutput: false,
+                notTTYSchedule: 5000,
               },
-            });
-            bars.stop();
-            process.stderr.write(`rescored "${run.name}": ${profileLabel(result.from)} -> ${profileLabel(result.to)}\n`);
-            console.log(JSON.stringify({ run: run.name, episodes: result.episodes, from: result.from, to: result.to, average_reward_before: result.meanBefore, average_reward: result.meanAfter }));
-          } finally {
-            bars.stop();
-          }
-        });
-      }),
+              Presets.shades_classic,
+            );
+            const bar = bars.create(1, 0);
+            try {
+              const result = await rescoreRun(store, run.id, {
+                ...opts,
+                onProgress: (done, total) => {
+                  bar.setTotal(total);
+                  bar.update(done);
+                },
+              });
+              bars.stop();
+              process.stderr.write(
+                `rescored "${run.name}": ${profileLabel(result.from)} -> ${profileLabel(result.to)}\n`,
+              );
+              console.log(
+                JSON.stringify({
+                  run: run.name,
+                  episodes: result.episodes,
+                  from: result.from,
+                  to: result.to,
+                  average_reward_before: result.meanBefore,
+                  average_reward: result.meanAfter,
+                }),
+              );
+            } finally {
+              bars.stop();
+            }
+          });
+        },
+      ),
     );
 
   program
     .command("export")
-    .description("write a run as JSONL: its trajectories (official, official-best-of-k), or SWEET-RL training pairs (openrlhf-critic, openrlhf-policy, trl-dpo)")
+    .description(
+      "write a run as JSONL: its trajectories (official, official-best-of-k), or SWEET-RL training pairs (openrlhf-critic, openrlhf-policy, trl-dpo)",
+    )
     .argument("<run>", "the run's name or id")
-    .addOption(new Option("--format <format>", "output format").choices(["official", "official-best-of-k", ...TRAINING_FORMATS]).default("official"))
+    .addOption(
+      new Option("--format <format>", "output format")
+        .choices(["official", "official-best-of-k", ...TRAINING_FORMATS])
+        .default("official"),
+    )
     .option("--out <file>", "output file (default: standard output)", "-")
     .option("--with-prompt", "openrlhf-policy: {prompt, chosen, rejected} instead of full texts")
-    .addOption(new Option("--inputs <kind>", "official formats: each agent turn's input as the prompt string the policy saw (the published scripts read it), or as the stored chat messages").choices(["string", "messages"]).default("string"))
-    .option("--template <ref>", "the chat template strings are written in: a hub id or model folder (its tokenizer_config.json), or a fallback (llama3, chatml); default: the run's recorded one")
+    .addOption(
+      new Option(
+        "--inputs <kind>",
+        "official formats: each agent turn's input as the prompt string the policy saw (the published scripts read it), or as the stored chat messages",
+      )
+        .choices(["string", "messages"])
+        .default("string"),
+    )
+    .option(
+      "--template <ref>",
+      "the chat template strings are written in: a hub id or model folder (its tokenizer_config.json), or a fallback (llama3, chatml); default: the run's recorded one",
+    )
     .action(
-      action(async (name: string, opts: { out: string; format: string; withPrompt?: boolean; template?: string; inputs: OfficialInputs }) => {
-        await withDatabase("export", async (store) => {
-          const run = await findRun(store, name);
-          const template = await templateForRun(store, run.id, opts.template);
-          const lines =
-            opts.format === "official" || opts.format === "official-best-of-k"
-              ? officialLines(store, run.id, template, { layout: opts.format === "official" ? "task" : "best-of-k", inputs: opts.inputs })
-              : trainingLines(store, run.id, opts.format as TrainingFormat, { withPrompt: opts.withPrompt, template });
-          const n = await writeLines(lines, opts.out);
-          if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
-          // An empty file says which step would have filled it.
-          if (n === 0) {
-            const empty = (await loadPipelineView(store, run)).exports.find((x) => x.format === opts.format)?.empty;
-            if (empty) process.stderr.write(`colbench export: ${opts.format} of "${run.name}" is empty: ${empty.cli}\n`);
-          }
-          // The trajectory files hold finished episodes only; say which were left out, and why.
-          if (opts.format === "official" || opts.format === "official-best-of-k") {
-            const failures = await failureLines(store, run.id);
-            if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
-            const notice = officialExportNotice(run.benchmark);
-            if (notice) process.stderr.write(notice);
-          }
-          // Turn-pair files say which candidate pool their pairs were drawn from, and how.
-          if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
-            const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as Record<string, unknown> | undefined;
-            if (params) process.stderr.write(`${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`);
-          }
-        });
-      }),
+      action(
+        async (
+          name: string,
+          opts: { out: string; format: string; withPrompt?: boolean; template?: string; inputs: OfficialInputs },
+        ) => {
+          await withDatabase("export", async (store) => {
+            const run = await findRun(store, name);
+            const template = await templateForRun(store, run.id, opts.template);
+            const lines =
+              opts.format === "official" || opts.format === "official-best-of-k"
+                ? officialLines(store, run.id, template, {
+                    layout: opts.format === "official" ? "task" : "best-of-k",
+                    inputs: opts.inputs,
+                  })
+                : trainingLines(store, run.id, opts.format as TrainingFormat, {
+                    withPrompt: opts.withPrompt,
+                    template,
+                  });
+            const n = await writeLines(lines, opts.out);
+            if (opts.out !== "-") process.stderr.write(`wrote ${n} lines to ${opts.out}\n`);
+            // An empty file says which step would have filled it.
+            if (n === 0) {
+              const empty = (await loadPipelineView(store, run)).exports.find((x) => x.format === opts.format)?.empty;
+              if (empty)
+                process.stderr.write(`colbench export: ${opts.format} of "${run.name}" is empty: ${empty.cli}\n`);
+            }
+            // The trajectory files hold finished episodes only; say which were left out, and why.
+            if (opts.format === "official" || opts.format === "official-best-of-k") {
+              const failures = await failureLines(store, run.id);
+              if (failures.length) process.stderr.write(`${JSON.stringify({ left_out: failures.length, failures })}\n`);
+              const notice = officialExportNotice(run.benchmark);
+              if (notice) process.stderr.write(notice);
+            }
+            // Turn-pair files say which candidate pool their pairs were drawn from, and how.
+            if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
+              const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as
+                Record<string, unknown> | undefined;
+              if (params)
+                process.stderr.write(
+                  `${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`,
+                );
+            }
+          });
+        },
+      ),
     );
 }

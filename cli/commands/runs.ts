@@ -23,7 +23,9 @@ async function confirmed(question: string): Promise<boolean> {
 }
 
 export function register(program: Command): void {
-  const runs = program.command("runs").description("list, archive, restore and delete runs (played sessions and archived runs only when asked)");
+  const runs = program
+    .command("runs")
+    .description("list, archive, restore and delete runs (played sessions and archived runs only when asked)");
 
   runs
     .command("list", { isDefault: true })
@@ -34,13 +36,30 @@ export function register(program: Command): void {
     .option("--json", "one JSON object per run")
     .action(
       action(async (opts: { all?: boolean; played?: boolean; archived?: boolean; json?: boolean }) => {
-        const filter: RunFilter = { kind: opts.played ? "played" : undefined, includePlayed: opts.all, includeArchived: opts.archived };
+        const filter: RunFilter = {
+          kind: opts.played ? "played" : undefined,
+          includePlayed: opts.all,
+          includeArchived: opts.archived,
+        };
         await withDatabase("runs", async (store) => {
           const list = (await store.runs.list(filter)).reverse();
           for (const run of list) {
-            const row = { id: run.id, name: run.name, benchmark: run.benchmark, kind: run.kind, status: run.status, archived: run.archivedAt !== null, total: run.total, done: run.done, failed: run.failed, waiting: run.waiting };
+            const row = {
+              id: run.id,
+              name: run.name,
+              benchmark: run.benchmark,
+              kind: run.kind,
+              status: run.status,
+              archived: run.archivedAt !== null,
+              total: run.total,
+              done: run.done,
+              failed: run.failed,
+              waiting: run.waiting,
+            };
             const waiting = run.waiting ? `  ${run.waiting.episodes} ${describeWait(run.waiting.wait)}` : "";
-            const marks = [run.kind === "played" ? "played" : "", run.archivedAt ? "archived" : ""].filter(Boolean).join(", ");
+            const marks = [run.kind === "played" ? "played" : "", run.archivedAt ? "archived" : ""]
+              .filter(Boolean)
+              .join(", ");
             console.log(
               opts.json
                 ? JSON.stringify(row)
@@ -52,10 +71,17 @@ export function register(program: Command): void {
       }),
     );
 
-  for (const [name, archived] of [["archive", true], ["restore", false]] as const) {
+  for (const [name, archived] of [
+    ["archive", true],
+    ["restore", false],
+  ] as const) {
     runs
       .command(name)
-      .description(archived ? "hide a run from every list and ranking (its data stays; `runs restore` brings it back)" : "bring an archived run back")
+      .description(
+        archived
+          ? "hide a run from every list and ranking (its data stays; `runs restore` brings it back)"
+          : "bring an archived run back",
+      )
       .argument("<run>", "the run's name or id")
       .action(
         action(async (nameOrId: string) => {
@@ -82,10 +108,19 @@ export function register(program: Command): void {
           if (!opts.yes) {
             if (!process.stdin.isTTY) fail(`deleting ${run.name} cannot be undone: add --yes to confirm`);
             const counts = await store.runs.counts(run.id);
-            if (!(await confirmed(`Delete ${run.name} and its ${counts.total} episodes? This cannot be undone.`))) fail("nothing deleted");
+            if (!(await confirmed(`Delete ${run.name} and its ${counts.total} episodes? This cannot be undone.`)))
+              fail("nothing deleted");
           }
           const deleted = await deleteRun(store, run.id);
-          console.log(JSON.stringify({ run: run.name, deleted: true, episodes: deleted?.episodes ?? 0, turns: deleted?.turns ?? 0, renderFiles: deleted?.renderFiles ?? 0 }));
+          console.log(
+            JSON.stringify({
+              run: run.name,
+              deleted: true,
+              episodes: deleted?.episodes ?? 0,
+              turns: deleted?.turns ?? 0,
+              renderFiles: deleted?.renderFiles ?? 0,
+            }),
+          );
         });
       }),
     );

@@ -19,7 +19,10 @@ export function registerScoreCommand(score: Command, name: string, cli: ScoreCli
   }
   command.action(
     action(async (file: string, opts: Record<string, unknown>) => {
-      process.exitCode = await cli.run(file, opts, { io: { stdout: process.stdout, stderr: process.stderr }, hubProgress: () => hubProgress() });
+      process.exitCode = await cli.run(file, opts, {
+        io: { stdout: process.stdout, stderr: process.stderr },
+        hubProgress: () => hubProgress(),
+      });
     }),
   );
 }

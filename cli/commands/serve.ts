@@ -56,129 +56,193 @@ export function register(program: Command): void {
     .option("--port <port>", "port to listen on", (v) => Number.parseInt(v, 10), Number(process.env.PORT ?? 3000))
     .option("--host <host>", "address to listen on (0.0.0.0 to let annotators on other machines in)", "127.0.0.1")
     .option("--dev", "run Next.js in development mode (hot reload)")
-    .option("--allowed-host <name>", "another name the studio answers to, e.g. a reverse proxy's (repeatable; also COLBENCH_ALLOWED_HOSTS, comma-separated); any other Host is refused with 421", (v: string, all: string[]) => [...all, v], [] as string[])
-    .option("--trust-proxy", "believe X-Forwarded-Proto from the reverse proxy in front (cookies get Secure behind HTTPS); also COLBENCH_TRUST_PROXY=1")
-    .option("--policy-weights <dir>", "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS")
+    .option(
+      "--allowed-host <name>",
+      "another name the studio answers to, e.g. a reverse proxy's (repeatable; also COLBENCH_ALLOWED_HOSTS, comma-separated); any other Host is refused with 421",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option(
+      "--trust-proxy",
+      "believe X-Forwarded-Proto from the reverse proxy in front (cookies get Secure behind HTTPS); also COLBENCH_TRUST_PROXY=1",
+    )
+    .option(
+      "--policy-weights <dir>",
+      "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS",
+    )
     .option("--critic-weights <dir>", "the critic model folder for the same (also COLBENCH_CRITIC_WEIGHTS)")
-    .option("--backup-every <duration>", "take a backup of the database every so often (6h, 30m, 1d); see --backup-dir and --keep")
-    .option("--backup-dir <dir>", "where backups go, scheduled ones and the System page's (default <data dir>/backups; also COLBENCH_BACKUP_DIR)")
-    .option("--keep <n>", "how many scheduled backups to keep in --backup-dir (the oldest go)", (v) => Number.parseInt(v, 10), 14)
+    .option(
+      "--backup-every <duration>",
+      "take a backup of the database every so often (6h, 30m, 1d); see --backup-dir and --keep",
+    )
+    .option(
+      "--backup-dir <dir>",
+      "where backups go, scheduled ones and the System page's (default <data dir>/backups; also COLBENCH_BACKUP_DIR)",
+    )
+    .option(
+      "--keep <n>",
+      "how many scheduled backups to keep in --backup-dir (the oldest go)",
+      (v) => Number.parseInt(v, 10),
+      14,
+    )
     .option("--backup-renders", "include the render cache in backups")
-    .option("--clip-weights <dir>", "a CLIP checkpoint folder (config.json, model.safetensors) the collaborator seat embeds pages with in the browser (WebGPU) to show the live similarity to the target; also COLBENCH_CLIP_WEIGHTS, else $COLBENCH_CLIP when it is a folder")
+    .option(
+      "--clip-weights <dir>",
+      "a CLIP checkpoint folder (config.json, model.safetensors) the collaborator seat embeds pages with in the browser (WebGPU) to show the live similarity to the target; also COLBENCH_CLIP_WEIGHTS, else $COLBENCH_CLIP when it is a folder",
+    )
     .action(
-      action(async (opts: { port: number; host: string; dev?: boolean; allowedHost: string[]; trustProxy?: boolean; policyWeights?: string; criticWeights?: string; clipWeights?: string; backupEvery?: string; backupDir?: string; keep: number; backupRenders?: boolean }) => {
-        if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
-        if (!Number.isInteger(opts.keep) || opts.keep < 1) fail(`--keep: not a count of backups: ${opts.keep}`);
-        let backupEveryMs: number | undefined;
-        try {
-          backupEveryMs = opts.backupEvery ? parseEvery(opts.backupEvery) : undefined;
-        } catch (error) {
-          fail((error as Error).message);
-        }
-        // The System page's "Back up now" reads these from the environment, as route code does.
-        const backups = backupSettings({ dir: opts.backupDir, keep: opts.keep, renders: opts.backupRenders ? defaultRenderDir() : undefined });
-        // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
-        if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
-        if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
-        if (opts.clipWeights) serveWeights("clip", opts.clipWeights, "--clip-weights");
-        // Bundled route code cannot find the checkout from its own location; pin the data folder.
-        process.env.COLBENCH_DATA = dataDir();
-        // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.
-        process.chdir(projectRoot);
-        // The first process on the embedded database owns it and serves it to the others (CLI
-        // commands beside the studio); a studio started after one of them is its client.
-        const db = await openDatabase({ command: "colbench serve" });
-        const store = await openStore(db);
-        const seeded = await store.tasks.seedSamplesIfEmpty();
-        setDatabase(db);
-        // Live views hear of turns stored by any process on the same database through this bus.
-        const bus = await openEventBus(db.events);
-        setEventBus(bus);
-        const seats = new Seats(bus);
-        setSeats(seats);
-        // On a PostgreSQL server, runs go on the run queue for `colbench worker`s (any machine);
-        // runs with people in their seats are still played here.
-        const queue = queueConfigured(db) ? await JobQueue.open(db.url) : null;
-        const enqueue = queue
-          ? async (runId: number) => {
-              const config = await loadRunConfig(store, runId);
-              if (isHuman(config.agent) || isHuman(config.simulator)) return false;
-              await enqueueRun(store, queue, runId);
-              return true;
-            }
-          : undefined;
-        const runs = new RunManager(store, bus, seats.take, enqueue, queue ? async (runId) => void (await dequeueRun(store, runId)) : undefined);
-        setRunManager(runs);
-        const pipeline = new PipelineJobs(store, bus);
-        setPipelineJobs(pipeline);
-        const imports = new OfficialImports(store);
-        setOfficialImports(imports);
-        const scheduled = backupEveryMs ? scheduleBackups(db, { everyMs: backupEveryMs, dir: backups.dir, keep: backups.keep, renders: backups.renders, dataDir: dataDir() }) : null;
-
-        const { default: next } = await import("next");
-        const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
-        await app.prepare();
-        const handle = app.getRequestHandler();
-        // Local mode: listening on loopback with no user defined, the person at the machine is admin.
-        const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
-        // The names it answers to, in every mode: a foreign Host (DNS rebinding) gets 421 before anything else.
-        const hosts = studioHostNames({ bound: opts.host, extra: allowedHostsFrom(opts.allowedHost) });
-        const trustProxy = Boolean(opts.trustProxy) || /^(1|true|yes)$/i.test(process.env.COLBENCH_TRUST_PROXY ?? "");
-        const server = studioServer(
-          gated(store, { loopback, hosts, trustProxy, dev: Boolean(opts.dev) }, async (req, res) => {
-            // A detail page of a record that does not exist goes to the server-rendered not-found page.
-            const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);
-            if (missing) req.url = missing;
-            return handle(req, res);
-          }),
-        );
-
-        let stopping = false;
-        const stop = async (signal: string) => {
-          if (stopping) return;
-          stopping = true;
-          process.stderr.write(`colbench serve: ${signal}, closing the database\n`);
-          server.close();
-          server.closeAllConnections();
-          // Runs stop between turns; `colbench resume` or the Resume button continues them.
-          await runs.close().catch(() => {});
-          await queue?.close().catch(() => {});
-          await pipeline.close().catch(() => {});
-          await imports.close().catch(() => {});
-          // A backup being written finishes before the database closes under it.
-          await scheduled?.stop().catch(() => {});
-          await app.close().catch(() => {});
-          await bus.close().catch(() => {});
-          await db.close();
-          process.exit(0);
-        };
-        process.on("SIGINT", () => void stop("SIGINT"));
-        process.on("SIGTERM", () => void stop("SIGTERM"));
-        // Nobody reads the studio's output any more: it stops as on SIGTERM, its database closed.
-        whenOutputGone(() => void stop("its output's reader went away"));
-
-        server.on("error", (error) => {
-          void db.close().finally(() => fail(`cannot listen on ${opts.host}:${opts.port}: ${error.message}`));
-        });
-        server.listen(opts.port, opts.host, () => {
-          if (db.kind === "pglite") updateLock(`${db.location}.lock`, { port: opts.port });
-          const where = opts.host === "0.0.0.0" ? "localhost" : opts.host;
-          const seededCount = seeded.reduce((n, s) => n + s.inserted, 0);
-          const owner = db.role === "client" ? db.owner() : undefined;
-          // Started by `npm run studio`: say how long it took from there to serving.
-          const startedAt = Number(process.env.COLBENCH_STARTED_AT);
-          const took = Number.isFinite(startedAt) && startedAt > 0 ? `, ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s` : "";
-          console.log(
-            `ColBench Studio on http://${where}:${opts.port}${took}  (database: ${db.kind} ${db.location}` +
-              (owner ? `, through the socket of process ${owner.pid} (${owner.command})` : "") +
-              (db.applied.length ? `, migrated: ${db.applied.join(", ")}` : "") +
-              (seededCount ? `, seeded ${seededCount} sample tasks` : "") +
-              ")" +
-              (backupEveryMs ? `; a backup every ${opts.backupEvery} into ${backups.dir}, keeping ${backups.keep}` : ""),
+      action(
+        async (opts: {
+          port: number;
+          host: string;
+          dev?: boolean;
+          allowedHost: string[];
+          trustProxy?: boolean;
+          policyWeights?: string;
+          criticWeights?: string;
+          clipWeights?: string;
+          backupEvery?: string;
+          backupDir?: string;
+          keep: number;
+          backupRenders?: boolean;
+        }) => {
+          if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535)
+            fail(`--port: not a port: ${opts.port}`);
+          if (!Number.isInteger(opts.keep) || opts.keep < 1) fail(`--keep: not a count of backups: ${opts.keep}`);
+          let backupEveryMs: number | undefined;
+          try {
+            backupEveryMs = opts.backupEvery ? parseEvery(opts.backupEvery) : undefined;
+          } catch (error) {
+            fail((error as Error).message);
+          }
+          // The System page's "Back up now" reads these from the environment, as route code does.
+          const backups = backupSettings({
+            dir: opts.backupDir,
+            keep: opts.keep,
+            renders: opts.backupRenders ? defaultRenderDir() : undefined,
+          });
+          // Route handlers read the served folders from the environment (lib/gpu/node/served-weights.ts).
+          if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
+          if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
+          if (opts.clipWeights) serveWeights("clip", opts.clipWeights, "--clip-weights");
+          // Bundled route code cannot find the checkout from its own location; pin the data folder.
+          process.env.COLBENCH_DATA = dataDir();
+          // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.
+          process.chdir(projectRoot);
+          // The first process on the embedded database owns it and serves it to the others (CLI
+          // commands beside the studio); a studio started after one of them is its client.
+          const db = await openDatabase({ command: "colbench serve" });
+          const store = await openStore(db);
+          const seeded = await store.tasks.seedSamplesIfEmpty();
+          setDatabase(db);
+          // Live views hear of turns stored by any process on the same database through this bus.
+          const bus = await openEventBus(db.events);
+          setEventBus(bus);
+          const seats = new Seats(bus);
+          setSeats(seats);
+          // On a PostgreSQL server, runs go on the run queue for `colbench worker`s (any machine);
+          // runs with people in their seats are still played here.
+          const queue = queueConfigured(db) ? await JobQueue.open(db.url) : null;
+          const enqueue = queue
+            ? async (runId: number) => {
+                const config = await loadRunConfig(store, runId);
+                if (isHuman(config.agent) || isHuman(config.simulator)) return false;
+                await enqueueRun(store, queue, runId);
+                return true;
+              }
+            : undefined;
+          const runs = new RunManager(
+            store,
+            bus,
+            seats.take,
+            enqueue,
+            queue ? async (runId) => void (await dequeueRun(store, runId)) : undefined,
           );
-        });
-        // Serve until a signal stops the process.
-        await new Promise<never>(() => {});
-      }),
+          setRunManager(runs);
+          const pipeline = new PipelineJobs(store, bus);
+          setPipelineJobs(pipeline);
+          const imports = new OfficialImports(store);
+          setOfficialImports(imports);
+          const scheduled = backupEveryMs
+            ? scheduleBackups(db, {
+                everyMs: backupEveryMs,
+                dir: backups.dir,
+                keep: backups.keep,
+                renders: backups.renders,
+                dataDir: dataDir(),
+              })
+            : null;
+
+          const { default: next } = await import("next");
+          const app = next({ dev: Boolean(opts.dev), dir: projectRoot, hostname: opts.host, port: opts.port });
+          await app.prepare();
+          const handle = app.getRequestHandler();
+          // Local mode: listening on loopback with no user defined, the person at the machine is admin.
+          const loopback = ["127.0.0.1", "::1", "localhost"].includes(opts.host);
+          // The names it answers to, in every mode: a foreign Host (DNS rebinding) gets 421 before anything else.
+          const hosts = studioHostNames({ bound: opts.host, extra: allowedHostsFrom(opts.allowedHost) });
+          const trustProxy = Boolean(opts.trustProxy) || /^(1|true|yes)$/i.test(process.env.COLBENCH_TRUST_PROXY ?? "");
+          const server = studioServer(
+            gated(store, { loopback, hosts, trustProxy, dev: Boolean(opts.dev) }, async (req, res) => {
+              // A detail page of a record that does not exist goes to the server-rendered not-found page.
+              const missing = await missingRecordPath(store, req.method ?? "GET", req.url ?? "/").catch(() => null);
+              if (missing) req.url = missing;
+              return handle(req, res);
+            }),
+          );
+
+          let stopping = false;
+          const stop = async (signal: string) => {
+            if (stopping) return;
+            stopping = true;
+            process.stderr.write(`colbench serve: ${signal}, closing the database\n`);
+            server.close();
+            server.closeAllConnections();
+            // Runs stop between turns; `colbench resume` or the Resume button continues them.
+            await runs.close().catch(() => {});
+            await queue?.close().catch(() => {});
+            await pipeline.close().catch(() => {});
+            await imports.close().catch(() => {});
+            // A backup being written finishes before the database closes under it.
+            await scheduled?.stop().catch(() => {});
+            await app.close().catch(() => {});
+            await bus.close().catch(() => {});
+            await db.close();
+            process.exit(0);
+          };
+          process.on("SIGINT", () => void stop("SIGINT"));
+          process.on("SIGTERM", () => void stop("SIGTERM"));
+          // Nobody reads the studio's output any more: it stops as on SIGTERM, its database closed.
+          whenOutputGone(() => void stop("its output's reader went away"));
+
+          server.on("error", (error) => {
+            void db.close().finally(() => fail(`cannot listen on ${opts.host}:${opts.port}: ${error.message}`));
+          });
+          server.listen(opts.port, opts.host, () => {
+            if (db.kind === "pglite") updateLock(`${db.location}.lock`, { port: opts.port });
+            const where = opts.host === "0.0.0.0" ? "localhost" : opts.host;
+            const seededCount = seeded.reduce((n, s) => n + s.inserted, 0);
+            const owner = db.role === "client" ? db.owner() : undefined;
+            // Started by `npm run studio`: say how long it took from there to serving.
+            const startedAt = Number(process.env.COLBENCH_STARTED_AT);
+            const took =
+              Number.isFinite(startedAt) && startedAt > 0
+                ? `, ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`
+                : "";
+            console.log(
+              `ColBench Studio on http://${where}:${opts.port}${took}  (database: ${db.kind} ${db.location}` +
+                (owner ? `, through the socket of process ${owner.pid} (${owner.command})` : "") +
+                (db.applied.length ? `, migrated: ${db.applied.join(", ")}` : "") +
+                (seededCount ? `, seeded ${seededCount} sample tasks` : "") +
+                ")" +
+                (backupEveryMs
+                  ? `; a backup every ${opts.backupEvery} into ${backups.dir}, keeping ${backups.keep}`
+                  : ""),
+            );
+          });
+          // Serve until a signal stops the process.
+          await new Promise<never>(() => {});
+        },
+      ),
     );
 }

@@ -5,7 +5,14 @@ import { SingleBar, Presets } from "cli-progress";
 import { parseServerSpec } from "../../lib/colbench/server-spec";
 import { OpenAICompatibleClient } from "../../lib/models/openai-client";
 import { templateForRun } from "../../lib/sweet/run-template";
-import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type Progress, type StateOrder } from "../../lib/sweet/pipeline";
+import {
+  makeTrajectoryPairs,
+  makeTurnPairs,
+  rankCandidates,
+  sampleCandidates,
+  type Progress,
+  type StateOrder,
+} from "../../lib/sweet/pipeline";
 import type { Store } from "../../lib/store";
 import type { LoadProgress } from "../../lib/gpu/model/layout";
 import type { LocalScorer } from "../../lib/gpu/model/scorer";
@@ -22,7 +29,8 @@ import { action, fail } from "../errors";
 
 const positive = (name: string) => (value: string) => {
   const n = Number.parseInt(value, 10);
-  if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim()) throw new Error(`${name}: expected a positive whole number, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || String(n) !== value.trim())
+    throw new Error(`${name}: expected a positive whole number, got "${value}"`);
   return n;
 };
 
@@ -45,7 +53,10 @@ async function runOf(store: Store, nameOrId: string) {
 
 /** A progress bar on stderr, quiet when stderr is not a terminal. */
 function progressBar(label: string): { update: Progress; stop(): void } {
-  const bar = new SingleBar({ format: `${label} {bar} {value}/{total}`, stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: `${label} {bar} {value}/{total}`, stream: process.stderr, hideCursor: true },
+    Presets.shades_classic,
+  );
   let started = false;
   return {
     update: (done, total) => {
@@ -59,7 +70,11 @@ function progressBar(label: string): { update: Progress; stop(): void } {
 }
 
 /** The critic (and policy) from model folders, loading with a bar per model on stderr. */
-async function openLocalModels(criticDir: string, policyDir: string | undefined, device: LocalDevice): Promise<{ critic: LocalScorer; policy?: LocalScorer }> {
+async function openLocalModels(
+  criticDir: string,
+  policyDir: string | undefined,
+  device: LocalDevice,
+): Promise<{ critic: LocalScorer; policy?: LocalScorer }> {
   // Loaded only here: WebGPU (Dawn) stays out of every other command.
   const { openLocalScorer } = await import("../../lib/gpu/node/local-scorer");
   const { openNodeGpu } = await import("../../lib/gpu/node/open");
@@ -67,7 +82,12 @@ async function openLocalModels(criticDir: string, policyDir: string | undefined,
   const open = async (dir: string, option: string) => {
     const bar = progressBar(`loading ${option.replace(/^--/, "")}`);
     try {
-      return await openLocalScorer(dir, { device, option, gpu, onProgress: (p: LoadProgress) => bar.update(Math.round(p.loaded / 1048576), Math.round(p.total / 1048576)) });
+      return await openLocalScorer(dir, {
+        device,
+        option,
+        gpu,
+        onProgress: (p: LoadProgress) => bar.update(Math.round(p.loaded / 1048576), Math.round(p.total / 1048576)),
+      });
     } finally {
       bar.stop();
     }
@@ -77,19 +97,30 @@ async function openLocalModels(criticDir: string, policyDir: string | undefined,
 }
 
 const templateOption = () =>
-  new Option("--template <ref>", "the chat template prompts are written in: a hub id or model folder (its tokenizer_config.json chat_template), or a fallback (llama3, chatml); recorded with the run by its first step, which later steps and exports then use (default: the recorded one, else llama3)");
+  new Option(
+    "--template <ref>",
+    "the chat template prompts are written in: a hub id or model folder (its tokenizer_config.json chat_template), or a fallback (llama3, chatml); recorded with the run by its first step, which later steps and exports then use (default: the recorded one, else llama3)",
+  );
 
 export function register(program: Command): void {
   program
     .command("pairs")
-    .description("SWEET-RL step 1: trajectory preference pairs from a best-of-k run (backend: the best sample that passed against worse ones; frontend: samples 0.1 apart)")
+    .description(
+      "SWEET-RL step 1: trajectory preference pairs from a best-of-k run (backend: the best sample that passed against worse ones; frontend: samples 0.1 apart)",
+    )
     .argument("<run>", "the run's name or id")
-    .option("--with-ground-truth", "the critic's training text starts with the task's final answer (training-time information)")
+    .option(
+      "--with-ground-truth",
+      "the critic's training text starts with the task's final answer (training-time information)",
+    )
     .action(
       action(async (name: string, opts: { withGroundTruth?: boolean }) => {
         const summary = await withDatabase("pairs", async (store) => {
           const run = await runOf(store, name);
-          return { run: run.name, ...(await makeTrajectoryPairs(store, run.id, { groundTruth: Boolean(opts.withGroundTruth) })) };
+          return {
+            run: run.name,
+            ...(await makeTrajectoryPairs(store, run.id, { groundTruth: Boolean(opts.withGroundTruth) })),
+          };
         });
         console.log(JSON.stringify(summary));
       }),
@@ -99,42 +130,81 @@ export function register(program: Command): void {
     .command("candidates")
     .description("SWEET-RL step 2: sample N candidate turns from the policy for every agent turn, with their log-probs")
     .argument("<run>", "the run's name or id")
-    .requiredOption("--policy <url#model>", "the policy's OpenAI-compatible server (chat with n and logprobs; completions with echo)")
+    .requiredOption(
+      "--policy <url#model>",
+      "the policy's OpenAI-compatible server (chat with n and logprobs; completions with echo)",
+    )
     .option("--n <n>", "candidates per turn", positive("--n"), 16)
     .option("--fraction <f>", "only the first fraction of the run's episodes", Number.parseFloat, 1)
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
     .option("--queue", "with DATABASE_URL: put one job per state on the run queue for `colbench worker`s and exit")
     .addOption(templateOption())
     .action(
-      action(async (name: string, opts: { policy: string; n: number; fraction: number; concurrency: number; template?: string; queue?: boolean }) => {
-        if (!(opts.fraction > 0 && opts.fraction <= 1)) fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
-        if (opts.queue) {
-          parseServerSpec(opts.policy, "--policy");
-          const summary = await withDatabase("candidates", async (store, db) => {
+      action(
+        async (
+          name: string,
+          opts: {
+            policy: string;
+            n: number;
+            fraction: number;
+            concurrency: number;
+            template?: string;
+            queue?: boolean;
+          },
+        ) => {
+          if (!(opts.fraction > 0 && opts.fraction <= 1))
+            fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
+          if (opts.queue) {
+            parseServerSpec(opts.policy, "--policy");
+            const summary = await withDatabase("candidates", async (store, db) => {
+              const run = await runOf(store, name);
+              const template = await templateForRun(store, run.id, opts.template);
+              return {
+                run: run.name,
+                template: template.name,
+                ...(await onQueue(db, (queue) =>
+                  enqueueCandidates(store, queue, run.id, {
+                    policy: opts.policy,
+                    n: opts.n,
+                    fraction: opts.fraction,
+                    template: template.name,
+                  }),
+                )),
+              };
+            });
+            console.log(JSON.stringify(summary));
+            return;
+          }
+          const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), {
+            concurrency: opts.concurrency,
+          });
+          const unwatch = sayWaits("candidates", policy);
+          const bar = progressBar("candidates");
+          const summary = await withDatabase("candidates", async (store) => {
             const run = await runOf(store, name);
-            const template = await templateForRun(store, run.id, opts.template);
-            return { run: run.name, template: template.name, ...(await onQueue(db, (queue) => enqueueCandidates(store, queue, run.id, { policy: opts.policy, n: opts.n, fraction: opts.fraction, template: template.name }))) };
+            try {
+              const template = await templateForRun(store, run.id, opts.template);
+              return {
+                run: run.name,
+                template: template.name,
+                ...(await sampleCandidates(store, run.id, policy, {
+                  n: opts.n,
+                  fraction: opts.fraction,
+                  template,
+                  concurrency: opts.concurrency,
+                  onProgress: bar.update,
+                })),
+              };
+            } catch (error) {
+              throw new Error(explainStepError("candidates", (error as Error).message));
+            } finally {
+              unwatch();
+              bar.stop();
+            }
           });
           console.log(JSON.stringify(summary));
-          return;
-        }
-        const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), { concurrency: opts.concurrency });
-        const unwatch = sayWaits("candidates", policy);
-        const bar = progressBar("candidates");
-        const summary = await withDatabase("candidates", async (store) => {
-          const run = await runOf(store, name);
-          try {
-            const template = await templateForRun(store, run.id, opts.template);
-            return { run: run.name, template: template.name, ...(await sampleCandidates(store, run.id, policy, { n: opts.n, fraction: opts.fraction, template, concurrency: opts.concurrency, onProgress: bar.update })) };
-          } catch (error) {
-            throw new Error(explainStepError("candidates", (error as Error).message));
-          } finally {
-            unwatch();
-            bar.stop();
-          }
-        });
-        console.log(JSON.stringify(summary));
-      }),
+        },
+      ),
     );
 
   program
@@ -142,93 +212,194 @@ export function register(program: Command): void {
     .description("SWEET-RL step 3: the critic scores every candidate; advantage = critic score - policy log-prob")
     .argument("<run>", "the run's name or id")
     .option("--critic <url#model>", "the critic's OpenAI-compatible server (completions with echo)")
-    .option("--critic-weights <dir>", "score with the critic on this machine instead: a Hugging Face model folder (Llama 3.x, Qwen2/2.5, SmolLM2; safetensors)")
-    .option("--policy-weights <dir>", "with --critic-weights: recompute the policy's log-probs of every candidate with this model folder (else the ones stored when sampling are used)")
-    .addOption(new Option("--device <device>", "where models on this machine run: webgpu (a GPU, else a software adapter) or cpu (tiny models)").choices(["webgpu", "cpu"]).default("webgpu"))
+    .option(
+      "--critic-weights <dir>",
+      "score with the critic on this machine instead: a Hugging Face model folder (Llama 3.x, Qwen2/2.5, SmolLM2; safetensors)",
+    )
+    .option(
+      "--policy-weights <dir>",
+      "with --critic-weights: recompute the policy's log-probs of every candidate with this model folder (else the ones stored when sampling are used)",
+    )
+    .addOption(
+      new Option(
+        "--device <device>",
+        "where models on this machine run: webgpu (a GPU, else a software adapter) or cpu (tiny models)",
+      )
+        .choices(["webgpu", "cpu"])
+        .default("webgpu"),
+    )
     .option("--no-ground-truth", "leave the task's final answer out of the critic's prompt")
     .option("--sum", "sum the log-probs instead of averaging them (the policy's sum is subtracted then)")
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
-    .option("--queue", "with DATABASE_URL and --critic: put one job per state on the run queue for `colbench worker`s and exit")
+    .option(
+      "--queue",
+      "with DATABASE_URL and --critic: put one job per state on the run queue for `colbench worker`s and exit",
+    )
     .addOption(templateOption())
     .action(
-      action(async (
-        name: string,
-        opts: { critic?: string; criticWeights?: string; policyWeights?: string; device: LocalDevice; groundTruth: boolean; sum?: boolean; concurrency: number; template?: string; queue?: boolean },
-      ) => {
-        if (Boolean(opts.critic) === Boolean(opts.criticWeights)) fail("rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)");
-        if (opts.queue) {
-          if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
-          parseServerSpec(opts.critic, "--critic");
-          const summary = await withDatabase("rank", async (store, db) => {
-            const run = await runOf(store, name);
-            const template = await templateForRun(store, run.id, opts.template);
-            return { run: run.name, template: template.name, ...(await onQueue(db, (queue) => enqueueRank(store, queue, run.id, { critic: opts.critic!, groundTruth: opts.groundTruth, sum: Boolean(opts.sum), template: template.name }))) };
-          });
-          console.log(JSON.stringify(summary));
-          return;
-        }
-        if (opts.policyWeights && !opts.criticWeights) fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
-        let critic: PromptScorer;
-        let policy: LocalScorer | undefined;
-        let template: string | undefined = opts.template;
-        if (opts.criticWeights) {
-          const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
-          critic = local.critic;
-          policy = local.policy;
-          // Unless --template (or the run's record) says otherwise, the critic's own chat template decides the family.
-          const family = local.critic.tokenizer.templateFamily();
-          if (template === undefined && family) template = family;
-          process.stderr.write(`rank: scoring on ${local.critic.engine.device}\n`);
-        } else {
-          critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), { concurrency: opts.concurrency });
-        }
-        const unwatch = critic instanceof OpenAICompatibleClient ? sayWaits("rank", critic) : () => {};
-        const bar = progressBar("ranking");
-        try {
-          const summary = await withDatabase("rank", async (store) => {
-            const run = await runOf(store, name);
-            try {
-              const chosen = await templateForRun(store, run.id, (await store.sweet.template(run.id))?.recorded ? opts.template : template);
-              return { run: run.name, template: chosen.name, ...(await rankCandidates(store, run.id, critic, { groundTruth: opts.groundTruth, sum: opts.sum, template: chosen, concurrency: opts.concurrency, onProgress: bar.update, policy })) };
-            } finally {
-              bar.stop();
-            }
-          });
-          console.log(JSON.stringify(summary));
-        } finally {
-          unwatch();
-          (critic as Partial<LocalScorer>).dispose?.();
-          policy?.dispose();
-        }
-      }),
+      action(
+        async (
+          name: string,
+          opts: {
+            critic?: string;
+            criticWeights?: string;
+            policyWeights?: string;
+            device: LocalDevice;
+            groundTruth: boolean;
+            sum?: boolean;
+            concurrency: number;
+            template?: string;
+            queue?: boolean;
+          },
+        ) => {
+          if (Boolean(opts.critic) === Boolean(opts.criticWeights))
+            fail(
+              "rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)",
+            );
+          if (opts.queue) {
+            if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
+            parseServerSpec(opts.critic, "--critic");
+            const summary = await withDatabase("rank", async (store, db) => {
+              const run = await runOf(store, name);
+              const template = await templateForRun(store, run.id, opts.template);
+              return {
+                run: run.name,
+                template: template.name,
+                ...(await onQueue(db, (queue) =>
+                  enqueueRank(store, queue, run.id, {
+                    critic: opts.critic!,
+                    groundTruth: opts.groundTruth,
+                    sum: Boolean(opts.sum),
+                    template: template.name,
+                  }),
+                )),
+              };
+            });
+            console.log(JSON.stringify(summary));
+            return;
+          }
+          if (opts.policyWeights && !opts.criticWeights)
+            fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
+          let critic: PromptScorer;
+          let policy: LocalScorer | undefined;
+          let template: string | undefined = opts.template;
+          if (opts.criticWeights) {
+            const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
+            critic = local.critic;
+            policy = local.policy;
+            // Unless --template (or the run's record) says otherwise, the critic's own chat template decides the family.
+            const family = local.critic.tokenizer.templateFamily();
+            if (template === undefined && family) template = family;
+            process.stderr.write(`rank: scoring on ${local.critic.engine.device}\n`);
+          } else {
+            critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), {
+              concurrency: opts.concurrency,
+            });
+          }
+          const unwatch = critic instanceof OpenAICompatibleClient ? sayWaits("rank", critic) : () => {};
+          const bar = progressBar("ranking");
+          try {
+            const summary = await withDatabase("rank", async (store) => {
+              const run = await runOf(store, name);
+              try {
+                const chosen = await templateForRun(
+                  store,
+                  run.id,
+                  (await store.sweet.template(run.id))?.recorded ? opts.template : template,
+                );
+                return {
+                  run: run.name,
+                  template: chosen.name,
+                  ...(await rankCandidates(store, run.id, critic, {
+                    groundTruth: opts.groundTruth,
+                    sum: opts.sum,
+                    template: chosen,
+                    concurrency: opts.concurrency,
+                    onProgress: bar.update,
+                    policy,
+                  })),
+                };
+              } finally {
+                bar.stop();
+              }
+            });
+            console.log(JSON.stringify(summary));
+          } finally {
+            unwatch();
+            (critic as Partial<LocalScorer>).dispose?.();
+            policy?.dispose();
+          }
+        },
+      ),
     );
 
   program
     .command("turn-pairs")
-    .description("SWEET-RL step 4: turn-level pairs, one candidate from the upper half against one from the lower half of each turn's ranking")
+    .description(
+      "SWEET-RL step 4: turn-level pairs, one candidate from the upper half against one from the lower half of each turn's ranking",
+    )
     .argument("<run>", "the run's name or id")
-    .option("--pairs-per-state <k>", "pairs drawn per agent turn (with replacement; the published script's num_pairs)", positive("--pairs-per-state"), 8)
-    .option("--seed <s>", "the drawing's seed: Python's random.seed(s), as the published script seeds it", (v) => {
-      if (!/^\d+$/.test(v.trim())) throw new Error(`--seed: expected a whole number, got "${v}"`);
-      return Number.parseInt(v, 10);
-    }, 42)
-    .option("--include-own", "count the turn's own output (candidate 0) as a candidate; the published pool is the N samples only")
-    .addOption(new Option("--order <layout>", "the order states are drawn in: that of the official export the published scripts read").choices(["task", "best-of-k"]).default("task"))
+    .option(
+      "--pairs-per-state <k>",
+      "pairs drawn per agent turn (with replacement; the published script's num_pairs)",
+      positive("--pairs-per-state"),
+      8,
+    )
+    .option(
+      "--seed <s>",
+      "the drawing's seed: Python's random.seed(s), as the published script seeds it",
+      (v) => {
+        if (!/^\d+$/.test(v.trim())) throw new Error(`--seed: expected a whole number, got "${v}"`);
+        return Number.parseInt(v, 10);
+      },
+      42,
+    )
+    .option(
+      "--include-own",
+      "count the turn's own output (candidate 0) as a candidate; the published pool is the N samples only",
+    )
+    .addOption(
+      new Option(
+        "--order <layout>",
+        "the order states are drawn in: that of the official export the published scripts read",
+      )
+        .choices(["task", "best-of-k"])
+        .default("task"),
+    )
     .action(
-      action(async (name: string, opts: { pairsPerState: number; seed: number; includeOwn?: boolean; order: StateOrder }) => {
-        const summary = await withDatabase("turn-pairs", async (store) => {
-          const run = await runOf(store, name);
-          const pool = opts.includeOwn ? "samples+own" : "samples";
-          return { run: run.name, ...(await makeTurnPairs(store, run.id, { pairsPerState: opts.pairsPerState, seed: opts.seed, pool, order: opts.order })), pool, order: opts.order };
-        });
-        console.log(JSON.stringify(summary));
-      }),
+      action(
+        async (
+          name: string,
+          opts: { pairsPerState: number; seed: number; includeOwn?: boolean; order: StateOrder },
+        ) => {
+          const summary = await withDatabase("turn-pairs", async (store) => {
+            const run = await runOf(store, name);
+            const pool = opts.includeOwn ? "samples+own" : "samples";
+            return {
+              run: run.name,
+              ...(await makeTurnPairs(store, run.id, {
+                pairsPerState: opts.pairsPerState,
+                seed: opts.seed,
+                pool,
+                order: opts.order,
+              })),
+              pool,
+              order: opts.order,
+            };
+          });
+          console.log(JSON.stringify(summary));
+        },
+      ),
     );
 }
 
 /** Says on stderr, at once, when the step's server stops answering and when it answers again. */
 function sayWaits(step: "candidates" | "rank", client: OpenAICompatibleClient): () => void {
   return client.watchOutages((outage) => {
-    process.stderr.write(outage ? `${step}: waiting: ${stepWaitLine(step, stepWait(outage, client.giveUpMs))}\n` : `${step}: the server ${client.spec.baseUrl} answers again\n`);
+    process.stderr.write(
+      outage
+        ? `${step}: waiting: ${stepWaitLine(step, stepWait(outage, client.giveUpMs))}\n`
+        : `${step}: the server ${client.spec.baseUrl} answers again\n`,
+    );
   });
 }

@@ -20,22 +20,39 @@ export function register(program: Command): void {
     .option("--page-size <n>", "tasks per page", (v) => Number.parseInt(v, 10), 20)
     .option("--json", "print one JSON object per task instead of a table")
     .action(
-      action(async (opts: { benchmark?: Benchmark; split?: string; query?: string; page: number; pageSize: number; json?: boolean }) => {
-        const page = await withDatabase("tasks list", (store) =>
-          store.tasks.list({ benchmark: opts.benchmark, split: opts.split, q: opts.query, page: opts.page, pageSize: opts.pageSize }),
-        );
-        if (opts.json) {
-          for (const task of page.items) console.log(JSON.stringify(task));
-          return;
-        }
-        const width = Math.max(40, (process.stdout.columns ?? 120) - 36);
-        console.log(`${"id".padStart(6)}  ${"benchmark".padEnd(9)}  ${"split".padEnd(6)}  ${"tests".padStart(5)}  description`);
-        for (const task of page.items) {
-          console.log(
-            `${String(task.id).padStart(6)}  ${task.benchmark.padEnd(9)}  ${task.split.padEnd(6)}  ${String(task.testCount ?? "-").padStart(5)}  ${oneLine(task.problemDescription, width)}`,
+      action(
+        async (opts: {
+          benchmark?: Benchmark;
+          split?: string;
+          query?: string;
+          page: number;
+          pageSize: number;
+          json?: boolean;
+        }) => {
+          const page = await withDatabase("tasks list", (store) =>
+            store.tasks.list({
+              benchmark: opts.benchmark,
+              split: opts.split,
+              q: opts.query,
+              page: opts.page,
+              pageSize: opts.pageSize,
+            }),
           );
-        }
-        console.log(`page ${page.page} of ${page.pages} (${page.total} tasks)`);
-      }),
+          if (opts.json) {
+            for (const task of page.items) console.log(JSON.stringify(task));
+            return;
+          }
+          const width = Math.max(40, (process.stdout.columns ?? 120) - 36);
+          console.log(
+            `${"id".padStart(6)}  ${"benchmark".padEnd(9)}  ${"split".padEnd(6)}  ${"tests".padStart(5)}  description`,
+          );
+          for (const task of page.items) {
+            console.log(
+              `${String(task.id).padStart(6)}  ${task.benchmark.padEnd(9)}  ${task.split.padEnd(6)}  ${String(task.testCount ?? "-").padStart(5)}  ${oneLine(task.problemDescription, width)}`,
+            );
+          }
+          console.log(`page ${page.page} of ${page.pages} (${page.total} tasks)`);
+        },
+      ),
     );
 }

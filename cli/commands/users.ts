@@ -12,13 +12,24 @@ export function register(program: Command): void {
     .command("add")
     .description("add a person and print their sign-in link (shown once; only its hash is kept)")
     .argument("<name>", "their name (letters, digits, . _ @ -)")
-    .addOption(new Option("--role <role>", "admin, researcher (sees everything) or annotator (never sees hidden information)").choices(ROLES).makeOptionMandatory())
+    .addOption(
+      new Option("--role <role>", "admin, researcher (sees everything) or annotator (never sees hidden information)")
+        .choices(ROLES)
+        .makeOptionMandatory(),
+    )
     .option("--url <base>", "the studio's address as they reach it", DEFAULT_URL)
-    .option("--expires-in <days>", `days the link stays good unless used (it works once; default ${LINK_DAYS}, or COLBENCH_LINK_DAYS)`)
+    .option(
+      "--expires-in <days>",
+      `days the link stays good unless used (it works once; default ${LINK_DAYS}, or COLBENCH_LINK_DAYS)`,
+    )
     .action(
       action(async (name: string, opts: { role: Role; url: string; expiresIn?: string }) => {
-        const { user, token, expiresAt } = await withDatabase("users add", (store) => addUser(store, name, opts.role, opts.expiresIn).catch((error: Error) => fail(error.message)));
-        console.log(`added ${user.name} (${user.role}); sign-in link: ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`);
+        const { user, token, expiresAt } = await withDatabase("users add", (store) =>
+          addUser(store, name, opts.role, opts.expiresIn).catch((error: Error) => fail(error.message)),
+        );
+        console.log(
+          `added ${user.name} (${user.role}); sign-in link: ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`,
+        );
       }),
     );
   users
@@ -29,14 +40,25 @@ export function register(program: Command): void {
     .option("--expires-in <days>", `days the link stays good unless used (default ${LINK_DAYS}, or COLBENCH_LINK_DAYS)`)
     .action(
       action(async (name: string, opts: { url: string; expiresIn?: string }) => {
-        const { user, token, expiresAt } = await withDatabase("users link", (store) => renewLink(store, name, opts.expiresIn).catch((error: Error) => fail(error.message)));
-        console.log(`new sign-in link for ${user.name} (${user.role}): ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`);
+        const { user, token, expiresAt } = await withDatabase("users link", (store) =>
+          renewLink(store, name, opts.expiresIn).catch((error: Error) => fail(error.message)),
+        );
+        console.log(
+          `new sign-in link for ${user.name} (${user.role}): ${signInUrl(opts.url, token)}  (works once, until ${expiresAt.toISOString()})`,
+        );
       }),
     );
-  for (const [verb, disabled] of [["disable", true], ["enable", false]] as const) {
+  for (const [verb, disabled] of [
+    ["disable", true],
+    ["enable", false],
+  ] as const) {
     users
       .command(verb)
-      .description(disabled ? "stop a person signing in (their sessions end and their links stop working, for good)" : "let a disabled person sign in again (with a new link: `users link NAME`)")
+      .description(
+        disabled
+          ? "stop a person signing in (their sessions end and their links stop working, for good)"
+          : "let a disabled person sign in again (with a new link: `users link NAME`)",
+      )
       .argument("<name>")
       .action(
         action(async (name: string) => {
@@ -57,8 +79,14 @@ export function register(program: Command): void {
       action(async (opts: { json?: boolean }) => {
         await withDatabase("users list", async (store) => {
           const list = await store.users.list();
-          for (const u of list) console.log(opts.json ? JSON.stringify(u) : `${String(u.id).padStart(4)}  ${u.name.padEnd(24)}  ${u.role.padEnd(10)}  ${u.disabled ? "disabled" : "enabled"}`);
-          if (!list.length && !opts.json) console.log("no users: a studio on 127.0.0.1 lets the person at the machine in as admin");
+          for (const u of list)
+            console.log(
+              opts.json
+                ? JSON.stringify(u)
+                : `${String(u.id).padStart(4)}  ${u.name.padEnd(24)}  ${u.role.padEnd(10)}  ${u.disabled ? "disabled" : "enabled"}`,
+            );
+          if (!list.length && !opts.json)
+            console.log("no users: a studio on 127.0.0.1 lets the person at the machine in as admin");
         });
       }),
     );

@@ -14,7 +14,11 @@ export interface Outcome {
   stderr: string;
 }
 
-export function runColbench(dataDir: string, args: string[], options: { killAfterMs?: number; env?: Record<string, string | undefined> } = {}): Promise<Outcome> {
+export function runColbench(
+  dataDir: string,
+  args: string[],
+  options: { killAfterMs?: number; env?: Record<string, string | undefined> } = {},
+): Promise<Outcome> {
   const child = spawn(process.execPath, [colbenchBin, ...args], {
     cwd: projectRoot,
     env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...options.env },
@@ -42,7 +46,11 @@ export interface ColbenchProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnColbench(dataDir: string, args: string[], options: { env?: Record<string, string | undefined> } = {}): ColbenchProcess {
+export function spawnColbench(
+  dataDir: string,
+  args: string[],
+  options: { env?: Record<string, string | undefined> } = {},
+): ColbenchProcess {
   const child = spawn(process.execPath, [colbenchBin, ...args], {
     cwd: projectRoot,
     env: { ...process.env, COLBENCH_DATA: dataDir, DATABASE_URL: "", ...options.env },
@@ -60,8 +68,10 @@ export function spawnColbench(dataDir: string, args: string[], options: { env?: 
       const deadline = Date.now() + timeoutMs;
       const seen = () => (typeof text === "string" ? output.includes(text) : text.test(output));
       while (!seen()) {
-        if (child.exitCode !== null) throw new Error(`colbench ${args[0]} exited (${child.exitCode}) before printing ${text}:\n${output}`);
-        if (Date.now() > deadline) throw new Error(`colbench ${args[0]} did not print ${text} in ${timeoutMs} ms:\n${output}`);
+        if (child.exitCode !== null)
+          throw new Error(`colbench ${args[0]} exited (${child.exitCode}) before printing ${text}:\n${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`colbench ${args[0]} did not print ${text} in ${timeoutMs} ms:\n${output}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

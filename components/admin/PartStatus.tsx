@@ -8,5 +8,9 @@ const LOOK: Record<PartStatus, string> = {
 
 /** A part's status as `colbench doctor` prints it: ok, degraded or missing. */
 export function PartStatusBadge({ status }: { status: PartStatus }) {
-  return <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${LOOK[status]}`}>{status}</span>;
+  return (
+    <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${LOOK[status]}`}>
+      {status}
+    </span>
+  );
 }

@@ -31,10 +31,20 @@ export function SystemRecheck({ running }: { running: boolean }) {
   }, []);
   return (
     <span className="inline-flex items-center gap-2">
-      <button type="button" onClick={() => void check()} disabled={busy} className="rounded-md bg-teal-700 px-3 py-1 text-sm text-white disabled:opacity-60" data-testid="system-recheck">
+      <button
+        type="button"
+        onClick={() => void check()}
+        disabled={busy}
+        className="rounded-md bg-teal-700 px-3 py-1 text-sm text-white disabled:opacity-60"
+        data-testid="system-recheck"
+      >
         {busy ? "Checking…" : "Check again"}
       </button>
-      {error ? <span role="alert" className="text-sm text-red-700">{error}</span> : null}
+      {error ? (
+        <span role="alert" className="text-sm text-red-700">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

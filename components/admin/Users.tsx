@@ -9,14 +9,20 @@ export function NewUserForm() {
   const router = useRouter();
   const [link, setLink] = useState<string | null>(null);
   const [expires, setExpires] = useState<string | null>(null);
-  const { submit, error, busy } = useJsonForm<{ link?: string; expiresAt?: string; error?: string }>("/api/users", (reply) => {
-    setLink(reply.link ?? null);
-    setExpires(reply.expiresAt ?? null);
-    router.refresh();
-  });
+  const { submit, error, busy } = useJsonForm<{ link?: string; expiresAt?: string; error?: string }>(
+    "/api/users",
+    (reply) => {
+      setLink(reply.link ?? null);
+      setExpires(reply.expiresAt ?? null);
+      router.refresh();
+    },
+  );
   const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm";
   return (
-    <form onSubmit={submit} className="mb-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4">
+    <form
+      onSubmit={submit}
+      className="mb-6 flex flex-wrap items-end gap-3 rounded-lg border border-stone-200 bg-white p-4"
+    >
       <label className="flex flex-col gap-1 text-xs text-stone-600">
         Name
         <input name="name" required className={field} />
@@ -29,7 +35,11 @@ export function NewUserForm() {
           <option value="admin">admin</option>
         </select>
       </label>
-      <button type="submit" disabled={busy} className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+      >
         Add and make a sign-in link
       </button>
       {error ? (
@@ -39,7 +49,9 @@ export function NewUserForm() {
       ) : null}
       {link ? (
         <p className="w-full text-sm text-stone-700" data-testid="sign-in-link">
-          Send this link to them (it is shown once, works once{expires ? `, and only until ${expires.slice(0, 16).replace("T", " ")} UTC` : ""}): <code className="break-all rounded bg-stone-100 px-1">{link}</code>
+          Send this link to them (it is shown once, works once
+          {expires ? `, and only until ${expires.slice(0, 16).replace("T", " ")} UTC` : ""}):{" "}
+          <code className="break-all rounded bg-stone-100 px-1">{link}</code>
         </p>
       ) : null}
     </form>
@@ -51,12 +63,21 @@ export function UserToggle({ id, disabled }: { id: number; disabled: boolean }) 
   const [busy, setBusy] = useState(false);
   const toggle = async () => {
     setBusy(true);
-    await fetch(`/api/users/${id}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ disabled: !disabled }) });
+    await fetch(`/api/users/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ disabled: !disabled }),
+    });
     setBusy(false);
     router.refresh();
   };
   return (
-    <button type="button" onClick={toggle} disabled={busy} className="rounded-md px-2 py-1 text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100">
+    <button
+      type="button"
+      onClick={toggle}
+      disabled={busy}
+      className="rounded-md px-2 py-1 text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100"
+    >
       {disabled ? "Disabled: enable" : "Enabled: disable"}
     </button>
   );

@@ -24,7 +24,9 @@ describe("benchmark views", () => {
   it("frontend: an attached draft and the final answer carry the editor's page, wrapped when it lacks <html>", () => {
     const { agent } = benchmarkViews.frontend;
     const pageOf = benchmarks.frontend.episode.pageOf!;
-    expect(pageOf(agent.attach("Closer?", "<body><h1>Hi</h1></body>"))).toBe("<html><body><body><h1>Hi</h1></body></body></html>");
+    expect(pageOf(agent.attach("Closer?", "<body><h1>Hi</h1></body>"))).toBe(
+      "<html><body><body><h1>Hi</h1></body></body></html>",
+    );
     const whole = '<html lang="en"><body><p>x</p></body></html>';
     expect(pageOf(agent.attach("Closer?", whole))).toBe(whole);
     const answer = agent.answer(whole);

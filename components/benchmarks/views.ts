@@ -23,7 +23,14 @@ export interface ScoreProps {
 
 /** What a scorer recorded of an episode, as stored (each benchmark reads its own fields). */
 export interface ScoreDetails {
-  tests?: Array<{ name: string; expression: string; passed: boolean; reason: string; expected?: string; actual?: string }>;
+  tests?: Array<{
+    name: string;
+    expression: string;
+    passed: boolean;
+    reason: string;
+    expected?: string;
+    actual?: string;
+  }>;
   /** What the answer printed while its tests ran (backend; capped by the sandbox). */
   output?: string;
   error?: string;

@@ -76,7 +76,13 @@ export function CodeDiffImpl({ original, modified, language, height = 320, label
         onMount={(editor) => {
           models.current = editor.getModel();
         }}
-        options={{ ...SHARED, readOnly: true, renderSideBySide: original !== "", originalEditable: false, ariaLabel: label }}
+        options={{
+          ...SHARED,
+          readOnly: true,
+          renderSideBySide: original !== "",
+          originalEditable: false,
+          ariaLabel: label,
+        }}
       />
     </div>
   );

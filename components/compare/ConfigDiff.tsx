@@ -6,9 +6,19 @@ function Rows({ rows }: { rows: ConfigDiffRow[] }) {
   return (
     <>
       {rows.map((r) => (
-        <tr key={r.key} data-testid="config-diff-row" data-key={r.key} data-differs={r.differs ? "yes" : "no"} className={r.differs ? "bg-amber-50" : ""}>
+        <tr
+          key={r.key}
+          data-testid="config-diff-row"
+          data-key={r.key}
+          data-differs={r.differs ? "yes" : "no"}
+          className={r.differs ? "bg-amber-50" : ""}
+        >
           <th scope="row" className={`${cell} text-left font-normal text-stone-600`}>
-            {r.differs ? <span className="mr-1 font-semibold text-amber-700" aria-label="differs">≠</span> : null}
+            {r.differs ? (
+              <span className="mr-1 font-semibold text-amber-700" aria-label="differs">
+                ≠
+              </span>
+            ) : null}
             {r.label}
           </th>
           <td className={`${cell} font-mono text-xs ${r.differs ? "text-stone-900" : "text-stone-600"}`}>{r.a}</td>
@@ -26,9 +36,15 @@ function Head({ aName, bName }: { aName: string; bName: string }) {
   return (
     <thead className="bg-stone-50 text-left text-xs text-stone-500">
       <tr>
-        <th scope="col" className={`${cell} w-1/4`}>Setting</th>
-        <th scope="col" className={cell}>A: {aName}</th>
-        <th scope="col" className={cell}>B: {bName}</th>
+        <th scope="col" className={`${cell} w-1/4`}>
+          Setting
+        </th>
+        <th scope="col" className={cell}>
+          A: {aName}
+        </th>
+        <th scope="col" className={cell}>
+          B: {bName}
+        </th>
       </tr>
     </thead>
   );
@@ -43,7 +59,11 @@ export function ConfigDiff({ rows, aName, bName }: { rows: ConfigDiffRow[]; aNam
   const same = rows.filter((r) => !r.differs);
   const table = "w-full table-fixed text-sm";
   return (
-    <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4" aria-labelledby="config-diff-title" data-testid="config-diff">
+    <section
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4"
+      aria-labelledby="config-diff-title"
+      data-testid="config-diff"
+    >
       <h2 id="config-diff-title" className="mb-1 font-medium text-stone-800">
         What differed
       </h2>

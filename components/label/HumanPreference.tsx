@@ -9,10 +9,13 @@ export function HumanPreference({ ratings }: { ratings: HumanRating[] }) {
         Human preference
       </h2>
       <p className="mb-2 text-sm text-stone-600">
-        From labels on pairs that put two runs side by side (Annotate): a Bradley-Terry rating per run on the Elo scale, with a 95% bootstrap interval; tie and both bad
-        count half a win each.
+        From labels on pairs that put two runs side by side (Annotate): a Bradley-Terry rating per run on the Elo scale,
+        with a 95% bootstrap interval; tie and both bad count half a win each.
       </p>
-      <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm" data-testid="leaderboard-human">
+      <table
+        className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm"
+        data-testid="leaderboard-human"
+      >
         <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
           <tr>
             <th className="px-3 py-2">Run</th>

@@ -10,9 +10,16 @@ type Phase = "loading" | "ready" | "saving" | "done" | "error";
 const KEYS: Record<string, Side> = { "1": "left", "2": "right", "3": "tie", "4": "both_bad" };
 
 async function post<T>(queueId: number, action: string, body: unknown): Promise<T> {
-  const response = await fetch(`/api/queues/${queueId}/${action}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`/api/queues/${queueId}/${action}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = (await response.json().catch(() => ({}))) as T & { error?: string };
-  if (!response.ok) throw Object.assign(new Error(json.error ?? `${response.status} ${response.statusText}`), { status: response.status });
+  if (!response.ok)
+    throw Object.assign(new Error(json.error ?? `${response.status} ${response.statusText}`), {
+      status: response.status,
+    });
   return json;
 }
 
@@ -84,7 +91,8 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
     };
   }, [queueId]);
 
-  const holding = () => [state.current.current?.itemId, state.current.ahead?.itemId].filter((x): x is number => typeof x === "number");
+  const holding = () =>
+    [state.current.current?.itemId, state.current.ahead?.itemId].filter((x): x is number => typeof x === "number");
 
   const submit = useCallback(
     async (side: Side) => {
@@ -94,7 +102,13 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
       setMessage(null);
       const ms = Date.now() - shownAt.current;
       try {
-        const stored = await post<{ next: PairView | null; progress: Progress }>(queueId, "labels", { itemId: pair.itemId, side, comment: note || null, ms, holding: holding() });
+        const stored = await post<{ next: PairView | null; progress: Progress }>(queueId, "labels", {
+          itemId: pair.itemId,
+          side,
+          comment: note || null,
+          ms,
+          holding: holding(),
+        });
         setProgress(stored.progress);
         setTimes((t) => [...t, ms]);
         setComment("");
@@ -139,7 +153,10 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
     if (!pair || now !== "ready") return;
     setPhase("saving");
     try {
-      const got = await post<{ next: PairView | null }>(queueId, "skip", { itemId: pair.itemId, holding: next ? [next.itemId] : [] });
+      const got = await post<{ next: PairView | null }>(queueId, "skip", {
+        itemId: pair.itemId,
+        holding: next ? [next.itemId] : [],
+      });
       if (next) show(next, got.next);
       else {
         show(got.next, null);
@@ -154,7 +171,13 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=true]") || event.metaKey || event.ctrlKey || event.altKey) return;
+      if (
+        target?.closest("input, textarea, select, [contenteditable=true]") ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey
+      )
+        return;
       if (KEYS[event.key]) {
         event.preventDefault();
         void submit(KEYS[event.key]!);
@@ -180,35 +203,80 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
             You: <strong data-testid="progress-mine">{progress.mine}</strong> labels
           </span>
           <span>
-            Left for you: <strong data-testid="progress-left">{progress.left}</strong> {progress.left === 1 ? "pair" : "pairs"}
+            Left for you: <strong data-testid="progress-left">{progress.left}</strong>{" "}
+            {progress.left === 1 ? "pair" : "pairs"}
           </span>
           <span>
             Queue: <strong data-testid="progress-queue">{progress.given}</strong> of {progress.wanted} labels
           </span>
           <span>
-            This pair: <span className="tabular-nums">{seconds(elapsed)}</span> · median per label <span data-testid="median-time">{seconds(median(times))}</span>
+            This pair: <span className="tabular-nums">{seconds(elapsed)}</span> · median per label{" "}
+            <span data-testid="median-time">{seconds(median(times))}</span>
           </span>
         </div>
-        <div className="h-2 w-full overflow-hidden rounded bg-stone-200" role="progressbar" aria-valuemin={0} aria-valuemax={progress.wanted} aria-valuenow={progress.given} aria-label="Queue progress">
+        <div
+          className="h-2 w-full overflow-hidden rounded bg-stone-200"
+          role="progressbar"
+          aria-valuemin={0}
+          aria-valuemax={progress.wanted}
+          aria-valuenow={progress.given}
+          aria-label="Queue progress"
+        >
           <div className="h-full bg-teal-600" style={{ width: `${(share * 100).toFixed(1)}%` }} />
         </div>
         <div className="mt-3 flex flex-wrap items-center gap-2">
-          <button type="button" className={`${button} border-teal-700 bg-teal-700 text-white`} disabled={phase !== "ready"} onClick={() => void submit("left")} aria-keyshortcuts="1">
+          <button
+            type="button"
+            className={`${button} border-teal-700 bg-teal-700 text-white`}
+            disabled={phase !== "ready"}
+            onClick={() => void submit("left")}
+            aria-keyshortcuts="1"
+          >
             A is better <kbd className="ml-1 opacity-75">1</kbd>
           </button>
-          <button type="button" className={`${button} border-teal-700 bg-teal-700 text-white`} disabled={phase !== "ready"} onClick={() => void submit("right")} aria-keyshortcuts="2">
+          <button
+            type="button"
+            className={`${button} border-teal-700 bg-teal-700 text-white`}
+            disabled={phase !== "ready"}
+            onClick={() => void submit("right")}
+            aria-keyshortcuts="2"
+          >
             B is better <kbd className="ml-1 opacity-75">2</kbd>
           </button>
-          <button type="button" className={`${button} border-stone-300 bg-white`} disabled={phase !== "ready"} onClick={() => void submit("tie")} aria-keyshortcuts="3">
+          <button
+            type="button"
+            className={`${button} border-stone-300 bg-white`}
+            disabled={phase !== "ready"}
+            onClick={() => void submit("tie")}
+            aria-keyshortcuts="3"
+          >
             Tie <kbd className="ml-1 opacity-75">3</kbd>
           </button>
-          <button type="button" className={`${button} border-stone-300 bg-white`} disabled={phase !== "ready"} onClick={() => void submit("both_bad")} aria-keyshortcuts="4">
+          <button
+            type="button"
+            className={`${button} border-stone-300 bg-white`}
+            disabled={phase !== "ready"}
+            onClick={() => void submit("both_bad")}
+            aria-keyshortcuts="4"
+          >
             Both bad <kbd className="ml-1 opacity-75">4</kbd>
           </button>
-          <button type="button" className={`${button} border-stone-300 bg-white`} disabled={phase === "saving" || phase === "loading"} onClick={() => void undo()} aria-keyshortcuts="u">
+          <button
+            type="button"
+            className={`${button} border-stone-300 bg-white`}
+            disabled={phase === "saving" || phase === "loading"}
+            onClick={() => void undo()}
+            aria-keyshortcuts="u"
+          >
             Undo <kbd className="ml-1 opacity-75">u</kbd>
           </button>
-          <button type="button" className={`${button} border-stone-300 bg-white`} disabled={phase !== "ready"} onClick={() => void skip()} aria-keyshortcuts="s">
+          <button
+            type="button"
+            className={`${button} border-stone-300 bg-white`}
+            disabled={phase !== "ready"}
+            onClick={() => void skip()}
+            aria-keyshortcuts="s"
+          >
             Skip <kbd className="ml-1 opacity-75">s</kbd>
           </button>
           <input
@@ -231,7 +299,10 @@ export function LabelDesk({ queueId, initial }: { queueId: number; initial: Prog
       {phase === "loading" ? <p className="text-stone-500">Loading the first pair…</p> : null}
       {phase === "error" ? <p className="text-red-700">{message}</p> : null}
       {phase === "done" ? (
-        <p className="rounded-lg border border-stone-200 bg-white p-6 text-center text-stone-600" data-testid="desk-done">
+        <p
+          className="rounded-lg border border-stone-200 bg-white p-6 text-center text-stone-600"
+          data-testid="desk-done"
+        >
           Nothing left for you in this queue. Thank you!
         </p>
       ) : null}

@@ -17,7 +17,11 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
     const f = new FormData(event.currentTarget);
     const text = (k: string) => String(f.get(k) ?? "");
     const source =
-      from === "runs" ? { from, a: text("a"), b: text("b") } : from === "pairs" ? { from, run: text("run"), kind: text("kind") } : { from, run: text("run") };
+      from === "runs"
+        ? { from, a: text("a"), b: text("b") }
+        : from === "pairs"
+          ? { from, run: text("run"), kind: text("kind") }
+          : { from, run: text("run") };
     const body = {
       name: text("name"),
       source,
@@ -32,7 +36,11 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
     setBusy(true);
     setError(null);
     try {
-      const response = await fetch("/api/queues", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const response = await fetch("/api/queues", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const reply = (await response.json().catch(() => ({}))) as { error?: string };
       if (!response.ok) return setError(reply.error ?? `HTTP ${response.status}`);
       router.refresh();
@@ -108,7 +116,12 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
         </label>
         <label className="flex flex-col gap-1 text-xs text-stone-600 sm:col-span-2">
           Instructions (Markdown)
-          <textarea name="instructions" rows={4} className={field} placeholder="Which answer would you rather get? Judge the final code first, then how it got there." />
+          <textarea
+            name="instructions"
+            rows={4}
+            className={field}
+            placeholder="Which answer would you rather get? Judge the final code first, then how it got there."
+          />
         </label>
         <label className="flex items-center gap-2 text-sm text-stone-700">
           <input type="checkbox" name="showsHidden" /> Members see hidden information (reference, tests, target page)
@@ -116,7 +129,11 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
         <label className="flex items-center gap-2 text-sm text-stone-700">
           <input type="checkbox" name="hidesScores" /> Hide automatic scores (per-test pass/fail, reward, similarity)
         </label>
-        <button type="submit" disabled={busy || !runs.length} className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800">
+        <button
+          type="submit"
+          disabled={busy || !runs.length}
+          className="rounded-md bg-teal-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-teal-800"
+        >
           Make the queue
         </button>
         {error ? (

@@ -40,13 +40,17 @@ export function LiveEpisode({
   return (
     <section aria-label="Live episode" data-testid="live-episode" data-status={live.status}>
       <p className="mb-4 flex items-center gap-2 text-sm text-stone-600" aria-live="polite">
-        <span className={`inline-block h-2 w-2 rounded-full ${live.connected && !ended ? "animate-pulse bg-red-600" : "bg-stone-400"}`} />
+        <span
+          className={`inline-block h-2 w-2 rounded-full ${live.connected && !ended ? "animate-pulse bg-red-600" : "bg-stone-400"}`}
+        />
         {ended
           ? `Ended (${live.status}).`
           : live.connected
-            ? `Live: ${live.turns.length} turns so far${live.awaiting ? `, waiting for the ${live.awaiting.role === "agent" ? names?.agent ?? "agent" : names?.simulator ?? "simulator"}` : ""}.`
+            ? `Live: ${live.turns.length} turns so far${live.awaiting ? `, waiting for the ${live.awaiting.role === "agent" ? (names?.agent ?? "agent") : (names?.simulator ?? "simulator")}` : ""}.`
             : "Connecting…"}
-        {!live.playing && live.connected && !ended ? <span className="text-amber-700">The run is not playing now: resume it from its run page.</span> : null}
+        {!live.playing && live.connected && !ended ? (
+          <span className="text-amber-700">The run is not playing now: resume it from its run page.</span>
+        ) : null}
       </p>
       <div className="grid gap-6 lg:grid-cols-2">
         <Transcript turns={live.turns} names={names} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />

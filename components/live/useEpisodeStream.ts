@@ -29,12 +29,23 @@ interface Snapshot {
 }
 
 /** One episode as the server pushes it to a seat: turns keyed by index, whose move it is, a model server it waits for, the outcome. */
-export function useEpisodeStream(episodeId: number, seat: Seat, initial: { turns: SeatTurn[]; status: string; reward: number | null }): EpisodeStreamState {
-  const [state, setState] = useState<EpisodeStreamState>({ connected: false, playing: false, awaiting: null, waiting: null, failure: null, ...initial });
+export function useEpisodeStream(
+  episodeId: number,
+  seat: Seat,
+  initial: { turns: SeatTurn[]; status: string; reward: number | null },
+): EpisodeStreamState {
+  const [state, setState] = useState<EpisodeStreamState>({
+    connected: false,
+    playing: false,
+    awaiting: null,
+    waiting: null,
+    failure: null,
+    ...initial,
+  });
 
   useEffect(() => {
     const source = new EventSource(`/api/episodes/${episodeId}/events?seat=${seat}`);
-    const on = <T,>(event: string, apply: (data: T, s: EpisodeStreamState) => Partial<EpisodeStreamState>) =>
+    const on = <T>(event: string, apply: (data: T, s: EpisodeStreamState) => Partial<EpisodeStreamState>) =>
       source.addEventListener(event, (e) => {
         const data = JSON.parse((e as MessageEvent<string>).data) as T;
         setState((s) => ({ ...s, ...apply(data, s) }));

@@ -17,7 +17,11 @@ import { useDraft } from "./useDraft";
  * only ever receives the task's description and the dialogue (see lib/play/views.ts).
  */
 export function AgentSeat({ view }: { view: AgentSeatView }) {
-  const live = useEpisodeStream(view.episodeId, "agent", { turns: view.turns, status: view.status, reward: view.reward });
+  const live = useEpisodeStream(view.episodeId, "agent", {
+    turns: view.turns,
+    status: view.status,
+    reward: view.reward,
+  });
   const move = useMove(view.episodeId, "agent");
   // The editor starts from the task's stated signature (or an empty page) and keeps the person's work across reloads.
   const editor = useDraft(`${view.episodeId}:agent:editor`, view.starter);
@@ -38,13 +42,27 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
 
   return (
     <div>
-      <SeatStatus live={live} mine="agent" other={view.personOpposite ? "collaborator" : "simulated collaborator"} benchmark={view.benchmark} episodeId={view.episodeId} />
+      <SeatStatus
+        live={live}
+        mine="agent"
+        other={view.personOpposite ? "collaborator" : "simulated collaborator"}
+        benchmark={view.benchmark}
+        episodeId={view.episodeId}
+      />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
-          <Transcript turns={live.turns} names={{ agent: "you (agent)", simulator: "collaborator" }} taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens} />
+          <Transcript
+            turns={live.turns}
+            names={{ agent: "you (agent)", simulator: "collaborator" }}
+            taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens}
+          />
           {ended ? null : (
             <MoveBox
-              label={lastTurn ? "Your last turn: whatever you send now is your final answer" : "Message to the collaborator (ask a question, or show a draft)"}
+              label={
+                lastTurn
+                  ? "Your last turn: whatever you send now is your final answer"
+                  : "Message to the collaborator (ask a question, or show a draft)"
+              }
               draftKey={`${view.episodeId}:agent:message`}
               disabled={!myMove}
               sending={move.sending}
@@ -69,12 +87,21 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
               </>
             </MoveBox>
           )}
-          <dialog ref={confirm} aria-labelledby="final-title" className="m-auto w-full max-w-2xl rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40">
+          <dialog
+            ref={confirm}
+            aria-labelledby="final-title"
+            className="m-auto w-full max-w-2xl rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40"
+          >
             <h2 id="final-title" className="text-lg font-semibold text-stone-900">
               Submit this as your final answer?
             </h2>
-            <p className="mt-1 text-sm text-stone-600">The episode ends and the answer is scored. This is what will be sent:</p>
-            <pre className="mt-3 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-3 font-mono text-xs text-stone-800" data-testid="final-answer-preview">
+            <p className="mt-1 text-sm text-stone-600">
+              The episode ends and the answer is scored. This is what will be sent:
+            </p>
+            <pre
+              className="mt-3 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-3 font-mono text-xs text-stone-800"
+              data-testid="final-answer-preview"
+            >
               {answer}
             </pre>
             {[...answer].length > view.messageChars ? (
@@ -83,7 +110,11 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
               </p>
             ) : null}
             <div className="mt-5 flex justify-end gap-2">
-              <button type="button" className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100" onClick={() => confirm.current?.close()}>
+              <button
+                type="button"
+                className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100"
+                onClick={() => confirm.current?.close()}
+              >
                 Keep working
               </button>
               <button
@@ -103,8 +134,18 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
           </dialog>
         </section>
         <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
-          {editor.restored ? <p className="text-xs text-stone-500" data-testid="editor-restored">Your draft from this browser was restored.</p> : null}
-          <CodeEditor value={code} onChange={editor.set} language={answerKind.language} height={360} label={views.editorLabel} />
+          {editor.restored ? (
+            <p className="text-xs text-stone-500" data-testid="editor-restored">
+              Your draft from this browser was restored.
+            </p>
+          ) : null}
+          <CodeEditor
+            value={code}
+            onChange={editor.set}
+            language={answerKind.language}
+            height={360}
+            label={views.editorLabel}
+          />
           <views.Workbench code={code} turns={live.turns} />
         </section>
       </div>

@@ -13,8 +13,18 @@ import { useMove } from "./usePost";
  * The collaborator's seat (the simulated human's role, played by a person): the hidden
  * information the simulator model would get, the dialogue with the agent's pages rendered, a reply box.
  */
-export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatView; /** The CLIP folder the studio serves, for benchmarks whose seat computes similarities. */ clip?: string | null }) {
-  const live = useEpisodeStream(view.episodeId, "simulator", { turns: view.turns, status: view.status, reward: view.reward });
+export function CollaboratorSeat({
+  view,
+  clip = null,
+}: {
+  view: SimulatorSeatView;
+  /** The CLIP folder the studio serves, for benchmarks whose seat computes similarities. */ clip?: string | null;
+}) {
+  const live = useEpisodeStream(view.episodeId, "simulator", {
+    turns: view.turns,
+    status: view.status,
+    reward: view.reward,
+  });
   const move = useMove(view.episodeId, "simulator");
   const ended = live.status === "done" || live.status === "failed";
   const myMove = live.playing && !ended && live.awaiting?.role === "simulator";
@@ -22,10 +32,20 @@ export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatVie
 
   return (
     <div>
-      <SeatStatus live={live} mine="simulator" other={view.personOpposite ? "agent" : "agent model"} benchmark={view.benchmark} episodeId={view.episodeId} />
+      <SeatStatus
+        live={live}
+        mine="simulator"
+        other={view.personOpposite ? "agent" : "agent model"}
+        benchmark={view.benchmark}
+        episodeId={view.episodeId}
+      />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
-          <Transcript turns={live.turns} names={{ agent: "agent", simulator: "you (collaborator)" }} taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens} />
+          <Transcript
+            turns={live.turns}
+            names={{ agent: "agent", simulator: "you (collaborator)" }}
+            taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens}
+          />
           {DialogueExtras ? <DialogueExtras live={live} clip={clip} /> : null}
           {ended ? null : (
             <MoveBox
@@ -40,8 +60,14 @@ export function CollaboratorSeat({ view, clip = null }: { view: SimulatorSeatVie
             />
           )}
         </section>
-        <section aria-label="Hidden information" className="space-y-3 lg:sticky lg:top-4 lg:self-start" data-testid="hidden-information">
-          <h2 className="text-sm font-medium text-amber-800">Hidden information: only you see it, the agent does not</h2>
+        <section
+          aria-label="Hidden information"
+          className="space-y-3 lg:sticky lg:top-4 lg:self-start"
+          data-testid="hidden-information"
+        >
+          <h2 className="text-sm font-medium text-amber-800">
+            Hidden information: only you see it, the agent does not
+          </h2>
           <Hidden view={view} />
         </section>
       </div>

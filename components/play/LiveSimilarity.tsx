@@ -40,8 +40,12 @@ export function LiveSimilarity({
   useEffect(() => {
     if (!clip || !agentRenderId || !targetRenderId) return;
     if (!worker.current) {
-      const w = new Worker(new URL("../../workers/browser/clip-similarity.worker.ts", import.meta.url), { type: "module", name: "clip-similarity" });
-      w.onerror = (event) => setStatus((s) => ({ ...s, state: "failed", error: event.message || "the similarity worker failed to start" }));
+      const w = new Worker(new URL("../../workers/browser/clip-similarity.worker.ts", import.meta.url), {
+        type: "module",
+        name: "clip-similarity",
+      });
+      w.onerror = (event) =>
+        setStatus((s) => ({ ...s, state: "failed", error: event.message || "the similarity worker failed to start" }));
       w.onmessage = (event: MessageEvent<SimilarityMessage>) => {
         const m = event.data;
         switch (m.type) {
@@ -52,21 +56,35 @@ export function LiveSimilarity({
           case "embedding":
             return setStatus((s) => ({ ...s, state: "embedding" }));
           case "similarity":
-            return setStatus((s) => ({ ...s, state: "ready", value: m.value, embedder: m.embedder, agentRenderId: m.agentRenderId, error: undefined }));
+            return setStatus((s) => ({
+              ...s,
+              state: "ready",
+              value: m.value,
+              embedder: m.embedder,
+              agentRenderId: m.agentRenderId,
+              error: undefined,
+            }));
           case "error":
             return setStatus((s) => ({ ...s, state: "failed", error: m.message }));
         }
       };
       worker.current = w;
     }
-    const request: SimilarityRequest = { type: "similarity", weightsBase: `${window.location.origin}/api/weights/clip`, rendersBase: `${window.location.origin}/api/renders`, agentRenderId, targetRenderId };
+    const request: SimilarityRequest = {
+      type: "similarity",
+      weightsBase: `${window.location.origin}/api/weights/clip`,
+      rendersBase: `${window.location.origin}/api/renders`,
+      agentRenderId,
+      targetRenderId,
+    };
     worker.current.postMessage(request);
   }, [clip, agentRenderId, targetRenderId]);
 
   if (!clip) {
     return (
       <p className="text-xs text-stone-500" data-testid="live-similarity-off">
-        For a live CLIP similarity of the agent&apos;s page to the target here, start the studio with <code>--clip-weights DIR</code>.
+        For a live CLIP similarity of the agent&apos;s page to the target here, start the studio with{" "}
+        <code>--clip-weights DIR</code>.
       </p>
     );
   }
@@ -80,7 +98,9 @@ export function LiveSimilarity({
       data-agent-render={status.agentRenderId}
     >
       <span className="text-stone-600">{label} (CLIP, in this browser): </span>
-      {status.value !== undefined ? <strong className="font-mono text-teal-900">{status.value.toFixed(4)}</strong> : null}
+      {status.value !== undefined ? (
+        <strong className="font-mono text-teal-900">{status.value.toFixed(4)}</strong>
+      ) : null}
       <span className="ml-2 text-xs text-stone-500">
         {!agentRenderId
           ? "waiting for the agent's first page"

@@ -59,16 +59,29 @@ export function MoveBox({
           className="rounded-md border border-stone-300 px-2.5 py-1.5 font-mono text-sm disabled:bg-stone-50"
         />
       </label>
-      <p className={`mt-1 text-xs ${tooLong ? "text-red-700" : over ? "text-amber-700" : "text-stone-400"}`} data-testid="move-length">
+      <p
+        className={`mt-1 text-xs ${tooLong ? "text-red-700" : over ? "text-amber-700" : "text-stone-400"}`}
+        data-testid="move-length"
+      >
         {limit !== undefined
           ? `${[...text].length}/${limit} characters${over ? `: the benchmark keeps only the first ${limit}` : ""}`
           : `${length.toLocaleString("en")}/${maxChars.toLocaleString("en")} characters${text.trim() && length !== [...text].length ? " with your attached work" : ""}`}
         {tooLong ? ` — over the limit of ${maxChars.toLocaleString("en")} characters a move may hold` : ""}
         {draft.restored && text ? " · draft restored" : ""}
       </p>
-      {error ? <p className="mt-1 text-sm text-red-700" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="mt-1 text-sm text-red-700" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <button type="button" onClick={() => void send()} disabled={disabled || sending || !text.trim() || tooLong} aria-keyshortcuts="Control+Enter" className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50">
+        <button
+          type="button"
+          onClick={() => void send()}
+          disabled={disabled || sending || !text.trim() || tooLong}
+          aria-keyshortcuts="Control+Enter"
+          className="rounded-md bg-teal-700 px-3 py-1.5 text-sm text-white hover:bg-teal-800 disabled:opacity-50"
+        >
           {sending ? "Sending…" : "Send"} <span className="text-xs opacity-70">Ctrl+Enter</span>
         </button>
         {children}

@@ -29,15 +29,26 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
   const [benchmark, setBenchmark] = useState<Benchmark>(BENCHMARKS[0]);
   const { RunOptions } = benchmarkViews[benchmark];
   const [created, setCreated] = useState<Created | null>(null);
-  const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) => (reply.links?.length ? setCreated(reply) : router.push(reply.ownUrl!)));
+  const { submit, error, busy } = useJsonForm<Created>("/api/play", (reply) =>
+    reply.links?.length ? setCreated(reply) : router.push(reply.ownUrl!),
+  );
 
   if (created) return <HandOut created={created} />;
 
   return (
-    <form onSubmit={submit} className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2" aria-label="Start playing">
+    <form
+      onSubmit={submit}
+      className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2"
+      aria-label="Start playing"
+    >
       <label className={label}>
         Benchmark
-        <select name="benchmark" className={field} value={benchmark} onChange={(e) => setBenchmark(e.target.value as Benchmark)}>
+        <select
+          name="benchmark"
+          className={field}
+          value={benchmark}
+          onChange={(e) => setBenchmark(e.target.value as Benchmark)}
+        >
           {BENCHMARKS.map((name) => (
             <option key={name} value={name}>
               {benchmarks[name].title}
@@ -58,7 +69,13 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
             ["both", "with a second person: you take the collaborator, they the agent"],
           ].map(([value, text]) => (
             <label key={value} className="flex items-center gap-1.5">
-              <input type="radio" name="seat" value={value} checked={seat === value} onChange={() => setSeat(value as typeof seat)} />
+              <input
+                type="radio"
+                name="seat"
+                value={value}
+                checked={seat === value}
+                onChange={() => setSeat(value as typeof seat)}
+              />
               {text}
             </label>
           ))}
@@ -67,14 +84,28 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
       {seat !== "both" ? (
         <label className={`${label} sm:col-span-2`}>
           The other side: a model server (URL#MODEL), or &quot;human&quot; for a second person who joins by link
-          <input name="opponent" required defaultValue={defaultOpponent} placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct" className={`${field} font-mono`} />
+          <input
+            name="opponent"
+            required
+            defaultValue={defaultOpponent}
+            placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct"
+            className={`${field} font-mono`}
+          />
         </label>
       ) : null}
       {/* The benchmark's own run options (a judge, say): a played episode is scored as a run of it is. */}
       {RunOptions ? <RunOptions /> : null}
-      {error ? <p className="text-sm text-red-700 sm:col-span-2" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="text-sm text-red-700 sm:col-span-2" role="alert">
+          {error}
+        </p>
+      ) : null}
       <div className="sm:col-span-2">
-        <button type="submit" disabled={busy} className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={busy}
+          className="rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+        >
           {busy ? "Starting…" : "Start playing"}
         </button>
       </div>
@@ -91,10 +122,15 @@ function HandOut({ created }: { created: Created }) {
     );
   };
   return (
-    <section className="grid max-w-3xl gap-3 rounded-lg border border-stone-200 bg-white p-6" aria-label="Seat links to hand out" data-testid="hand-out">
+    <section
+      className="grid max-w-3xl gap-3 rounded-lg border border-stone-200 bg-white p-6"
+      aria-label="Seat links to hand out"
+      data-testid="hand-out"
+    >
       <p className="text-sm text-stone-700">
-        Episode #{created.episodeId} is ready. Send the other person this link: it opens their seat and nothing else until{" "}
-        {created.links![0]!.expiresAt.slice(0, 16).replace("T", " ")} UTC, and it is shown only now. You can make another or revoke it on the{" "}
+        Episode #{created.episodeId} is ready. Send the other person this link: it opens their seat and nothing else
+        until {created.links![0]!.expiresAt.slice(0, 16).replace("T", " ")} UTC, and it is shown only now. You can make
+        another or revoke it on the{" "}
         <Link href={`/episodes/${created.episodeId}#seat-links`} className="text-teal-700 underline">
           episode&apos;s page
         </Link>
@@ -106,14 +142,22 @@ function HandOut({ created }: { created: Created }) {
           <code className="break-all rounded bg-stone-100 px-1" data-testid={`hand-out-${l.seat}`}>
             {l.link}
           </code>
-          <button type="button" onClick={() => void copy(l.link)} className="rounded-md px-2 py-0.5 text-xs text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100">
+          <button
+            type="button"
+            onClick={() => void copy(l.link)}
+            className="rounded-md px-2 py-0.5 text-xs text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100"
+          >
             {copied === l.link ? "copied" : "copy"}
           </button>
         </p>
       ))}
       <div>
         {/* A plain link: your own seat opens as you, with no key. */}
-        <Link href={created.ownUrl!} className="inline-block rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800" data-testid="take-own-seat">
+        <Link
+          href={created.ownUrl!}
+          className="inline-block rounded-md bg-teal-700 px-4 py-2 text-sm font-medium text-white hover:bg-teal-800"
+          data-testid="take-own-seat"
+        >
           Take my seat
         </Link>
       </div>

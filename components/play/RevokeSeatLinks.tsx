@@ -12,7 +12,13 @@ export function RevokeSeatLinks({ episodeId }: { episodeId: number }) {
     setState(response.ok ? `${body.revoked ?? 0} revoked` : (body.error ?? `HTTP ${response.status}`));
   }
   return (
-    <button type="button" onClick={revoke} className="text-xs text-red-700 hover:underline" data-testid={`revoke-links-${episodeId}`} title="Seat links of this session stop working, and the browsers that opened them are out">
+    <button
+      type="button"
+      onClick={revoke}
+      className="text-xs text-red-700 hover:underline"
+      data-testid={`revoke-links-${episodeId}`}
+      title="Seat links of this session stop working, and the browsers that opened them are out"
+    >
       {state ?? "revoke links"}
     </button>
   );

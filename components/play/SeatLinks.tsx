@@ -23,7 +23,15 @@ const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") :
  * link for a person's seat (its key shown once, here), and revoking one or all. Keys themselves
  * are never listed: the studio keeps only their hashes.
  */
-export function SeatLinks({ episodeId, people, links }: { episodeId: number; people: Record<Seat, boolean>; links: SeatLinkItem[] }) {
+export function SeatLinks({
+  episodeId,
+  people,
+  links,
+}: {
+  episodeId: number;
+  people: Record<Seat, boolean>;
+  links: SeatLinkItem[];
+}) {
   const router = useRouter();
   const [issued, setIssued] = useState<{ seat: Seat; link: string; expiresAt: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -43,36 +51,57 @@ export function SeatLinks({ episodeId, people, links }: { episodeId: number; peo
   };
   const base = `/api/episodes/${episodeId}/seat-links`;
   const issue = (seat: Seat) =>
-    call(base, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat }) }, (body) =>
-      setIssued({ seat, link: String(body.link), expiresAt: String(body.expiresAt) }),
+    call(
+      base,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ seat }) },
+      (body) => setIssued({ seat, link: String(body.link), expiresAt: String(body.expiresAt) }),
     );
   const live = links.filter((l) => l.status === "open" || l.status === "opened").length;
   return (
-    <section id="seat-links" aria-labelledby="seat-links-heading" className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="seat-links">
+    <section
+      id="seat-links"
+      aria-labelledby="seat-links-heading"
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4"
+      data-testid="seat-links"
+    >
       <h2 id="seat-links-heading" className="mb-2 text-lg font-semibold text-stone-900">
         Seat links
       </h2>
       <p className="mb-3 text-sm text-stone-600">
-        A link opens one seat of this episode for someone without an account, until it expires or is revoked. Its key is shown once, to whoever makes it.
+        A link opens one seat of this episode for someone without an account, until it expires or is revoked. Its key is
+        shown once, to whoever makes it.
       </p>
       <div className="mb-3 flex flex-wrap gap-2">
         {(["agent", "simulator"] as const)
           .filter((seat) => people[seat])
           .map((seat) => (
-            <button key={seat} type="button" disabled={busy} onClick={() => void issue(seat)} className="rounded-md px-2 py-1 text-sm text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100" data-testid={`new-seat-link-${seat}`}>
+            <button
+              key={seat}
+              type="button"
+              disabled={busy}
+              onClick={() => void issue(seat)}
+              className="rounded-md px-2 py-1 text-sm text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100"
+              data-testid={`new-seat-link-${seat}`}
+            >
               New link for the {SEAT[seat]}&apos;s seat
             </button>
           ))}
         {live ? (
-          <button type="button" disabled={busy} onClick={() => void call(base, { method: "DELETE" })} className="rounded-md px-2 py-1 text-sm text-red-700 ring-1 ring-stone-200 hover:bg-stone-100" data-testid="revoke-all-seat-links">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void call(base, { method: "DELETE" })}
+            className="rounded-md px-2 py-1 text-sm text-red-700 ring-1 ring-stone-200 hover:bg-stone-100"
+            data-testid="revoke-all-seat-links"
+          >
             Revoke all {live}
           </button>
         ) : null}
       </div>
       {issued ? (
         <p className="mb-3 text-sm text-stone-700" data-testid="issued-seat-link">
-          Send this to the person who takes the {SEAT[issued.seat]}&apos;s seat (shown once; it works until {when(issued.expiresAt)} UTC):{" "}
-          <code className="break-all rounded bg-stone-100 px-1">{issued.link}</code>
+          Send this to the person who takes the {SEAT[issued.seat]}&apos;s seat (shown once; it works until{" "}
+          {when(issued.expiresAt)} UTC): <code className="break-all rounded bg-stone-100 px-1">{issued.link}</code>
         </p>
       ) : null}
       {error ? (
@@ -106,7 +135,13 @@ export function SeatLinks({ episodeId, people, links }: { episodeId: number; peo
                 <td className="text-stone-600">{when(l.expiresAt)}</td>
                 <td className="text-right">
                   {l.status === "open" || l.status === "opened" ? (
-                    <button type="button" disabled={busy} onClick={() => void call(`${base}/${l.id}`, { method: "DELETE" })} className="text-xs text-red-700 hover:underline" data-testid={`revoke-seat-link-${l.id}`}>
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => void call(`${base}/${l.id}`, { method: "DELETE" })}
+                      className="text-xs text-red-700 hover:underline"
+                      data-testid={`revoke-seat-link-${l.id}`}
+                    >
                       revoke
                     </button>
                   ) : null}

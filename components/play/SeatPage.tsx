@@ -34,7 +34,11 @@ export function SeatPage({
         children
       ) : (
         <p className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-          A model server plays this seat in this episode; you can watch it on its <Link className="text-teal-700 underline" href={`/episodes/${episodeId}`}>episode page</Link>.
+          A model server plays this seat in this episode; you can watch it on its{" "}
+          <Link className="text-teal-700 underline" href={`/episodes/${episodeId}`}>
+            episode page
+          </Link>
+          .
         </p>
       )}
     </>

@@ -51,7 +51,13 @@ export function SeatStatus({
   );
   const ended = line.state === "ended";
   return (
-    <p role="status" aria-live="polite" data-testid="seat-status" data-state={line.state} className={`mb-4 rounded-lg border px-4 py-2 text-sm ${TONES[line.tone]}`}>
+    <p
+      role="status"
+      aria-live="polite"
+      data-testid="seat-status"
+      data-state={line.state}
+      className={`mb-4 rounded-lg border px-4 py-2 text-sm ${TONES[line.tone]}`}
+    >
       {line.text}
       {live.status === "failed" ? <RetryButton episodeId={episodeId} /> : null}
       {ended && live.status === "done" ? (
@@ -72,7 +78,11 @@ function RetryButton({ episodeId }: { episodeId: number }) {
     setError(null);
     const response = await fetch(`/api/episodes/${episodeId}/retry`, { method: "POST" }).catch((e: Error) => e);
     if (response instanceof Error || !response.ok) {
-      setError(response instanceof Error ? response.message : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`));
+      setError(
+        response instanceof Error
+          ? response.message
+          : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`),
+      );
       setState("idle");
       return;
     }
@@ -80,7 +90,12 @@ function RetryButton({ episodeId }: { episodeId: number }) {
   };
   return (
     <>
-      <button type="button" onClick={retry} disabled={state !== "idle"} className="ml-3 rounded-md border border-red-300 bg-white px-2 py-0.5 text-red-900 hover:bg-red-100 disabled:opacity-50">
+      <button
+        type="button"
+        onClick={retry}
+        disabled={state !== "idle"}
+        className="ml-3 rounded-md border border-red-300 bg-white px-2 py-0.5 text-red-900 hover:bg-red-100 disabled:opacity-50"
+      >
         {state === "sent" ? "Retrying…" : "Retry"}
       </button>
       {error ? <span className="ml-2">({error})</span> : null}

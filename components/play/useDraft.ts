@@ -6,7 +6,10 @@ import { useCallback, useEffect, useState } from "react";
  * Text a person is writing in a seat, kept in this browser per episode and seat, so a reload or a
  * closed tab finds it again. Read after mounting (the server renders `initial`).
  */
-export function useDraft(key: string, initial: string): { value: string; set: (value: string) => void; clear: () => void; restored: boolean } {
+export function useDraft(
+  key: string,
+  initial: string,
+): { value: string; set: (value: string) => void; clear: () => void; restored: boolean } {
   const storageKey = `colbench:draft:${key}`;
   const [value, setValue] = useState(initial);
   const [restored, setRestored] = useState(false);

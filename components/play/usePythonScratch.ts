@@ -15,7 +15,9 @@ export function usePythonScratch() {
     if (worker.current) return worker.current;
     setState("booting");
     const w = new Worker("/vendor/python-scratch.js", { type: "module", name: "python-scratch" });
-    w.onmessage = (event: MessageEvent<{ type: string; id?: number; ok?: boolean; output?: string; message?: string }>) => {
+    w.onmessage = (
+      event: MessageEvent<{ type: string; id?: number; ok?: boolean; output?: string; message?: string }>,
+    ) => {
       const data = event.data;
       if (data.type === "ready") setState((s) => (s === "running" ? s : "ready"));
       if (data.type === "failed") setState("failed");

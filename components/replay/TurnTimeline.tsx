@@ -59,8 +59,15 @@ export function TurnTimeline({
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") || event.metaKey || event.ctrlKey || event.altKey) return;
-      const step = event.key === "]" || event.key === "ArrowDown" ? 1 : event.key === "[" || event.key === "ArrowUp" ? -1 : 0;
+      if (
+        target?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey
+      )
+        return;
+      const step =
+        event.key === "]" || event.key === "ArrowDown" ? 1 : event.key === "[" || event.key === "ArrowUp" ? -1 : 0;
       if (!step) return;
       event.preventDefault();
       moved.current = true;
@@ -72,7 +79,8 @@ export function TurnTimeline({
 
   // Follow the person's stepping; opening the page leaves the scroll where the browser put it.
   useEffect(() => {
-    if (current && moved.current) document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
+    if (current && moved.current)
+      document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
   }, [current]);
   const step = (by: number) => {
     moved.current = true;
@@ -83,27 +91,59 @@ export function TurnTimeline({
   const { ProposalExtras, diffHeight } = benchmarkViews[benchmark].replay;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Transcript turns={turns} names={names} selected={current?.index} candidates={candidates} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />
-      <aside className="lg:sticky lg:top-4 lg:self-start" aria-label="The agent's answer turn by turn" data-testid="turn-code">
+      <Transcript
+        turns={turns}
+        names={names}
+        selected={current?.index}
+        candidates={candidates}
+        taskOpens={!benchmarks[benchmark].episode.simulatorOpens}
+      />
+      <aside
+        className="lg:sticky lg:top-4 lg:self-start"
+        aria-label="The agent's answer turn by turn"
+        data-testid="turn-code"
+      >
         {current ? (
           <>
             <div className="mb-2 flex items-center justify-between gap-2 text-sm">
-              <button type="button" onClick={() => step(-1)} disabled={at === 0} aria-keyshortcuts="[" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+              <button
+                type="button"
+                onClick={() => step(-1)}
+                disabled={at === 0}
+                aria-keyshortcuts="["
+                className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40"
+              >
                 ↑ earlier
               </button>
               <span className="text-stone-600" data-testid="turn-code-title">
                 {capitalized(answer.noun)} at turn {current.index} ({at + 1} of {proposals.length})
                 {previous ? <> · diff against turn {previous.index}</> : <> · first proposal</>}
               </span>
-              <button type="button" onClick={() => step(1)} disabled={at === proposals.length - 1} aria-keyshortcuts="]" className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40">
+              <button
+                type="button"
+                onClick={() => step(1)}
+                disabled={at === proposals.length - 1}
+                aria-keyshortcuts="]"
+                className="rounded-md border border-stone-300 bg-white px-2 py-1 disabled:opacity-40"
+              >
                 later ↓
               </button>
             </div>
-            {ProposalExtras ? <ProposalExtras index={current.index} renderId={current.renderId} similarity={similarity} /> : null}
-            <CodeDiff original={previous?.code ?? ""} modified={current.code} language={answer.language} height={diffHeight} label={`Changes at turn ${current.index}`} />
+            {ProposalExtras ? (
+              <ProposalExtras index={current.index} renderId={current.renderId} similarity={similarity} />
+            ) : null}
+            <CodeDiff
+              original={previous?.code ?? ""}
+              modified={current.code}
+              language={answer.language}
+              height={diffHeight}
+              label={`Changes at turn ${current.index}`}
+            />
           </>
         ) : (
-          <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">The agent showed no {answer.noun} in this episode.</p>
+          <p className="rounded-lg border border-dashed border-stone-300 p-6 text-center text-sm text-stone-500">
+            The agent showed no {answer.noun} in this episode.
+          </p>
         )}
       </aside>
     </div>

@@ -15,7 +15,11 @@ export interface GateOptions {
 }
 
 /** Who a request comes from and whether it may go on; runs before Next.js sees the request. */
-export async function admit(store: Store, request: { method: string; url: string; cookie?: string }, options: GateOptions): Promise<Admission> {
+export async function admit(
+  store: Store,
+  request: { method: string; url: string; cookie?: string },
+  options: GateOptions,
+): Promise<Admission> {
   const url = new URL(request.url, "http://studio.invalid");
   const cookies = parseCookies(request.cookie ?? "");
   const viewer = await resolve(store, cookies, options);
@@ -27,7 +31,11 @@ export async function admit(store: Store, request: { method: string; url: string
  * A seat link's `?key=` grants nothing by itself: only the cookie a confirmed link was swapped for
  * does (lib/access/http.ts), so a page elsewhere that sends a browser to a link seats nobody.
  */
-async function resolve(store: Store, cookies: Record<string, string | undefined>, options: GateOptions): Promise<Viewer> {
+async function resolve(
+  store: Store,
+  cookies: Record<string, string | undefined>,
+  options: GateOptions,
+): Promise<Viewer> {
   const session = cookies[SESSION_COOKIE];
   if (session) {
     const user = await store.sessions.user(hashToken(session));

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { pagePolicy, securityHeaders } from "./headers";
 
-const directives = (policy: string) => new Map(policy.split(/;\s*/).map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)]));
+const directives = (policy: string) =>
+  new Map(policy.split(/;\s*/).map((d) => [d.split(" ")[0]!, d.split(" ").slice(1)]));
 
 describe("security headers", () => {
   it("forbid framing, referrers and sniffing on pages and routes", () => {

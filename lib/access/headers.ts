@@ -33,7 +33,8 @@ export function pagePolicy(options: { dev?: boolean } = {}): string {
  * built with (EM_ASM), so its worker, and only it, may eval. A worker takes the policy of its own
  * script's response.
  */
-const PYTHON_WORKER_POLICY = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'";
+const PYTHON_WORKER_POLICY =
+  "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'";
 
 /** Routes the studio's own pages show in an iframe (sandboxed, same origin): they set their own CSP. */
 const FRAMED_BY_STUDIO = /^\/api\/tasks\/\d+\/preview$/;
@@ -41,6 +42,7 @@ const FRAMED_BY_STUDIO = /^\/api\/tasks\/\d+\/preview$/;
 export function securityHeaders(path: string, options: { dev?: boolean } = {}): Record<string, string> {
   const common = { "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff" };
   if (FRAMED_BY_STUDIO.test(path)) return { ...common, "X-Frame-Options": "SAMEORIGIN" };
-  if (path === "/vendor/python-scratch.js") return { ...common, "X-Frame-Options": "DENY", "Content-Security-Policy": PYTHON_WORKER_POLICY };
+  if (path === "/vendor/python-scratch.js")
+    return { ...common, "X-Frame-Options": "DENY", "Content-Security-Policy": PYTHON_WORKER_POLICY };
   return { ...common, "X-Frame-Options": "DENY", "Content-Security-Policy": pagePolicy(options) };
 }

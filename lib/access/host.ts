@@ -27,14 +27,18 @@ export interface HostNames {
 
 /** What this machine answers to when listening on every interface: its addresses and its hostname. */
 export function machineNames(): { addresses: string[]; hostname: string } {
-  const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address.replace(/%.*$/, "")));
+  const addresses = Object.values(os.networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((i) => i.address.replace(/%.*$/, "")),
+  );
   return { addresses, hostname: os.hostname() };
 }
 
 /** Every name a request may carry in Host: loopback's, the bound address, the machine's (when bound to all), the operator's. */
 export function studioHostNames(names: HostNames): Set<string> {
   const out = new Set(LOOPBACK);
-  const bound = hostName(names.bound.includes(":") && !names.bound.startsWith("[") ? `[${names.bound}]` : names.bound) ?? names.bound;
+  const bound =
+    hostName(names.bound.includes(":") && !names.bound.startsWith("[") ? `[${names.bound}]` : names.bound) ??
+    names.bound;
   if (ANY.has(names.bound)) {
     const machine = names.machine ?? machineNames();
     for (const a of machine.addresses) out.add(a.toLowerCase());
@@ -63,7 +67,11 @@ export function hostAllowed(host: string | null | undefined, names: Set<string>)
  * A write's Origin, when the browser sent one, must be the studio itself: one of its names, the
  * scheme the request came over, and the very host (port included) the request was sent to.
  */
-export function originRefusal(origin: string | null | undefined, request: { host: string; scheme: "http" | "https" }, names: Set<string>): string | null {
+export function originRefusal(
+  origin: string | null | undefined,
+  request: { host: string; scheme: "http" | "https" },
+  names: Set<string>,
+): string | null {
   if (!origin) return null;
   let url: URL;
   try {
@@ -72,6 +80,7 @@ export function originRefusal(origin: string | null | undefined, request: { host
     return `Origin ${origin} is not an origin`;
   }
   if (!names.has(hostName(url.host) ?? "")) return `Origin ${origin} is not one of the studio's names`;
-  if (url.protocol !== `${request.scheme}:` || url.host !== request.host.toLowerCase()) return `Origin ${origin} is not ${request.scheme}://${request.host}`;
+  if (url.protocol !== `${request.scheme}:` || url.host !== request.host.toLowerCase())
+    return `Origin ${origin} is not ${request.scheme}://${request.host}`;
   return null;
 }

@@ -13,13 +13,20 @@ const SEAT_KEY = "seat-key-of-episode-7";
 const SEAT_EXPIRES = new Date(Date.now() + 3 * 24 * 3600_000);
 const ADMIN_SESSION = "session-of-an-admin";
 const store = {
-  sessions: { user: async (hash: string) => (hash === hashToken(ADMIN_SESSION) ? { id: 1, name: "boss", role: "admin" } : null) },
+  sessions: {
+    user: async (hash: string) => (hash === hashToken(ADMIN_SESSION) ? { id: 1, name: "boss", role: "admin" } : null),
+  },
   users: { count: async () => 1 },
   seats: {
     byToken: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { episodeId: 7, seat: "simulator" } : null),
-    keyState: async (hash: string) => (hash === hashToken(SEAT_KEY) ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES } : { state: "unknown" }),
+    keyState: async (hash: string) =>
+      hash === hashToken(SEAT_KEY)
+        ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES }
+        : { state: "unknown" },
     open: async (hash: string, seat: { episodeId: number; seat: string }) =>
-      hash === hashToken(SEAT_KEY) && seat.episodeId === 7 && seat.seat === "simulator" ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES } : { state: "unknown" },
+      hash === hashToken(SEAT_KEY) && seat.episodeId === 7 && seat.seat === "simulator"
+        ? { state: "open", episodeId: 7, seat: "simulator", expiresAt: SEAT_EXPIRES }
+        : { state: "unknown" },
   },
 } as unknown as Store;
 
@@ -30,10 +37,18 @@ const seen: Array<{ url: string; viewer: string; proto: string }> = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) =>
-    gated(store, { loopback: true, hosts: studioHostNames({ bound: "127.0.0.1", extra: ["studio.example.org"] }), trustProxy }, (inner, out) => {
-      seen.push({ url: inner.url ?? "", viewer: String(inner.headers[VIEWER_HEADER]), proto: String(inner.headers[PROTO_HEADER]) });
-      out.end("next");
-    })(req, res),
+    gated(
+      store,
+      { loopback: true, hosts: studioHostNames({ bound: "127.0.0.1", extra: ["studio.example.org"] }), trustProxy },
+      (inner, out) => {
+        seen.push({
+          url: inner.url ?? "",
+          viewer: String(inner.headers[VIEWER_HEADER]),
+          proto: String(inner.headers[PROTO_HEADER]),
+        });
+        out.end("next");
+      },
+    )(req, res),
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -41,7 +56,12 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** fetch() will not send a Host of our choosing; http.request will. */
-function request(path: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function request(
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method, headers }, (res) => {
       let body = "";
@@ -55,7 +75,12 @@ function request(path: string, headers: Record<string, string> = {}, method = "G
 
 /** A seat link's confirmation, as its own page posts it. */
 const confirmSeat = (path: string, key = SEAT_KEY, headers: Record<string, string> = {}) =>
-  request(path, { origin: base, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...headers }, "POST", `key=${encodeURIComponent(key)}`);
+  request(
+    path,
+    { origin: base, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...headers },
+    "POST",
+    `key=${encodeURIComponent(key)}`,
+  );
 
 describe("the gate", () => {
   it("refuses a Host that is not the studio's with 421, before anything else, with its headers", async () => {
@@ -66,7 +91,9 @@ describe("the gate", () => {
       expect(r.headers["x-frame-options"]).toBe("DENY");
     }
     const before = seen.length;
-    expect((await request(`/play/7/collaborator?key=${SEAT_KEY}`, { host: "rebind.attacker.example" })).status).toBe(421);
+    expect((await request(`/play/7/collaborator?key=${SEAT_KEY}`, { host: "rebind.attacker.example" })).status).toBe(
+      421,
+    );
     expect(seen.length).toBe(before);
     expect((await request("/api/health", { host: "studio.example.org" })).status).toBe(200);
     expect((await request("/api/health", { host: "localhost:1" })).status).toBe(200);
@@ -82,7 +109,9 @@ describe("the gate", () => {
     expect((await request("/api/runs", { origin: "http://evil.example" }, "POST")).status).toBe(403);
     expect((await request("/signin", { origin: `http://localhost:${new URL(base).port}` }, "POST")).status).toBe(403);
     expect((await request("/signin", { "sec-fetch-site": "cross-site" }, "POST")).status).toBe(403);
-    expect((await request("/signin", { origin: `http://${host}`, "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
+    expect(
+      (await request("/signin", { origin: `http://${host}`, "sec-fetch-site": "same-origin" }, "POST")).status,
+    ).toBe(200);
     expect((await request("/signin", {}, "POST")).status).toBe(200);
     // The studio's own form under its no-referrer policy: Origin null, but the browser says same-origin.
     expect((await request("/signin", { origin: "null", "sec-fetch-site": "same-origin" }, "POST")).status).toBe(200);
@@ -93,19 +122,33 @@ describe("the gate", () => {
   it("lets a write reach an API route only with a JSON body within the limit; pages' forms still pass", async () => {
     const admin = { cookie: `colbench_session=${ADMIN_SESSION}` };
     const before = seen.length;
-    const form = await request("/api/runs", { ...admin, "content-type": "application/x-www-form-urlencoded" }, "POST", "a=b");
+    const form = await request(
+      "/api/runs",
+      { ...admin, "content-type": "application/x-www-form-urlencoded" },
+      "POST",
+      "a=b",
+    );
     expect(form.status).toBe(415);
     expect(JSON.parse(form.body).error).toMatch(/must be JSON/);
     expect((await request("/api/runs", { ...admin, "content-type": "text/plain" }, "PATCH", "abc")).status).toBe(415);
-    const big = await request("/api/runs", { ...admin, "content-type": "application/json" }, "POST", JSON.stringify({ text: "x".repeat(1024 * 1024) }));
+    const big = await request(
+      "/api/runs",
+      { ...admin, "content-type": "application/json" },
+      "POST",
+      JSON.stringify({ text: "x".repeat(1024 * 1024) }),
+    );
     expect(big.status).toBe(413);
     expect(JSON.parse(big.body).error).toMatch(/over the limit/);
     expect(seen.length).toBe(before);
     // JSON, no body at all (Stop, Resume), a read, and a page's own form all go on.
-    expect((await request("/api/runs", { ...admin, "content-type": "application/json; charset=utf-8" }, "POST", "{}")).body).toBe("next");
+    expect(
+      (await request("/api/runs", { ...admin, "content-type": "application/json; charset=utf-8" }, "POST", "{}")).body,
+    ).toBe("next");
     expect((await request("/api/runs/1/stop", admin, "POST")).body).toBe("next");
     expect((await request("/api/runs", { ...admin, "content-type": "text/plain" })).body).toBe("next");
-    expect((await request("/admin/system", { ...admin, "content-type": "text/plain;charset=UTF-8" }, "POST", "[]")).body).toBe("next");
+    expect(
+      (await request("/admin/system", { ...admin, "content-type": "text/plain;charset=UTF-8" }, "POST", "[]")).body,
+    ).toBe("next");
     expect(seen.length).toBe(before + 4);
     // Refused as before any of that: nobody signed in.
     expect((await request("/api/runs", { "content-type": "text/plain" }, "POST", "abc")).status).toBe(401);
@@ -152,7 +195,10 @@ describe("the gate", () => {
     expect(plain.headers["set-cookie"]![0]).not.toMatch(/Secure/);
     trustProxy = true;
     try {
-      const proxied = await confirmSeat("/play/7/collaborator", SEAT_KEY, { "x-forwarded-proto": "https", origin: base.replace("http:", "https:") });
+      const proxied = await confirmSeat("/play/7/collaborator", SEAT_KEY, {
+        "x-forwarded-proto": "https",
+        origin: base.replace("http:", "https:"),
+      });
       expect(proxied.headers["set-cookie"]![0]).toMatch(/Secure/);
       await request("/api/health", { "x-forwarded-proto": "https" });
       expect(seen.at(-1)!.proto).toBe("https");

@@ -30,7 +30,14 @@ export function page(status: number, title: string, body: string): string {
  * it, changes no one's session or seat. `forget` drops the secret's parameter from the address bar
  * (and the tab's history entry) while the form keeps it.
  */
-export function confirmForm(options: { action: string; name: string; value: string; button: string; testId: string; forget?: boolean }): string {
+export function confirmForm(options: {
+  action: string;
+  name: string;
+  value: string;
+  button: string;
+  testId: string;
+  forget?: boolean;
+}): string {
   const scrub = options.forget
     ? `<script>(function(){var u=new URL(location.href);u.searchParams.delete(${JSON.stringify(options.name)});history.replaceState(null,"",u.pathname+u.search+u.hash)})()</script>`
     : "";
@@ -57,7 +64,14 @@ function who(viewer: Viewer): string {
   return "nobody";
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, status: number, title: string, message: string, html: string = `<p>${escape(message)}</p>`): void {
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  title: string,
+  message: string,
+  html: string = `<p>${escape(message)}</p>`,
+): void {
   res.statusCode = status;
   res.setHeader("Cache-Control", "no-store");
   if ((req.url ?? "").startsWith("/api/")) {
@@ -93,7 +107,8 @@ function refuse(req: IncomingMessage, res: ServerResponse, decision: Exclude<Dec
 const SEAT_LINK_WHY: Record<"expired" | "revoked" | "unknown", string> = {
   expired: "This seat link has expired. Ask whoever sent it for a new one.",
   revoked: "This seat link was revoked. Ask whoever sent it for a new one.",
-  unknown: "This link opens no seat here: its key is not one this studio made for this seat, or it was mistyped. Ask whoever sent it for a new one.",
+  unknown:
+    "This link opens no seat here: its key is not one this studio made for this seat, or it was mistyped. Ask whoever sent it for a new one.",
 };
 
 /** The address without its key: where a taken seat (or a signed-in person) goes on. */
@@ -107,7 +122,14 @@ function keyless(url: URL): string {
  * A seat link opened (GET): which seat it would open and until when, and the question. No cookie
  * is set here, so a foreign page that navigates a browser to a link plants no seat in it.
  */
-async function offerSeat(store: Store, req: IncomingMessage, res: ServerResponse, seat: { episodeId: number; seat: SeatName }, key: string, url: URL): Promise<void> {
+async function offerSeat(
+  store: Store,
+  req: IncomingMessage,
+  res: ServerResponse,
+  seat: { episodeId: number; seat: SeatName },
+  key: string,
+  url: URL,
+): Promise<void> {
   const state = await store.seats.keyState(hashToken(key));
   if (state.state !== "open" || state.episodeId !== seat.episodeId || state.seat !== seat.seat) {
     const why = SEAT_LINK_WHY[state.state === "open" ? "unknown" : state.state];
@@ -122,7 +144,14 @@ async function offerSeat(store: Store, req: IncomingMessage, res: ServerResponse
     `Take ${words} of episode #${seat.episodeId}?`,
     `this link opens ${words} of episode ${seat.episodeId}: confirm with a POST of its key from this page`,
     `<p>This link opens ${words} of episode #${seat.episodeId} in this browser, and nothing else, until ${until} UTC.</p>` +
-      confirmForm({ action: keyless(url), name: "key", value: key, button: `Take ${words}`, testId: "confirm-seat", forget: true }),
+      confirmForm({
+        action: keyless(url),
+        name: "key",
+        value: key,
+        button: `Take ${words}`,
+        testId: "confirm-seat",
+        forget: true,
+      }),
   );
 }
 
@@ -145,7 +174,14 @@ function readSmallBody(req: IncomingMessage, limit: number): Promise<string | nu
  * the key is taken for that seat's httpOnly cookie, which lives no longer than the key, and the
  * browser goes on to the seat's address, which never carries the key.
  */
-async function takeSeat(store: Store, req: IncomingMessage, res: ServerResponse, seat: { episodeId: number; seat: SeatName }, url: URL, scheme: "http" | "https"): Promise<void> {
+async function takeSeat(
+  store: Store,
+  req: IncomingMessage,
+  res: ServerResponse,
+  seat: { episodeId: number; seat: SeatName },
+  url: URL,
+  scheme: "http" | "https",
+): Promise<void> {
   const body = await readSmallBody(req, 4096);
   if (body === null) return answer(req, res, 413, "Too large", "a seat link's confirmation carries its key only");
   const key = confirmedField(String(req.headers["content-type"] ?? ""), body, "key");
@@ -153,7 +189,16 @@ async function takeSeat(store: Store, req: IncomingMessage, res: ServerResponse,
   const state = await store.seats.open(hashToken(key), seat);
   if (state.state !== "open") return answer(req, res, 401, "This link opens nothing", SEAT_LINK_WHY[state.state]);
   res.statusCode = 303;
-  res.setHeader("Set-Cookie", serialize(seatCookie(seat.episodeId, seat.seat), key, { httpOnly: true, sameSite: "strict", path: "/", expires: state.expiresAt, secure: scheme === "https" }));
+  res.setHeader(
+    "Set-Cookie",
+    serialize(seatCookie(seat.episodeId, seat.seat), key, {
+      httpOnly: true,
+      sameSite: "strict",
+      path: "/",
+      expires: state.expiresAt,
+      secure: scheme === "https",
+    }),
+  );
   res.setHeader("Location", keyless(url));
   res.setHeader("Cache-Control", "no-store");
   res.end();
@@ -179,7 +224,11 @@ export function requestScheme(req: IncomingMessage, trustProxy = false): "http" 
 }
 
 /** Returns the handler to put in front of Next's: it admits or refuses, then hands over. */
-export function gated(store: Store, options: HttpGateOptions, next: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void) {
+export function gated(
+  store: Store,
+  options: HttpGateOptions,
+  next: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
+) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Only the gate says who is asking, for what, and over which scheme.
     delete req.headers[VIEWER_HEADER];
@@ -211,13 +260,17 @@ export function gated(store: Store, options: HttpGateOptions, next: (req: Incomi
       // own origin; its Sec-Fetch-Site (which no page can set) then says where it came from. A
       // sandboxed frame's form is "cross-site", so the null of an opaque origin gets no pass.
       const origin = req.headers.origin === "null" && site === "same-origin" ? undefined : req.headers.origin;
-      const refusal = site && site !== "same-origin" ? `cross-site request refused (Sec-Fetch-Site: ${site})` : originRefusal(origin, { host: host!, scheme }, options.hosts);
+      const refusal =
+        site && site !== "same-origin"
+          ? `cross-site request refused (Sec-Fetch-Site: ${site})`
+          : originRefusal(origin, { host: host!, scheme }, options.hosts);
       if (refusal) return answer(req, res, 403, "Refused", `${refusal}: changes come only from the studio's own pages`);
     }
     // Next's image optimizer fetches the URL it is given from inside the process, past this gate
     // with no viewer; the studio's images (renders, placeholders) need no resizing, so it is gone
     // (next.config.ts: images.unoptimized) and its path answers nothing.
-    if (path === "/_next/image") return answer(req, res, 404, "Not here", "the studio has no image optimizer: images are served as they are");
+    if (path === "/_next/image")
+      return answer(req, res, 404, "Not here", "the studio has no image optimizer: images are served as they are");
     const url = new URL(req.url ?? "/", "http://studio.invalid");
     const seatPage = seatOfPath(path);
     if (seatPage && method === "POST") {
@@ -256,7 +309,8 @@ export function gated(store: Store, options: HttpGateOptions, next: (req: Incomi
     // page's backup button is a form post to a page, so pages are not held to it).
     if (path.startsWith("/api/")) {
       const refusal = refuseBody(method, (name) => req.headers[name] as string | undefined);
-      if (refusal) return answer(req, res, refusal.status, refusal.status === 413 ? "Too large" : "Not JSON", refusal.error);
+      if (refusal)
+        return answer(req, res, refusal.status, refusal.status === 413 ? "Too large" : "Not JSON", refusal.error);
     }
     req.headers[VIEWER_HEADER] = JSON.stringify(admission.viewer);
     req.headers[PATH_HEADER] = path;

@@ -8,17 +8,29 @@ const seat: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "agent" }] }
 
 describe("decide", () => {
   it("lets anyone fetch assets, health and the sign-in page, and asks everyone else to sign in", () => {
-    for (const path of ["/_next/static/x.js", "/vendor/tailwind-2.2.19.min.css", "/api/health", "/signin"]) expect(decide({ kind: "anonymous" }, "GET", path, q())).toBe("allow");
+    for (const path of ["/_next/static/x.js", "/vendor/tailwind-2.2.19.min.css", "/api/health", "/signin"])
+      expect(decide({ kind: "anonymous" }, "GET", path, q())).toBe("allow");
     // Only the framework's built files are public under /_next/: never its image optimizer.
-    for (const path of ["/_next/image", "/_next/data/x.json"]) expect(decide({ kind: "anonymous" }, "GET", path, q()), path).toBe("signin");
+    for (const path of ["/_next/image", "/_next/data/x.json"])
+      expect(decide({ kind: "anonymous" }, "GET", path, q()), path).toBe("signin");
     expect(decide({ kind: "anonymous" }, "GET", "/tasks", q())).toBe("signin");
     expect(decide({ kind: "anonymous" }, "GET", "/play/7/agent", q())).toBe("signin");
   });
 
   it("keeps annotators to lists and scores", () => {
     const a = user("annotator");
-    for (const path of ["/", "/tasks", "/tasks/3", "/runs", "/runs/2", "/leaderboard", "/api/runs/2/episodes"]) expect(decide(a, "GET", path, q())).toBe("allow");
-    for (const path of ["/episodes/3", "/api/tasks/3/hidden", "/api/tasks/3/preview", "/play", "/play/7/collaborator", "/api/episodes/7/events", "/admin/users", "/runs/new"]) {
+    for (const path of ["/", "/tasks", "/tasks/3", "/runs", "/runs/2", "/leaderboard", "/api/runs/2/episodes"])
+      expect(decide(a, "GET", path, q())).toBe("allow");
+    for (const path of [
+      "/episodes/3",
+      "/api/tasks/3/hidden",
+      "/api/tasks/3/preview",
+      "/play",
+      "/play/7/collaborator",
+      "/api/episodes/7/events",
+      "/admin/users",
+      "/runs/new",
+    ]) {
       expect(decide(a, "GET", path, q()), path).toBe("deny");
     }
     expect(decide(a, "POST", "/api/runs", q())).toBe("deny");
@@ -33,7 +45,14 @@ describe("decide", () => {
   });
 
   it("lets researchers and admins, never annotators or seat links, fetch the official tasks and manage the model cache", () => {
-    const routes: Array<[string, string]> = [["POST", "/api/tasks/import"], ["GET", "/api/tasks/import"], ["GET", "/models"], ["GET", "/api/models"], ["DELETE", "/api/models"], ["GET", "/api/embedder"]];
+    const routes: Array<[string, string]> = [
+      ["POST", "/api/tasks/import"],
+      ["GET", "/api/tasks/import"],
+      ["GET", "/models"],
+      ["GET", "/api/models"],
+      ["DELETE", "/api/models"],
+      ["GET", "/api/embedder"],
+    ];
     for (const [method, path] of routes) {
       expect(decide(user("annotator"), method, path, q()), path).toBe("deny");
       expect(decide(seat, method, path, q()), path).toBe("deny");
@@ -41,7 +60,9 @@ describe("decide", () => {
       expect(decide(user("researcher"), method, path, q()), path).toBe("allow");
       expect(decide(user("admin"), method, path, q()), path).toBe("allow");
     }
-    expect([user("annotator"), user("researcher"), user("admin"), { kind: "local" } as Viewer, seat].map(managesData)).toEqual([false, true, true, true, false]);
+    expect(
+      [user("annotator"), user("researcher"), user("admin"), { kind: "local" } as Viewer, seat].map(managesData),
+    ).toEqual([false, true, true, true, false]);
   });
 
   it("lets researchers, not annotators or seat links, score a replay in the browser", () => {
@@ -81,15 +102,21 @@ describe("decide", () => {
     expect(decide(seat, "GET", "/tasks/1", q())).toBe("deny");
     // The target page is for the collaborator seat (the route checks it is that seat's task), never the agent's.
     expect(decide(seat, "GET", "/api/tasks/3/preview", q())).toBe("deny");
-    expect(decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/preview", q())).toBe("allow");
-    expect(decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/hidden", q())).toBe("deny");
+    expect(
+      decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/preview", q()),
+    ).toBe("allow");
+    expect(
+      decide({ kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] }, "GET", "/api/tasks/3/hidden", q()),
+    ).toBe("deny");
   });
 
   it("lets annotators open the labelling desk but not a queue's agreement or exports; queues widen hidden information for their members only", () => {
     const a = user("annotator");
     for (const path of ["/annotate", "/annotate/4"]) expect(decide(a, "GET", path, q())).toBe("allow");
-    for (const action of ["next", "labels", "undo", "skip", "renew"]) expect(decide(a, "POST", `/api/queues/4/${action}`, q())).toBe("allow");
-    for (const path of ["/annotate/4/agreement", "/api/queues/4/agreement", "/api/queues/4/export"]) expect(decide(a, "GET", path, q()), path).toBe("deny");
+    for (const action of ["next", "labels", "undo", "skip", "renew"])
+      expect(decide(a, "POST", `/api/queues/4/${action}`, q())).toBe("allow");
+    for (const path of ["/annotate/4/agreement", "/api/queues/4/agreement", "/api/queues/4/export"])
+      expect(decide(a, "GET", path, q()), path).toBe("deny");
     expect(decide(a, "POST", "/api/queues", q())).toBe("deny");
     expect(decide(seat, "POST", "/api/queues/4/next", q())).toBe("deny");
     expect(decide({ kind: "anonymous" }, "POST", "/api/queues/4/next", q())).toBe("signin");

@@ -10,7 +10,15 @@ export type Decision = "allow" | "signin" | "deny";
  * placeholders. Only /_next/static: the rest of /_next/ (the image optimizer above all, which
  * fetches URLs from inside the process) is not the framework's files.
  */
-const PUBLIC = [/^\/_next\/static\//, /^\/vendor\//, /^\/icon\.svg$/, /^\/favicon\.ico$/, /^\/api\/health$/, /^\/signin$/, /^\/api\/placeholder$/];
+const PUBLIC = [
+  /^\/_next\/static\//,
+  /^\/vendor\//,
+  /^\/icon\.svg$/,
+  /^\/favicon\.ico$/,
+  /^\/api\/health$/,
+  /^\/signin$/,
+  /^\/api\/placeholder$/,
+];
 
 /** What an annotator may open: lists and scores, never a ground truth, test, target or replay. */
 const ANNOTATOR = [
@@ -42,7 +50,9 @@ export const DATA_MANAGEMENT = [/^\/api\/tasks\/import$/, /^\/models$/, /^\/api\
 
 /** May fetch datasets and models into the shared cache, and delete them (the pages offer it). */
 export function managesData(viewer: Viewer): boolean {
-  return viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"));
+  return (
+    viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"))
+  );
 }
 // Researchers' tools that annotators and seat links never reach (they are in no list above): a
 // replay's scoring in the browser, i.e. the model files the studio serves (/api/weights/MODEL/FILE:
@@ -53,11 +63,17 @@ export function managesData(viewer: Viewer): boolean {
  * What a seat link opens: its own seat's page, events and moves, renders (the route serves a seat
  * only its episode's pages and, to the collaborator, its target) and the collaborator's target page.
  */
-function seatAllows(seats: Array<{ episodeId: number; seat: SeatName }>, method: string, path: string, query: URLSearchParams): boolean {
+function seatAllows(
+  seats: Array<{ episodeId: number; seat: SeatName }>,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+): boolean {
   if (/^\/api\/renders\/[^/]+$/.test(path) && method === "GET") return true;
   // CLIP's weights (no hidden information: the target's render comes by its own id) for the
   // collaborator's in-browser similarity; the agent seat has no use for them.
-  if (/^\/api\/weights\/clip\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD")) return seats.some((s) => s.seat === "simulator");
+  if (/^\/api\/weights\/clip\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD"))
+    return seats.some((s) => s.seat === "simulator");
   // The collaborator's own task's target page; the route checks that the task is that seat's.
   if (/^\/api\/tasks\/\d+\/preview$/.test(path) && method === "GET") return seats.some((s) => s.seat === "simulator");
   const holds = (episodeId: number, seat: SeatName) => seats.some((s) => s.episodeId === episodeId && s.seat === seat);

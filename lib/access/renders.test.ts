@@ -3,15 +3,27 @@ import { mayViewRender, mayViewTarget, type RenderFacts } from "./renders";
 import type { Viewer } from "./viewer";
 
 // A render of episode 7's agent, and the target of episode 7's task (task 3), as the route's facts would say.
-const answer: RenderFacts = { answerEpisodes: async () => [7], isTargetOf: async () => false, targetInMembersQueue: async () => false };
-const target: RenderFacts = { answerEpisodes: async () => [], isTargetOf: async (episodeId) => episodeId === 7, targetInMembersQueue: async (userId) => userId === 5 };
+const answer: RenderFacts = {
+  answerEpisodes: async () => [7],
+  isTargetOf: async () => false,
+  targetInMembersQueue: async () => false,
+};
+const target: RenderFacts = {
+  answerEpisodes: async () => [],
+  isTargetOf: async (episodeId) => episodeId === 7,
+  targetInMembersQueue: async (userId) => userId === 5,
+};
 
 const user = (role: "admin" | "researcher" | "annotator", id = 1): Viewer => ({ kind: "user", id, name: "x", role });
-const seat = (episodeId: number, s: "agent" | "simulator"): Viewer => ({ kind: "seats", seats: [{ episodeId, seat: s }] });
+const seat = (episodeId: number, s: "agent" | "simulator"): Viewer => ({
+  kind: "seats",
+  seats: [{ episodeId, seat: s }],
+});
 
 describe("who may see a render", () => {
   it("researchers, admins and local mode: any", async () => {
-    for (const v of [user("admin"), user("researcher"), { kind: "local" } as Viewer]) expect(await mayViewRender(v, target)).toBe(true);
+    for (const v of [user("admin"), user("researcher"), { kind: "local" } as Viewer])
+      expect(await mayViewRender(v, target)).toBe(true);
   });
   it("nobody signed in: none, not even an agent's page", async () => {
     expect(await mayViewRender({ kind: "anonymous" }, answer)).toBe(false);

@@ -32,7 +32,8 @@ export interface RenderFacts {
  */
 export async function mayViewRender(viewer: Viewer, facts: RenderFacts): Promise<boolean> {
   if (seesHidden(viewer)) return true;
-  if (viewer.kind === "user") return (await facts.answerEpisodes()).length > 0 || (await facts.targetInMembersQueue(viewer.id));
+  if (viewer.kind === "user")
+    return (await facts.answerEpisodes()).length > 0 || (await facts.targetInMembersQueue(viewer.id));
   if (viewer.kind !== "seats") return false;
   const answers = await facts.answerEpisodes();
   if (viewer.seats.some((s) => answers.includes(s.episodeId))) return true;
@@ -41,7 +42,11 @@ export async function mayViewRender(viewer: Viewer, facts: RenderFacts): Promise
 }
 
 /** A task's target page: researchers, admins, local mode, and the collaborator seat of an episode of that task. */
-export async function mayViewTarget(viewer: Viewer, taskId: number, taskOfEpisode: (episodeId: number) => Promise<number | null>): Promise<boolean> {
+export async function mayViewTarget(
+  viewer: Viewer,
+  taskId: number,
+  taskOfEpisode: (episodeId: number) => Promise<number | null>,
+): Promise<boolean> {
   if (seesHidden(viewer)) return true;
   for (const episodeId of collaboratorEpisodes(viewer)) if ((await taskOfEpisode(episodeId)) === taskId) return true;
   return false;

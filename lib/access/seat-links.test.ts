@@ -30,9 +30,20 @@ const seen: Array<{ url: string; viewer: unknown }> = [];
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
   store = storeFor(db.prisma);
-  await store.tasks.import({ file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+  await store.tasks.import({
+    file: path.join(projectRoot, "samples", "backend.jsonl"),
+    benchmark: "backend",
+    name: "samples",
+  });
   const task = (await store.tasks.list({ benchmark: "backend" })).items[0]!;
-  const run = await db.prisma.run.create({ data: { name: "two people", benchmark: "backend", kind: "played", config: { agent: { human: true }, simulator: { human: true } } } });
+  const run = await db.prisma.run.create({
+    data: {
+      name: "two people",
+      benchmark: "backend",
+      kind: "played",
+      config: { agent: { human: true }, simulator: { human: true } },
+    },
+  });
   await store.episodes.ensure(run.id, [task.id], 1, true);
   episodeId = (await store.episodes.first(run.id))!;
   // Shared mode (not loopback): nobody is admin by sitting at the machine.
@@ -58,13 +69,20 @@ interface Answer {
   body: string;
 }
 
-function request(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function request(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${url}`, { method: options.method ?? "GET", headers: options.headers ?? {} }, (res) => {
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
+    const req = http.request(
+      `${base}${url}`,
+      { method: options.method ?? "GET", headers: options.headers ?? {} },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.end(options.body);
   });
@@ -74,7 +92,11 @@ const keyOf = (url: string) => new URL(url, base).searchParams.get("key")!;
 const pathOf = (url: string) => url.split("?")[0]!;
 
 /** The confirming POST a browser sends from the link's page (same origin), or from elsewhere. */
-const confirm = (url: string, key: string, from: { site: string; origin: string } = { site: "same-origin", origin: base }) =>
+const confirm = (
+  url: string,
+  key: string,
+  from: { site: string; origin: string } = { site: "same-origin", origin: base },
+) =>
   request(pathOf(url), {
     method: "POST",
     headers: { origin: from.origin, "sec-fetch-site": from.site, "content-type": "application/x-www-form-urlencoded" },
@@ -120,8 +142,20 @@ describe("seat links through the gate", () => {
     const agent = await issueSeatLink(store, episodeId, "agent");
     const collaborator = await issueSeatLink(store, episodeId, "simulator");
     const sides = [
-      { mine: collaborator, other: agent, page: `/play/${episodeId}/collaborator`, otherPage: `/play/${episodeId}/agent`, cookie: `colbench_seat_${episodeId}_simulator` },
-      { mine: agent, other: collaborator, page: `/play/${episodeId}/agent`, otherPage: `/play/${episodeId}/collaborator`, cookie: `colbench_seat_${episodeId}_agent` },
+      {
+        mine: collaborator,
+        other: agent,
+        page: `/play/${episodeId}/collaborator`,
+        otherPage: `/play/${episodeId}/agent`,
+        cookie: `colbench_seat_${episodeId}_simulator`,
+      },
+      {
+        mine: agent,
+        other: collaborator,
+        page: `/play/${episodeId}/agent`,
+        otherPage: `/play/${episodeId}/collaborator`,
+        cookie: `colbench_seat_${episodeId}_agent`,
+      },
     ];
     for (const side of sides) {
       const answers: Answer[] = [];
@@ -132,19 +166,27 @@ describe("seat links through the gate", () => {
       expect(cookies.map((c) => c.split("=")[0])).toEqual([side.cookie]);
       const jar = cookies.join("; ");
       // What this seat may open goes through; the other seat's page is refused; its own cookie opens only its own seat.
-      for (const url of [side.page, `/api/episodes/${episodeId}/events?seat=${side.cookie.endsWith("agent") ? "agent" : "simulator"}`]) {
+      for (const url of [
+        side.page,
+        `/api/episodes/${episodeId}/events?seat=${side.cookie.endsWith("agent") ? "agent" : "simulator"}`,
+      ]) {
         const opened = await request(url, { headers: { cookie: jar } });
         answers.push(opened);
         expect(opened.body, url).toBe("next");
       }
-      expect(seen.at(-1)!.viewer).toEqual({ kind: "seats", seats: [{ episodeId, seat: side.cookie.endsWith("agent") ? "agent" : "simulator" }] });
+      expect(seen.at(-1)!.viewer).toEqual({
+        kind: "seats",
+        seats: [{ episodeId, seat: side.cookie.endsWith("agent") ? "agent" : "simulator" }],
+      });
       for (const url of [side.otherPage, `/api/episodes/${episodeId}/seat-links`, `/episodes/${episodeId}`]) {
         const refused = await request(url, { headers: { cookie: jar } });
         answers.push(refused);
         expect(refused.status, url).toBe(403);
       }
       // The other seat's key at this seat's address is no key here; it sets nothing.
-      const crossed = await request(`${side.page}?key=${encodeURIComponent(keyOf(side.other.url))}`, { headers: { cookie: jar } });
+      const crossed = await request(`${side.page}?key=${encodeURIComponent(keyOf(side.other.url))}`, {
+        headers: { cookie: jar },
+      });
       expect(crossed.status).toBe(401);
       expect(crossed.headers["set-cookie"]).toBeUndefined();
       const crossedPost = await confirm(side.page, keyOf(side.other.url));
@@ -153,7 +195,12 @@ describe("seat links through the gate", () => {
       // Nothing this seat's browser was handed carries the other seat's key or its hash.
       const handed = everything(answers);
       expect(handed).toContain(keyOf(side.mine.url));
-      for (const secret of [keyOf(side.other.url), encodeURIComponent(keyOf(side.other.url)), hashToken(keyOf(side.other.url))]) expect(handed).not.toContain(secret);
+      for (const secret of [
+        keyOf(side.other.url),
+        encodeURIComponent(keyOf(side.other.url)),
+        hashToken(keyOf(side.other.url)),
+      ])
+        expect(handed).not.toContain(secret);
       expect(handed).not.toMatch(new RegExp(`${side.otherPage}\\?key=`));
     }
   });
@@ -178,7 +225,15 @@ describe("seat links through the gate", () => {
     expect(posted.headers["set-cookie"]).toBeUndefined();
     // A browser that took the seat before is out too: nobody, asked to sign in.
     expect((await request(`/play/${episodeId}/collaborator`, { headers: { cookie } })).status).toBe(401);
-    expect((await request(`/api/episodes/${episodeId}/move`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: '{"role":"simulator","text":"hi"}' })).status).toBe(401);
+    expect(
+      (
+        await request(`/api/episodes/${episodeId}/move`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: '{"role":"simulator","text":"hi"}',
+        })
+      ).status,
+    ).toBe(401);
     expect(await store.seats.byToken(hashToken(keyOf(expiring.url)))).toBeNull();
 
     // Revoked one by one: the other key of the same seat still opens it until it is revoked too.
@@ -196,8 +251,13 @@ describe("seat links through the gate", () => {
     expect(await store.seats.revoke(episodeId)).toBeGreaterThanOrEqual(1);
     expect((await request(second.url)).status).toBe(401);
     const listed = await store.seats.list(episodeId);
-    expect(listed.filter((l) => [first.id, second.id].includes(l.id)).map((l) => seatKeyStatus(l))).toEqual(["revoked", "revoked"]);
-    expect(listed.find((l) => l.id === expiring.id) && seatKeyStatus(listed.find((l) => l.id === expiring.id)!)).toBe("expired");
+    expect(listed.filter((l) => [first.id, second.id].includes(l.id)).map((l) => seatKeyStatus(l))).toEqual([
+      "revoked",
+      "revoked",
+    ]);
+    expect(listed.find((l) => l.id === expiring.id) && seatKeyStatus(listed.find((l) => l.id === expiring.id)!)).toBe(
+      "expired",
+    );
     // Every key of the episode is listed, never with its hash.
     expect(JSON.stringify(listed)).not.toContain(hashToken(keyOf(first.url)));
   });
@@ -230,13 +290,32 @@ describe("seat keys made before keys expired", () => {
       await applyMigrations(oldDb.factory, undefined, before);
       // Tasks, runs and episodes have the same shape on both sides of the migration.
       const oldStore = storeFor(oldDb.prisma);
-      await oldStore.tasks.import({ file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+      await oldStore.tasks.import({
+        file: path.join(projectRoot, "samples", "backend.jsonl"),
+        benchmark: "backend",
+        name: "samples",
+      });
       const task = (await oldStore.tasks.list({ benchmark: "backend" })).items[0]!;
-      const run = await oldDb.prisma.run.create({ data: { name: "old play", benchmark: "backend", kind: "played", config: { agent: { human: true }, simulator: { human: true } } } });
+      const run = await oldDb.prisma.run.create({
+        data: {
+          name: "old play",
+          benchmark: "backend",
+          kind: "played",
+          config: { agent: { human: true }, simulator: { human: true } },
+        },
+      });
       await oldStore.episodes.ensure(run.id, [task.id], 1, true);
       const episode = (await oldStore.episodes.first(run.id))!;
-      for (const [key, seat] of [["old-agent-key", "agent"], ["old-collaborator-key", "simulator"]]) {
-        await oldDb.prisma.$executeRawUnsafe(`INSERT INTO "SeatToken" ("tokenHash", "episodeId", "seat", "createdAt") VALUES ($1, $2, $3::"TurnRole", now() - interval '90 days')`, hashToken(key!), episode, seat);
+      for (const [key, seat] of [
+        ["old-agent-key", "agent"],
+        ["old-collaborator-key", "simulator"],
+      ]) {
+        await oldDb.prisma.$executeRawUnsafe(
+          `INSERT INTO "SeatToken" ("tokenHash", "episodeId", "seat", "createdAt") VALUES ($1, $2, $3::"TurnRole", now() - interval '90 days')`,
+          hashToken(key!),
+          episode,
+          seat,
+        );
       }
       const migrated = Date.now();
       expect((await applyMigrations(oldDb.factory))[0]).toBe("20261128073658_seat_link_expiry");
@@ -249,7 +328,10 @@ describe("seat keys made before keys expired", () => {
       }
       // Still good for that week: the old link and its cookie keep their seat, then stop.
       expect(await oldStore.seats.byToken(hashToken("old-agent-key"))).toEqual({ episodeId: episode, seat: "agent" });
-      await oldDb.prisma.seatToken.updateMany({ where: { episodeId: episode }, data: { expiresAt: new Date(Date.now() - 1) } });
+      await oldDb.prisma.seatToken.updateMany({
+        where: { episodeId: episode },
+        data: { expiresAt: new Date(Date.now() - 1) },
+      });
       expect(await oldStore.seats.byToken(hashToken("old-agent-key"))).toBeNull();
       // New keys after the migration name their own expiry (the column keeps no default).
       const fresh = await issueSeatLink(oldStore, episode, "agent", 2);

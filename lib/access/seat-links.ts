@@ -31,16 +31,29 @@ export interface IssuedSeatLink {
 }
 
 /** A new key for one seat, valid for `days` (else COLBENCH_LINK_DAYS, else 7). */
-export async function issueSeatLink(store: Store, episodeId: number, seat: SeatName, days?: number | string | null): Promise<IssuedSeatLink> {
+export async function issueSeatLink(
+  store: Store,
+  episodeId: number,
+  seat: SeatName,
+  days?: number | string | null,
+): Promise<IssuedSeatLink> {
   const { token, link } = newLink(days);
   const row: SeatKeyRow = await store.seats.insertToken({ episodeId, seat, ...link });
-  return { id: row.id, seat, url: `${seatPath(episodeId, seat)}?key=${encodeURIComponent(token)}`, expiresAt: row.expiresAt };
+  return {
+    id: row.id,
+    seat,
+    url: `${seatPath(episodeId, seat)}?key=${encodeURIComponent(token)}`,
+    expiresAt: row.expiresAt,
+  };
 }
 
 export type SeatKeyStatus = "open" | "opened" | "expired" | "revoked";
 
 /** How a listed key stands now. */
-export function seatKeyStatus(row: Pick<SeatKeyRow, "expiresAt" | "revokedAt" | "openedAt">, now = Date.now()): SeatKeyStatus {
+export function seatKeyStatus(
+  row: Pick<SeatKeyRow, "expiresAt" | "revokedAt" | "openedAt">,
+  now = Date.now(),
+): SeatKeyStatus {
   if (row.revokedAt) return "revoked";
   if (row.expiresAt.getTime() <= now) return "expired";
   return row.openedAt ? "opened" : "open";

@@ -41,7 +41,10 @@ describe.each(backends)("sign-in links on $label", ({ open }) => {
     expect(() => linkDays("0")).toThrow(/between 0 and 365/);
     const { token, expiresAt } = await addUser(store, "late", "researcher", 1);
     expect(Math.round((expiresAt.getTime() - Date.now()) / 3600_000)).toBe(24);
-    await db.prisma.signInLink.update({ where: { tokenHash: hashToken(token) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db.prisma.signInLink.update({
+      where: { tokenHash: hashToken(token) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect((await store.users.linkState(hashToken(token))).state).toBe("expired");
     expect(await signIn(store, token)).toBeNull();
   });
@@ -64,13 +67,31 @@ describe.each(backends)("sign-in links on $label", ({ open }) => {
   });
 
   it("knows an agent's render by its turns or its scored answer, and a target by nothing of the sort", async () => {
-    await store.tasks.import({ file: path.join(projectRoot, "samples", "frontend.jsonl"), benchmark: "frontend", name: "renders" });
+    await store.tasks.import({
+      file: path.join(projectRoot, "samples", "frontend.jsonl"),
+      benchmark: "frontend",
+      name: "renders",
+    });
     const task = (await store.tasks.list({ benchmark: "frontend" })).items[0]!;
-    const run = await db.prisma.run.create({ data: { name: "renders", benchmark: "frontend", config: { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } } } });
+    const run = await db.prisma.run.create({
+      data: {
+        name: "renders",
+        benchmark: "frontend",
+        config: { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } },
+      },
+    });
     await store.episodes.ensure(run.id, [task.id], 2);
-    const [one, two] = (await db.prisma.episode.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } })).map((e) => e.id);
+    const [one, two] = (await db.prisma.episode.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } })).map(
+      (e) => e.id,
+    );
     const [turnRender, answerRender, targetRender] = ["a", "b", "c"].map((c) => c.repeat(64));
-    await store.episodes.appendTurn(one!, { index: 0, role: "agent", content: "a page", html: "<p>x</p>", renderId: turnRender });
+    await store.episodes.appendTurn(one!, {
+      index: 0,
+      role: "agent",
+      content: "a page",
+      html: "<p>x</p>",
+      renderId: turnRender,
+    });
     await store.episodes.finish(two!, { answer: "<p>y</p>", reward: 0.5, details: { answerRender, targetRender } });
     expect(await store.renders.answerEpisodes(turnRender!)).toEqual([one]);
     expect(await store.renders.answerEpisodes(answerRender!)).toEqual([two]);
@@ -81,12 +102,20 @@ describe.each(backends)("sign-in links on $label", ({ open }) => {
 
   it("task search takes _, % and \\ as written, not as LIKE wildcards", async () => {
     // Three tasks that differ only where a wildcard would blur them.
-    const base = JSON.parse((await fs.readFile(path.join(projectRoot, "samples", "backend.jsonl"), "utf8")).split("\n")[0]!) as Record<string, unknown>;
+    const base = JSON.parse(
+      (await fs.readFile(path.join(projectRoot, "samples", "backend.jsonl"), "utf8")).split("\n")[0]!,
+    ) as Record<string, unknown>;
     const file = path.join(dir, `like-${Date.now()}.jsonl`);
     const texts = ["zqx a_b zqx", "zqx axb zqx", "zqx 100% zqx", "zqx 1000 zqx", "zqx c\\d zqx", "zqx cd zqx"];
-    await fs.writeFile(file, texts.map((t) => JSON.stringify({ ...base, problem_description: `${t}. ${base.problem_description as string}` })).join("\n") + "\n");
+    await fs.writeFile(
+      file,
+      texts
+        .map((t) => JSON.stringify({ ...base, problem_description: `${t}. ${base.problem_description as string}` }))
+        .join("\n") + "\n",
+    );
     await store.tasks.import({ file, benchmark: "backend", name: "like" });
-    const hits = async (q: string) => (await store.tasks.list({ q: `zqx ${q}`, pageSize: 200 })).items.map((t) => t.problemDescription.split(".")[0]);
+    const hits = async (q: string) =>
+      (await store.tasks.list({ q: `zqx ${q}`, pageSize: 200 })).items.map((t) => t.problemDescription.split(".")[0]);
     expect(await hits("a_b")).toEqual(["zqx a_b zqx"]);
     expect(await hits("100%")).toEqual(["zqx 100% zqx"]);
     expect(await hits("c\\d")).toEqual(["zqx c\\d zqx"]);

@@ -18,7 +18,8 @@ export function linkDays(asked?: number | string | null): number {
   const raw = asked ?? process.env.COLBENCH_LINK_DAYS;
   if (raw === undefined || raw === null || raw === "") return LINK_DAYS;
   const days = Number(raw);
-  if (!Number.isFinite(days) || days <= 0 || days > 365) throw new Error(`link lifetime: a number of days between 0 and 365 (got "${raw}")`);
+  if (!Number.isFinite(days) || days <= 0 || days > 365)
+    throw new Error(`link lifetime: a number of days between 0 and 365 (got "${raw}")`);
   return days;
 }
 
@@ -27,13 +28,24 @@ export function signInUrl(base: string, token: string): string {
 }
 
 /** A secret for a link, kept as its hash, and when the link stops working (sign-in and seat links alike). */
-export function newLink(days?: number | string | null): { token: string; link: { tokenHash: string; expiresAt: Date } } {
+export function newLink(days?: number | string | null): {
+  token: string;
+  link: { tokenHash: string; expiresAt: Date };
+} {
   const token = newToken();
-  return { token, link: { tokenHash: hashToken(token), expiresAt: new Date(Date.now() + linkDays(days) * 24 * 3600 * 1000) } };
+  return {
+    token,
+    link: { tokenHash: hashToken(token), expiresAt: new Date(Date.now() + linkDays(days) * 24 * 3600 * 1000) },
+  };
 }
 
 /** A new person: the token in the returned link is shown once, kept only as a hash, used once. */
-export async function addUser(store: Store, name: string, role: Role, days?: number | string | null): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+export async function addUser(
+  store: Store,
+  name: string,
+  role: Role,
+  days?: number | string | null,
+): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   if (!/^[\w.@-]{1,64}$/.test(name)) throw new Error(`name: 1-64 letters, digits, or . _ @ - (got "${name}")`);
   if (!ROLES.includes(role)) throw new Error(`role: one of ${ROLES.join(", ")} (got "${role}")`);
   const { token, link } = newLink(days);
@@ -42,7 +54,11 @@ export async function addUser(store: Store, name: string, role: Role, days?: num
 }
 
 /** A fresh sign-in link for someone who lost theirs or used it up; their unused ones stop working. */
-export async function renewLink(store: Store, name: string, days?: number | string | null): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+export async function renewLink(
+  store: Store,
+  name: string,
+  days?: number | string | null,
+): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
   const { token, link } = newLink(days);
   const user = await store.users.replaceLink(name, link);
   if (!user) throw new Error(`no user named "${name}"`);
@@ -53,7 +69,10 @@ export async function renewLink(store: Store, name: string, days?: number | stri
  * Exchanges a sign-in link's token for a session token (the cookie), once: a second use, an
  * expired link or a disabled person's gets null.
  */
-export async function signIn(store: Store, token: string): Promise<{ user: UserRow; session: string; expires: Date } | null> {
+export async function signIn(
+  store: Store,
+  token: string,
+): Promise<{ user: UserRow; session: string; expires: Date } | null> {
   const user = await store.users.useLink(hashToken(token));
   if (!user) return null;
   const session = newToken();

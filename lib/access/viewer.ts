@@ -32,7 +32,9 @@ export function userViewer(user: UserRow): Viewer {
 
 /** May see ground truths, tests, target pages and their renders of every task. */
 export function seesHidden(viewer: Viewer): boolean {
-  return viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"));
+  return (
+    viewer.kind === "local" || (viewer.kind === "user" && (viewer.role === "admin" || viewer.role === "researcher"))
+  );
 }
 
 export function isAdmin(viewer: Viewer): boolean {

@@ -28,5 +28,9 @@ export function officialDatasets(only?: Benchmark): OfficialDataset[] {
 
 /** The source recorded with imported tasks: the dataset's name and the file's path in it. */
 export function officialSource(dataset: string, file: string): string {
-  return `${dataset.replace(/^datasets\//, "").replace(/@.*$/, "").split("/").pop()}/${file}`;
+  return `${dataset
+    .replace(/^datasets\//, "")
+    .replace(/@.*$/, "")
+    .split("/")
+    .pop()}/${file}`;
 }

@@ -29,7 +29,8 @@ describe.each(BENCHMARKS)("the %s benchmark", (name) => {
   });
 
   it("has its agent's and simulator's prompts, non-empty", () => {
-    for (const role of ["agent", "simulator"] as const) expect(defaultPrompt(name, role).trim().length).toBeGreaterThan(0);
+    for (const role of ["agent", "simulator"] as const)
+      expect(defaultPrompt(name, role).trim().length).toBeGreaterThan(0);
   });
 
   it("parses every sample task, and each round-trips through its official record", () => {
@@ -83,17 +84,26 @@ describe.each(BENCHMARKS)("the %s benchmark", (name) => {
 
   it("keeps hidden information out of a side unless the queue shows it", () => {
     expect(module.hidden.summary.trim()).not.toBe("");
-    const shown = JSON.stringify(module.labelSide({ tests: [{ name: "t", expression: "f() == 1", passed: true }] }, false));
+    const shown = JSON.stringify(
+      module.labelSide({ tests: [{ name: "t", expression: "f() == 1", passed: true }] }, false),
+    );
     expect(shown).not.toContain("f() == 1");
   });
 
   it("has a run config variant of its own, with its options' defaults", () => {
-    const base = commonRunConfig(name, { agent: { human: true }, simulator: { human: true }, prompts: { agent: "a", simulator: "s" } });
+    const base = commonRunConfig(name, {
+      agent: { human: true },
+      simulator: { human: true },
+      prompts: { agent: "a", simulator: "s" },
+    });
     const result = runConfigSchema.safeParse(base);
     if (!result.success) {
       // Options a benchmark requires (math-hard's judge) have no default: only they may be missing.
       const fields = result.error.issues.map((issue) => String(issue.path[0]));
-      expect(fields.every((field) => field in module.runOptions), fields.join(", ")).toBe(true);
+      expect(
+        fields.every((field) => field in module.runOptions),
+        fields.join(", "),
+      ).toBe(true);
       return;
     }
     expect(result.data.benchmark).toBe(name);
@@ -113,7 +123,9 @@ describe("the registry", () => {
   it("lists the benchmarks in one order, and refuses unknown names saying which it knows", () => {
     expect(BENCHMARKS).toEqual(Object.keys(benchmarks));
     expect(isBenchmark("no-such")).toBe(false);
-    expect(() => benchmarkOf("no-such")).toThrow(new RegExp(`no benchmark "no-such": the studio knows ${BENCHMARKS.join(", ")}`));
+    expect(() => benchmarkOf("no-such")).toThrow(
+      new RegExp(`no benchmark "no-such": the studio knows ${BENCHMARKS.join(", ")}`),
+    );
   });
 
   it("reads a stored config of an unknown benchmark as no config", () => {

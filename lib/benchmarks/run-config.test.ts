@@ -17,7 +17,12 @@ const common = {
 
 describe("a run's stored config", () => {
   it("reads a backend run stored when every config carried the frontend's fields, without them", () => {
-    const stored = { benchmark: "backend", ...common, embedder: "default", render: { name: "studio-1280", browser: "chromium", placeholders: "generated" } };
+    const stored = {
+      benchmark: "backend",
+      ...common,
+      embedder: "default",
+      render: { name: "studio-1280", browser: "chromium", placeholders: "generated" },
+    };
     const parsed = runConfigSchema.parse(stored);
     expect(parsed).toEqual({ benchmark: "backend", ...common, messageChars: expect.any(Number) });
     expect(runRenderProfile(stored)).toBeNull();
@@ -26,8 +31,19 @@ describe("a run's stored config", () => {
 
   it("fills a frontend run's options as runs stored before them were made", () => {
     const parsed = runConfigSchema.parse({ benchmark: "frontend", ...common });
-    expect(parsed).toMatchObject({ benchmark: "frontend", embedder: "default", render: { name: "studio-1280", browser: "chromium", placeholders: "generated" } });
-    expect(runEmbedder({ benchmark: "frontend", ...common, embedder: "clip-vit-b32", clipPath: "openai/clip-vit-base-patch32" })).toMatchObject({ id: "clip-vit-b32", paperMetric: true });
+    expect(parsed).toMatchObject({
+      benchmark: "frontend",
+      embedder: "default",
+      render: { name: "studio-1280", browser: "chromium", placeholders: "generated" },
+    });
+    expect(
+      runEmbedder({
+        benchmark: "frontend",
+        ...common,
+        embedder: "clip-vit-b32",
+        clipPath: "openai/clip-vit-base-patch32",
+      }),
+    ).toMatchObject({ id: "clip-vit-b32", paperMetric: true });
   });
 
   it("refuses a config of no known benchmark, or with a common field missing", () => {

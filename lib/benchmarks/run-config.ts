@@ -10,19 +10,23 @@ import { BENCHMARKS, benchmarks, type Benchmark, type BenchmarkModules } from ".
 type OptionsOf<S extends z.ZodRawShape> = keyof S extends never ? unknown : z.output<z.ZodObject<S>>;
 
 /** One benchmark's run config. */
-export type RunConfigOf<B extends Benchmark> = RunConfigBase & { benchmark: B } & OptionsOf<BenchmarkModules[B]["runOptions"]>;
+export type RunConfigOf<B extends Benchmark> = RunConfigBase & { benchmark: B } & OptionsOf<
+    BenchmarkModules[B]["runOptions"]
+  >;
 
 /** Everything needed to reproduce or resume a run; stored as the Run's config. Narrow it on `benchmark`. */
 export type RunConfig = { [B in Benchmark]: RunConfigOf<B> }[Benchmark];
 
 // The name first, as stored configs always had it.
-const variants = BENCHMARKS.map((name) => z.object({ benchmark: z.literal(name), ...runConfigBaseSchema.shape, ...benchmarks[name].runOptions }));
+const variants = BENCHMARKS.map((name) =>
+  z.object({ benchmark: z.literal(name), ...runConfigBaseSchema.shape, ...benchmarks[name].runOptions }),
+);
 
 /**
  * Parses a stored config by its benchmark. Fields of another benchmark's options are dropped, so
  * backend runs stored when every config carried the frontend's `embedder` and `render` still parse.
  */
-export const runConfigSchema = z.discriminatedUnion("benchmark", variants as [(typeof variants)[number], ...(typeof variants)[number][]]) as unknown as z.ZodType<
-  RunConfig,
-  unknown
->;
+export const runConfigSchema = z.discriminatedUnion(
+  "benchmark",
+  variants as [(typeof variants)[number], ...(typeof variants)[number][]],
+) as unknown as z.ZodType<RunConfig, unknown>;

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseTrajectoryLine } from "./trajectory";
 
-const line = (task: Record<string, unknown>) => JSON.stringify({ task, dialogue_history: [{ role: "user", content: "hi" }], answer: null, reward: 0.5 });
+const line = (task: Record<string, unknown>) =>
+  JSON.stringify({ task, dialogue_history: [{ role: "user", content: "hi" }], answer: null, reward: 0.5 });
 
 describe("a trajectory line", () => {
   it("reads its task as the benchmark that recognizes the record when none is named", () => {
-    const backend = parseTrajectoryLine(line({ problem_description: "p", ground_truth: "def f(): pass", test_cases: { t: "f() is None" } }));
+    const backend = parseTrajectoryLine(
+      line({ problem_description: "p", ground_truth: "def f(): pass", test_cases: { t: "f() is None" } }),
+    );
     expect(backend.ok && backend.trajectory.task.benchmark).toBe("backend");
     const frontend = parseTrajectoryLine(line({ problem_description: "p", ground_truth: "<html></html>" }));
     expect(frontend.ok && frontend.trajectory.task.benchmark).toBe("frontend");

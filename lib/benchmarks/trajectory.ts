@@ -21,13 +21,23 @@ export interface OfficialTrajectory {
   reward: number | null;
 }
 
-export function toOfficialTrajectory(task: TaskInput, turns: readonly TurnRecord[], answer: string | null, reward: number | null): OfficialTrajectory {
+export function toOfficialTrajectory(
+  task: TaskInput,
+  turns: readonly TurnRecord[],
+  answer: string | null,
+  reward: number | null,
+): OfficialTrajectory {
   return {
     task: toOfficialRecord(task),
     dialogue_history: turns.map((turn): OfficialTurn =>
       turn.role === "simulator"
         ? { role: "user", content: turn.content }
-        : { role: "assistant", content: turn.content, input: turn.prompt ?? null, output: turn.rawOutput ?? turn.content },
+        : {
+            role: "assistant",
+            content: turn.content,
+            input: turn.prompt ?? null,
+            output: turn.rawOutput ?? turn.content,
+          },
     ),
     answer,
     reward,
@@ -36,7 +46,12 @@ export function toOfficialTrajectory(task: TaskInput, turns: readonly TurnRecord
 
 const turnSchema = z.discriminatedUnion("role", [
   z.object({ role: z.literal("user"), content: z.string() }),
-  z.object({ role: z.literal("assistant"), content: z.string(), input: z.unknown().optional(), output: z.string().nullish() }),
+  z.object({
+    role: z.literal("assistant"),
+    content: z.string(),
+    input: z.unknown().optional(),
+    output: z.string().nullish(),
+  }),
 ]);
 
 const trajectorySchema = z.object({
@@ -63,7 +78,11 @@ export function parseTrajectoryLine(line: string, benchmark?: string): Trajector
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
   const record = parsed.data;
   const named = benchmark ?? guessBenchmark(record.task);
-  if (named === null) return { ok: false, problems: [{ field: "task", message: "matches no benchmark's task format: name the benchmark (--benchmark)" }] };
+  if (named === null)
+    return {
+      ok: false,
+      problems: [{ field: "task", message: "matches no benchmark's task format: name the benchmark (--benchmark)" }],
+    };
   const task = parseTaskRecord(record.task, named);
   if (!task.ok) return { ok: false, problems: task.problems.map((p) => ({ ...p, field: `task.${p.field}` })) };
   const turns: TurnRecord[] = record.dialogue_history.map((turn, index) =>
@@ -71,5 +90,8 @@ export function parseTrajectoryLine(line: string, benchmark?: string): Trajector
       ? { index, role: "simulator", content: turn.content }
       : { index, role: "agent", content: turn.content, prompt: turn.input ?? null, rawOutput: turn.output ?? null },
   );
-  return { ok: true, trajectory: { task: task.task, turns, answer: record.answer ?? null, reward: record.reward ?? null } };
+  return {
+    ok: true,
+    trajectory: { task: task.task, turns, answer: record.answer ?? null, reward: record.reward ?? null },
+  };
 }

@@ -50,7 +50,11 @@ const memory = () => {
 
 describe("a backend episode", () => {
   it("opens with the description, alternates, and ends on the marker with the code after it", async () => {
-    const agent = new ScriptAgent(["Which numbers?", "THOUGHT: ok\nOUTPUT: Integers?", "I WANT TO ANSWER:\ndef add(a, b):\n    return a + b"]);
+    const agent = new ScriptAgent([
+      "Which numbers?",
+      "THOUGHT: ok\nOUTPUT: Integers?",
+      "I WANT TO ANSWER:\ndef add(a, b):\n    return a + b",
+    ]);
     const simulator = new EchoSimulator(600);
     const { stored, persist } = memory();
     const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator, persist });
@@ -65,7 +69,7 @@ describe("a backend episode", () => {
     expect(outcome.agentTurns).toBe(3);
     expect(stored[1]!.prompt).toEqual({ turn: 0 });
     // The agent never sees hidden parts of the task.
-    expect(JSON.stringify(agent.seen)).not.toContain("return a + b\"");
+    expect(JSON.stringify(agent.seen)).not.toContain('return a + b"');
     expect(Object.keys(agent.seen[0]!.task)).toEqual(["benchmark", "problemDescription"]);
     expect(simulator.seen[0]!.task.hiddenInformation).toBe(backendTask.hiddenInformation);
   });
@@ -73,7 +77,13 @@ describe("a backend episode", () => {
   it("ends after 10 agent turns without the marker, taking the 10th message as the answer", async () => {
     const agent = new ScriptAgent(Array.from({ length: 12 }, (_, i) => `question ${i + 1}`));
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator: new EchoSimulator(), persist });
+    const outcome = await runEpisode({
+      task: backendTask,
+      rules: backend.episode,
+      agent,
+      simulator: new EchoSimulator(),
+      persist,
+    });
     expect(outcome.agentTurns).toBe(10);
     expect(stored).toHaveLength(20);
     expect(stored[19]!.role).toBe("agent");
@@ -83,17 +93,34 @@ describe("a backend episode", () => {
   it("continues an interrupted episode from its stored turns without repeating any", async () => {
     const lines = ["q1", "q2", "I WANT TO ANSWER: def add(a, b): return a + b"];
     const first = memory();
-    const failing: Simulator = { kind: "model", name: "dies", reply: async (input) => {
-      if (input.dialogue.length >= 4) throw new Error("server went away");
-      return { text: "fine" };
-    } };
-    await expect(runEpisode({ task: backendTask, rules: backend.episode, agent: new ScriptAgent(lines), simulator: failing, persist: first.persist })).rejects.toThrow(
-      "server went away",
-    );
+    const failing: Simulator = {
+      kind: "model",
+      name: "dies",
+      reply: async (input) => {
+        if (input.dialogue.length >= 4) throw new Error("server went away");
+        return { text: "fine" };
+      },
+    };
+    await expect(
+      runEpisode({
+        task: backendTask,
+        rules: backend.episode,
+        agent: new ScriptAgent(lines),
+        simulator: failing,
+        persist: first.persist,
+      }),
+    ).rejects.toThrow("server went away");
     expect(first.stored).toHaveLength(4);
     const second = memory();
     const agent = new ScriptAgent(lines);
-    const outcome = await runEpisode({ task: backendTask, rules: backend.episode, agent, simulator: new EchoSimulator(), persist: second.persist, resumeFrom: first.stored });
+    const outcome = await runEpisode({
+      task: backendTask,
+      rules: backend.episode,
+      agent,
+      simulator: new EchoSimulator(),
+      persist: second.persist,
+      resumeFrom: first.stored,
+    });
     expect(second.stored.map((t) => t.index)).toEqual([4, 5]);
     expect(agent.seen.map((s) => s.turn)).toEqual([2]);
     expect(outcome.turns).toHaveLength(6);
@@ -103,13 +130,26 @@ describe("a backend episode", () => {
   it("replays a stored trajectory turn for turn", async () => {
     const original = memory();
     const lines = ["q1", "I WANT TO ANSWER: x"];
-    await runEpisode({ task: backendTask, rules: backend.episode, agent: new ScriptAgent(lines), simulator: new EchoSimulator(), persist: original.persist });
+    await runEpisode({
+      task: backendTask,
+      rules: backend.episode,
+      agent: new ScriptAgent(lines),
+      simulator: new EchoSimulator(),
+      persist: original.persist,
+    });
     const replayed = memory();
     await runEpisode({
       task: backendTask,
       rules: backend.episode,
-      agent: new ReplayAgent(original.stored.filter((t) => t.role === "agent").map((t) => ({ text: t.rawOutput!, prompt: t.prompt }))),
-      simulator: new ReplaySimulator(original.stored.filter((t) => t.role === "simulator").slice(1).map((t) => t.content)),
+      agent: new ReplayAgent(
+        original.stored.filter((t) => t.role === "agent").map((t) => ({ text: t.rawOutput!, prompt: t.prompt })),
+      ),
+      simulator: new ReplaySimulator(
+        original.stored
+          .filter((t) => t.role === "simulator")
+          .slice(1)
+          .map((t) => t.content),
+      ),
       persist: replayed.persist,
     });
     expect(replayed.stored).toEqual(original.stored);
@@ -137,7 +177,14 @@ describe("a frontend episode", () => {
     const simulator = new EchoSimulator(1200);
     const pages = renderer();
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: frontendTask, rules: frontend.episode, agent, simulator, persist, renderer: pages });
+    const outcome = await runEpisode({
+      task: frontendTask,
+      rules: frontend.episode,
+      agent,
+      simulator,
+      persist,
+      renderer: pages,
+    });
     expect(simulator.seen[0]!.agentRender?.png.toString()).toBe("<html><body>v1</body></html>");
     expect(simulator.seen[0]!.targetRender?.png.toString()).toBe(frontendTask.groundTruth);
     expect(simulator.seen[1]!.agentRender).toBeNull();
@@ -169,7 +216,10 @@ describe("a benchmark's own dialogue rules", () => {
     simulatorEnds: (content: string) => content.includes("[[DONE]]"),
     agentEnds: () => false,
     maxAgentTurns: 3,
-    finalAnswer: (turns: readonly TurnRecord[]) => ({ answer: turns.filter((t) => t.role === "agent").at(-1)?.content ?? null, answerRenderId: null }),
+    finalAnswer: (turns: readonly TurnRecord[]) => ({
+      answer: turns.filter((t) => t.role === "agent").at(-1)?.content ?? null,
+      answerRenderId: null,
+    }),
   };
 
   class ScriptSimulator implements Simulator {
@@ -202,7 +252,13 @@ describe("a benchmark's own dialogue rules", () => {
   it("ends at the benchmark's own turn budget and cuts replies at its limit", async () => {
     const simulator = new ScriptSimulator(["x".repeat(80)]);
     const { stored, persist } = memory();
-    const outcome = await runEpisode({ task: backendTask, rules, agent: new ScriptAgent(["go on"]), simulator, persist });
+    const outcome = await runEpisode({
+      task: backendTask,
+      rules,
+      agent: new ScriptAgent(["go on"]),
+      simulator,
+      persist,
+    });
     expect(stored.filter((t) => t.role === "agent")).toHaveLength(3);
     expect(stored.at(-1)!.role).toBe("agent");
     expect(stored[0]!.content).toHaveLength(50);

@@ -1,5 +1,12 @@
 import { EventEmitter } from "node:events";
-import { MAX_AGENT_TURNS, cutReply, extractAnswer, splitAgentOutput, wantsToAnswer, type DialogueMessage } from "./protocol";
+import {
+  MAX_AGENT_TURNS,
+  cutReply,
+  extractAnswer,
+  splitAgentOutput,
+  wantsToAnswer,
+  type DialogueMessage,
+} from "./protocol";
 import type { Agent, HiddenTask, Simulator, Usage } from "./roles";
 
 // One ColBench episode as a small state machine. Its state is nothing but the list of turns, so
@@ -122,7 +129,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
   };
 
   // The human opens with the task's description, unless the benchmark's simulator opens by itself.
-  if (turns.length === 0 && !rules.simulatorOpens) await add({ index: 0, role: "simulator", content: task.problemDescription });
+  if (turns.length === 0 && !rules.simulatorOpens)
+    await add({ index: 0, role: "simulator", content: task.problemDescription });
 
   const target = pageOf ? await renderer!.render(task.groundTruth) : undefined;
   let agentTurns = turns.filter((t) => t.role === "agent").length;
@@ -134,7 +142,12 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
 
     if (last?.role === "simulator") {
       const move = await agent
-        .act({ task: { benchmark: task.benchmark, problemDescription: task.problemDescription }, dialogue: dialogueOf(turns), turn: agentTurns, signal: options.signal })
+        .act({
+          task: { benchmark: task.benchmark, problemDescription: task.problemDescription },
+          dialogue: dialogueOf(turns),
+          turn: agentTurns,
+          signal: options.signal,
+        })
         .catch(failedOnSide("agent"));
       const output = splitAgentOutput(move.text);
       const html = pageOf ? pageOf(output.content) : null;
@@ -158,7 +171,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
     // The agent spoke and did not end the episode (or nobody has yet): the simulated human answers.
     let agentRender: Render | null = null;
     if (pageOf && last?.html) agentRender = await renderer!.render(last.html);
-    const move = await simulator.reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target, signal: options.signal }).catch(failedOnSide("simulator"));
+    const move = await simulator
+      .reply({ task, dialogue: dialogueOf(turns), agentRender, targetRender: target, signal: options.signal })
+      .catch(failedOnSide("simulator"));
     await add({
       index: turns.length,
       role: "simulator",
@@ -177,7 +192,10 @@ export async function runEpisode(options: EpisodeOptions): Promise<EpisodeOutcom
 }
 
 /** A page benchmark's answer: the last page an agent turn proposed (and its render). */
-export function lastProposedPage(turns: readonly TurnRecord[]): { answer: string | null; answerRenderId: string | null } {
+export function lastProposedPage(turns: readonly TurnRecord[]): {
+  answer: string | null;
+  answerRenderId: string | null;
+} {
   const proposal = [...turns].reverse().find((t) => t.role === "agent" && t.html);
   return { answer: proposal?.html ?? null, answerRenderId: proposal?.renderId ?? null };
 }

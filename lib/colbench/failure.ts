@@ -37,12 +37,17 @@ const seconds = (ms: number) => `${ms < 10_000 ? (ms / 1000).toFixed(1) : Math.r
 export function describeFailure(failure: EpisodeFailure): string {
   if (!failure.server) return failure.message;
   const s = failure.server;
-  const who = failure.side ? `the ${failure.side === "agent" ? "agent" : "simulator"}'s model server` : "the model server";
+  const who = failure.side
+    ? `the ${failure.side === "agent" ? "agent" : "simulator"}'s model server`
+    : "the model server";
   const neverStarted = failure.moves === 0 ? "; the episode was never started" : "";
   if (s.downSince !== undefined && s.downMs !== undefined) {
     const since = s.downSince.slice(11, 19);
     // Under a second of its own: it came after the give-up time and was not waited for.
-    const waited = (s.elapsedMs ?? 0) >= 1000 ? `gave up after waiting ${seconds(s.elapsedMs!)} (${s.attempts ?? 1} attempts)` : "given up at once, past the give-up time";
+    const waited =
+      (s.elapsedMs ?? 0) >= 1000
+        ? `gave up after waiting ${seconds(s.elapsedMs!)} (${s.attempts ?? 1} attempts)`
+        : "given up at once, past the give-up time";
     return `${who} ${s.server} was down for ${seconds(s.downMs)} (since ${since} UTC: ${s.cause}); ${waited} on ${s.path}${neverStarted}`;
   }
   const tries = s.attempts ? ` after ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}` : "";
@@ -69,7 +74,9 @@ export function describeWait(wait: ServerWait, now = Date.now()): string {
 /** A stored waitingFor, if it is one. */
 export function waitOf(value: unknown): ServerWait | null {
   const w = value as Partial<ServerWait> | null;
-  return w && typeof w.server === "string" && typeof w.cause === "string" && typeof w.since === "string" ? (w as ServerWait) : null;
+  return w && typeof w.server === "string" && typeof w.cause === "string" && typeof w.since === "string"
+    ? (w as ServerWait)
+    : null;
 }
 
 /** The failure stored with an episode, if it failed (older rows hold only `details.error`). */

@@ -54,5 +54,7 @@ export function decodeTaskLine<W extends z.ZodType, B extends z.ZodType>(
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
   // The record as read (with fields the schemas drop), for writing the line back out with results.
   const record = decoded.record;
-  return wrapped ? { ok: true, record, wrapped: true, data: parsed.data as z.infer<W> } : { ok: true, record, wrapped: false, data: parsed.data as z.infer<B> };
+  return wrapped
+    ? { ok: true, record, wrapped: true, data: parsed.data as z.infer<W> }
+    : { ok: true, record, wrapped: false, data: parsed.data as z.infer<B> };
 }

@@ -26,11 +26,26 @@ export function previewNotes(html: string): string[] {
   const notes: string[] = [];
   const scripts = [...html.matchAll(/<script\b([^>]*)>/gi)];
   const external = scripts.filter((m) => /\bsrc\s*=/i.test(m[1]!)).length;
-  if (scripts.length > external) notes.push(`${scripts.length - external} inline script${scripts.length - external === 1 ? "" : "s"}: the scorer's browser runs them, this preview does not — the scored screenshot shows what they did`);
-  if (external) notes.push(`${external} script${external === 1 ? "" : "s"} from elsewhere (e.g. a CDN's Tailwind 3): blocked, as the scorer blocks them`);
+  if (scripts.length > external)
+    notes.push(
+      `${scripts.length - external} inline script${scripts.length - external === 1 ? "" : "s"}: the scorer's browser runs them, this preview does not — the scored screenshot shows what they did`,
+    );
+  if (external)
+    notes.push(
+      `${external} script${external === 1 ? "" : "s"} from elsewhere (e.g. a CDN's Tailwind 3): blocked, as the scorer blocks them`,
+    );
   const withoutScripts = html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "");
-  const outside = [...new Set([...withoutScripts.matchAll(URL_IN_PAGE)].map((m) => m[0].replace(/&amp;/g, "&")).filter((u) => !TAILWIND_CDN.test(u) && !placeholderSize(u) && !/^https?:\/\/(www\.)?w3\.org\//.test(u)))];
-  if (outside.length) notes.push(`${outside.length} other address${outside.length === 1 ? "" : "es"} (images, fonts, stylesheets): not fetched, by the scorer either`);
+  const outside = [
+    ...new Set(
+      [...withoutScripts.matchAll(URL_IN_PAGE)]
+        .map((m) => m[0].replace(/&amp;/g, "&"))
+        .filter((u) => !TAILWIND_CDN.test(u) && !placeholderSize(u) && !/^https?:\/\/(www\.)?w3\.org\//.test(u)),
+    ),
+  ];
+  if (outside.length)
+    notes.push(
+      `${outside.length} other address${outside.length === 1 ? "" : "es"} (images, fonts, stylesheets): not fetched, by the scorer either`,
+    );
   return notes;
 }
 

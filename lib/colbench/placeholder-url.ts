@@ -55,15 +55,38 @@ export function placeholderSize(url: string): ImageSize | null {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
   const host = u.hostname.toLowerCase().replace(/^www\./, "");
-  const seg = u.pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+  const seg = u.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   let wh: [number, number] | null = null;
   if (host === "picsum.photos" || host.endsWith(".picsum.photos")) {
     // /W/H, /id/N/W/H, /seed/S/W/H
     const rest = seg[0] === "id" || seg[0] === "seed" ? seg.slice(2) : seg;
     wh = widthHeight(rest);
-  } else if (["via.placeholder.com", "placeholder.com", "placehold.co", "placehold.it", "dummyimage.com", "fakeimg.pl", "placeimg.com"].includes(host)) {
+  } else if (
+    [
+      "via.placeholder.com",
+      "placeholder.com",
+      "placehold.co",
+      "placehold.it",
+      "dummyimage.com",
+      "fakeimg.pl",
+      "placeimg.com",
+    ].includes(host)
+  ) {
     wh = dims(seg[0]) ?? widthHeight(seg);
-  } else if (["placekitten.com", "loremflickr.com", "placebear.com", "baconmockup.com", "fillmurray.com", "placecage.com", "lorempixel.com"].includes(host)) {
+  } else if (
+    [
+      "placekitten.com",
+      "loremflickr.com",
+      "placebear.com",
+      "baconmockup.com",
+      "fillmurray.com",
+      "placecage.com",
+      "lorempixel.com",
+    ].includes(host)
+  ) {
     wh = widthHeight(seg[0] === "g" ? seg.slice(1) : seg);
   } else if (host === "source.unsplash.com") {
     for (const s of seg) wh ??= s.includes("x") ? dims(s) : null;
@@ -75,4 +98,3 @@ export function placeholderSize(url: string): ImageSize | null {
   }
   return wh ? clampSize(wh[0], wh[1]) : null;
 }
-

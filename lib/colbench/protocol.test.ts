@@ -6,7 +6,10 @@ import { cutReply, extractAnswer, extractHtml, formatDialogue, normalizeImageUrl
 describe("agent output", () => {
   it("keeps only what follows the first OUTPUT:, up to a second one", () => {
     expect(splitAgentOutput("plain question?")).toEqual({ content: "plain question?", raw: "plain question?" });
-    expect(splitAgentOutput("THOUGHT: hmm\nOUTPUT: What size?")).toEqual({ content: " What size?", raw: "THOUGHT: hmm\nOUTPUT: What size?" });
+    expect(splitAgentOutput("THOUGHT: hmm\nOUTPUT: What size?")).toEqual({
+      content: " What size?",
+      raw: "THOUGHT: hmm\nOUTPUT: What size?",
+    });
     expect(splitAgentOutput("a OUTPUT: b OUTPUT: c")).toEqual({ content: " b ", raw: "a OUTPUT: b " });
     expect(splitAgentOutput("OUTPUT:")).toEqual({ content: "", raw: "OUTPUT:" });
   });
@@ -28,18 +31,25 @@ describe("frontend proposals", () => {
   });
 
   it("points random Unsplash images and plain picsum sizes at picsum image 48", () => {
-    expect(normalizeImageUrls("https://source.unsplash.com/random/800x600/?city")).toBe("https://picsum.photos/id/48/800/600");
+    expect(normalizeImageUrls("https://source.unsplash.com/random/800x600/?city")).toBe(
+      "https://picsum.photos/id/48/800/600",
+    );
     expect(normalizeImageUrls("https://picsum.photos/300/200")).toBe("https://picsum.photos/id/48/300/200");
     expect(normalizeImageUrls("https://picsum.photos/id/7/300/200")).toBe("https://picsum.photos/id/7/300/200");
-    expect(extractHtml('<html><img src="https://picsum.photos/640/480"></html>')).toBe('<html><img src="https://picsum.photos/id/48/640/480"></html>');
+    expect(extractHtml('<html><img src="https://picsum.photos/640/480"></html>')).toBe(
+      '<html><img src="https://picsum.photos/id/48/640/480"></html>',
+    );
   });
 });
 
 describe("simulator side", () => {
   it("formats the transcript as role:content blocks ending with the agent's cue", () => {
-    expect(formatDialogue([{ role: "user", content: "Need a fn" }, { role: "assistant", content: "Which?" }])).toBe(
-      "user:Need a fn\n\n\n\nassistant:Which?\n\n\n\nagent:",
-    );
+    expect(
+      formatDialogue([
+        { role: "user", content: "Need a fn" },
+        { role: "assistant", content: "Which?" },
+      ]),
+    ).toBe("user:Need a fn\n\n\n\nassistant:Which?\n\n\n\nagent:");
   });
 
   it("cuts replies to 400 (backend) and 1000 (frontend) characters, counting code points", () => {

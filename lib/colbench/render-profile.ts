@@ -49,11 +49,26 @@ export interface ProfileDefinition {
  */
 export const PROFILES: Record<ProfileName, ProfileDefinition> = {
   paper: {
-    geometry: { width: 1366, viewportHeight: 682, extent: "document", scrollbar: 12, maxWidth: 4_096, maxHeight: 16_384 },
-    describe: "the published scorer's screenshot: 1366x682 viewport (Firefox's 1366x768 headless window), captured to the document's extent as Firefox reports it",
+    geometry: {
+      width: 1366,
+      viewportHeight: 682,
+      extent: "document",
+      scrollbar: 12,
+      maxWidth: 4_096,
+      maxHeight: 16_384,
+    },
+    describe:
+      "the published scorer's screenshot: 1366x682 viewport (Firefox's 1366x768 headless window), captured to the document's extent as Firefox reports it",
   },
   "studio-1280": {
-    geometry: { width: 1280, viewportHeight: 800, extent: "full-page", scrollbar: 0, maxWidth: 4_096, maxHeight: 16_384 },
+    geometry: {
+      width: 1280,
+      viewportHeight: 800,
+      extent: "full-page",
+      scrollbar: 0,
+      maxWidth: 4_096,
+      maxHeight: 16_384,
+    },
     describe: "the studio's earlier geometry: 1280x800, full page, at least the window",
   },
 };
@@ -68,7 +83,9 @@ export const LEGACY_PROFILE: ProfileName = "studio-1280";
  * drawn from the URL, offline) or "picsum-48:<sha256 of the photo file, 12 hex>" (the published
  * photo, cropped and resized as picsum serves it).
  */
-export const placeholdersSchema = z.string().regex(/^(generated|picsum-48:[0-9a-f]{12})$/, 'must be "generated" or "picsum-48:<12 hex digits>"');
+export const placeholdersSchema = z
+  .string()
+  .regex(/^(generated|picsum-48:[0-9a-f]{12})$/, 'must be "generated" or "picsum-48:<12 hex digits>"');
 
 /** Everything a score's pixels depended on besides the page: recorded with every render and score. */
 export const renderProfileSchema = z.object({
@@ -78,7 +95,11 @@ export const renderProfileSchema = z.object({
 });
 export type RenderProfile = z.infer<typeof renderProfileSchema>;
 
-export const LEGACY_RENDER_PROFILE: RenderProfile = { name: LEGACY_PROFILE, browser: "chromium", placeholders: "generated" };
+export const LEGACY_RENDER_PROFILE: RenderProfile = {
+  name: LEGACY_PROFILE,
+  browser: "chromium",
+  placeholders: "generated",
+};
 
 /** One line for tables and warnings, e.g. "paper · chromium · generated placeholders". */
 export function profileLabel(p: RenderProfile): string {

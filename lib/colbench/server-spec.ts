@@ -26,11 +26,20 @@ export function parseServerSpec(text: string, what = "server"): ServerSpec {
   if (hash <= 0 || hash === text.length - 1) {
     throw new Error(`${what}: expected URL#MODEL, e.g. http://localhost:8000/v1#my-model (got "${text}")`);
   }
-  const urls = text.slice(0, hash).split(",").map((u) => u.trim().replace(/\/+$/, "")).filter(Boolean);
+  const urls = text
+    .slice(0, hash)
+    .split(",")
+    .map((u) => u.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
   const model = text.slice(hash + 1);
   const [baseUrl, ...replicas] = urls;
-  const parsed = serverSpecSchema.safeParse({ baseUrl, model, ...(replicas.length ? { replicas: [...new Set(replicas)].filter((u) => u !== baseUrl) } : {}) });
-  if (!parsed.success) throw new Error(`${what}: "${urls.join(",")}" is not an http(s) URL${urls.length > 1 ? " list" : ""}`);
+  const parsed = serverSpecSchema.safeParse({
+    baseUrl,
+    model,
+    ...(replicas.length ? { replicas: [...new Set(replicas)].filter((u) => u !== baseUrl) } : {}),
+  });
+  if (!parsed.success)
+    throw new Error(`${what}: "${urls.join(",")}" is not an http(s) URL${urls.length > 1 ? " list" : ""}`);
   return parsed.data;
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { shortcutsFor, viewerSearches } from "./shortcuts";
 
-const keysOn = (path: string, search = true) => shortcutsFor(path, { search }).flatMap((g) => g.shortcuts.flatMap((s) => s.keys));
+const keysOn = (path: string, search = true) =>
+  shortcutsFor(path, { search }).flatMap((g) => g.shortcuts.flatMap((s) => s.keys));
 const titlesOn = (path: string) => shortcutsFor(path, { search: true }).map((g) => g.title);
 
 describe("shortcutsFor", () => {

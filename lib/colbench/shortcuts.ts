@@ -21,7 +21,11 @@ const SEARCH: Shortcut = { keys: ["/"], does: "search every episode" };
 function everywhere(search: boolean): ShortcutGroup {
   return {
     title: "Anywhere",
-    shortcuts: [{ keys: ["?"], does: "show or hide this list" }, ...(search ? [SEARCH] : []), { keys: ["Esc"], does: "close a dialog" }],
+    shortcuts: [
+      { keys: ["?"], does: "show or hide this list" },
+      ...(search ? [SEARCH] : []),
+      { keys: ["Esc"], does: "close a dialog" },
+    ],
   };
 }
 
@@ -38,7 +42,10 @@ const PAGES: Array<{ path: RegExp; group: ShortcutGroup }> = [
   },
   {
     path: /^\/play\/\d+\/(agent|collaborator)$/,
-    group: { title: "Playing a seat", shortcuts: [{ keys: ["Ctrl", "Enter"], does: "send the message (⌘ Enter on a Mac)" }] },
+    group: {
+      title: "Playing a seat",
+      shortcuts: [{ keys: ["Ctrl", "Enter"], does: "send the message (⌘ Enter on a Mac)" }],
+    },
   },
   {
     // The desk itself: /annotate/ID (its agreement page, /annotate/ID/agreement, has no such keys).

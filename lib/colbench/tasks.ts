@@ -25,7 +25,6 @@ export interface TaskInput {
 
 export type ParseResult = { ok: true; task: TaskInput } | { ok: false; problems: FieldProblem[] };
 
-
 /** Identity of a task's content: the same task imported twice (from any file) hashes the same. */
 export function taskContentHash(task: TaskInput): string {
   const canonical = JSON.stringify([

@@ -30,7 +30,12 @@ const socketDir = path.join(tmp(), "db");
 let socketOwner: Database | undefined;
 
 const backends: Array<{ label: string; kind: string; role: string; make: () => Promise<Backend> }> = [
-  { label: "pglite", kind: "pglite", role: "owner", make: async () => ({ open: () => openDatabase({ pgliteDir, url: "" }) }) },
+  {
+    label: "pglite",
+    kind: "pglite",
+    role: "owner",
+    make: async () => ({ open: () => openDatabase({ pgliteDir, url: "" }) }),
+  },
   // Another opener of a folder with a live owner is that owner's socket client: the same suite
   // through the PostgreSQL driver, PGlite's socket server and its session gate.
   {
@@ -102,7 +107,12 @@ describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
 
   it("imports the good lines of a broken file and names each bad line, file, line and field", async () => {
     const problems: string[] = [];
-    const summary = await importTasks(db.prisma, { file: brokenFile, benchmark: "backend", name: "broken", onProblem: (p) => problems.push(p) });
+    const summary = await importTasks(db.prisma, {
+      file: brokenFile,
+      benchmark: "backend",
+      name: "broken",
+      onProblem: (p) => problems.push(p),
+    });
     expect(summary.lines).toBe(7);
     expect(summary.valid).toBe(2);
     expect(summary.inserted).toBe(2);
@@ -149,20 +159,40 @@ describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
 
   it("stores runs, episodes and turns, and refuses a second episode for the same sample", async () => {
     const task = (await listTasks(db.prisma, { benchmark: "backend" })).items[0]!;
-    const run = await db.prisma.run.create({ data: { name: `crud-${kind}-${role}`, benchmark: "backend", config: { agent: "x" } } });
-    const episode = await db.prisma.episode.create({ data: { runId: run.id, taskId: task.id, sample: 0, status: "running" } });
+    const run = await db.prisma.run.create({
+      data: { name: `crud-${kind}-${role}`, benchmark: "backend", config: { agent: "x" } },
+    });
+    const episode = await db.prisma.episode.create({
+      data: { runId: run.id, taskId: task.id, sample: 0, status: "running" },
+    });
     await db.prisma.turn.createMany({
       data: [
-        { episodeId: episode.id, index: 0, role: "agent", content: "What should happen at 1 kg?", prompt: [{ role: "user", content: "..." }] },
+        {
+          episodeId: episode.id,
+          index: 0,
+          role: "agent",
+          content: "What should happen at 1 kg?",
+          prompt: [{ role: "user", content: "..." }],
+        },
         { episodeId: episode.id, index: 1, role: "simulator", content: "It is the flat price." },
       ],
     });
-    await db.prisma.episode.update({ where: { id: episode.id }, data: { status: "done", reward: 0.7, answer: "def f(): pass" } });
-    const loaded = await db.prisma.episode.findUnique({ where: { id: episode.id }, include: { turns: { orderBy: { index: "asc" } } } });
+    await db.prisma.episode.update({
+      where: { id: episode.id },
+      data: { status: "done", reward: 0.7, answer: "def f(): pass" },
+    });
+    const loaded = await db.prisma.episode.findUnique({
+      where: { id: episode.id },
+      include: { turns: { orderBy: { index: "asc" } } },
+    });
     expect(loaded?.turns.map((t) => t.role)).toEqual(["agent", "simulator"]);
     expect(loaded?.reward).toBeCloseTo(0.7);
-    await expect(db.prisma.episode.create({ data: { runId: run.id, taskId: task.id, sample: 0 } })).rejects.toThrow(/Unique constraint/i);
-    await expect(db.prisma.turn.create({ data: { episodeId: episode.id, index: 1, role: "agent", content: "dup" } })).rejects.toThrow(/Unique constraint/i);
+    await expect(db.prisma.episode.create({ data: { runId: run.id, taskId: task.id, sample: 0 } })).rejects.toThrow(
+      /Unique constraint/i,
+    );
+    await expect(
+      db.prisma.turn.create({ data: { episodeId: episode.id, index: 1, role: "agent", content: "dup" } }),
+    ).rejects.toThrow(/Unique constraint/i);
     await db.prisma.run.delete({ where: { id: run.id } });
     expect(await db.prisma.turn.count({ where: { episodeId: episode.id } })).toBe(0);
   });
@@ -201,13 +231,21 @@ describe("migrations", () => {
       await applyMigrations(db.factory, undefined, names.slice(0, at));
       const sql = (text: string) => db.prisma.$executeRawUnsafe(text);
       for (const [i, benchmark] of ["backend", "frontend", "backend"].entries()) {
-        await sql(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('${benchmark}', 'p${i}', 'g', 'old', ${i + 1}, 'h${i}')`);
-        await sql(`INSERT INTO "Run" ("name", "benchmark", "config", "updatedAt") VALUES ('r${i}', '${benchmark}', '{}', now())`);
-        await sql(`INSERT INTO "Queue" ("name", "kind", "benchmark", "overlap", "source") VALUES ('q${i}', 'trajectory', '${benchmark}', 1, '{}')`);
+        await sql(
+          `INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('${benchmark}', 'p${i}', 'g', 'old', ${i + 1}, 'h${i}')`,
+        );
+        await sql(
+          `INSERT INTO "Run" ("name", "benchmark", "config", "updatedAt") VALUES ('r${i}', '${benchmark}', '{}', now())`,
+        );
+        await sql(
+          `INSERT INTO "Queue" ("name", "kind", "benchmark", "overlap", "source") VALUES ('q${i}', 'trajectory', '${benchmark}', 1, '{}')`,
+        );
       }
       expect(await applyMigrations(db.factory)).toEqual(names.slice(at));
       for (const table of ["Task", "Run", "Queue"]) {
-        const rows = await db.prisma.$queryRawUnsafe<Array<{ benchmark: string }>>(`SELECT "benchmark" FROM "${table}" ORDER BY "id"`);
+        const rows = await db.prisma.$queryRawUnsafe<Array<{ benchmark: string }>>(
+          `SELECT "benchmark" FROM "${table}" ORDER BY "id"`,
+        );
         expect(rows.map((r) => r.benchmark)).toEqual(["backend", "frontend", "backend"]);
       }
       const columns = await db.prisma.$queryRawUnsafe<Array<{ table_name: string; data_type: string }>>(
@@ -215,9 +253,17 @@ describe("migrations", () => {
       );
       expect(columns).toEqual(["Queue", "Run", "Task"].map((table_name) => ({ table_name, data_type: "text" })));
       expect(await db.prisma.$queryRawUnsafe(`SELECT typname FROM pg_type WHERE typname = 'Benchmark'`)).toEqual([]);
-      const indexes = await db.prisma.$queryRawUnsafe<Array<{ indexname: string }>>(`SELECT indexname FROM pg_indexes WHERE tablename = 'Task' ORDER BY indexname`);
-      expect(indexes.map((r) => r.indexname)).toEqual(expect.arrayContaining(["Task_benchmark_contentHash_key", "Task_benchmark_split_id_idx"]));
-      await expect(sql(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('frontend', 'again', 'g', 'old', 9, 'h1')`)).rejects.toThrow(/unique/i);
+      const indexes = await db.prisma.$queryRawUnsafe<Array<{ indexname: string }>>(
+        `SELECT indexname FROM pg_indexes WHERE tablename = 'Task' ORDER BY indexname`,
+      );
+      expect(indexes.map((r) => r.indexname)).toEqual(
+        expect.arrayContaining(["Task_benchmark_contentHash_key", "Task_benchmark_split_id_idx"]),
+      );
+      await expect(
+        sql(
+          `INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "source", "sourceIndex", "contentHash") VALUES ('frontend', 'again', 'g', 'old', 9, 'h1')`,
+        ),
+      ).rejects.toThrow(/unique/i);
     } finally {
       await db.close();
       fs.rmSync(path.dirname(dir), { recursive: true, force: true });
@@ -230,10 +276,14 @@ describe("embedded PGlite ownership", () => {
   afterAll(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 
   function holdInChild(): Promise<{ child: ReturnType<typeof spawn>; committed: number }> {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "lib/db/testing/hold-db.ts"), dir, "7"], {
-      cwd: projectRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(projectRoot, "lib/db/testing/hold-db.ts"), dir, "7"],
+      {
+        cwd: projectRoot,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     return new Promise((resolve, reject) => {
       let out = "";
       let err = "";
@@ -320,7 +370,10 @@ describe("embedded PGlite ownership", () => {
       const writers = Array.from({ length: 4 }, async (_, w) => {
         for (let i = 0; writing; i++) {
           const data = row(i, `kill-w${w}`);
-          const ok = await client.prisma.task.create({ data }).then(() => true, () => false);
+          const ok = await client.prisma.task.create({ data }).then(
+            () => true,
+            () => false,
+          );
           if (!ok) return;
           acknowledged.push(data.contentHash);
         }
@@ -329,7 +382,9 @@ describe("embedded PGlite ownership", () => {
       // A client opens a transaction between the writers' statements (they queue behind it at the
       // session gate), writes, and the owner dies before it commits.
       await raw.query("BEGIN");
-      await raw.query(`INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "testCases", "source", "sourceIndex", "contentHash") VALUES ('backend', 'open', 'x', '[]', 'kill-open', 1, 'kill-open-1')`);
+      await raw.query(
+        `INSERT INTO "Task" ("benchmark", "problemDescription", "groundTruth", "testCases", "source", "sourceIndex", "contentHash") VALUES ('backend', 'open', 'x', '[]', 'kill-open', 1, 'kill-open-1')`,
+      );
       await kill9(child);
       writing = false;
       await Promise.all(writers);
@@ -341,10 +396,16 @@ describe("embedded PGlite ownership", () => {
     }
     const db = await openDatabase({ pgliteDir: dir, url: "" });
     try {
-      const stored = new Set((await db.prisma.task.findMany({ where: { source: { startsWith: "kill-" } }, select: { contentHash: true } })).map((t) => t.contentHash));
+      const stored = new Set(
+        (
+          await db.prisma.task.findMany({ where: { source: { startsWith: "kill-" } }, select: { contentHash: true } })
+        ).map((t) => t.contentHash),
+      );
       expect(acknowledged.filter((hash) => !stored.has(hash))).toEqual([]);
       expect(stored.has("kill-open-1")).toBe(false);
-      expect(await db.prisma.task.count({ where: { source: "hold-db", contentHash: { startsWith: `hold-${child.pid}-` } } })).toBe(committed);
+      expect(
+        await db.prisma.task.count({ where: { source: "hold-db", contentHash: { startsWith: `hold-${child.pid}-` } } }),
+      ).toBe(committed);
     } finally {
       await db.close();
     }

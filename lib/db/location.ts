@@ -16,8 +16,21 @@ export function lockPathOf(dir: string): string {
 // (password, sslpassword, sslkey, a token a proxy adds, …): a list of what may show is the one that
 // cannot miss a secret it has never heard of.
 const SHOWN_PARAMETERS = new Set([
-  "host", "hostaddr", "port", "dbname", "user", "schema", "sslmode", "application_name", "connect_timeout",
-  "target_session_attrs", "client_encoding", "keepalives", "keepalives_idle", "gssencmode", "channel_binding",
+  "host",
+  "hostaddr",
+  "port",
+  "dbname",
+  "user",
+  "schema",
+  "sslmode",
+  "application_name",
+  "connect_timeout",
+  "target_session_attrs",
+  "client_encoding",
+  "keepalives",
+  "keepalives_idle",
+  "gssencmode",
+  "channel_binding",
 ]);
 
 /** The URL as people may see it: its password and every query value that could be a secret replaced by ***. */

@@ -78,7 +78,10 @@ export async function acquireOwnership(lockPath: string, command: string, waitMs
     if (holder) {
       if (holder.state === "serving" && holder.url) return { role: "client", holder };
       // The owner is still opening PGlite (a first start or WAL recovery takes seconds).
-      if (Date.now() > deadline) throw new Error(`the database folder's owner, process ${holder.pid} (${holder.command}), has not started serving within ${waitMs / 1000} s (lock: ${lockPath})`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the database folder's owner, process ${holder.pid} (${holder.command}), has not started serving within ${waitMs / 1000} s (lock: ${lockPath})`,
+        );
       await sleep(100);
       continue;
     }
@@ -91,7 +94,13 @@ export async function acquireOwnership(lockPath: string, command: string, waitMs
       const previous = readLock(lockPath);
       if (liveOwner(lockPath)) continue; // someone took it between our two reads
       ownedHere.add(path.resolve(lockPath));
-      writeLock(lockPath, { pid: process.pid, state: "opening", command, url: previous?.url, since: new Date().toISOString() });
+      writeLock(lockPath, {
+        pid: process.pid,
+        state: "opening",
+        command,
+        url: previous?.url,
+        since: new Date().toISOString(),
+      });
       return {
         role: "owner",
         previous,

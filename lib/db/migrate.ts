@@ -25,7 +25,10 @@ function loadEngine(): Promise<EngineModule> {
   engineModule ??= (async () => {
     const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
     const require = createRequire(import.meta.url);
-    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const wasmPath = path.join(
+      path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
     const { instance } = await WebAssembly.instantiate(fs.readFileSync(wasmPath), {
       "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports,
     });
@@ -45,7 +48,10 @@ function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
   if (factory.adapterName !== "@prisma/adapter-pg") return factory;
   const whole = (adapter: Adapter): Adapter => {
     const pool = (adapter as unknown as { client?: { query(sql: string): Promise<unknown> } }).client;
-    if (!pool) throw new Error("@prisma/adapter-pg no longer keeps its pool as `client`: migrations with function bodies need another way to run whole");
+    if (!pool)
+      throw new Error(
+        "@prisma/adapter-pg no longer keeps its pool as `client`: migrations with function bodies need another way to run whole",
+      );
     adapter.executeScript = async (script: string) => {
       await pool.query(script);
     };
@@ -95,7 +101,9 @@ export async function applyMigrations(
   if (recorded && wanted.every((name) => recorded.includes(name))) return [];
   return withEngine(factory, async (engine) => {
     const all = readMigrations();
-    const migrationsList = only ? { ...all, migrationDirectories: all.migrationDirectories.filter((dir) => only.includes(dir.path)) } : all;
+    const migrationsList = only
+      ? { ...all, migrationDirectories: all.migrationDirectories.filter((dir) => only.includes(dir.path)) }
+      : all;
     const result = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return result.appliedMigrationNames;
   });

@@ -43,4 +43,3 @@ export function readMigrations() {
 export function migrationNames(): string[] {
   return readMigrations().migrationDirectories.map((dir) => dir.path);
 }
-

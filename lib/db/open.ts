@@ -74,7 +74,11 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   return openEmbedded(path.resolve(options.pgliteDir ?? pgliteDirFromEnv()), options);
 }
 
-async function withPrisma(factory: SqlMigrationAwareDriverAdapterFactory, options: OpenOptions, where = "the database"): Promise<{ prisma: PrismaClient; applied: string[] }> {
+async function withPrisma(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  options: OpenOptions,
+  where = "the database",
+): Promise<{ prisma: PrismaClient; applied: string[] }> {
   const prisma = new PrismaClient({ adapter: factory });
   try {
     const recorded = await recordedMigrations(prisma);
@@ -100,7 +104,10 @@ async function recordedMigrations(prisma: PrismaClient): Promise<string[]> {
 }
 
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
-  const factory = new PrismaPg({ connectionString: url }, namesStatements() ? { statementNameGenerator: statementNames() } : undefined);
+  const factory = new PrismaPg(
+    { connectionString: url },
+    namesStatements() ? { statementNameGenerator: statementNames() } : undefined,
+  );
   const { prisma, applied } = await withPrisma(factory, options, `the PostgreSQL database ${redact(url)}`);
   return {
     prisma,
@@ -128,13 +135,25 @@ interface Served {
  * thread (at the previous owner's address when it is free, so that its clients reconnect), and
  * records the address.
  */
-async function serveFolder(dir: string, previousUrl: string | undefined, update: (patch: Partial<LockInfo>) => void, release: () => void, strictPort: boolean): Promise<Served> {
+async function serveFolder(
+  dir: string,
+  previousUrl: string | undefined,
+  update: (patch: Partial<LockInfo>) => void,
+  release: () => void,
+  strictPort: boolean,
+): Promise<Served> {
   const { PgliteHost } = await import("./pglite-host");
   let host: PgliteHost | undefined;
   try {
     const previous = previousUrl ? new URL(previousUrl) : undefined;
     const password = previous?.password ? decodeURIComponent(previous.password) : randomBytes(18).toString("base64url");
-    host = await PgliteHost.start({ dataDir: dir, password, port: previous ? Number(previous.port) : 0, strictPort, statistics: statisticsTimes() });
+    host = await PgliteHost.start({
+      dataDir: dir,
+      password,
+      port: previous ? Number(previous.port) : 0,
+      strictPort,
+      statistics: statisticsTimes(),
+    });
     const url = `postgresql://colbench:${encodeURIComponent(password)}@127.0.0.1:${host.address.port}/postgres`;
     update({ url });
     return { host, url, release };
@@ -186,12 +205,17 @@ async function openEmbedded(dir: string, options: OpenOptions): Promise<Database
     if (ownership.role === "owner") return openAsOwner(dir, ownership, options);
     if (await reachable(ownership.holder.url!)) return openAsClient(dir, ownership.holder.url!, options);
     // The lock names a live pid whose socket refuses us: that pid is another program's now.
-    if (attempt > 20) throw new Error(`the database owner recorded in ${lockPath} (process ${ownership.holder.pid}) does not answer`);
+    if (attempt > 20)
+      throw new Error(`the database owner recorded in ${lockPath} (process ${ownership.holder.pid}) does not answer`);
     await forgetUnreachableOwner(lockPath, ownership.holder);
   }
 }
 
-async function openAsOwner(dir: string, ownership: Extract<Awaited<ReturnType<typeof acquireOwnership>>, { role: "owner" }>, options: OpenOptions): Promise<Database> {
+async function openAsOwner(
+  dir: string,
+  ownership: Extract<Awaited<ReturnType<typeof acquireOwnership>>, { role: "owner" }>,
+  options: OpenOptions,
+): Promise<Database> {
   const served = await serveFolder(dir, ownership.previous?.url, ownership.update, ownership.release, false);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   try {
@@ -261,9 +285,13 @@ async function openAsClient(dir: string, url: string, options: OpenOptions): Pro
       ownership.update({ state: "serving" });
       clearInterval(watch);
       const was = ownership.previous;
-      process.stderr.write(`colbench: took over the database folder ${dir} from process ${was?.pid} (${was?.command}), which ended; serving it at the same address\n`);
+      process.stderr.write(
+        `colbench: took over the database folder ${dir} from process ${was?.pid} (${was?.command}), which ended; serving it at the same address\n`,
+      );
     })()
-      .catch((error) => process.stderr.write(`colbench: could not take over the database folder ${dir}: ${(error as Error).message}\n`))
+      .catch((error) =>
+        process.stderr.write(`colbench: could not take over the database folder ${dir}: ${(error as Error).message}\n`),
+      )
       .finally(() => (checking = false));
   }, 1000);
   watch.unref();

@@ -145,7 +145,11 @@ function parsed<T>(result: RawResult, parsers: Parsers, rowMode: QueryOptions["r
   const rows =
     rowMode === "array"
       ? result.rows.map((row) => row.map((text, i) => types.parseType(text, fields[i]!.dataTypeID, parsers)))
-      : result.rows.map((row) => Object.fromEntries(row.map((text, i) => [fields[i]!.name, types.parseType(text, fields[i]!.dataTypeID, parsers)])));
+      : result.rows.map((row) =>
+          Object.fromEntries(
+            row.map((text, i) => [fields[i]!.name, types.parseType(text, fields[i]!.dataTypeID, parsers)]),
+          ),
+        );
   return { rows: rows as T[], fields, affectedRows: result.affectedRows };
 }
 
@@ -166,7 +170,8 @@ class WorkerPglite implements Queryable {
     arrays: ArrayType[],
   ) {
     const parsers: Parsers = { ...types.parsers };
-    for (const { oid, typarray } of arrays) parsers[typarray] = (text: string) => types.arrayParser(text, parsers[oid]!, typarray);
+    for (const { oid, typarray } of arrays)
+      parsers[typarray] = (text: string) => types.arrayParser(text, parsers[oid]!, typarray);
     this.parsers = parsers;
   }
 
@@ -179,16 +184,24 @@ class WorkerPglite implements Queryable {
   }
 
   async query<T>(sql: string, params: unknown[] = [], options?: QueryOptions, tx?: number): Promise<Results<T>> {
-    return parsed<T>(await this.host.call<RawResult>({ op: "query", sql, params, tx }), this.parsersFor(options), options?.rowMode);
+    return parsed<T>(
+      await this.host.call<RawResult>({ op: "query", sql, params, tx }),
+      this.parsersFor(options),
+      options?.rowMode,
+    );
   }
 
   async exec(sql: string, options?: QueryOptions, tx?: number): Promise<Array<Results>> {
     const parsers = this.parsersFor(options);
-    return (await this.host.call<RawResult[]>({ op: "exec", sql, tx })).map((result) => parsed(result, parsers, options?.rowMode));
+    return (await this.host.call<RawResult[]>({ op: "exec", sql, tx })).map((result) =>
+      parsed(result, parsers, options?.rowMode),
+    );
   }
 
   /** Commits when `use` returns, rolls back when it throws or calls `rollback()`, as PGlite's own does. */
-  async transaction<T>(use: (tx: Queryable & { rollback(): Promise<void>; readonly closed: boolean }) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    use: (tx: Queryable & { rollback(): Promise<void>; readonly closed: boolean }) => Promise<T>,
+  ): Promise<T> {
     const id = await this.host.call<number>({ op: "begin" });
     let closed = false;
     let rolledBack: Promise<void> | null = null;

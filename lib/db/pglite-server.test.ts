@@ -36,7 +36,11 @@ async function connect(): Promise<pg.Client> {
 }
 
 /** A client speaking the wire protocol byte by byte, to send one query in two pieces. */
-async function rawClient(): Promise<{ socket: net.Socket; write(...messages: Buffer[]): void; read(): Promise<string> }> {
+async function rawClient(): Promise<{
+  socket: net.Socket;
+  write(...messages: Buffer[]): void;
+  read(): Promise<string>;
+}> {
   const socket = net.connect(server.address.port, "127.0.0.1");
   await new Promise((resolve) => socket.once("connect", resolve));
   let received = Buffer.alloc(0);
@@ -75,9 +79,20 @@ describe("the PGlite socket server", () => {
     a.write(serialize.parse({ text: "SELECT $1::text AS from_a" }));
     await sleep(150);
     // B's whole query arrives while A's Bind is still on its way: it must wait, not take the unnamed statement.
-    b.write(serialize.parse({ text: "SELECT 42 AS from_b" }), serialize.bind({}), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+    b.write(
+      serialize.parse({ text: "SELECT 42 AS from_b" }),
+      serialize.bind({}),
+      serialize.describe({ type: "P" }),
+      serialize.execute({}),
+      serialize.sync(),
+    );
     expect(await b.read()).toBe("");
-    a.write(serialize.bind({ values: ["hello"] }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+    a.write(
+      serialize.bind({ values: ["hello"] }),
+      serialize.describe({ type: "P" }),
+      serialize.execute({}),
+      serialize.sync(),
+    );
     const fromA = await a.read();
     expect(fromA).toContain("hello");
     expect(fromA).not.toContain("ERROR");
@@ -92,8 +107,12 @@ describe("the PGlite socket server", () => {
     const owner = server.pglite;
     await a.query("BEGIN");
     await a.query("INSERT INTO t (v) VALUES ('uncommitted')");
-    const seenByB = b.query("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'").then((r) => r.rows[0].n as number);
-    const seenByOwner = owner.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'").then((r) => r.rows[0]!.n);
+    const seenByB = b
+      .query("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'")
+      .then((r) => r.rows[0].n as number);
+    const seenByOwner = owner
+      .query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'")
+      .then((r) => r.rows[0]!.n);
     await sleep(200);
     await a.query("ROLLBACK");
     expect(await seenByB).toBe(0);
@@ -121,7 +140,9 @@ describe("the PGlite socket server", () => {
     const duplicate = await server.pglite.query("INSERT INTO u VALUES (1)").catch((error: unknown) => error);
     expect(duplicate).toBeInstanceOf(messages.DatabaseError);
     expect(duplicate).toMatchObject({ code: "23505", constraint: "u_pkey" });
-    expect((await server.pglite.query<{ n: number; at: Date }>("SELECT 2::int AS n, now() AS at")).rows[0]).toMatchObject({ n: 2, at: expect.any(Date) });
+    expect(
+      (await server.pglite.query<{ n: number; at: Date }>("SELECT 2::int AS n, now() AS at")).rows[0],
+    ).toMatchObject({ n: 2, at: expect.any(Date) });
   });
 
   it("passes a NOTIFY to every client and owner listener on the channel, whoever sent it, across one client's UNLISTEN", async () => {
@@ -143,7 +164,14 @@ describe("the PGlite socket server", () => {
     await a.query("ROLLBACK");
     await sleep(100);
     off();
-    expect(heard.sort()).toEqual(["a:from b", "a:from the owner", "b:from a", "owner:from a", "owner:from b", "owner:from the owner"]);
+    expect(heard.sort()).toEqual([
+      "a:from b",
+      "a:from the owner",
+      "b:from a",
+      "owner:from a",
+      "owner:from b",
+      "owner:from the owner",
+    ]);
   });
 
   it("rolls back what a client leaves open when it disconnects, and drops its prepared statements", async () => {
@@ -157,7 +185,10 @@ describe("the PGlite socket server", () => {
     await c.end();
     expect((await a.query("SELECT count(*)::int AS n FROM t WHERE v = 'left open'")).rows[0].n).toBe(0);
     // The client's own is gone; the owner's (lib/db/prepared-statements.ts) are not the client's to drop.
-    expect((await a.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name NOT LIKE 'colbench_owner_%'")).rows[0].n).toBe(0);
+    expect(
+      (await a.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name NOT LIKE 'colbench_owner_%'"))
+        .rows[0].n,
+    ).toBe(0);
     expect(await server.inTransaction()).toBe(false);
   });
 
@@ -209,7 +240,10 @@ describe("the PGlite socket server", () => {
       many.map(async (client, k) => {
         for (let i = 0; i < 40; i++) {
           const text = "x".repeat(50_000 * (k % 3)) + String(i);
-          const r = await client.query("INSERT INTO t (v) VALUES ($1) RETURNING length(v) AS n, $2::int AS k", [text, k]);
+          const r = await client.query("INSERT INTO t (v) VALUES ($1) RETURNING length(v) AS n, $2::int AS k", [
+            text,
+            k,
+          ]);
           if (r.rows[0].n !== text.length || r.rows[0].k !== k) wrong++;
         }
       }),

@@ -109,7 +109,8 @@ class Client {
     }
     if (!this.authed) {
       if (message.type !== "p") return this.fail("08P01", "expected a password message");
-      if (!this.server.checkPassword(passwordOf(message.bytes))) return this.fail("28P01", "password authentication failed for the PGlite socket");
+      if (!this.server.checkPassword(passwordOf(message.bytes)))
+        return this.fail("28P01", "password authentication failed for the PGlite socket");
       this.authed = true;
       // PGlite answers a startup packet with AuthenticationOk, its parameters and ReadyForQuery.
       this.queue.push(startupPacket());
@@ -198,7 +199,14 @@ class Client {
   private startIdle(): void {
     this.clearIdle();
     const ms = this.server.idleInTransactionMs;
-    this.idleTimer = setTimeout(() => this.fail("25P03", `terminating connection: idle in a transaction for ${ms / 1000} s while other clients of the embedded database waited`), ms);
+    this.idleTimer = setTimeout(
+      () =>
+        this.fail(
+          "25P03",
+          `terminating connection: idle in a transaction for ${ms / 1000} s while other clients of the embedded database waited`,
+        ),
+      ms,
+    );
     this.idleTimer.unref();
   }
 
@@ -339,7 +347,11 @@ export class PgliteServer {
       if (unsynced) await this.exec(sync());
       if (this.db.isInTransaction()) await this.exec(simpleQuery("ROLLBACK"));
       if (client.statements.size) {
-        await this.exec(simpleQuery([...client.statements].map((name) => `DEALLOCATE ${quoteIdent(client.prefix + name)}`).join("; ")));
+        await this.exec(
+          simpleQuery(
+            [...client.statements].map((name) => `DEALLOCATE ${quoteIdent(client.prefix + name)}`).join("; "),
+          ),
+        );
       }
     } catch {
       // The database is closing under us; there is nothing left to clean.

@@ -19,11 +19,17 @@ const send = (message: ToHost, transfer?: ArrayBuffer[]) => port.postMessage(mes
 
 function wireError(error: unknown): WireError {
   const e = error as Error & Record<string, unknown>;
-  const out: WireError = { message: e?.message ?? String(error), name: e?.name ?? "Error", stack: e?.stack, code: typeof e?.code === "string" ? e.code : undefined };
+  const out: WireError = {
+    message: e?.message ?? String(error),
+    name: e?.name ?? "Error",
+    stack: e?.stack,
+    code: typeof e?.code === "string" ? e.code : undefined,
+  };
   // PGlite's DatabaseError: PostgreSQL's fields (code, detail, constraint, …) travel with it.
   if (e && typeof e === "object" && "severity" in e) {
     out.database = {};
-    for (const [key, value] of Object.entries(e)) if (value === undefined || ["string", "number"].includes(typeof value)) out.database[key] = value;
+    for (const [key, value] of Object.entries(e))
+      if (value === undefined || ["string", "number"].includes(typeof value)) out.database[key] = value;
   }
   return out;
 }
@@ -43,7 +49,13 @@ async function main(): Promise<void> {
     if (init.dataDir) fs.mkdirSync(path.dirname(init.dataDir), { recursive: true });
     pg = await PGlite.create(init.dataDir);
     const gate = new SessionGate();
-    const options = { db: pg, gate, password: init.password, host: init.host, idleInTransactionMs: init.idleInTransactionMs };
+    const options = {
+      db: pg,
+      gate,
+      password: init.password,
+      host: init.host,
+      idleInTransactionMs: init.idleInTransactionMs,
+    };
     try {
       server = new PgliteServer({ ...options, port: init.port ?? 0 });
       await server.start();
@@ -53,7 +65,11 @@ async function main(): Promise<void> {
       await server.start();
     }
     // The array types there are at start (as PGlite's own parsers know them), for the owner's thread.
-    const arrays = (await pg.query<ArrayType>(`SELECT e."oid", e."typarray" FROM pg_catalog.pg_type t JOIN pg_catalog.pg_type e ON e."oid" = t."typelem" WHERE t."typcategory" = 'A' GROUP BY e."oid", e."typarray"`)).rows;
+    const arrays = (
+      await pg.query<ArrayType>(
+        `SELECT e."oid", e."typarray" FROM pg_catalog.pg_type t JOIN pg_catalog.pg_type e ON e."oid" = t."typelem" WHERE t."typcategory" = 'A' GROUP BY e."oid", e."typarray"`,
+      )
+    ).rows;
     if (init.statistics !== false) {
       const db = pg;
       statistics = keepStatistics(
@@ -80,7 +96,12 @@ async function main(): Promise<void> {
   }
 }
 
-function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatistics: () => Promise<void> | undefined): void {
+function serve(
+  pg: PGlite,
+  server: PgliteServer,
+  gate: SessionGate,
+  stopStatistics: () => Promise<void> | undefined,
+): void {
   const raw = textParsers(pg);
   const prepared = new PreparedStatements(pg);
   const transactions = new Map<number, OpenTransaction>();
@@ -88,7 +109,13 @@ function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatisti
   let nextTransaction = 1;
   let closing: Promise<void> | null = null;
 
-  const plain = (result: { rows: unknown[]; fields: Array<{ name: string; dataTypeID: number }>; affectedRows?: number; rowCount?: number; command?: string }): RawResult => ({
+  const plain = (result: {
+    rows: unknown[];
+    fields: Array<{ name: string; dataTypeID: number }>;
+    affectedRows?: number;
+    rowCount?: number;
+    command?: string;
+  }): RawResult => ({
     rows: result.rows as RawResult["rows"],
     fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
     affectedRows: result.affectedRows,
@@ -115,7 +142,9 @@ function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatisti
       }
       case "exec": {
         const tx = target(request.tx);
-        const results = tx ? await tx.exec(request.sql, { rowMode: "array", parsers: raw }) : await gate.run(() => pg.exec(request.sql, { rowMode: "array", parsers: raw }));
+        const results = tx
+          ? await tx.exec(request.sql, { rowMode: "array", parsers: raw })
+          : await gate.run(() => pg.exec(request.sql, { rowMode: "array", parsers: raw }));
         return results.map(plain);
       }
       case "begin": {
@@ -154,7 +183,9 @@ function serve(pg: PGlite, server: PgliteServer, gate: SessionGate, stopStatisti
       case "listen": {
         if (!listening.has(request.channel)) {
           listening.set(request.channel, () => {});
-          const off = await server.listen(request.channel, (payload) => send({ kind: "notification", channel: request.channel, payload }));
+          const off = await server.listen(request.channel, (payload) =>
+            send({ kind: "notification", channel: request.channel, payload }),
+          );
           listening.set(request.channel, off);
         }
         return undefined;

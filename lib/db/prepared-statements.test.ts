@@ -9,7 +9,8 @@ import { PreparedStatements } from "./prepared-statements";
 describe("prepared statements on PGlite", () => {
   let pg: PGlite;
   let statements: PreparedStatements;
-  const count = async () => (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0]!.n;
+  const count = async () =>
+    (await pg.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0]!.n;
 
   beforeAll(async () => {
     pg = await PGlite.create();
@@ -35,13 +36,19 @@ describe("prepared statements on PGlite", () => {
 
   it("keeps one statement per SQL text and plans it generically once that is no worse", async () => {
     for (let i = 0; i < 8; i++) await statements.query(`SELECT count(*) FROM t WHERE id = $1`, [i]);
-    const [kept] = (await pg.query<{ generic: number; custom: number }>(`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = 'SELECT count(*) FROM t WHERE id = $1'`)).rows;
+    const [kept] = (
+      await pg.query<{ generic: number; custom: number }>(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement = 'SELECT count(*) FROM t WHERE id = $1'`,
+      )
+    ).rows;
     expect(kept!.generic + kept!.custom).toBe(8);
     expect(kept!.generic).toBeGreaterThan(0);
   });
 
   it("throws PostgreSQL's error with its code and leaves the session usable", async () => {
-    const error = await statements.query(`INSERT INTO t (s) VALUES ($1)`, ["one!"]).catch((e: unknown) => e as Record<string, unknown>);
+    const error = await statements
+      .query(`INSERT INTO t (s) VALUES ($1)`, ["one!"])
+      .catch((e: unknown) => e as Record<string, unknown>);
     expect(error).toMatchObject({ code: "23505", severity: "ERROR", constraint: "t_s_key" });
     await expect(statements.query(`SELECT nope FROM t`, [])).rejects.toMatchObject({ code: "42703" });
     expect((await statements.query(`SELECT 1`, [])).rows).toEqual([["1"]]);
@@ -63,7 +70,9 @@ describe("prepared statements on PGlite", () => {
     await pg.exec("BEGIN");
     await statements.query(`INSERT INTO t (s) VALUES ($1)`, ["in a transaction"]);
     await pg.exec("ROLLBACK");
-    expect((await statements.query(`SELECT count(*)::int FROM t WHERE s = $1`, ["in a transaction"])).rows).toEqual([["0"]]);
+    expect((await statements.query(`SELECT count(*)::int FROM t WHERE s = $1`, ["in a transaction"])).rows).toEqual([
+      ["0"],
+    ]);
     await pg.exec("BEGIN");
     await expect(statements.query(`SELECT nope`, [])).rejects.toMatchObject({ code: "42703" });
     // The failed statement aborted the transaction; the next one is refused until it ends.

@@ -63,23 +63,37 @@ export class PreparedStatements {
   private async prepare(sql: string): Promise<Statement> {
     if (this.statements.size >= this.keep) await this.forget(this.statements.keys().next().value!);
     const name = `${PREFIX}${this.next++}`;
-    const messages = await this.send([serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync()]);
+    const messages = await this.send([
+      serialize.parse({ name, text: sql }),
+      serialize.describe({ type: "S", name }),
+      serialize.sync(),
+    ]);
     const failed = messages.find((m) => m.name === "error");
     if (failed) throw failed;
-    const description = messages.find((m) => m.name === "parameterDescription") as (Message & { dataTypeIDs: number[] }) | undefined;
+    const description = messages.find((m) => m.name === "parameterDescription") as
+      (Message & { dataTypeIDs: number[] }) | undefined;
     const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
     this.statements.set(sql, statement);
     return statement;
   }
 
-  private async run(statement: Statement, params: unknown[], inTransaction: boolean): Promise<RawResult | { error: ErrorMessage }> {
+  private async run(
+    statement: Statement,
+    params: unknown[],
+    inTransaction: boolean,
+  ): Promise<RawResult | { error: ErrorMessage }> {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = this.pg.serializers[statement.paramTypes[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
     const messages = await this.send(
-      [serialize.bind({ statement: statement.name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()],
+      [
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: "P" }),
+        serialize.execute({}),
+        serialize.sync(),
+      ],
       !inTransaction,
     );
     const failed = messages.find((m) => m.name === "error");

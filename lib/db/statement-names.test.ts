@@ -54,8 +54,11 @@ describe("on a real PostgreSQL server", () => {
       // One transaction is one connection: the statements it prepared are the ones its session lists.
       return await db.prisma.$transaction(async (tx) => {
         const sums: number[] = [];
-        for (const n of [1, 5, 41]) sums.push((await tx.$queryRawUnsafe<Array<{ sum: number }>>(`SELECT $1::int + 1 AS "sum"`, n))[0]!.sum);
-        const names = await tx.$queryRawUnsafe<Array<{ name: string; statement: string }>>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE '${STATEMENT_PREFIX}%'`);
+        for (const n of [1, 5, 41])
+          sums.push((await tx.$queryRawUnsafe<Array<{ sum: number }>>(`SELECT $1::int + 1 AS "sum"`, n))[0]!.sum);
+        const names = await tx.$queryRawUnsafe<Array<{ name: string; statement: string }>>(
+          `SELECT name, statement FROM pg_prepared_statements WHERE name LIKE '${STATEMENT_PREFIX}%'`,
+        );
         return { sums, names };
       });
     } finally {

@@ -68,7 +68,10 @@ describe("keepStatistics", () => {
     try {
       let calls = 0;
       const fail = () => (calls++, Promise.reject(new Error("closing")));
-      const keeper = keepStatistics({ analyzeAll: fail, stale: fail, analyze: fail }, { firstAfterMs: 10, everyMs: 10 });
+      const keeper = keepStatistics(
+        { analyzeAll: fail, stale: fail, analyze: fail },
+        { firstAfterMs: 10, everyMs: 10 },
+      );
       await vi.advanceTimersByTimeAsync(35);
       expect(calls).toBe(3);
       await keeper.stop();
@@ -83,9 +86,19 @@ describe("the embedded database's owner", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const estimate = async (db: Database, table: string) =>
-    (await db.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = $1`, table))[0]!.n;
+    (
+      await db.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+        `SELECT reltuples::float8 AS n FROM pg_class WHERE relname = $1`,
+        table,
+      )
+    )[0]!.n;
   const analysed = async (db: Database, table: string) =>
-    (await db.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT analyze_count::float8 AS n FROM pg_stat_user_tables WHERE relname = $1`, table))[0]!.n;
+    (
+      await db.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+        `SELECT analyze_count::float8 AS n FROM pg_stat_user_tables WHERE relname = $1`,
+        table,
+      )
+    )[0]!.n;
   const quickly = () => {
     process.env.COLBENCH_DB_ANALYZE_AFTER_MS = "200";
     process.env.COLBENCH_DB_ANALYZE_EVERY_MS = "200";
@@ -101,7 +114,11 @@ describe("the embedded database's owner", () => {
     try {
       const store = storeFor(db.prisma);
       // 14 tasks are under autovacuum's threshold for a table of none (50 + 10% of its rows).
-      await store.tasks.import({ file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+      await store.tasks.import({
+        file: path.join(projectRoot, "samples", "backend.jsonl"),
+        benchmark: "backend",
+        name: "samples",
+      });
       const tasksAnalysed = await analysed(db, "Task");
       // 80 users pass it (at the 51st): the owner analyses that table, and nothing here runs ANALYZE.
       for (let i = 0; i < 80; i++) await addUser(store, `statistics-${i}`, "annotator");

@@ -32,7 +32,10 @@ export const STALE_TABLES_SQL = `
                                    + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c."reltuples", 0)
    ORDER BY 1`;
 
-export function keepStatistics(source: StatisticsSource, options: { firstAfterMs?: number; everyMs?: number } = {}): StatisticsKeeper {
+export function keepStatistics(
+  source: StatisticsSource,
+  options: { firstAfterMs?: number; everyMs?: number } = {},
+): StatisticsKeeper {
   const firstAfterMs = options.firstAfterMs ?? 5_000;
   const everyMs = Math.max(options.everyMs ?? 10_000, 10);
   let running: Promise<void> | null = null;

@@ -15,7 +15,10 @@ export type FrontendMessage =
  * Splits what a client sent into whole messages; the rest waits for more bytes. Before the
  * startup packet every message is untyped (length first), after it every message is typed.
  */
-export function takeMessages(buffer: Buffer, started: boolean): { messages: FrontendMessage[]; rest: Buffer; started: boolean } {
+export function takeMessages(
+  buffer: Buffer,
+  started: boolean,
+): { messages: FrontendMessage[]; rest: Buffer; started: boolean } {
   const messages: FrontendMessage[] = [];
   let offset = 0;
   while (true) {
@@ -39,7 +42,11 @@ export function takeMessages(buffer: Buffer, started: boolean): { messages: Fron
       const length = buffer.readInt32BE(offset + 1);
       if (length < 4) throw new Error(`bad message length ${length}`);
       if (buffer.length - offset < 1 + length) break;
-      messages.push({ kind: "typed", type: String.fromCharCode(buffer[offset]!), bytes: buffer.subarray(offset, offset + 1 + length) });
+      messages.push({
+        kind: "typed",
+        type: String.fromCharCode(buffer[offset]!),
+        bytes: buffer.subarray(offset, offset + 1 + length),
+      });
       offset += 1 + length;
     }
   }
@@ -61,7 +68,8 @@ export function splitBackend(buffer: Buffer): BackendMessage[] {
     out.push({ type: String.fromCharCode(buffer[offset]!), bytes: buffer.subarray(offset, offset + 1 + length) });
     offset += 1 + length;
   }
-  if (offset !== buffer.length) throw new Error(`PGlite answered with a partial message (${buffer.length - offset} bytes left)`);
+  if (offset !== buffer.length)
+    throw new Error(`PGlite answered with a partial message (${buffer.length - offset} bytes left)`);
   return out;
 }
 
@@ -92,12 +100,33 @@ export function passwordOf(bytes: Buffer): string {
 }
 
 export function errorResponse(code: string, text: string, severity: "ERROR" | "FATAL" = "FATAL"): Buffer {
-  return message("E", Buffer.concat([Buffer.from("S"), cstring(severity), Buffer.from("V"), cstring(severity), Buffer.from("C"), cstring(code), Buffer.from("M"), cstring(text), Buffer.from([0])]));
+  return message(
+    "E",
+    Buffer.concat([
+      Buffer.from("S"),
+      cstring(severity),
+      Buffer.from("V"),
+      cstring(severity),
+      Buffer.from("C"),
+      cstring(code),
+      Buffer.from("M"),
+      cstring(text),
+      Buffer.from([0]),
+    ]),
+  );
 }
 
 /** The startup packet PGlite is given: its own user and database, none of the client's session settings. */
 export function startupPacket(): Buffer {
-  const body = Buffer.concat([cstring("user"), cstring("postgres"), cstring("database"), cstring("postgres"), cstring("client_encoding"), cstring("UTF8"), Buffer.from([0])]);
+  const body = Buffer.concat([
+    cstring("user"),
+    cstring("postgres"),
+    cstring("database"),
+    cstring("postgres"),
+    cstring("client_encoding"),
+    cstring("UTF8"),
+    Buffer.from([0]),
+  ]);
   const head = Buffer.alloc(8);
   head.writeInt32BE(body.length + 8, 0);
   head.writeInt32BE(PROTOCOL_3, 4);
@@ -180,7 +209,11 @@ export function listenChanges(sql: string): Array<{ listen: boolean; channel: st
   const pattern = /(?:^|;)\s*(UN)?LISTEN\s+("(?:[^"]|"")+"|\*|[A-Za-z_][A-Za-z0-9_$]*)/gi;
   for (const match of sql.matchAll(pattern)) {
     const raw = match[2]!;
-    const channel = raw.startsWith('"') ? raw.slice(1, -1).replaceAll('""', '"') : raw === "*" ? "*" : raw.toLowerCase();
+    const channel = raw.startsWith('"')
+      ? raw.slice(1, -1).replaceAll('""', '"')
+      : raw === "*"
+        ? "*"
+        : raw.toLowerCase();
     out.push({ listen: !match[1], channel });
   }
   return out;

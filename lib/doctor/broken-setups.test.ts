@@ -37,14 +37,17 @@ function checkout(name: string, build: { id?: string; stamp?: string } = {}): st
   return root;
 }
 
-const stampOf = (root: string) => spawnSync(process.execPath, [path.join(root, "scripts", "build-stamp.mjs")], { encoding: "utf8" }).stdout.trim();
+const stampOf = (root: string) =>
+  spawnSync(process.execPath, [path.join(root, "scripts", "build-stamp.mjs")], { encoding: "utf8" }).stdout.trim();
 
 describe("the studio build", () => {
   it("missing .next: the build is missing and required, with the command that builds it", async () => {
     const root = checkout("no-next");
     const build = await checkBuild({ root });
     expect(build).toMatchObject({ id: "build", name: "Studio build", status: "missing", required: true });
-    expect(build.summary).toMatch(/^\.next not found in .*: `colbench serve` .* cannot start without a production build/);
+    expect(build.summary).toMatch(
+      /^\.next not found in .*: `colbench serve` .* cannot start without a production build/,
+    );
     expect(build.fix).toContain("npm run setup");
   });
 
@@ -57,7 +60,11 @@ describe("the studio build", () => {
   it("a build whose stamp differs from the sources' is out of date; once they match it is ok", async () => {
     const root = checkout("stale", { id: "b1", stamp: "0".repeat(64) });
     const stale = await checkBuild({ root });
-    expect(stale).toMatchObject({ status: "missing", required: true, details: { stamp: "0".repeat(64), sources: stampOf(root) } });
+    expect(stale).toMatchObject({
+      status: "missing",
+      required: true,
+      details: { stamp: "0".repeat(64), sources: stampOf(root) },
+    });
     expect(stale.summary).toMatch(/^out of date: \.next was built from other sources than this checkout's/);
     expect(stale.fix).toMatch(/rebuild: `npm run setup`.*restart the studio/);
 
@@ -69,7 +76,10 @@ describe("the studio build", () => {
   });
 
   it("needs no build when the studio compiles pages on demand (serve --dev)", async () => {
-    expect(await checkBuild({ root: checkout("dev"), dev: true })).toMatchObject({ status: "ok", details: { dev: true } });
+    expect(await checkBuild({ root: checkout("dev"), dev: true })).toMatchObject({
+      status: "ok",
+      details: { dev: true },
+    });
   });
 });
 
@@ -87,22 +97,38 @@ describe("the database", () => {
 
   it("DATABASE_URL of another kind of database: missing, naming the scheme", async () => {
     process.env.DATABASE_URL = "mysql://root@db-host/colbench";
-    expect((await checkDatabase(undefined, neverOpened)).summary).toMatch(/^DATABASE_URL is a mysql URL, not postgresql:\/\//);
+    expect((await checkDatabase(undefined, neverOpened)).summary).toMatch(
+      /^DATABASE_URL is a mysql URL, not postgresql:\/\//,
+    );
   });
 
-  it("DATABASE_URL pointing at no server: missing (not 'migrations pending'), naming the server without its password", { timeout: 30_000 }, async () => {
-    process.env.DATABASE_URL = "postgresql://colbench:secret@127.0.0.1:9/colbench";
-    const database = await checkDatabase(undefined, () => openDatabase({ migrate: false, takeOver: false }));
-    expect(database).toMatchObject({ id: "database", status: "missing", required: true, details: { reachable: false } });
-    expect(database.summary).toBe("cannot reach the PostgreSQL server postgresql://colbench:***@127.0.0.1:9/colbench (DATABASE_URL): Can't reach database server at 127.0.0.1:9");
-    expect(database.fix).toMatch(/^start that server, or correct DATABASE_URL/);
-  });
+  it(
+    "DATABASE_URL pointing at no server: missing (not 'migrations pending'), naming the server without its password",
+    { timeout: 30_000 },
+    async () => {
+      process.env.DATABASE_URL = "postgresql://colbench:secret@127.0.0.1:9/colbench";
+      const database = await checkDatabase(undefined, () => openDatabase({ migrate: false, takeOver: false }));
+      expect(database).toMatchObject({
+        id: "database",
+        status: "missing",
+        required: true,
+        details: { reachable: false },
+      });
+      expect(database.summary).toBe(
+        "cannot reach the PostgreSQL server postgresql://colbench:***@127.0.0.1:9/colbench (DATABASE_URL): Can't reach database server at 127.0.0.1:9",
+      );
+      expect(database.fix).toMatch(/^start that server, or correct DATABASE_URL/);
+    },
+  );
 });
 
 describe("the data folder", () => {
   it("writable, or not there yet under a writable folder: ok", async () => {
     expect(await checkDataFolder(scratch)).toMatchObject({ status: "ok", details: { exists: true, writable: true } });
-    expect(await checkDataFolder(path.join(scratch, "new", "data"))).toMatchObject({ status: "ok", details: { exists: false, parent: scratch } });
+    expect(await checkDataFolder(path.join(scratch, "new", "data"))).toMatchObject({
+      status: "ok",
+      details: { exists: false, parent: scratch },
+    });
     expect(fs.existsSync(path.join(scratch, "new"))).toBe(false);
   });
 
@@ -116,15 +142,26 @@ describe("the data folder", () => {
     }
     const dir = path.join(parent, "colbench-data");
     const folder = await checkDataFolder(dir);
-    expect(folder).toMatchObject({ id: "data-folder", name: "Data folder", status: "missing", required: true, details: { path: dir, writable: false } });
-    expect(folder.summary).toMatch(new RegExp(`^${dir} does not exist and cannot be created: ${parent} is not writable \\(E[A-Z]+\\)$`));
+    expect(folder).toMatchObject({
+      id: "data-folder",
+      name: "Data folder",
+      status: "missing",
+      required: true,
+      details: { path: dir, writable: false },
+    });
+    expect(folder.summary).toMatch(
+      new RegExp(`^${dir} does not exist and cannot be created: ${parent} is not writable \\(E[A-Z]+\\)$`),
+    );
     expect(folder.fix).toContain("COLBENCH_DATA");
   });
 
   it("a file where the folder should be: missing", async () => {
     const file = path.join(scratch, "a-file");
     fs.writeFileSync(file, "");
-    expect(await checkDataFolder(file)).toMatchObject({ status: "missing", summary: `${file} is a file, not a folder` });
+    expect(await checkDataFolder(file)).toMatchObject({
+      status: "missing",
+      summary: `${file} is a file, not a folder`,
+    });
   });
 });
 
@@ -133,16 +170,33 @@ describe("the packages the studio loads", () => {
     const root = path.join(scratch, "partial-install");
     fs.mkdirSync(path.join(root, "node_modules", "commander"), { recursive: true });
     fs.writeFileSync(path.join(root, "node_modules", "commander", "package.json"), "{}");
-    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ dependencies: { commander: "1", "@electric-sql/pglite": "1", "@types/pngjs": "1" } }));
+    fs.writeFileSync(
+      path.join(root, "package.json"),
+      JSON.stringify({ dependencies: { commander: "1", "@electric-sql/pglite": "1", "@types/pngjs": "1" } }),
+    );
     const packages = await checkPackages({ root });
-    expect(packages).toMatchObject({ id: "packages", name: "Node packages", status: "missing", required: true, details: { missing: ["@electric-sql/pglite"], checked: 2 } });
-    expect(packages.summary).toBe("not installed: @electric-sql/pglite (node_modules is missing or incomplete; 1 of 2 found)");
+    expect(packages).toMatchObject({
+      id: "packages",
+      name: "Node packages",
+      status: "missing",
+      required: true,
+      details: { missing: ["@electric-sql/pglite"], checked: 2 },
+    });
+    expect(packages.summary).toBe(
+      "not installed: @electric-sql/pglite (node_modules is missing or incomplete; 1 of 2 found)",
+    );
     expect(packages.fix).toBe(`run \`npm ci\` in ${root}`);
   });
 
   it("in this checkout: every package is there, and one the resolver cannot find is named", async () => {
     expect(await checkPackages({ root: projectRoot })).toMatchObject({ status: "ok" });
-    const missing = await checkPackages({ root: projectRoot, installed: async (name) => name !== "@electric-sql/pglite" && name !== "@prisma/client" });
-    expect(missing).toMatchObject({ status: "missing", details: { missing: ["@electric-sql/pglite", "@prisma/client"] } });
+    const missing = await checkPackages({
+      root: projectRoot,
+      installed: async (name) => name !== "@electric-sql/pglite" && name !== "@prisma/client",
+    });
+    expect(missing).toMatchObject({
+      status: "missing",
+      details: { missing: ["@electric-sql/pglite", "@prisma/client"] },
+    });
   });
 });

@@ -4,7 +4,8 @@ import type { RenderIsolation } from "../scoring/frontend/render-isolation";
 import { runProgram } from "./proc";
 import { part, type Part } from "./types";
 
-const CHROMIUM_FIX = "run `npm run setup` (installs Debian's chromium with apt-get), or set COLBENCH_CHROMIUM to a Chromium or Chrome binary";
+const CHROMIUM_FIX =
+  "run `npm run setup` (installs Debian's chromium with apt-get), or set COLBENCH_CHROMIUM to a Chromium or Chrome binary";
 
 async function versionOf(binary: string): Promise<string | undefined> {
   // Debian's /usr/bin/chromium is a wrapper script that also prints a harmless shell warning on stderr.
@@ -12,7 +13,11 @@ async function versionOf(binary: string): Promise<string | undefined> {
   return /(\d+\.\d+(?:\.\d+)*)/.exec(run.stdout)?.[1];
 }
 
-const exists = (file: string) => fs.access(/*turbopackIgnore: true*/ file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(/*turbopackIgnore: true*/ file).then(
+    () => true,
+    () => false,
+  );
 
 let isolation: Promise<Pick<RenderIsolation, "network" | "describe">> | undefined;
 
@@ -22,12 +27,25 @@ let isolation: Promise<Pick<RenderIsolation, "network" | "describe">> | undefine
  * the System page checked in the server process. Same order, same verdicts.
  */
 export function probeRenderIsolation(): Promise<Pick<RenderIsolation, "network" | "describe">> {
-  const works = async (args: string[]) => (await runProgram("unshare", [...args, "--", "true"], { timeoutMs: 5_000 })).code === 0;
+  const works = async (args: string[]) =>
+    (await runProgram("unshare", [...args, "--", "true"], { timeoutMs: 5_000 })).code === 0;
   isolation ??= (async () => {
-    if (process.env.COLBENCH_RENDER_NETNS === "0") return { network: "none" as const, describe: "network: none (COLBENCH_RENDER_NETNS=0): interception, a proxy to nowhere and blocked popups only" };
-    if (process.platform === "linux" && (await works(["--net"]))) return { network: "netns" as const, describe: "network: own namespace, no interface up; popups blocked" };
-    if (process.platform === "linux" && (await works(["--map-root-user", "--net"]))) return { network: "userns+netns" as const, describe: "network: own user and network namespace, no interface up; popups blocked" };
-    return { network: "none" as const, describe: `network: none (no network namespaces on ${process.platform}): interception, a proxy to nowhere and blocked popups only; WebSocket and WebRTC are not stopped` };
+    if (process.env.COLBENCH_RENDER_NETNS === "0")
+      return {
+        network: "none" as const,
+        describe: "network: none (COLBENCH_RENDER_NETNS=0): interception, a proxy to nowhere and blocked popups only",
+      };
+    if (process.platform === "linux" && (await works(["--net"])))
+      return { network: "netns" as const, describe: "network: own namespace, no interface up; popups blocked" };
+    if (process.platform === "linux" && (await works(["--map-root-user", "--net"])))
+      return {
+        network: "userns+netns" as const,
+        describe: "network: own user and network namespace, no interface up; popups blocked",
+      };
+    return {
+      network: "none" as const,
+      describe: `network: none (no network namespaces on ${process.platform}): interception, a proxy to nowhere and blocked popups only; WebSocket and WebRTC are not stopped`,
+    };
   })();
   return isolation;
 }
@@ -36,11 +54,27 @@ export function probeRenderIsolation(): Promise<Pick<RenderIsolation, "network" 
 export async function checkChromium(binary = defaultChromium()): Promise<Part> {
   const from = process.env.COLBENCH_CHROMIUM ? "COLBENCH_CHROMIUM" : "default";
   if (!(await exists(binary))) {
-    return part({ id: "chromium", name: "Chromium", status: "missing", required: true, summary: `${binary} not found (${from === "default" ? "the default path" : "from COLBENCH_CHROMIUM"}): frontend pages cannot be rendered or scored`, fix: CHROMIUM_FIX, details: { path: binary, from } });
+    return part({
+      id: "chromium",
+      name: "Chromium",
+      status: "missing",
+      required: true,
+      summary: `${binary} not found (${from === "default" ? "the default path" : "from COLBENCH_CHROMIUM"}): frontend pages cannot be rendered or scored`,
+      fix: CHROMIUM_FIX,
+      details: { path: binary, from },
+    });
   }
   const version = await versionOf(binary);
   if (!version) {
-    return part({ id: "chromium", name: "Chromium", status: "missing", required: true, summary: `${binary} does not run (\`--version\` printed no version)`, fix: CHROMIUM_FIX, details: { path: binary, from } });
+    return part({
+      id: "chromium",
+      name: "Chromium",
+      status: "missing",
+      required: true,
+      summary: `${binary} does not run (\`--version\` printed no version)`,
+      fix: CHROMIUM_FIX,
+      details: { path: binary, from },
+    });
   }
   const isolation = await probeRenderIsolation();
   const isolated = isolation.network !== "none";
@@ -50,7 +84,9 @@ export async function checkChromium(binary = defaultChromium()): Promise<Part> {
     status: isolated ? "ok" : "degraded",
     required: true,
     summary: `${version} at ${binary}; renderer ${isolation.describe}`,
-    fix: isolated ? undefined : "run the studio on Linux where `unshare --net` works (as root, or with unprivileged user namespaces enabled) so rendered pages cannot reach the network",
+    fix: isolated
+      ? undefined
+      : "run the studio on Linux where `unshare --net` works (as root, or with unprivileged user namespaces enabled) so rendered pages cannot reach the network",
     details: { path: binary, from, version, network: isolation.network, isolation: isolation.describe },
   });
 }
@@ -58,7 +94,15 @@ export async function checkChromium(binary = defaultChromium()): Promise<Part> {
 /** Firefox ESR: a second renderer some comparisons use; nothing in the studio needs it. */
 export async function checkFirefox(binary = process.env.COLBENCH_FIREFOX || "/usr/bin/firefox-esr"): Promise<Part> {
   if (!(await exists(binary))) {
-    return part({ id: "firefox", name: "Firefox", status: "missing", required: false, summary: `${binary} not found (optional: Firefox rendering)`, fix: "apt-get install -y firefox-esr (Debian), or set COLBENCH_FIREFOX to a Firefox binary", details: { path: binary } });
+    return part({
+      id: "firefox",
+      name: "Firefox",
+      status: "missing",
+      required: false,
+      summary: `${binary} not found (optional: Firefox rendering)`,
+      fix: "apt-get install -y firefox-esr (Debian), or set COLBENCH_FIREFOX to a Firefox binary",
+      details: { path: binary },
+    });
   }
   const version = await versionOf(binary);
   return part({

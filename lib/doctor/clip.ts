@@ -9,7 +9,14 @@ import { part, type Part } from "./types";
 export async function checkClip(options: { timeoutMs?: number } = {}): Promise<Part> {
   const choice = await chooseFrontendEmbedder({}, { timeoutMs: options.timeoutMs ?? 3000 });
   if (choice.embedder === "clip-vit-b32") {
-    return part({ id: "clip", name: "CLIP (frontend similarity)", status: "ok", required: false, summary: `the next frontend run uses ${choice.reason}`, details: { embedder: "clip-vit-b32", weights: choice.clip } });
+    return part({
+      id: "clip",
+      name: "CLIP (frontend similarity)",
+      status: "ok",
+      required: false,
+      summary: `the next frontend run uses ${choice.reason}`,
+      details: { embedder: "clip-vit-b32", weights: choice.clip },
+    });
   }
   return part({
     id: "clip",

@@ -24,16 +24,40 @@ export async function checkDataFolder(dir = dataDir()): Promise<Part> {
   const base = { id: "data-folder", name: "Data folder", required: true };
   const stat = await fs.stat(/*turbopackIgnore: true*/ dir).catch(() => undefined);
   if (stat && !stat.isDirectory()) {
-    return part({ ...base, status: "missing", summary: `${dir} is a file, not a folder`, fix: "move that file away, or set COLBENCH_DATA to a folder", details: { path: dir } });
+    return part({
+      ...base,
+      status: "missing",
+      summary: `${dir} is a file, not a folder`,
+      fix: "move that file away, or set COLBENCH_DATA to a folder",
+      details: { path: dir },
+    });
   }
   if (stat) {
     const refused = await canWrite(dir);
     return refused
-      ? part({ ...base, status: "missing", summary: `${dir} is not writable (${refused}): the database, renders and backups cannot be stored`, fix: FIX, details: { path: dir, exists: true, writable: false } })
-      : part({ ...base, status: "ok", summary: `${dir} (writable)`, details: { path: dir, exists: true, writable: true } });
+      ? part({
+          ...base,
+          status: "missing",
+          summary: `${dir} is not writable (${refused}): the database, renders and backups cannot be stored`,
+          fix: FIX,
+          details: { path: dir, exists: true, writable: false },
+        })
+      : part({
+          ...base,
+          status: "ok",
+          summary: `${dir} (writable)`,
+          details: { path: dir, exists: true, writable: true },
+        });
   }
   let parent = path.dirname(dir);
-  while (!(await fs.stat(/*turbopackIgnore: true*/ parent).then((s) => s.isDirectory(), () => false)) && path.dirname(parent) !== parent) parent = path.dirname(parent);
+  while (
+    !(await fs.stat(/*turbopackIgnore: true*/ parent).then(
+      (s) => s.isDirectory(),
+      () => false,
+    )) &&
+    path.dirname(parent) !== parent
+  )
+    parent = path.dirname(parent);
   const refused = await canWrite(parent);
   return refused
     ? part({
@@ -43,5 +67,10 @@ export async function checkDataFolder(dir = dataDir()): Promise<Part> {
         fix: `create ${dir} and make it writable by this user, or set COLBENCH_DATA to a folder this user can write`,
         details: { path: dir, exists: false, writable: false, parent },
       })
-    : part({ ...base, status: "ok", summary: `${dir} (not created yet; the first \`colbench\` command or studio start creates it)`, details: { path: dir, exists: false, writable: true, parent } });
+    : part({
+        ...base,
+        status: "ok",
+        summary: `${dir} (not created yet; the first \`colbench\` command or studio start creates it)`,
+        details: { path: dir, exists: false, writable: true, parent },
+      });
 }

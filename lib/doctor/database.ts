@@ -10,7 +10,8 @@ import { part, type Part } from "./types";
 /** How long opening and asking the database may take before it counts as unreachable. */
 const ANSWER_MS = 15_000;
 
-const URL_FIX = "set DATABASE_URL to postgresql://USER:PASSWORD@HOST:5432/DATABASE, or unset it to use the embedded database";
+const URL_FIX =
+  "set DATABASE_URL to postgresql://USER:PASSWORD@HOST:5432/DATABASE, or unset it to use the embedded database";
 
 /** Why DATABASE_URL cannot name a PostgreSQL server, or undefined when it can. */
 function badUrl(url: string): string | undefined {
@@ -23,7 +24,8 @@ function badUrl(url: string): string | undefined {
     // Not echoed: a mistyped URL still holds its password.
     return "DATABASE_URL is set but is not a URL";
   }
-  if (parsed.protocol !== "postgresql:" && parsed.protocol !== "postgres:") return `DATABASE_URL is a ${parsed.protocol.replace(/:$/, "")} URL, not postgresql://`;
+  if (parsed.protocol !== "postgresql:" && parsed.protocol !== "postgres:")
+    return `DATABASE_URL is a ${parsed.protocol.replace(/:$/, "")} URL, not postgresql://`;
   if (!parsed.hostname && !parsed.searchParams.get("host")) return `DATABASE_URL ${redact(url)} names no host`;
   return undefined;
 }
@@ -33,7 +35,10 @@ function reasonOf(error: unknown): string {
   const message = String((error as Error)?.message ?? error);
   const quoted = /Message: `([^`]+)`/.exec(message)?.[1];
   if (quoted) return quoted;
-  const lines = message.split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? "no reason given";
 }
 
@@ -53,7 +58,15 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
   const configured = process.env.DATABASE_URL;
   const wrong = !db && configured ? badUrl(configured) : undefined;
   if (wrong) {
-    return part({ id: "database", name: "Database", status: "missing", required: true, summary: `${wrong}: the studio cannot open its database`, fix: URL_FIX, details: { kind: "postgresql" } });
+    return part({
+      id: "database",
+      name: "Database",
+      status: "missing",
+      required: true,
+      summary: `${wrong}: the studio cannot open its database`,
+      fix: URL_FIX,
+      details: { kind: "postgresql" },
+    });
   }
   if (!db && !process.env.DATABASE_URL && !fs.existsSync(folder) && !liveOwner(`${folder}.lock`)) {
     return part({
@@ -77,9 +90,7 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
     const pending = migrationNames().filter((name) => !recorded.includes(name));
     // Pending migrations are applied when the studio starts; on a server that needs the right to create tables.
     const mayCreate =
-      pending.length && database.kind === "postgresql"
-        ? await store.system.createPrivilege()
-        : undefined;
+      pending.length && database.kind === "postgresql" ? await store.system.createPrivilege() : undefined;
     if (mayCreate && !mayCreate.may) {
       return part({
         id: "database",
@@ -88,7 +99,13 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
         required: true,
         summary: `PostgreSQL server ${database.location}: ${pending.length} migration(s) pending, and the user ${mayCreate.who} may not create tables in the schema ${mayCreate.schema}, so the studio cannot apply them`,
         fix: `as the database's owner: \`GRANT CREATE ON SCHEMA ${mayCreate.schema} TO ${mayCreate.who}\`, or run \`npx colbench db migrate\` with the owner's URL`,
-        details: { kind: database.kind, location: database.location, migrations: { applied: recorded.length, pending }, user: mayCreate.who, schema: mayCreate.schema },
+        details: {
+          kind: database.kind,
+          location: database.location,
+          migrations: { applied: recorded.length, pending },
+          user: mayCreate.who,
+          schema: mayCreate.schema,
+        },
       });
     }
     // The run queue lives on a PostgreSQL server only (DATABASE_URL): its workers and what waits.
@@ -96,7 +113,9 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
       database.kind === "postgresql" && recorded.length
         ? { workers: (await store.workers.list()).length, waiting: await store.workers.queueDepth() }
         : null;
-    const queueText = queue ? `; run queue: ${queue.waiting === null ? "not used yet" : `${queue.waiting} job(s) waiting`}, ${queue.workers} worker(s)` : "";
+    const queueText = queue
+      ? `; run queue: ${queue.waiting === null ? "not used yet" : `${queue.waiting} job(s) waiting`}, ${queue.workers} worker(s)`
+      : "";
     const owner = database.kind === "pglite" ? database.owner() : undefined;
     const socket = owner?.url ? new URL(owner.url) : undefined;
     const who =
@@ -111,12 +130,22 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
       status: pending.length ? "degraded" : "ok",
       required: true,
       summary: `${database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"} ${who}; ${pending.length ? `${pending.length} migration(s) pending` : `migrations current (${recorded.length})`}; ${counts.tasks} tasks, ${counts.runs} runs, ${counts.episodes} episodes, ${counts.turns} turns${queueText}`,
-      fix: pending.length ? "apply them: `npx colbench db migrate` (the studio also applies them when it starts)" : undefined,
+      fix: pending.length
+        ? "apply them: `npx colbench db migrate` (the studio also applies them when it starts)"
+        : undefined,
       details: {
         kind: database.kind,
         role: database.role,
         location: database.location,
-        owner: owner ? { pid: owner.pid, command: owner.command, state: owner.state, since: owner.since, address: socket ? `${socket.hostname}:${socket.port}` : null } : null,
+        owner: owner
+          ? {
+              pid: owner.pid,
+              command: owner.command,
+              state: owner.state,
+              since: owner.since,
+              address: socket ? `${socket.hostname}:${socket.port}` : null,
+            }
+          : null,
         migrations: { applied: recorded.length, pending },
         counts,
         ...(queue ? { queue } : {}),
@@ -131,7 +160,9 @@ export async function checkDatabase(db: Database | undefined, open: () => Promis
       status: "missing",
       required: true,
       summary: `cannot reach ${url ? `the PostgreSQL server ${redact(url)} (DATABASE_URL)` : "the embedded database"}: ${reason}`,
-      fix: url ? "start that server, or correct DATABASE_URL (unset it to use the embedded database)" : "check that the data folder (COLBENCH_DATA, default ./data) is writable; `npx colbench db migrate` shows the full error",
+      fix: url
+        ? "start that server, or correct DATABASE_URL (unset it to use the embedded database)"
+        : "check that the data folder (COLBENCH_DATA, default ./data) is writable; `npx colbench db migrate` shows the full error",
       details: { kind: url ? "postgresql" : "pglite", ...(url ? { location: redact(url) } : {}), reachable: false },
     });
   } finally {

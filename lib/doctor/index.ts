@@ -37,28 +37,57 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   let servers: RunServer[] = [];
   const database = checkDatabase(options.db, async () => {
     const db = await options.open();
-    servers = await storeFor(db.prisma).system.runServers().catch(() => []);
+    servers = await storeFor(db.prisma)
+      .system.runServers()
+      .catch(() => []);
     return db;
   });
-  const fromOwnDb = options.db ? storeFor(options.db.prisma).system.runServers().catch(() => [] as RunServer[]) : undefined;
-  const [packages, build, dataFolder, chromium, firefox, python, postgres, webgpu, cache, databasePart, clip] = await Promise.all([
-    checkPackages(),
-    checkBuild({ dev: options.dev }),
-    checkDataFolder(),
-    checkChromium(),
-    checkFirefox(),
-    checkPython(),
-    checkPostgres(),
-    checkWebGpu({ opener: options.webgpuOpener }),
-    checkRenderCache(),
-    database,
-    checkClip(),
-  ]);
+  const fromOwnDb = options.db
+    ? storeFor(options.db.prisma)
+        .system.runServers()
+        .catch(() => [] as RunServer[])
+    : undefined;
+  const [packages, build, dataFolder, chromium, firefox, python, postgres, webgpu, cache, databasePart, clip] =
+    await Promise.all([
+      checkPackages(),
+      checkBuild({ dev: options.dev }),
+      checkDataFolder(),
+      checkChromium(),
+      checkFirefox(),
+      checkPython(),
+      checkPostgres(),
+      checkWebGpu({ opener: options.webgpuOpener }),
+      checkRenderCache(),
+      database,
+      checkClip(),
+    ]);
   if (fromOwnDb) servers = await fromOwnDb;
   const modelServers = servers.length
     ? await Promise.all(servers.map((server) => checkModelServer(server)))
-    : [part({ id: "model-server", name: "Model servers", status: "ok", required: false, summary: "no saved run names a model server yet" })];
-  const parts: Part[] = [checkNode(), packages, build, dataFolder, chromium, firefox, ...python, postgres, databasePart, webgpu, clip, ...modelServers, cache];
+    : [
+        part({
+          id: "model-server",
+          name: "Model servers",
+          status: "ok",
+          required: false,
+          summary: "no saved run names a model server yet",
+        }),
+      ];
+  const parts: Part[] = [
+    checkNode(),
+    packages,
+    build,
+    dataFolder,
+    chromium,
+    firefox,
+    ...python,
+    postgres,
+    databasePart,
+    webgpu,
+    clip,
+    ...modelServers,
+    cache,
+  ];
   return {
     version: 1,
     ok: !parts.some((p) => p.required && p.status === "missing"),

@@ -10,17 +10,29 @@ export async function checkModelServer(server: RunServer, timeoutMs = 5000): Pro
   const details = { baseUrl: server.baseUrl, models: server.models, runs: server.runs };
   let response: Response;
   try {
-    response = await fetch(`${server.baseUrl}/models`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(timeoutMs) });
+    response = await fetch(`${server.baseUrl}/models`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    return part({ ...base, status: "missing", summary: `unreachable (${cause}); runs ${server.runs.join(", ")} use it`, fix: "start it or check its address: the runs that name it cannot play (or resume) until it answers", details: { ...details, reachable: false } });
+    return part({
+      ...base,
+      status: "missing",
+      summary: `unreachable (${cause}); runs ${server.runs.join(", ")} use it`,
+      fix: "start it or check its address: the runs that name it cannot play (or resume) until it answers",
+      details: { ...details, reachable: false },
+    });
   }
   if (!response.ok) {
     return part({
       ...base,
       status: "degraded",
       summary: `answers HTTP ${response.status} to GET /models${response.status === 401 ? " (no or wrong API key)" : ""}`,
-      fix: response.status === 401 || response.status === 403 ? `set ${server.apiKeyEnv ?? "COLBENCH_API_KEY (or OPENAI_API_KEY)"}` : "check that the URL ends in /v1 of an OpenAI-compatible server",
+      fix:
+        response.status === 401 || response.status === 403
+          ? `set ${server.apiKeyEnv ?? "COLBENCH_API_KEY (or OPENAI_API_KEY)"}`
+          : "check that the URL ends in /v1 of an OpenAI-compatible server",
       details: { ...details, reachable: true, status: response.status },
     });
   }

@@ -10,11 +10,24 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 const sync = vi.hoisted(() => ({ calls: [] as string[] }));
 vi.mock("node:child_process", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:child_process")>();
-  const refuse = (name: string) => (...args: unknown[]) => {
-    sync.calls.push(`${name} ${String(args[0])}`);
-    throw new Error(`${name} blocks the event loop`);
+  const refuse =
+    (name: string) =>
+    (...args: unknown[]) => {
+      sync.calls.push(`${name} ${String(args[0])}`);
+      throw new Error(`${name} blocks the event loop`);
+    };
+  return {
+    ...real,
+    default: {
+      ...real,
+      spawnSync: refuse("spawnSync"),
+      execSync: refuse("execSync"),
+      execFileSync: refuse("execFileSync"),
+    },
+    spawnSync: refuse("spawnSync"),
+    execSync: refuse("execSync"),
+    execFileSync: refuse("execFileSync"),
   };
-  return { ...real, default: { ...real, spawnSync: refuse("spawnSync"), execSync: refuse("execSync"), execFileSync: refuse("execFileSync") }, spawnSync: refuse("spawnSync"), execSync: refuse("execSync"), execFileSync: refuse("execFileSync") };
 });
 
 const { runDoctor } = await import("./index");
@@ -31,7 +44,23 @@ describe("runDoctor in the server's process", () => {
       const report = await runDoctor({ open: () => Promise.reject(new Error("not opened in this test")) });
       expect(sync.calls).toEqual([]);
       const ids = report.parts.map((p) => p.id);
-      for (const id of ["node", "packages", "build", "data-folder", "chromium", "firefox", "python", "numpy", "sandbox", "postgresql", "database", "webgpu", "clip", "render-cache"]) expect(ids).toContain(id);
+      for (const id of [
+        "node",
+        "packages",
+        "build",
+        "data-folder",
+        "chromium",
+        "firefox",
+        "python",
+        "numpy",
+        "sandbox",
+        "postgresql",
+        "database",
+        "webgpu",
+        "clip",
+        "render-cache",
+      ])
+        expect(ids).toContain(id);
     } finally {
       if (saved.data === undefined) delete process.env.COLBENCH_DATA;
       else process.env.COLBENCH_DATA = saved.data;

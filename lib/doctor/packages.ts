@@ -6,7 +6,13 @@ import { part, type Part } from "./types";
 /** Whether `name` resolves from `root` the way Node finds packages: node_modules here, then in each folder above. */
 export async function installedFrom(root: string, name: string): Promise<boolean> {
   for (let dir = root; ; dir = path.dirname(dir)) {
-    if (await fs.access(/*turbopackIgnore: true*/ path.join(dir, "node_modules", name, "package.json")).then(() => true, () => false)) return true;
+    if (
+      await fs.access(/*turbopackIgnore: true*/ path.join(dir, "node_modules", name, "package.json")).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
     if (path.dirname(dir) === dir) return false;
   }
 }
@@ -16,7 +22,9 @@ export async function installedFrom(root: string, name: string): Promise<boolean
  * used (PGlite on the first embedded open, sharp on the first render), so a missing one would
  * otherwise surface as a crash mid-run rather than here. Type-only packages are not loaded.
  */
-export async function checkPackages(options: { root?: string; installed?: (name: string) => Promise<boolean> } = {}): Promise<Part> {
+export async function checkPackages(
+  options: { root?: string; installed?: (name: string) => Promise<boolean> } = {},
+): Promise<Part> {
   const root = options.root ?? checkoutFile();
   const installed = options.installed ?? ((name: string) => installedFrom(root, name));
   const base = { id: "packages", name: "Node packages", required: true };
@@ -24,7 +32,13 @@ export async function checkPackages(options: { root?: string; installed?: (name:
   try {
     manifest = JSON.parse(await fs.readFile(/*turbopackIgnore: true*/ path.join(root, "package.json"), "utf8"));
   } catch (error) {
-    return part({ ...base, status: "missing", summary: `cannot read ${path.join(root, "package.json")}: ${(error as Error).message}`, fix: "run `git status` and restore package.json, then `npm ci`", details: { root } });
+    return part({
+      ...base,
+      status: "missing",
+      summary: `cannot read ${path.join(root, "package.json")}: ${(error as Error).message}`,
+      fix: "run `git status` and restore package.json, then `npm ci`",
+      details: { root },
+    });
   }
   const names = Object.keys(manifest.dependencies ?? {}).filter((name) => !name.startsWith("@types/"));
   const present = await Promise.all(names.map(installed));
@@ -38,5 +52,10 @@ export async function checkPackages(options: { root?: string; installed?: (name:
       details: { root, missing, checked: names.length },
     });
   }
-  return part({ ...base, status: "ok", summary: `all ${names.length} installed`, details: { root, missing: [], checked: names.length } });
+  return part({
+    ...base,
+    status: "ok",
+    summary: `all ${names.length} installed`,
+    details: { root, missing: [], checked: names.length },
+  });
 }

@@ -13,7 +13,11 @@ export interface Ran {
  * A program run as a child process with a deadline, never blocking the caller's event loop: the
  * studio runs these checks in its server process, where a synchronous wait freezes every request.
  */
-export function runProgram(command: string, args: string[], options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<Ran> {
+export function runProgram(
+  command: string,
+  args: string[],
+  options: { timeoutMs: number; env?: NodeJS.ProcessEnv; cwd?: string },
+): Promise<Ran> {
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
@@ -24,7 +28,11 @@ export function runProgram(command: string, args: string[], options: { timeoutMs
       clearTimeout(timer);
       resolve(ran);
     };
-    const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     // Output is only read for a version line or an error: keep the tail, never all of a chatty program's.
     child.stdout.on("data", (chunk: Buffer) => (stdout = (stdout + chunk.toString("utf8")).slice(-64_000)));
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-16_000)));
@@ -32,8 +40,12 @@ export function runProgram(command: string, args: string[], options: { timeoutMs
       child.kill("SIGKILL");
       finish({ code: null, stdout, stderr, failure: `killed after ${options.timeoutMs / 1000} s` });
     }, options.timeoutMs);
-    child.once("error", (error: NodeJS.ErrnoException) => finish({ code: null, stdout, stderr, failure: error.code === "ENOENT" ? "not found" : error.message }));
-    child.once("close", (code, signal) => finish({ code, stdout, stderr, failure: code === null ? `killed by ${signal}` : undefined }));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      finish({ code: null, stdout, stderr, failure: error.code === "ENOENT" ? "not found" : error.message }),
+    );
+    child.once("close", (code, signal) =>
+      finish({ code, stdout, stderr, failure: code === null ? `killed by ${signal}` : undefined }),
+    );
   });
 }
 

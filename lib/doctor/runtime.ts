@@ -16,12 +16,18 @@ export function checkNode(version = process.versions.node): Part {
     status: fits ? "ok" : "missing",
     required: true,
     summary: `v${version} (the studio needs >= ${MIN_NODE.join(".")})`,
-    fix: fits ? undefined : `install Node.js ${MIN_NODE.join(".")} or newer (e.g. from nodejs.org or NodeSource), then run \`npm run studio\` again`,
+    fix: fits
+      ? undefined
+      : `install Node.js ${MIN_NODE.join(".")} or newer (e.g. from nodejs.org or NodeSource), then run \`npm run studio\` again`,
     details: { version, executable: process.execPath },
   });
 }
 
-const hasInitdb = (dir: string) => fs.access(path.join(/*turbopackIgnore: true*/ dir, "initdb")).then(() => true, () => false);
+const hasInitdb = (dir: string) =>
+  fs.access(path.join(/*turbopackIgnore: true*/ dir, "initdb")).then(
+    () => true,
+    () => false,
+  );
 
 /** findPgBinDir's search (COLBENCH_PG_BIN, Debian's newest, PATH) without its synchronous `sh` for the server's checks. */
 async function pgBinDir(): Promise<string | undefined> {
@@ -41,7 +47,14 @@ async function pgBinDir(): Promise<string | undefined> {
 export async function checkPostgres(): Promise<Part> {
   const dir = await pgBinDir();
   if (!dir) {
-    return part({ id: "postgresql", name: "PostgreSQL binaries", status: "missing", required: false, summary: "initdb and pg_ctl not found (only `npm test` needs them)", fix: PG_BINARIES_FIX });
+    return part({
+      id: "postgresql",
+      name: "PostgreSQL binaries",
+      status: "missing",
+      required: false,
+      summary: "initdb and pg_ctl not found (only `npm test` needs them)",
+      fix: PG_BINARIES_FIX,
+    });
   }
   const run = await runProgram(path.join(dir, "postgres"), ["--version"], { timeoutMs: 10_000 });
   const version = /(\d+(?:\.\d+)*)/.exec(run.stdout)?.[1];

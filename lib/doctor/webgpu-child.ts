@@ -30,7 +30,9 @@ if (how.startsWith("dawn:")) {
   // Kept referenced until exit: once the GPU object is collected dawn.node aborts.
   const gpu = create(backend && backend !== "default" ? [`backend=${backend}`] : []);
   keep = gpu;
-  const adapter = await gpu.requestAdapter(level === "compatibility" ? ({ featureLevel: "compatibility" } as GPURequestAdapterOptions) : undefined);
+  const adapter = await gpu.requestAdapter(
+    level === "compatibility" ? ({ featureLevel: "compatibility" } as GPURequestAdapterOptions) : undefined,
+  );
   process.stdout.write(describe(adapter) + "\n");
 } else {
   const opener = (await import(how)) as { openAdapter(): Promise<GPUAdapter | null> };

@@ -23,9 +23,16 @@ export interface ProbeResult {
  * The ways tried when no opener is named: Dawn's own choice (Vulkan where a loader and driver are
  * installed), then its OpenGL ES backend on Mesa without a display (compatibility level).
  */
-const BUILT_IN: Array<{ how: string; env?: Record<string, string> }> = [{ how: "dawn:default:core" }, { how: "dawn:opengles:compatibility", env: { EGL_PLATFORM: "surfaceless" } }];
+const BUILT_IN: Array<{ how: string; env?: Record<string, string> }> = [
+  { how: "dawn:default:core" },
+  { how: "dawn:opengles:compatibility", env: { EGL_PLATFORM: "surfaceless" } },
+];
 
-function attempt(how: string, env: Record<string, string>, timeoutMs: number): Promise<{ adapter: AdapterReport | null; failure?: string }> {
+function attempt(
+  how: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ adapter: AdapterReport | null; failure?: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", checkoutFile("lib", "doctor", "webgpu-child.ts"), how], {
       cwd: checkoutFile(),
@@ -46,8 +53,16 @@ function attempt(how: string, env: Record<string, string>, timeoutMs: number): P
       } catch {
         // no answer: say why below
       }
-      const lastError = err.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("at ")).slice(-1)[0];
-      const reason = signal ? `the probe was killed by ${signal}${signal === "SIGKILL" ? ` after ${timeoutMs / 1000} s` : ""}` : code === 0 ? "requestAdapter() returned null" : `the probe exited with status ${code}`;
+      const lastError = err
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("at "))
+        .slice(-1)[0];
+      const reason = signal
+        ? `the probe was killed by ${signal}${signal === "SIGKILL" ? ` after ${timeoutMs / 1000} s` : ""}`
+        : code === 0
+          ? "requestAdapter() returned null"
+          : `the probe exited with status ${code}`;
       resolve({ adapter: null, failure: `${how}: ${reason}${lastError ? ` (${lastError})` : ""}` });
     });
   });
@@ -94,7 +109,9 @@ export async function checkWebGpu(options: { opener?: string } = {}): Promise<Pa
     status: software ? "degraded" : "ok",
     required: false,
     summary: `${software ? "software adapter" : "adapter"} ${name}${a.description && !name.includes(a.description) ? ` (${a.description})` : ""} via ${probe.how}; ${a.features.length} features`,
-    fix: software ? "a software adapter computes correctly but slowly: GPU speed needs a GPU with a Vulkan driver" : undefined,
+    fix: software
+      ? "a software adapter computes correctly but slowly: GPU speed needs a GPU with a Vulkan driver"
+      : undefined,
     details: { how: probe.how, ...a, failures: probe.failures },
   });
 }

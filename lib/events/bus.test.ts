@@ -34,7 +34,14 @@ function collect(bus: EventBus, until: number): Promise<RunEvent[]> {
   });
 }
 
-const turns = (n: number): RunEvent[] => Array.from({ length: n }, (_, index) => ({ type: "turn", runId: 7, episodeId: 11, index, role: index % 2 ? "agent" : "simulator" }));
+const turns = (n: number): RunEvent[] =>
+  Array.from({ length: n }, (_, index) => ({
+    type: "turn",
+    runId: 7,
+    episodeId: 11,
+    index,
+    role: index % 2 ? "agent" : "simulator",
+  }));
 
 describe("the PostgreSQL bus", () => {
   it("carries 100 events from one connection to another (and back to the sender), in order", async () => {
@@ -55,7 +62,15 @@ describe("the PostgreSQL bus", () => {
     const [sender, viewer] = await Promise.all([PgBus.connect(url), PgBus.connect(url)]);
     try {
       const heard = collect(viewer, 1);
-      sender.publish({ type: "episode", runId: 1, episodeId: 2, taskId: 3, sample: 0, status: "failed", error: "x".repeat(20_000) });
+      sender.publish({
+        type: "episode",
+        runId: 1,
+        episodeId: 2,
+        taskId: 3,
+        sample: 0,
+        status: "failed",
+        error: "x".repeat(20_000),
+      });
       const [event] = await heard;
       expect(event).toMatchObject({ type: "episode", status: "failed" });
       expect((event as { error: string }).error.length).toBeLessThanOrEqual(1001);

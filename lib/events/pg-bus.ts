@@ -85,7 +85,8 @@ export class PgBus implements EventBus {
 
   publish(event: RunEvent): void {
     const payload = JSON.stringify(fitted(event));
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD) throw new Error(`event too large for NOTIFY (${Buffer.byteLength(payload)} bytes): ${payload.slice(0, 200)}`);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD)
+      throw new Error(`event too large for NOTIFY (${Buffer.byteLength(payload)} bytes): ${payload.slice(0, 200)}`);
     if (this.client) this.send(this.client, payload);
     else if (this.queue.length < MAX_QUEUED) this.queue.push(payload);
   }

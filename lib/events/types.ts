@@ -16,7 +16,16 @@ export interface RunCountsSnapshot {
 
 export type RunEvent =
   | { type: "turn"; runId: number; episodeId: number; index: number; role: "agent" | "simulator" }
-  | { type: "episode"; runId: number; episodeId: number; taskId: number; sample: number; status: EpisodeState; reward?: number; error?: string }
+  | {
+      type: "episode";
+      runId: number;
+      episodeId: number;
+      taskId: number;
+      sample: number;
+      status: EpisodeState;
+      reward?: number;
+      error?: string;
+    }
   | ({ type: "progress"; runId: number; state: RunState; error?: string } & RunCountsSnapshot)
   /** A person's move is awaited; the process playing the run knows what they are shown. */
   | { type: "awaiting"; runId: number; episodeId: number; role: "agent" | "simulator" }
@@ -24,7 +33,12 @@ export type RunEvent =
    * A model server the run needs stopped answering (`wait`: which, why, since when) or answers again
    * (null): these of its episodes, held by the process that plays them, wait for it meanwhile.
    */
-  | { type: "waiting"; runId: number; episodeIds: number[]; wait: { server: string; cause: string; since: string } | null }
+  | {
+      type: "waiting";
+      runId: number;
+      episodeIds: number[];
+      wait: { server: string; cause: string; since: string } | null;
+    }
   /** A SWEET-RL step working on a run's data. */
   | {
       type: "pipeline";

@@ -22,7 +22,12 @@ export interface UsedDefinition {
 }
 
 export function usedDefinition(d: ScoringDefinition): UsedDefinition {
-  return { template: d.template.recorded, templateFrom: d.templateFrom, settings: d.settings, settingsFrom: d.settingsFrom };
+  return {
+    template: d.template.recorded,
+    templateFrom: d.templateFrom,
+    settings: d.settings,
+    settingsFrom: d.settingsFrom,
+  };
 }
 
 export type ScoringMessage =

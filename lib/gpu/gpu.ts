@@ -57,7 +57,9 @@ export async function deviceFor(adapter: GPUAdapter, backend: string): Promise<G
     vendor: info.vendor,
     architecture: info.architecture,
     description: info.description,
-    software: Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter) || /swiftshader|llvmpipe|lavapipe|softpipe/i.test(`${info.architecture} ${info.description} ${info.device}`),
+    software:
+      Boolean((info as { isFallbackAdapter?: boolean }).isFallbackAdapter) ||
+      /swiftshader|llvmpipe|lavapipe|softpipe/i.test(`${info.architecture} ${info.description} ${info.device}`),
     f16,
   });
 }
@@ -90,7 +92,10 @@ export class Gpu {
   /** A storage buffer of at least `byteLength` bytes (rounded up to 4; zero-filled). */
   storage(byteLength: number, label?: string): GPUBuffer {
     const size = Math.max(4, Math.ceil(byteLength / 4) * 4);
-    if (size > this.limits.maxBufferSize) throw new Error(`${label ?? "buffer"}: ${size} bytes is more than this adapter's largest buffer (${this.limits.maxBufferSize})`);
+    if (size > this.limits.maxBufferSize)
+      throw new Error(
+        `${label ?? "buffer"}: ${size} bytes is more than this adapter's largest buffer (${this.limits.maxBufferSize})`,
+      );
     return this.device.createBuffer({ size, usage: Usage.STORAGE | Usage.COPY_SRC | Usage.COPY_DST, label });
   }
 
@@ -141,7 +146,11 @@ export class Gpu {
         module = this.device.createShaderModule({ code: source, label: name });
         this.modules.set(name, module);
       }
-      pipeline = this.device.createComputePipeline({ layout: "auto", compute: { module, entryPoint: "main", constants }, label: key });
+      pipeline = this.device.createComputePipeline({
+        layout: "auto",
+        compute: { module, entryPoint: "main", constants },
+        label: key,
+      });
       this.pipelines.set(key, pipeline);
     }
     return pipeline;
@@ -176,17 +185,34 @@ export class Batch {
    * One dispatch: binding 0 is the uniform block made of `params` (when given), the buffers follow
    * at bindings 1, 2, … in order.
    */
-  dispatch(pipeline: GPUComputePipeline, params: Array<number | F32> | null, buffers: Binding[], groups: [number, number, number]): this {
+  dispatch(
+    pipeline: GPUComputePipeline,
+    params: Array<number | F32> | null,
+    buffers: Binding[],
+    groups: [number, number, number],
+  ): this {
     const entries: GPUBindGroupEntry[] = [];
     if (params) {
-      const uniform = this.gpu.device.createBuffer({ size: Math.max(16, Math.ceil((params.length * 4) / 16) * 16), usage: Usage.UNIFORM, mappedAtCreation: true });
+      const uniform = this.gpu.device.createBuffer({
+        size: Math.max(16, Math.ceil((params.length * 4) / 16) * 16),
+        usage: Usage.UNIFORM,
+        mappedAtCreation: true,
+      });
       const view = new DataView(uniform.getMappedRange());
-      params.forEach((p, i) => (p instanceof F32 ? view.setFloat32(i * 4, p.value, true) : p < 0 ? view.setInt32(i * 4, p, true) : view.setUint32(i * 4, p, true)));
+      params.forEach((p, i) =>
+        p instanceof F32
+          ? view.setFloat32(i * 4, p.value, true)
+          : p < 0
+            ? view.setInt32(i * 4, p, true)
+            : view.setUint32(i * 4, p, true),
+      );
       uniform.unmap();
       this.uniforms.push(uniform);
       entries.push({ binding: 0, resource: { buffer: uniform } });
     }
-    buffers.forEach((b, i) => entries.push({ binding: i + 1, resource: b instanceof Object && "buffer" in b ? b : { buffer: b } }));
+    buffers.forEach((b, i) =>
+      entries.push({ binding: i + 1, resource: b instanceof Object && "buffer" in b ? b : { buffer: b } }),
+    );
     const bindGroup = this.gpu.device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
     this.pass ??= this.encoder.beginComputePass();
     this.pass.setPipeline(pipeline);

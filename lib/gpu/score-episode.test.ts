@@ -51,12 +51,24 @@ describe("scoreEpisode", () => {
       groundTruth: "def f(): return 1",
       turns: [
         { index: 1, prompt, output: "OUTPUT: what should f return?", candidates: [] },
-        { index: 3, prompt, output: "OUTPUT: def f(): return 1", candidates: [{ index: 0, text: "OUTPUT: def f(): return 1" }, { index: 1, text: "OUTPUT: def f(): return 2" }] },
+        {
+          index: 3,
+          prompt,
+          output: "OUTPUT: def f(): return 1",
+          candidates: [
+            { index: 0, text: "OUTPUT: def f(): return 1" },
+            { index: 1, text: "OUTPUT: def f(): return 2" },
+          ],
+        },
       ],
     };
     const ticks: number[] = [];
     const definition = scoringDefinition(inputs, critic.tokenizer.templateFamily());
-    expect(definition).toMatchObject({ templateFrom: "critic", settings: { sum: false, groundTruth: true }, settingsFrom: "default" });
+    expect(definition).toMatchObject({
+      templateFrom: "critic",
+      settings: { sum: false, groundTruth: true },
+      settingsFrom: "default",
+    });
     const scored = await scoreEpisode(inputs, critic, policy, { definition, onTurn: (done) => ticks.push(done) });
     expect(ticks).toEqual([0, 1, 2]);
     const llama = chatTemplate("llama3");
@@ -97,7 +109,11 @@ describe("a ranked run's turns scored outside rank", () => {
   beforeAll(async () => {
     db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
     store = storeFor(db.prisma);
-    await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+    await importTasks(db.prisma, {
+      file: path.join(projectRoot, "samples", "backend.jsonl"),
+      benchmark: "backend",
+      name: "samples",
+    });
     taskId = (await db.prisma.task.findFirstOrThrow()).id;
   }, 60_000);
 
@@ -112,10 +128,25 @@ describe("a ranked run's turns scored outside rank", () => {
     await ensureEpisodes(db.prisma, runId, [taskId], 1);
     const episodeId = (await db.prisma.episode.findFirstOrThrow({ where: { runId } })).id;
     for (const [index, role] of (["simulator", "agent", "simulator", "agent"] as const).entries()) {
-      await appendTurn(db.prisma, episodeId, { index, role, content: `turn ${index}`, rawOutput: role === "agent" ? `OUTPUT: turn ${index}` : undefined, prompt: role === "agent" ? prompt(index) : undefined });
+      await appendTurn(db.prisma, episodeId, {
+        index,
+        role,
+        content: `turn ${index}`,
+        rawOutput: role === "agent" ? `OUTPUT: turn ${index}` : undefined,
+        prompt: role === "agent" ? prompt(index) : undefined,
+      });
     }
     for (const turn of await db.prisma.turn.findMany({ where: { episodeId, role: "agent" } })) {
-      await store.sweet.insertCandidates(turn.id, [0, 1, 2].map((index) => ({ index, text: index ? `OUTPUT: def f(s): return ${index}` : `OUTPUT: turn ${turn.index}`, policyModel: "server", policyMean: -1, policySum: -9 })));
+      await store.sweet.insertCandidates(
+        turn.id,
+        [0, 1, 2].map((index) => ({
+          index,
+          text: index ? `OUTPUT: def f(s): return ${index}` : `OUTPUT: turn ${turn.index}`,
+          policyModel: "server",
+          policyMean: -1,
+          policySum: -9,
+        })),
+      );
     }
     return { runId, episodeId };
   }
@@ -126,59 +157,99 @@ describe("a ranked run's turns scored outside rank", () => {
     ["plain-blocks", { sum: true, groundTruth: false }],
   ];
   for (const [fixture, settings] of cases) {
-    it(`${fixture}, ${settings.sum ? "--sum" : "mean"}${settings.groundTruth ? "" : " --no-ground-truth"}: the browser's inputs and definition give rank's stored values exactly`, { timeout: 120_000 }, async () => {
-      const { runId, episodeId } = await run(fixture);
-      const template = await templateForRun(store, runId, path.join(templates, fixture));
-      await rankCandidates(store, runId, critic, { template, ...settings, policy });
+    it(
+      `${fixture}, ${settings.sum ? "--sum" : "mean"}${settings.groundTruth ? "" : " --no-ground-truth"}: the browser's inputs and definition give rank's stored values exactly`,
+      { timeout: 120_000 },
+      async () => {
+        const { runId, episodeId } = await run(fixture);
+        const template = await templateForRun(store, runId, path.join(templates, fixture));
+        await rankCandidates(store, runId, critic, { template, ...settings, policy });
 
-      const inputs = (await episodeToScore(db.prisma, episodeId))!;
-      expect(inputs.settings).toEqual(settings);
-      expect(inputs.template).toEqual(template.recorded);
-      expect(inputs.groundTruth === null).toBe(!settings.groundTruth);
-      const definition = scoringDefinition(inputs, critic.tokenizer.templateFamily());
-      expect(definition.templateFrom).toBe("run");
-      expect(definition.settingsFrom).toBe("run");
-      const browser = await scoreEpisode(inputs, critic, policy, { definition });
+        const inputs = (await episodeToScore(db.prisma, episodeId))!;
+        expect(inputs.settings).toEqual(settings);
+        expect(inputs.template).toEqual(template.recorded);
+        expect(inputs.groundTruth === null).toBe(!settings.groundTruth);
+        const definition = scoringDefinition(inputs, critic.tokenizer.templateFamily());
+        expect(definition.templateFrom).toBe("run");
+        expect(definition.settingsFrom).toBe("run");
+        const browser = await scoreEpisode(inputs, critic, policy, { definition });
 
-      const stored = await store.sweet.ofEpisode(episodeId);
-      const rows = await db.prisma.candidate.findMany({ where: { turn: { episodeId } }, select: { index: true, criticScore: true, policyMean: true, policySum: true, advantage: true, turn: { select: { index: true } } } });
-      expect(rows).toHaveLength(6);
-      for (const row of rows) {
-        const ours = browser.find((t) => t.turn === row.turn.index)!.candidates!.find((c) => c.index === row.index)!;
-        expect({ criticScore: ours.criticScore, policyMean: ours.policyMean, policySum: ours.policySum, advantage: ours.advantage }, `turn ${row.turn.index} candidate ${row.index}`).toEqual({
-          criticScore: row.criticScore,
-          policyMean: row.policyMean,
-          policySum: row.policySum,
-          advantage: row.advantage,
+        const stored = await store.sweet.ofEpisode(episodeId);
+        const rows = await db.prisma.candidate.findMany({
+          where: { turn: { episodeId } },
+          select: {
+            index: true,
+            criticScore: true,
+            policyMean: true,
+            policySum: true,
+            advantage: true,
+            turn: { select: { index: true } },
+          },
         });
-      }
-      expect(Object.keys(stored)).toHaveLength(2);
+        expect(rows).toHaveLength(6);
+        for (const row of rows) {
+          const ours = browser.find((t) => t.turn === row.turn.index)!.candidates!.find((c) => c.index === row.index)!;
+          expect(
+            {
+              criticScore: ours.criticScore,
+              policyMean: ours.policyMean,
+              policySum: ours.policySum,
+              advantage: ours.advantage,
+            },
+            `turn ${row.turn.index} candidate ${row.index}`,
+          ).toEqual({
+            criticScore: row.criticScore,
+            policyMean: row.policyMean,
+            policySum: row.policySum,
+            advantage: row.advantage,
+          });
+        }
+        expect(Object.keys(stored)).toHaveLength(2);
 
-      // The fallback the replay scored every run with (and its defaults): other strings, other numbers.
-      const fallback = await scoreEpisode({ ...inputs, groundTruth: inputs.groundTruth ?? "x" }, critic, policy, { definition: scoringDefinition({ template: null, settings: null }, critic.tokenizer.templateFamily()) });
-      for (const row of rows) {
-        const theirs = fallback.find((t) => t.turn === row.turn.index)!.candidates!.find((c) => c.index === row.index)!;
-        expect(Math.abs(theirs.criticScore! - row.criticScore!), `fallback, turn ${row.turn.index} candidate ${row.index}`).toBeGreaterThan(1e-3);
-      }
-    });
+        // The fallback the replay scored every run with (and its defaults): other strings, other numbers.
+        const fallback = await scoreEpisode({ ...inputs, groundTruth: inputs.groundTruth ?? "x" }, critic, policy, {
+          definition: scoringDefinition({ template: null, settings: null }, critic.tokenizer.templateFamily()),
+        });
+        for (const row of rows) {
+          const theirs = fallback
+            .find((t) => t.turn === row.turn.index)!
+            .candidates!.find((c) => c.index === row.index)!;
+          expect(
+            Math.abs(theirs.criticScore! - row.criticScore!),
+            `fallback, turn ${row.turn.index} candidate ${row.index}`,
+          ).toBeGreaterThan(1e-3);
+        }
+      },
+    );
   }
 
-  it("records the first ranking's settings and refuses a later ranking asked for others, scoring nothing", { timeout: 60_000 }, async () => {
-    const { runId } = await run("settings");
-    expect((await store.sweet.rankSettings(runId))!.rank).toBeNull();
-    // Nothing to rank records nothing.
-    const empty = await run("nothing-to-rank");
-    await db.prisma.candidate.deleteMany({ where: { turn: { episode: { runId: empty.runId } } } });
-    await rankCandidates(store, empty.runId, critic, { template: chatTemplate("llama3"), sum: true, policy });
-    expect((await store.sweet.rankSettings(empty.runId))!.rank).toBeNull();
+  it(
+    "records the first ranking's settings and refuses a later ranking asked for others, scoring nothing",
+    { timeout: 60_000 },
+    async () => {
+      const { runId } = await run("settings");
+      expect((await store.sweet.rankSettings(runId))!.rank).toBeNull();
+      // Nothing to rank records nothing.
+      const empty = await run("nothing-to-rank");
+      await db.prisma.candidate.deleteMany({ where: { turn: { episode: { runId: empty.runId } } } });
+      await rankCandidates(store, empty.runId, critic, { template: chatTemplate("llama3"), sum: true, policy });
+      expect((await store.sweet.rankSettings(empty.runId))!.rank).toBeNull();
 
-    await rankCandidates(store, runId, critic, { template: chatTemplate("llama3"), sum: true, policy });
-    expect((await store.sweet.rankSettings(runId))!.rank).toEqual({ sum: true, groundTruth: true });
-    await db.prisma.candidate.updateMany({ where: { turn: { episode: { runId } }, index: 2 }, data: { criticScore: null, advantage: null } });
-    await expect(rankCandidates(store, runId, critic, { template: chatTemplate("llama3"), groundTruth: false, policy })).rejects.toThrow(
-      "run settings is ranked with summed log-probs, with the final answer (recorded by its first ranking: --sum); mean log-probs, without the final answer would mix two. Give --sum",
-    );
-    expect(await db.prisma.candidate.count({ where: { turn: { episode: { runId } }, criticScore: null } })).toBe(2);
-    await expect(rankSettingsForRun(store, runId, { sum: true, groundTruth: true }, { record: true })).resolves.toEqual({ sum: true, groundTruth: true });
-  });
+      await rankCandidates(store, runId, critic, { template: chatTemplate("llama3"), sum: true, policy });
+      expect((await store.sweet.rankSettings(runId))!.rank).toEqual({ sum: true, groundTruth: true });
+      await db.prisma.candidate.updateMany({
+        where: { turn: { episode: { runId } }, index: 2 },
+        data: { criticScore: null, advantage: null },
+      });
+      await expect(
+        rankCandidates(store, runId, critic, { template: chatTemplate("llama3"), groundTruth: false, policy }),
+      ).rejects.toThrow(
+        "run settings is ranked with summed log-probs, with the final answer (recorded by its first ranking: --sum); mean log-probs, without the final answer would mix two. Give --sum",
+      );
+      expect(await db.prisma.candidate.count({ where: { turn: { episode: { runId } }, criticScore: null } })).toBe(2);
+      await expect(
+        rankSettingsForRun(store, runId, { sum: true, groundTruth: true }, { record: true }),
+      ).resolves.toEqual({ sum: true, groundTruth: true });
+    },
+  );
 });

@@ -17,16 +17,32 @@ export async function scoreEpisode(
   options: { definition: ScoringDefinition; onTurn?: (done: number, total: number) => void },
 ): Promise<TurnScores[]> {
   const { template, settings } = options.definition;
-  if (settings.groundTruth && inputs.groundTruth === null) throw new Error("the critic is to be told the final answer, but the episode's inputs leave it out");
+  if (settings.groundTruth && inputs.groundTruth === null)
+    throw new Error("the critic is to be told the final answer, but the episode's inputs leave it out");
   const groundTruth = settings.groundTruth ? inputs.groundTruth : null;
   const out: TurnScores[] = [];
   options.onTurn?.(0, inputs.turns.length);
   for (const turn of inputs.turns) {
     const candidates = turn.candidates.length ? turn.candidates : [{ index: 0, text: turn.output }];
-    const scored = await scoreTurn(template, { prompt: turn.prompt, groundTruth, candidates }, critic, policy, { sum: settings.sum });
-    const values = scored.map((s): ScoredValues & { index: number } => ({ index: s.index, criticScore: finite(s.criticScore), policyMean: finite(s.policyMean), policySum: finite(s.policySum), advantage: finite(s.advantage) }));
+    const scored = await scoreTurn(template, { prompt: turn.prompt, groundTruth, candidates }, critic, policy, {
+      sum: settings.sum,
+    });
+    const values = scored.map((s): ScoredValues & { index: number } => ({
+      index: s.index,
+      criticScore: finite(s.criticScore),
+      policyMean: finite(s.policyMean),
+      policySum: finite(s.policySum),
+      advantage: finite(s.advantage),
+    }));
     const own = values.find((v) => v.index === 0) ?? values[0]!;
-    out.push({ turn: turn.index, criticScore: own.criticScore, policyMean: own.policyMean, policySum: own.policySum, advantage: own.advantage, ...(turn.candidates.length ? { candidates: values } : {}) });
+    out.push({
+      turn: turn.index,
+      criticScore: own.criticScore,
+      policyMean: own.policyMean,
+      policySum: own.policySum,
+      advantage: own.advantage,
+      ...(turn.candidates.length ? { candidates: values } : {}),
+    });
     options.onTurn?.(out.length, inputs.turns.length);
   }
   return out;

@@ -15,7 +15,12 @@ export interface GpuWeights {
 }
 
 /** A kernel's source behind the weight reader this adapter and format call for, with its constants. */
-export function withWeights(gpu: Gpu, name: string, kernel: string, format: WeightFormat): { name: string; source: string; constants: Record<string, number> } {
+export function withWeights(
+  gpu: Gpu,
+  name: string,
+  kernel: string,
+  format: WeightFormat,
+): { name: string; source: string; constants: Record<string, number> } {
   const native = format === "f16" && gpu.info.f16;
   return {
     name: `${name}:${native ? "f16-native" : format}`,

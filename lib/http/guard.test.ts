@@ -14,10 +14,14 @@ describe("refuseBody", () => {
 
   it("refuses bodies that are not JSON, and JSON over the size limit", () => {
     expect(check("POST", { "content-type": "text/plain", "content-length": "5" })?.status).toBe(415);
-    expect(check("delete", { "content-type": "application/x-www-form-urlencoded", "content-length": "5" })?.status).toBe(415);
+    expect(
+      check("delete", { "content-type": "application/x-www-form-urlencoded", "content-length": "5" })?.status,
+    ).toBe(415);
     expect(check("POST", { "content-length": "5" })?.status).toBe(415);
     expect(check("PATCH", { "content-type": "application/jsonx" })?.status).toBe(415);
-    expect(check("POST", { "content-type": "application/json", "content-length": String(MAX_JSON_BYTES + 1) })).toMatchObject({ status: 413, error: expect.stringContaining(String(MAX_JSON_BYTES)) });
+    expect(
+      check("POST", { "content-type": "application/json", "content-length": String(MAX_JSON_BYTES + 1) }),
+    ).toMatchObject({ status: 413, error: expect.stringContaining(String(MAX_JSON_BYTES)) });
     expect(check("POST", { "content-type": "application/json", "content-length": String(MAX_JSON_BYTES) })).toBeNull();
   });
 });
@@ -25,7 +29,9 @@ describe("refuseBody", () => {
 describe("jsonBody", () => {
   it("reads a chunked body up to the limit and answers 413 past it", async () => {
     const chunked = (text: string) =>
-      new Request("http://x/", { method: "POST", body: new Blob([text]).stream(), duplex: "half" } as RequestInit & { duplex: "half" });
+      new Request("http://x/", { method: "POST", body: new Blob([text]).stream(), duplex: "half" } as RequestInit & {
+        duplex: "half";
+      });
     expect(await jsonBody(chunked('{"a":1}'), 100)).toEqual({ ok: true, value: { a: 1 } });
     expect(await jsonBody(chunked("not json"), 100)).toEqual({ ok: true, value: null });
     const over = await jsonBody(chunked(JSON.stringify({ text: "x".repeat(200) })), 100);

@@ -16,7 +16,8 @@ export interface Refusal {
 export function refuseBody(method: string, header: (name: string) => string | undefined): Refusal | null {
   if (SAFE.has(method.toUpperCase())) return null;
   const length = Number(header("content-length") ?? 0);
-  if (length > MAX_JSON_BYTES) return { status: 413, error: `request body of ${length} bytes is over the limit of ${MAX_JSON_BYTES} bytes` };
+  if (length > MAX_JSON_BYTES)
+    return { status: 413, error: `request body of ${length} bytes is over the limit of ${MAX_JSON_BYTES} bytes` };
   const type = header("content-type");
   if ((type || length > 0) && !/^application\/json\s*(;|$)/i.test(type ?? "")) {
     return { status: 415, error: `request body must be JSON (Content-Type: application/json), got ${type ?? "none"}` };
@@ -55,11 +56,15 @@ export async function readJson(request: Request, limit = MAX_JSON_BYTES): Promis
 }
 
 /** A route's JSON body, or the 413 to answer with when it is over the limit. */
-export async function jsonBody(request: Request, limit = MAX_JSON_BYTES): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+export async function jsonBody(
+  request: Request,
+  limit = MAX_JSON_BYTES,
+): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   try {
     return { ok: true, value: await readJson(request, limit) };
   } catch (error) {
-    if (error instanceof Error && error.name === "BodyTooLarge") return { ok: false, response: Response.json({ error: error.message }, { status: 413 }) };
+    if (error instanceof Error && error.name === "BodyTooLarge")
+      return { ok: false, response: Response.json({ error: error.message }, { status: 413 }) };
     throw error;
   }
 }

@@ -26,7 +26,7 @@ export async function missingRecordPath(store: Store, method: string, url: strin
     : kind === "runs"
       ? (await store.runs.find(id)) !== null
       : kind === "tasks"
-        ? (await store.tasks.exists(id))
+        ? await store.tasks.exists(id)
         : (await store.episodes.ref(id)) !== null;
   return exists ? null : `${MISSING_PREFIX}${path}`;
 }

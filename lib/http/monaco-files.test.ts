@@ -22,7 +22,16 @@ describe("monacoFile", () => {
     fs.symlinkSync(path.join(root, "secret.js"), path.join(vs, "link.js"));
     try {
       expect(await monacoFile(["ok.js"], vs)).toMatchObject({ ok: true });
-      for (const parts of [["..", "secret.js"], ["a", "..", "..", "secret.js"], ["link.js"], ["ok.ts"], ["../secret.js"], ["..%2fsecret.js"], [""], ["ok.js\0"]]) {
+      for (const parts of [
+        ["..", "secret.js"],
+        ["a", "..", "..", "secret.js"],
+        ["link.js"],
+        ["ok.ts"],
+        ["../secret.js"],
+        ["..%2fsecret.js"],
+        [""],
+        ["ok.js\0"],
+      ]) {
         expect(await monacoFile(parts, vs), parts.join("/")).toMatchObject({ ok: false });
       }
     } finally {

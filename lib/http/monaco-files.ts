@@ -15,10 +15,17 @@ export function monacoRoot(): string {
   return path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", "monaco-editor", "min", "vs");
 }
 
-export async function monacoFile(parts: string[], root = monacoRoot()): Promise<{ ok: true; body: Buffer; type: string } | { ok: false; error: string }> {
+export async function monacoFile(
+  parts: string[],
+  root = monacoRoot(),
+): Promise<{ ok: true; body: Buffer; type: string } | { ok: false; error: string }> {
   const relative = parts.join("/");
   const type = TYPES[path.extname(relative)];
-  if (!type || parts.some((p) => p === "" || p === "." || p === ".." || p.includes("/") || p.includes("\\") || p.includes("\0"))) return { ok: false, error: "not a Monaco file" };
+  if (
+    !type ||
+    parts.some((p) => p === "" || p === "." || p === ".." || p.includes("/") || p.includes("\\") || p.includes("\0"))
+  )
+    return { ok: false, error: "not a Monaco file" };
   const file = path.join(root, ...parts);
   try {
     // A link inside the package must not lead outside it.

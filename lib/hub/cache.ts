@@ -83,7 +83,15 @@ function readRepo(cacheDir: string, folder: string): CachedRepo | null {
     else size += s.size;
     lastModified = Math.max(lastModified, s.mtimeMs);
   }
-  return { id: repoLabel({ type, name }), type, name, size, partial, revisions, lastModified: new Date(lastModified).toISOString() };
+  return {
+    id: repoLabel({ type, name }),
+    type,
+    name,
+    size,
+    partial,
+    revisions,
+    lastModified: new Date(lastModified).toISOString(),
+  };
 }
 
 /** Every model and dataset repository in the cache, largest first. */

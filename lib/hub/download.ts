@@ -66,7 +66,10 @@ export async function downloadBlob(file: TreeFile, context: DownloadContext): Pr
       await attemptDownload(file, blob, context);
       return;
     } catch (error) {
-      const retryable = error instanceof HubError ? error.code === "interrupted" : !(context.signal?.aborted ?? false) && isNetworkError(error);
+      const retryable =
+        error instanceof HubError
+          ? error.code === "interrupted"
+          : !(context.signal?.aborted ?? false) && isNetworkError(error);
       if (!retryable || attempt >= retries) {
         if (error instanceof HubError) throw error;
         const have = existsSync(`${blob}.incomplete`) ? statSync(`${blob}.incomplete`).size : 0;
@@ -94,7 +97,8 @@ async function attemptDownload(file: TreeFile, blob: string, context: DownloadCo
   let hash = newHash(file);
   if (have > 0) await hashExisting(hash, incomplete);
   let start = have;
-  const report = (done: boolean) => context.onProgress?.({ file: file.path, received: have, total: file.size, resumedFrom: start, done });
+  const report = (done: boolean) =>
+    context.onProgress?.({ file: file.path, received: have, total: file.size, resumedFrom: start, done });
 
   if (have < file.size) {
     // The library's fetch hook sees the content response: its status (was the range honoured?) and
@@ -112,13 +116,23 @@ async function attemptDownload(file: TreeFile, blob: string, context: DownloadCo
             received += chunk.byteLength;
             if (Date.now() - lastReport > 100) {
               lastReport = Date.now();
-              context.onProgress?.({ file: file.path, received, total: file.size, resumedFrom: status === 206 ? start : 0, done: false });
+              context.onProgress?.({
+                file: file.path,
+                received,
+                total: file.size,
+                resumedFrom: status === 206 ? start : 0,
+                done: false,
+              });
             }
             controller.enqueue(chunk);
           },
         }),
       );
-      return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return new Response(counted, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
     };
     const remote = await downloadFile({
       repo: { type: context.repo.type, name: context.repo.name },
@@ -130,7 +144,8 @@ async function attemptDownload(file: TreeFile, blob: string, context: DownloadCo
       // Plain HTTP from the resolve endpoint (what Python does without hf_xet): ranges work there.
       xet: false,
     });
-    if (!remote) throw new HubError("missing-file", `${file.path} is not in ${repoLabel(context.repo)} at ${context.commit}`);
+    if (!remote)
+      throw new HubError("missing-file", `${file.path} is not in ${repoLabel(context.repo)} at ${context.commit}`);
     const reader = (have > 0 ? remote.slice(have) : remote).stream().getReader();
     let handle = await open(incomplete, "a");
     let first = true;
@@ -155,7 +170,10 @@ async function attemptDownload(file: TreeFile, blob: string, context: DownloadCo
     }
   }
   if (have < file.size) {
-    throw new HubError("interrupted", `${file.path} of ${repoLabel(context.repo)}: the connection ended at ${have} of ${file.size} bytes`);
+    throw new HubError(
+      "interrupted",
+      `${file.path} of ${repoLabel(context.repo)}: the connection ended at ${have} of ${file.size} bytes`,
+    );
   }
   const digest = hash.digest("hex");
   const expected = file.sha256 ?? file.gitOid;

@@ -32,7 +32,8 @@ export function repoLabel(repo: Pick<HubRepo, "type" | "name">): string {
 
 export function parseRef(ref: string, defaultType: RepoType = "model"): Ref {
   const trimmed = ref.trim();
-  if (!trimmed) throw new Error("empty model or dataset reference: give a folder or a hub id such as openai/clip-vit-base-patch32");
+  if (!trimmed)
+    throw new Error("empty model or dataset reference: give a folder or a hub id such as openai/clip-vit-base-patch32");
   const expanded = trimmed.startsWith("~/") ? path.join(homedir(), trimmed.slice(2)) : trimmed;
   if (existsSync(expanded) || /^(\.{1,2}|~)?\//.test(trimmed) || trimmed === "." || trimmed === "..") {
     return { kind: "folder", path: path.resolve(expanded) };
@@ -53,8 +54,11 @@ export function parseHubId(id: string, defaultType: RepoType = "model"): HubRepo
   const name = at < 0 ? rest : rest.slice(0, at);
   const revision = at < 0 ? "main" : rest.slice(at + 1);
   if (!NAME.test(name) || name.includes("..")) {
-    throw new Error(`"${id}" is neither an existing folder nor a hub id (owner/name, optionally @revision; datasets/owner/name for a dataset)`);
+    throw new Error(
+      `"${id}" is neither an existing folder nor a hub id (owner/name, optionally @revision; datasets/owner/name for a dataset)`,
+    );
   }
-  if (!revision || !REVISION.test(revision) || revision.split("/").includes("..")) throw new Error(`"${id}": bad revision "${revision}"`);
+  if (!revision || !REVISION.test(revision) || revision.split("/").includes(".."))
+    throw new Error(`"${id}": bad revision "${revision}"`);
   return { type, name, revision };
 }

@@ -1,7 +1,16 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { datasetInfo, HubApiError, listFiles, modelInfo } from "@huggingface/hub";
-import { cachedCommit, inSnapshot, knownMissing, linkBlob, markMissing, repoDir, snapshotDir, writeRef } from "./cache-layout";
+import {
+  cachedCommit,
+  inSnapshot,
+  knownMissing,
+  linkBlob,
+  markMissing,
+  repoDir,
+  snapshotDir,
+  writeRef,
+} from "./cache-layout";
 import { downloadBlob, type FileProgress, type TreeFile } from "./download";
 import { HubError } from "./errors";
 import { parseRef, repoLabel, type HubRepo, type RepoType } from "./ref";
@@ -49,10 +58,16 @@ export async function resolveModel(ref: string, options: ResolveOptions): Promis
   const parsed = parseRef(ref, options.type);
   const wanted = [...options.files, ...(options.optional ?? [])];
   if (parsed.kind === "folder") {
-    if (!existsSync(parsed.path) || !statSync(parsed.path).isDirectory()) throw new HubError("folder", `${parsed.path}: no such folder`);
+    if (!existsSync(parsed.path) || !statSync(parsed.path).isDirectory())
+      throw new HubError("folder", `${parsed.path}: no such folder`);
     const missing = options.files.filter((f) => !existsSync(path.join(parsed.path, f)));
     if (missing.length) throw new HubError("folder", `${parsed.path} lacks ${missing.join(", ")}`);
-    return { folder: parsed.path, source: "folder", files: wanted.filter((f) => existsSync(path.join(parsed.path, f))), downloaded: [] };
+    return {
+      folder: parsed.path,
+      source: "folder",
+      files: wanted.filter((f) => existsSync(path.join(parsed.path, f))),
+      downloaded: [],
+    };
   }
   return resolveHub(parsed, options);
 }
@@ -70,7 +85,14 @@ function lacking(dir: string, commit: string, options: ResolveOptions): string[]
   ];
 }
 
-function cachedResult(repo: HubRepo, dir: string, commit: string, options: ResolveOptions, source: "cache" | "hub", downloaded: string[]): Resolved {
+function cachedResult(
+  repo: HubRepo,
+  dir: string,
+  commit: string,
+  options: ResolveOptions,
+  source: "cache" | "hub",
+  downloaded: string[],
+): Resolved {
   const wanted = [...options.files, ...(options.optional ?? [])];
   return {
     folder: snapshotDir(dir, commit),
@@ -96,7 +118,11 @@ function observed(base: typeof fetch, signal?: AbortSignal): { fetch: typeof fet
   };
 }
 
-async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pending: TreeFile[]) => void): Promise<Resolved> {
+async function resolveHub(
+  repo: HubRepo,
+  options: ResolveOptions,
+  plan?: (pending: TreeFile[]) => void,
+): Promise<Resolved> {
   const settings = hubSettings(options.settings);
   const label = repoLabel(repo);
   const dir = repoDir(settings.cacheDir, repo);
@@ -109,7 +135,9 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pendin
     throw new HubError(
       "offline-missing",
       `HF_HUB_OFFLINE is set and the Hugging Face cache (${settings.cacheDir}) lacks ${label}@${repo.revision}` +
-        (known ? `: ${missing.join(", ")} (snapshot ${known.slice(0, 10)})` : ` (${missing.join(", ")}; no snapshot of that revision)`) +
+        (known
+          ? `: ${missing.join(", ")} (snapshot ${known.slice(0, 10)})`
+          : ` (${missing.join(", ")}; no snapshot of that revision)`) +
         `; unset HF_HUB_OFFLINE to download, or point HF_HUB_CACHE or HF_HOME at a cache that has it`,
     );
   }
@@ -139,7 +167,12 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pendin
 
   const tree = new Map<string, TreeFile>();
   await ask(async () => {
-    for await (const entry of listFiles({ ...common, repo: { type: repo.type, name: repo.name }, revision: commit, recursive: true })) {
+    for await (const entry of listFiles({
+      ...common,
+      repo: { type: repo.type, name: repo.name },
+      revision: commit,
+      recursive: true,
+    })) {
       if (entry.type !== "file") continue;
       tree.set(entry.path, {
         path: entry.path,
@@ -153,7 +186,10 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pendin
   const absent = options.files.filter((f) => !tree.has(f));
   if (absent.length) {
     const has = [...tree.keys()].slice(0, 12).join(", ");
-    throw new HubError("missing-file", `${label}@${repo.revision} has no ${absent.join(", ")} (it has ${has}${tree.size > 12 ? ", …" : ""})`);
+    throw new HubError(
+      "missing-file",
+      `${label}@${repo.revision} has no ${absent.join(", ")} (it has ${has}${tree.size > 12 ? ", …" : ""})`,
+    );
   }
 
   if (plan) {
@@ -170,7 +206,17 @@ async function resolveHub(repo: HubRepo, options: ResolveOptions, plan?: (pendin
     if (!entry.etag) throw new HubError("integrity", `${settings.endpoint} listed ${file} of ${label} without a hash`);
     await ask(() =>
       once(path.join(dir, "blobs", entry.etag), () =>
-        downloadBlob(entry, { repo, commit, dir, endpoint: settings.endpoint, token: settings.token, fetch: hub.fetch, onProgress: options.onProgress, signal: options.signal, retries: options.retries }),
+        downloadBlob(entry, {
+          repo,
+          commit,
+          dir,
+          endpoint: settings.endpoint,
+          token: settings.token,
+          fetch: hub.fetch,
+          onProgress: options.onProgress,
+          signal: options.signal,
+          retries: options.retries,
+        }),
       ),
     );
     linkBlob(dir, commit, file, entry.etag);
@@ -189,7 +235,10 @@ export type Availability =
  * (no request), or what the hub would send (two small requests, cut off after `timeoutMs`).
  * Throws the HubError resolveModel would throw.
  */
-export async function probeModel(ref: string, options: Pick<ResolveOptions, "files" | "optional" | "type" | "settings" | "fetch"> & { timeoutMs?: number }): Promise<Availability> {
+export async function probeModel(
+  ref: string,
+  options: Pick<ResolveOptions, "files" | "optional" | "type" | "settings" | "fetch"> & { timeoutMs?: number },
+): Promise<Availability> {
   const parsed = parseRef(ref, options.type);
   if (parsed.kind === "folder") return { state: "folder", folder: (await resolveModel(ref, options)).folder };
   const settings = hubSettings(options.settings);
@@ -200,9 +249,19 @@ export async function probeModel(ref: string, options: Pick<ResolveOptions, "fil
     if (settings.offline || !(error instanceof HubError && error.code === "offline-missing")) throw error;
   }
   let pending: TreeFile[] = [];
-  const resolved = await resolveHub(parsed, { ...options, settings, signal: AbortSignal.timeout(options.timeoutMs ?? 5000) }, (p) => (pending = p));
+  const resolved = await resolveHub(
+    parsed,
+    { ...options, settings, signal: AbortSignal.timeout(options.timeoutMs ?? 5000) },
+    (p) => (pending = p),
+  );
   if (!pending.length) return { state: "cached", folder: resolved.folder };
-  return { state: "fetchable", repo: resolved.repo!, commit: resolved.commit!, bytes: pending.reduce((n, f) => n + f.size, 0), files: pending.map((f) => f.path) };
+  return {
+    state: "fetchable",
+    repo: resolved.repo!,
+    commit: resolved.commit!,
+    bytes: pending.reduce((n, f) => n + f.size, 0),
+    files: pending.map((f) => f.path),
+  };
 }
 
 // Two resolves of one file in this process share its download (both would append to one .incomplete).
@@ -231,8 +290,12 @@ function explain(error: unknown, repo: HubRepo, settings: HubSettings, errorCode
       );
     }
     if (status === 404) {
-      if (errorCode === "RevisionNotFound") return new HubError("not-found", `${label} has no revision "${repo.revision}" (${page})`);
-      return new HubError("not-found", `no repository ${label} at ${settings.endpoint}${settings.token ? "" : " (if it is private, set HF_TOKEN)"}`);
+      if (errorCode === "RevisionNotFound")
+        return new HubError("not-found", `${label} has no revision "${repo.revision}" (${page})`);
+      return new HubError(
+        "not-found",
+        `no repository ${label} at ${settings.endpoint}${settings.token ? "" : " (if it is private, set HF_TOKEN)"}`,
+      );
     }
     return new HubError("unreachable", `${settings.endpoint} answered HTTP ${status} for ${label}: ${error.message}`);
   }

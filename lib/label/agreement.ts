@@ -19,7 +19,10 @@ const byItem = <C extends string>(ratings: Rating<C>[]) => {
 };
 
 /** Cohen's kappa of two raters over the items both rated: (po - pe) / (1 - pe). */
-export function cohenKappa<C extends string>(first: Map<number, C>, second: Map<number, C>): { kappa: number | null; shared: number; observed: number | null } {
+export function cohenKappa<C extends string>(
+  first: Map<number, C>,
+  second: Map<number, C>,
+): { kappa: number | null; shared: number; observed: number | null } {
   const shared = [...first.keys()].filter((item) => second.has(item));
   const n = shared.length;
   if (!n) return { kappa: null, shared: 0, observed: null };
@@ -88,7 +91,10 @@ export function krippendorffAlpha<C extends string>(ratings: Rating<C>[]): numbe
 }
 
 /** The coincidence matrix of items rated at least twice (rows and columns in first-seen category order unless given). */
-export function coincidences<C extends string>(ratings: Rating<C>[], order?: readonly C[]): { categories: C[]; matrix: number[][] } {
+export function coincidences<C extends string>(
+  ratings: Rating<C>[],
+  order?: readonly C[],
+): { categories: C[]; matrix: number[][] } {
   const items = [...byItem(ratings).values()].filter((counts) => sum([...counts.values()]) >= 2);
   const categories: C[] = order ? [...order] : [];
   for (const counts of items) for (const c of counts.keys()) if (!categories.includes(c)) categories.push(c);
@@ -96,7 +102,8 @@ export function coincidences<C extends string>(ratings: Rating<C>[], order?: rea
   const matrix = categories.map(() => categories.map(() => 0));
   for (const counts of items) {
     const m = sum([...counts.values()]);
-    for (const [c, nc] of counts) for (const [k, nk] of counts) matrix[at.get(c)!]![at.get(k)!]! += (nc * (nk - (c === k ? 1 : 0))) / (m - 1);
+    for (const [c, nc] of counts)
+      for (const [k, nk] of counts) matrix[at.get(c)!]![at.get(k)!]! += (nc * (nk - (c === k ? 1 : 0))) / (m - 1);
   }
   return { categories, matrix };
 }

@@ -21,7 +21,10 @@ export interface Rating<K> {
   high?: number;
 }
 
-export function fitBradleyTerry<K>(games: Game<K>[], options: { prior?: number; iterations?: number; tolerance?: number } = {}): Map<K, number> {
+export function fitBradleyTerry<K>(
+  games: Game<K>[],
+  options: { prior?: number; iterations?: number; tolerance?: number } = {},
+): Map<K, number> {
   const prior = options.prior ?? 1;
   const players = [...new Set(games.flatMap((g) => [g.a, g.b]))];
   const at = new Map(players.map((p, i) => [p, i]));
@@ -54,7 +57,9 @@ export function fitBradleyTerry<K>(games: Game<K>[], options: { prior?: number; 
     });
     const scale = Math.exp(next.reduce((s, x) => s + Math.log(Math.max(x, 1e-300)), 0) / n);
     const scaled = next.map((x) => x / scale);
-    const change = Math.max(...scaled.map((x, i) => Math.abs(Math.log(Math.max(x, 1e-300)) - Math.log(Math.max(p[i]!, 1e-300)))));
+    const change = Math.max(
+      ...scaled.map((x, i) => Math.abs(Math.log(Math.max(x, 1e-300)) - Math.log(Math.max(p[i]!, 1e-300)))),
+    );
     p = scaled;
     if (change < (options.tolerance ?? 1e-12)) break;
   }
@@ -64,7 +69,10 @@ export function fitBradleyTerry<K>(games: Game<K>[], options: { prior?: number; 
 export const eloOf = (strength: number) => 1000 + 400 * Math.log10(strength);
 
 /** Ratings with bootstrap intervals: the games resampled with replacement `rounds` times (seeded). */
-export function bradleyTerryRatings<K>(games: Game<K>[], options: { prior?: number; rounds?: number; seed?: number; level?: number } = {}): Rating<K>[] {
+export function bradleyTerryRatings<K>(
+  games: Game<K>[],
+  options: { prior?: number; rounds?: number; seed?: number; level?: number } = {},
+): Rating<K>[] {
   const fitted = fitBradleyTerry(games, options);
   const counts = new Map<K, number>();
   for (const g of games) {

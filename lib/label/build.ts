@@ -62,7 +62,12 @@ async function runOf(store: Store, field: string, nameOrId: string) {
 }
 
 /** A pair whose preferred side is `chosen`, with its sides in random order. */
-function sided(rng: Rng, chosen: { episode?: number; candidate?: number; run: number; value?: number | null }, rejected: typeof chosen, base: { taskId: number; params: Record<string, unknown> }): NewQueueItem {
+function sided(
+  rng: Rng,
+  chosen: { episode?: number; candidate?: number; run: number; value?: number | null },
+  rejected: typeof chosen,
+  base: { taskId: number; params: Record<string, unknown> },
+): NewQueueItem {
   const flip = rng.coin();
   const [a, b] = flip ? [rejected, chosen] : [chosen, rejected];
   return {
@@ -79,11 +84,19 @@ function sided(rng: Rng, chosen: { episode?: number; candidate?: number; run: nu
   };
 }
 
-async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ kind: "trajectory" | "turn"; benchmark: Benchmark; items: NewQueueItem[]; runs: string[] }> {
+async function itemsOf(
+  store: Store,
+  source: QueueSource,
+  rng: Rng,
+): Promise<{ kind: "trajectory" | "turn"; benchmark: Benchmark; items: NewQueueItem[]; runs: string[] }> {
   if (source.from === "runs") {
     const [a, b] = [await runOf(store, "source.a", source.a), await runOf(store, "source.b", source.b)];
     if (a.id === b.id) fail("source.b", "pick two different runs");
-    if (a.benchmark !== b.benchmark) fail("source.b", `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`);
+    if (a.benchmark !== b.benchmark)
+      fail(
+        "source.b",
+        `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`,
+      );
     const first = (rows: Awaited<ReturnType<Store["queues"]["doneEpisodes"]>>) => {
       const byTask = new Map<number, (typeof rows)[number]>();
       for (const row of rows) if (!byTask.has(row.taskId)) byTask.set(row.taskId, row);
@@ -95,7 +108,16 @@ async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ k
       const y = eb.get(taskId);
       if (!y) continue;
       // Sides of run-against-run pairs stay in run order (a is the first run); people see them in random order.
-      items.push({ aRunId: a.id, bRunId: b.id, aEpisodeId: x.id, bEpisodeId: y.id, taskId, sourceChoice: better(x.reward, y.reward), gold: null, params: { values: [x.reward, y.reward] } });
+      items.push({
+        aRunId: a.id,
+        bRunId: b.id,
+        aEpisodeId: x.id,
+        bEpisodeId: y.id,
+        taskId,
+        sourceChoice: better(x.reward, y.reward),
+        gold: null,
+        params: { values: [x.reward, y.reward] },
+      });
     }
     if (!items.length) fail("source", `${a.name} and ${b.name} have no task that both finished`);
     return { kind: "trajectory", benchmark: a.benchmark, items, runs: [a.name, b.name] };
@@ -103,18 +125,25 @@ async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ k
   const run = await runOf(store, "source.run", source.run);
   if (source.from === "pairs" && source.kind === "trajectory") {
     const pairs = await store.sweet.pairs(run.id, "trajectory");
-    if (!pairs.length) fail("source", `run ${run.name} has no trajectory pairs: make them with \`colbench pairs ${run.name}\``);
+    if (!pairs.length)
+      fail("source", `run ${run.name} has no trajectory pairs: make them with \`colbench pairs ${run.name}\``);
     const refs = await store.queues.episodeRefs([...new Set(pairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
     const items = pairs.map((p) => {
       const [c, r] = [refs.get(p.chosenId)!, refs.get(p.rejectedId)!];
-      return sided(rng, { episode: c.id, run: run.id, value: c.reward }, { episode: r.id, run: run.id, value: r.reward }, { taskId: c.taskId, params: { pair: p.ordinal } });
+      return sided(
+        rng,
+        { episode: c.id, run: run.id, value: c.reward },
+        { episode: r.id, run: run.id, value: r.reward },
+        { taskId: c.taskId, params: { pair: p.ordinal } },
+      );
     });
     return { kind: "trajectory", benchmark: run.benchmark, items, runs: [run.name] };
   }
   let turnPairs: Array<{ chosenId: number; rejectedId: number; ordinal?: number }>;
   if (source.from === "pairs") {
     turnPairs = await store.sweet.pairs(run.id, "turn");
-    if (!turnPairs.length) fail("source", `run ${run.name} has no turn pairs: draw them with \`colbench turn-pairs ${run.name}\``);
+    if (!turnPairs.length)
+      fail("source", `run ${run.name} has no turn pairs: draw them with \`colbench turn-pairs ${run.name}\``);
   } else {
     const pool = source.pool ?? "samples";
     const ranked = (await store.sweet.ranked(run.id)).filter((c) => pool === "samples+own" || c.index > 0);
@@ -124,16 +153,23 @@ async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ k
     for (const list of byTurn.values()) {
       const sorted = [...list].sort((x, y) => y.advantage! - x.advantage! || x.index - y.index);
       const [best, worst] = [sorted[0]!, sorted[sorted.length - 1]!];
-      if (sorted.length >= 2 && best.advantage! > worst.advantage!) turnPairs.push({ chosenId: best.id, rejectedId: worst.id });
+      if (sorted.length >= 2 && best.advantage! > worst.advantage!)
+        turnPairs.push({ chosenId: best.id, rejectedId: worst.id });
     }
-    if (!turnPairs.length) fail("source", `run ${run.name} has no ranked candidates: \`colbench candidates\` then \`colbench rank\` first`);
+    if (!turnPairs.length)
+      fail("source", `run ${run.name} has no ranked candidates: \`colbench candidates\` then \`colbench rank\` first`);
   }
   const refs = await store.queues.candidateRefs([...new Set(turnPairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
   const items = turnPairs.map((p) => {
     const [c, r] = [refs.get(p.chosenId)!, refs.get(p.rejectedId)!];
     const params: Record<string, unknown> = { turn: c.turnId };
     if (p.ordinal !== undefined) params.pair = p.ordinal;
-    return sided(rng, { candidate: c.id, run: run.id, value: c.advantage }, { candidate: r.id, run: run.id, value: r.advantage }, { taskId: c.taskId, params });
+    return sided(
+      rng,
+      { candidate: c.id, run: run.id, value: c.advantage },
+      { candidate: r.id, run: run.id, value: r.advantage },
+      { taskId: c.taskId, params },
+    );
   });
   return { kind: "turn", benchmark: run.benchmark, items, runs: [run.name] };
 }
@@ -142,16 +178,19 @@ async function itemsOf(store: Store, source: QueueSource, rng: Rng): Promise<{ k
 export async function createQueue(store: Store, spec: QueueSpec): Promise<CreatedQueue> {
   const name = spec.name.trim();
   if (!/^[\w.@ -]{1,80}$/.test(name)) fail("name", `1-80 letters, digits, spaces or . _ @ - (got "${spec.name}")`);
-  if (!Number.isInteger(spec.overlap) || spec.overlap < 1 || spec.overlap > 20) fail("overlap", `a whole number of labels per pair from 1 to 20 (got ${spec.overlap})`);
+  if (!Number.isInteger(spec.overlap) || spec.overlap < 1 || spec.overlap > 20)
+    fail("overlap", `a whole number of labels per pair from 1 to 20 (got ${spec.overlap})`);
   const goldRate = spec.goldRate ?? (spec.gold ? 0.1 : 0);
   if (!(goldRate >= 0 && goldRate <= 1)) fail("goldRate", `a share from 0 to 1 (got ${spec.goldRate})`);
   const goldCount = spec.gold ?? 0;
   if (!Number.isInteger(goldCount) || goldCount < 0) fail("gold", `a whole number of gold pairs (got ${spec.gold})`);
-  if (spec.limit !== undefined && (!Number.isInteger(spec.limit) || spec.limit < 1)) fail("limit", `a positive whole number (got ${spec.limit})`);
+  if (spec.limit !== undefined && (!Number.isInteger(spec.limit) || spec.limit < 1))
+    fail("limit", `a positive whole number (got ${spec.limit})`);
   const users = await store.users.list();
   const memberIds = (spec.members ?? []).map((member) => {
     const user = users.find((u) => u.name === member);
-    if (!user) fail("members", `no user named "${member}" (add one with \`colbench users add ${member} --role annotator\`)`);
+    if (!user)
+      fail("members", `no user named "${member}" (add one with \`colbench users add ${member} --role annotator\`)`);
     return user!.id;
   });
 
@@ -160,13 +199,21 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
   let items = rng.shuffle(made.items);
   if (spec.limit) items = items.slice(0, spec.limit);
   if (goldCount) {
-    if (made.kind !== "trajectory") fail("gold", "gold pairs need a known answer: only trajectory pairs, whose benchmark rewards tell which side is better, have one");
+    if (made.kind !== "trajectory")
+      fail(
+        "gold",
+        "gold pairs need a known answer: only trajectory pairs, whose benchmark rewards tell which side is better, have one",
+      );
     const gap = spec.goldGap ?? 0.5;
     const known = items.filter((item) => {
       const [x, y] = (item.params?.values as [number | null, number | null] | undefined) ?? [null, null];
       return typeof x === "number" && typeof y === "number" && Math.abs(x - y) >= gap;
     });
-    if (known.length < goldCount) fail("gold", `only ${known.length} pairs have rewards ${gap} or more apart; ask for at most that many gold pairs (or a smaller --gold-gap)`);
+    if (known.length < goldCount)
+      fail(
+        "gold",
+        `only ${known.length} pairs have rewards ${gap} or more apart; ask for at most that many gold pairs (or a smaller --gold-gap)`,
+      );
     for (const item of known.slice(0, goldCount)) {
       const [x, y] = item.params!.values as [number, number];
       item.gold = x > y ? "a" : "b";
@@ -181,9 +228,22 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
     goldRate: goldCount ? goldRate : 0,
     showsHidden: spec.showsHidden ?? false,
     hidesScores: spec.hidesScores ?? false,
-    source: { ...spec.source, runs: made.runs, seed: spec.seed ?? 42, ...(goldCount ? { goldGap: spec.goldGap ?? 0.5 } : {}) },
+    source: {
+      ...spec.source,
+      runs: made.runs,
+      seed: spec.seed ?? 42,
+      ...(goldCount ? { goldGap: spec.goldGap ?? 0.5 } : {}),
+    },
     memberIds,
     items,
   });
-  return { id: stored.id, name, kind: made.kind, items: stored.items, gold: stored.gold, slots: stored.slots, members: memberIds.length };
+  return {
+    id: stored.id,
+    name,
+    kind: made.kind,
+    items: stored.items,
+    gold: stored.gold,
+    slots: stored.slots,
+    members: memberIds.length,
+  };
 }

@@ -46,7 +46,12 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   };
 
   it("six people at once, four requests each in flight: every pair gets exactly its overlap, no one labels a pair twice", async () => {
-    const queue = await createQueue(store, { name: "race", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 3, members: viewers.map((v) => (v as { name: string }).name) });
+    const queue = await createQueue(store, {
+      name: "race",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 3,
+      members: viewers.map((v) => (v as { name: string }).name),
+    });
     expect(queue).toMatchObject({ kind: "trajectory", items: 24, slots: 72, members: 6 });
     const acknowledged: Array<{ user: number; item: number }> = [];
     await Promise.all(
@@ -57,7 +62,12 @@ describe.each(backends)("labelling on $label", ({ open }) => {
           for (;;) {
             const pair = await nextPair(store, d, []);
             if (!pair) break;
-            const result = await label(store, d, { itemId: pair.itemId, side: (["left", "right", "tie", "both_bad"] as const)[pair.itemId % 4]!, ms: 1000, holding: [] });
+            const result = await label(store, d, {
+              itemId: pair.itemId,
+              side: (["left", "right", "tie", "both_bad"] as const)[pair.itemId % 4]!,
+              ms: 1000,
+              holding: [],
+            });
             if (result.ok && !result.duplicate) acknowledged.push({ user: d.userId, item: pair.itemId });
           }
         }),
@@ -66,7 +76,9 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const labels = await store.labels.ofQueue(queue.id);
     expect(labels).toHaveLength(72);
     expect(acknowledged).toHaveLength(72);
-    expect(new Set(labels.map((l) => `${l.itemId}:${l.userId}`))).toEqual(new Set(acknowledged.map((a) => `${a.item}:${a.user}`)));
+    expect(new Set(labels.map((l) => `${l.itemId}:${l.userId}`))).toEqual(
+      new Set(acknowledged.map((a) => `${a.item}:${a.user}`)),
+    );
     const perItem = new Map<number, number>();
     for (const l of labels) perItem.set(l.itemId, (perItem.get(l.itemId) ?? 0) + 1);
     expect([...perItem.values()].every((n) => n === 3)).toBe(true);
@@ -80,7 +92,13 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("hands out in queue order, resumes what a person holds, lets a lapsed hold go to someone else, and refuses the late label", async () => {
-    const queue = await createQueue(store, { name: "leases", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 3, members: ["annotator0", "annotator1"] });
+    const queue = await createQueue(store, {
+      name: "leases",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 3,
+      members: ["annotator0", "annotator1"],
+    });
     const first = await desk(viewers[0]!, queue.id);
     const second = await desk(viewers[1]!, queue.id);
     const held = (await nextPair(store, first, []))!;
@@ -92,7 +110,9 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect([held.itemId, ahead.itemId]).not.toContain(theirs.itemId);
     expect(await nextPair(store, second, [theirs.itemId])).toBeNull();
     // The first person's tab is abandoned: their holds lapse, and the second person gets one.
-    await db.prisma.$executeRawUnsafe(`UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${first.userId}`);
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${first.userId}`,
+    );
     const taken = (await nextPair(store, second, [theirs.itemId]))!;
     expect([held.itemId, ahead.itemId]).toContain(taken.itemId);
     const late = await label(store, first, { itemId: taken.itemId, side: "left", ms: 5, holding: [] });
@@ -100,18 +120,40 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect((await label(store, second, { itemId: taken.itemId, side: "left", ms: 5, holding: [] })).ok).toBe(true);
     // An outsider is not a member.
     const outsider = (await store.users.list()).find((u) => u.name === "outsider")!;
-    expect(await openDesk(store, { kind: "user", id: outsider.id, name: "outsider", role: "annotator" }, queue.id)).toEqual({ status: 403, error: "you are not a member of this queue" });
+    expect(
+      await openDesk(store, { kind: "user", id: outsider.id, name: "outsider", role: "annotator" }, queue.id),
+    ).toEqual({ status: 403, error: "you are not a member of this queue" });
   });
 
   it("records the side shown on the left and maps the key to a or b; undo gives the pair back; skip passes it on", async () => {
-    const queue = await createQueue(store, { name: "undo", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members: ["annotator2", "annotator3"] });
+    const queue = await createQueue(store, {
+      name: "undo",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 2,
+      members: ["annotator2", "annotator3"],
+    });
     const d = await desk(viewers[2]!, queue.id);
     const pair = (await nextPair(store, d, []))!;
-    const result = await label(store, d, { itemId: pair.itemId, side: "left", comment: "  clearer  ", ms: 1234, holding: [] });
+    const result = await label(store, d, {
+      itemId: pair.itemId,
+      side: "left",
+      comment: "  clearer  ",
+      ms: 1234,
+      holding: [],
+    });
     expect(result).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 1, wanted: 2 } });
     // Sending the same label again stores nothing more; another side is no change either, and the answer says which is kept.
-    expect(await label(store, d, { itemId: pair.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
-    expect(await label(store, d, { itemId: pair.itemId, side: "both_bad", ms: 1, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
+    expect(await label(store, d, { itemId: pair.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({
+      ok: true,
+      duplicate: true,
+      kept: { side: "left" },
+    });
+    expect(await label(store, d, { itemId: pair.itemId, side: "both_bad", ms: 1, holding: [] })).toMatchObject({
+      ok: true,
+      duplicate: true,
+      kept: { side: "left" },
+    });
     const [stored] = await store.labels.ofQueue(queue.id);
     expect(stored).toMatchObject({ comment: "clearer", ms: 1234, choice: stored!.leftIsA ? "a" : "b" });
     const undone = await undo(store, d);
@@ -126,24 +168,49 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const other = (await nextPair(store, d, []))!;
     const skipped = await skip(store, d, other.itemId, []);
     expect(skipped).toEqual({ skipped: true, next: null });
-    expect(await label(store, d, { itemId: other.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({ ok: false });
+    expect(await label(store, d, { itemId: other.itemId, side: "left", ms: 1, holding: [] })).toMatchObject({
+      ok: false,
+    });
     const e = await desk(viewers[3]!, queue.id);
     expect((await nextPair(store, e, []))!.itemId).toBe(other.itemId);
   });
 
   it("refuses (409) a label sent to one queue for another queue's pair, labelled there or not, and writes nothing", async () => {
     const members = ["annotator4", "annotator5"];
-    const first = await createQueue(store, { name: "own", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members });
-    const second = await createQueue(store, { name: "elsewhere", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 2, members });
+    const first = await createQueue(store, {
+      name: "own",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 2,
+      members,
+    });
+    const second = await createQueue(store, {
+      name: "elsewhere",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 2,
+      members,
+    });
     const there = await desk(viewers[4]!, second.id);
     const theirs = (await nextPair(store, there, []))!;
-    expect(await label(store, there, { itemId: theirs.itemId, side: "right", ms: 5, holding: [] })).toMatchObject({ ok: true, duplicate: false });
+    expect(await label(store, there, { itemId: theirs.itemId, side: "right", ms: 5, holding: [] })).toMatchObject({
+      ok: true,
+      duplicate: false,
+    });
     const unlabelled = (await nextPair(store, there, [theirs.itemId]))!;
     const here = await desk(viewers[4]!, first.id);
-    const before = { first: await store.labels.ofQueue(first.id), second: await store.labels.ofQueue(second.id), slots: await store.queues.slots(first.id) };
+    const before = {
+      first: await store.labels.ofQueue(first.id),
+      second: await store.labels.ofQueue(second.id),
+      slots: await store.queues.slots(first.id),
+    };
     for (const itemId of [theirs.itemId, unlabelled.itemId]) {
       const refused = await label(store, here, { itemId, side: "left", ms: 1, holding: [] });
-      expect(refused).toEqual({ ok: false, status: 409, error: `pair ${itemId} is not a pair of this queue: nothing was stored` });
+      expect(refused).toEqual({
+        ok: false,
+        status: 409,
+        error: `pair ${itemId} is not a pair of this queue: nothing was stored`,
+      });
     }
     expect(await store.labels.ofQueue(first.id)).toEqual(before.first);
     expect(await store.labels.ofQueue(second.id)).toEqual(before.second);
@@ -151,7 +218,14 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("a key press checks the person's right to the queue in its own statement: outsiders, removed members and missing queues get nothing written", async () => {
-    const queue = await createQueue(store, { name: "gate", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 6, showsHidden: true, members: ["annotator2", "annotator3"] });
+    const queue = await createQueue(store, {
+      name: "gate",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 2,
+      limit: 6,
+      showsHidden: true,
+      members: ["annotator2", "annotator3"],
+    });
     const member = viewers[2]!;
     const d = await desk(member, queue.id);
     const first = (await nextPair(store, d, []))!;
@@ -160,33 +234,60 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(pressed).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 1, wanted: 12 } });
     const next = pressed.ok ? pressed.next! : null;
     expect(runs.secrets.some((secret) => JSON.stringify(next).includes(secret))).toBe(true);
-    expect(await labelAt(store, member, queue.id, { itemId: first.itemId, side: "right", ms: 10, holding: [] })).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
+    expect(
+      await labelAt(store, member, queue.id, { itemId: first.itemId, side: "right", ms: 10, holding: [] }),
+    ).toMatchObject({ ok: true, duplicate: true, kept: { side: "left" } });
     const outsider = (await store.users.list()).find((u) => u.name === "outsider")!;
     const outsiderViewer: Viewer = { kind: "user", id: outsider.id, name: outsider.name, role: "annotator" };
     // Every row a key press may write: labels, slots with their holds' ends, and who was handed which pair.
     const written = async () => ({
       labels: await store.labels.ofQueue(queue.id),
       slots: await db.prisma.queueSlot.findMany({ where: { queueId: queue.id }, orderBy: { id: "asc" } }),
-      assignments: await db.prisma.assignment.findMany({ where: { item: { queueId: queue.id } }, orderBy: [{ itemId: "asc" }, { userId: "asc" }] }),
+      assignments: await db.prisma.assignment.findMany({
+        where: { item: { queueId: queue.id } },
+        orderBy: [{ itemId: "asc" }, { userId: "asc" }],
+      }),
     });
     const before = await written();
-    expect(await labelAt(store, outsiderViewer, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
-    expect(await labelAt(store, member, 987654, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 404, error: "no queue 987654" });
+    expect(
+      await labelAt(store, outsiderViewer, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] }),
+    ).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    expect(await labelAt(store, member, 987654, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({
+      ok: false,
+      status: 404,
+      error: "no queue 987654",
+    });
     // Taken off the queue while holding a pair: the held pair can no longer be labelled, nor a new one claimed.
     await db.prisma.queueMember.deleteMany({ where: { queueId: queue.id, userId: (member as { id: number }).id } });
-    expect(await labelAt(store, member, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    expect(await labelAt(store, member, queue.id, { itemId: next!.itemId, side: "left", ms: 1, holding: [] })).toEqual({
+      ok: false,
+      status: 403,
+      error: "you are not a member of this queue",
+    });
     // Sent again for the pair labelled before (the page holding the next one): no hold renewed, no pair claimed.
-    expect(await labelAt(store, member, queue.id, { itemId: first.itemId, side: "left", ms: 1, holding: [next!.itemId] })).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
+    expect(
+      await labelAt(store, member, queue.id, { itemId: first.itemId, side: "left", ms: 1, holding: [next!.itemId] }),
+    ).toEqual({ ok: false, status: 403, error: "you are not a member of this queue" });
     expect(await written()).toEqual(before);
     // A researcher may label any queue (policy.mayLabel) and is handed pairs without being a member.
     const { user } = await addUser(store, "researcher-at-gate", "researcher");
     const researcher: Viewer = { kind: "user", id: user.id, name: user.name, role: "researcher" };
     const theirs = (await nextPair(store, await desk(researcher, queue.id), []))!;
-    expect(await labelAt(store, researcher, queue.id, { itemId: theirs.itemId, side: "tie", ms: 3, holding: [] })).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 2 } });
+    expect(
+      await labelAt(store, researcher, queue.id, { itemId: theirs.itemId, side: "tie", ms: 3, holding: [] }),
+    ).toMatchObject({ ok: true, duplicate: false, progress: { mine: 1, given: 2 } });
   });
 
   it("a key press at a queue with gold pairs takes the desk's way: the label stored once, gold pairs still mixed in", async () => {
-    const queue = await createQueue(store, { name: "gold-press", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, gold: 2, goldRate: 0.5, goldGap: 0.5, members: ["annotator1"] });
+    const queue = await createQueue(store, {
+      name: "gold-press",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      gold: 2,
+      goldRate: 0.5,
+      goldGap: 0.5,
+      members: ["annotator1"],
+    });
     const viewer = viewers[1]!;
     const pair = (await nextPair(store, await desk(viewer, queue.id), []))!;
     const pressed = await labelAt(store, viewer, queue.id, { itemId: pair.itemId, side: "right", ms: 7, holding: [] });
@@ -196,7 +297,15 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("mixes gold pairs in at the queue's rate, for every member once, and scores each person on them", async () => {
-    const queue = await createQueue(store, { name: "gold", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, gold: 4, goldRate: 0.5, goldGap: 0.5, members: ["annotator4", "annotator5"] });
+    const queue = await createQueue(store, {
+      name: "gold",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      gold: 4,
+      goldRate: 0.5,
+      goldGap: 0.5,
+      members: ["annotator4", "annotator5"],
+    });
     expect(queue).toMatchObject({ items: 24, gold: 4, slots: 20 });
     for (const viewer of [viewers[4]!, viewers[5]!]) {
       // The coin always says gold, while any is left.
@@ -212,16 +321,38 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const report = agreementReport(await store.labels.ofQueue(queue.id));
     for (const a of report.annotators) expect(a.gold.labelled).toBe(4);
     // Gold pairs take no slots: 20 wanted, 4 given (two non-gold labels each).
-    expect(await store.labels.progress(queue.id, viewers[4]!.kind === "user" ? viewers[4]!.id : 0)).toMatchObject({ mine: 6, given: 4, wanted: 20 });
+    expect(await store.labels.progress(queue.id, viewers[4]!.kind === "user" ? viewers[4]!.id : 0)).toMatchObject({
+      mine: 6,
+      given: 4,
+      wanted: 20,
+    });
   });
 
   it("shows a member only what the agent saw unless the queue shows hidden information", async () => {
-    const blind = await createQueue(store, { name: "blind", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, members: ["annotator0"] });
-    const open = await createQueue(store, { name: "open", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, showsHidden: true, members: ["annotator0"] });
+    const blind = await createQueue(store, {
+      name: "blind",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      members: ["annotator0"],
+    });
+    const open = await createQueue(store, {
+      name: "open",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      showsHidden: true,
+      members: ["annotator0"],
+    });
     const text = async (queueId: number) => {
       const d = await desk(viewers[0]!, queueId);
       const pairs: Array<Awaited<ReturnType<typeof nextPair>>> = [];
-      for (let i = 0; i < 5; i++) pairs.push(await nextPair(store, d, pairs.map((p) => p!.itemId)));
+      for (let i = 0; i < 5; i++)
+        pairs.push(
+          await nextPair(
+            store,
+            d,
+            pairs.map((p) => p!.itemId),
+          ),
+        );
       return JSON.stringify(pairs);
     };
     const blinded = await text(blind.id);
@@ -235,8 +366,21 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("a queue made to hide automatic scores sends no pass/fail in any desk answer; a normal queue still does", async () => {
-    const quiet = await createQueue(store, { name: "no-scores", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 4, hidesScores: true, members: ["annotator1"] });
-    const loud = await createQueue(store, { name: "scores", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, limit: 4, members: ["annotator1"] });
+    const quiet = await createQueue(store, {
+      name: "no-scores",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 4,
+      hidesScores: true,
+      members: ["annotator1"],
+    });
+    const loud = await createQueue(store, {
+      name: "scores",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 1,
+      limit: 4,
+      members: ["annotator1"],
+    });
     expect((await store.queues.find(quiet.id))!.hidesScores).toBe(true);
     expect((await store.queues.find(loud.id))!.hidesScores).toBe(false);
     const viewer = viewers[1]!;
@@ -245,7 +389,12 @@ describe.each(backends)("labelling on $label", ({ open }) => {
       const d = await desk(viewer, queueId);
       const first = (await nextPair(store, d, []))!;
       const pressed = await labelAt(store, viewer, queueId, { itemId: first.itemId, side: "left", ms: 1, holding: [] });
-      const byDesk = await label(store, d, { itemId: pressed.ok ? pressed.next!.itemId : 0, side: "tie", ms: 1, holding: [] });
+      const byDesk = await label(store, d, {
+        itemId: pressed.ok ? pressed.next!.itemId : 0,
+        side: "tie",
+        ms: 1,
+        holding: [],
+      });
       const undone = await undo(store, d);
       return [first, pressed, byDesk, undone].map((a) => JSON.stringify(a));
     };
@@ -254,9 +403,20 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("exports decided pairs and raw labels; ties, both-bad and splits are counted, not exported", async () => {
-    const queue = await createQueue(store, { name: "export", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 4, members: ["annotator0", "annotator1"] });
+    const queue = await createQueue(store, {
+      name: "export",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 2,
+      limit: 4,
+      members: ["annotator0", "annotator1"],
+    });
     // Per pair in queue order, what each of the two people decides: a, a / tie, tie / both bad, both bad / a, tie.
-    const plan = [["a", "a"], ["tie", "tie"], ["both_bad", "both_bad"], ["a", "tie"]] as const;
+    const plan = [
+      ["a", "a"],
+      ["tie", "tie"],
+      ["both_bad", "both_bad"],
+      ["a", "tie"],
+    ] as const;
     for (const [who, viewer] of [viewers[0]!, viewers[1]!].entries()) {
       const d = await desk(viewer, queue.id);
       for (const [i, choices] of plan.entries()) {
@@ -277,7 +437,13 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(Object.keys(lines[0]!)).toEqual(["chosen", "rejected"]);
     await expect(humanTrainingLines(store, row, "trl-dpo")).rejects.toThrow(/trajectory pairs/);
     const raw = rawLabelLine(row, labels[0]!);
-    expect(raw).toMatchObject({ queue: "export", kind: "trajectory", annotator: expect.stringMatching(/^annotator/), a: { run: runs.a.id }, b: { run: runs.b.id } });
+    expect(raw).toMatchObject({
+      queue: "export",
+      kind: "trajectory",
+      annotator: expect.stringMatching(/^annotator/),
+      a: { run: runs.a.id },
+      b: { run: runs.b.id },
+    });
   });
 
   it("makes turn pairs from critic-ranked candidates and from drawn turn pairs: the dialogue so far, both candidates, where they part", async () => {
@@ -285,12 +451,25 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(states.length).toBeGreaterThan(0);
     const scores = [];
     for (const state of states.slice(0, 4)) {
-      const texts = [state.output, "Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"];
-      await store.sweet.insertCandidates(state.turnId, texts.map((text, index) => ({ index, text, policyModel: "p", policyMean: -1, policySum: -3 })));
-      for (const c of await store.sweet.ofTurn(state.turnId)) scores.push({ id: c.id, turnId: state.turnId, index: c.index, criticScore: -c.index, advantage: 1 - c.index });
+      const texts = [
+        state.output,
+        "Shall I return x times the task number? I WANT TO ANSWER",
+        "Shall I return x plus one?",
+      ];
+      await store.sweet.insertCandidates(
+        state.turnId,
+        texts.map((text, index) => ({ index, text, policyModel: "p", policyMean: -1, policySum: -3 })),
+      );
+      for (const c of await store.sweet.ofTurn(state.turnId))
+        scores.push({ id: c.id, turnId: state.turnId, index: c.index, criticScore: -c.index, advantage: 1 - c.index });
     }
     await store.sweet.score("critic", scores);
-    const queue = await createQueue(store, { name: "turns", source: { from: "candidates", run: runs.a.name }, overlap: 1, members: ["annotator1"] });
+    const queue = await createQueue(store, {
+      name: "turns",
+      source: { from: "candidates", run: runs.a.name },
+      overlap: 1,
+      members: ["annotator1"],
+    });
     expect(queue).toMatchObject({ kind: "turn", items: 4 });
     const d = await desk(viewers[1]!, queue.id);
     const pair = (await nextPair(store, d, []))!;
@@ -300,7 +479,9 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     // The context is the dialogue before the agent's turn; the sides are the best (index 1) and worst (index 2)
     // of the sampled candidates: the turn's own output (index 0, ranked best) is not in turn pairs' pool.
     expect(turn.context.map((t) => t.index)).toEqual(Array.from({ length: turn.index }, (_, i) => i));
-    expect(new Set([turn.left, turn.right])).toEqual(new Set(["Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"]));
+    expect(new Set([turn.left, turn.right])).toEqual(
+      new Set(["Shall I return x times the task number? I WANT TO ANSWER", "Shall I return x plus one?"]),
+    );
     expect(turn.left.slice(0, turn.span.prefix)).toBe(turn.right.slice(0, turn.span.prefix));
     const labels = await label(store, d, { itemId: pair.itemId, side: "left", ms: 5, holding: [] });
     expect(labels.ok).toBe(true);
@@ -311,33 +492,69 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const row = (await store.queues.find(queue.id))!;
     expect((await humanTrainingLines(store, row, "openrlhf-policy")).summary).toMatchObject({ pairs: 1 });
     // The prompts are written in the run's recorded template, as its own SWEET-RL exports are; another is refused.
-    const dated = await loadTemplate(path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header"), { date: "2026-03-07" });
+    const dated = await loadTemplate(
+      path.join(projectRoot, "lib", "sweet", "fixtures", "chat-templates", "dated-header"),
+      { date: "2026-03-07" },
+    );
     await store.sweet.recordTemplate(runs.a.id, dated.recorded as unknown as Record<string, unknown>);
     const [line] = (await humanTrainingLines(store, row, "trl-dpo")).lines;
     expect(line!.prompt).toContain("Current date: 07 Mar 2026");
     expect(line!.chosen).toMatch(/<\|eot_id\|>$/);
     await expect(humanTrainingLines(store, row, "trl-dpo", { template: "chatml" })).rejects.toThrow(/would mix two/);
     // With the turn's own output in the pool (as turn-pairs --include-own), it is the best side.
-    const own = await createQueue(store, { name: "turns-own", source: { from: "candidates", run: runs.a.name, pool: "samples+own" }, overlap: 1 });
+    const own = await createQueue(store, {
+      name: "turns-own",
+      source: { from: "candidates", run: runs.a.name, pool: "samples+own" },
+      overlap: 1,
+    });
     const ownItems = await db.prisma.queueItem.findMany({ where: { queueId: own.id } });
     const ownIds = new Set(scores.filter((c) => c.index === 0).map((c) => c.id));
     expect(ownItems.filter((i) => ownIds.has(i.aCandidateId!) || ownIds.has(i.bCandidateId!))).toHaveLength(4);
     // A run's drawn turn pairs make a queue too.
-    await store.sweet.replacePairs(runs.a.id, "turn", "critic", [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }], {});
-    expect(await createQueue(store, { name: "drawn", source: { from: "pairs", run: runs.a.name, kind: "turn" }, overlap: 2 })).toMatchObject({ kind: "turn", items: 1, slots: 2 });
+    await store.sweet.replacePairs(
+      runs.a.id,
+      "turn",
+      "critic",
+      [{ chosenId: scores[0]!.id, rejectedId: scores[2]!.id }],
+      {},
+    );
+    expect(
+      await createQueue(store, {
+        name: "drawn",
+        source: { from: "pairs", run: runs.a.name, kind: "turn" },
+        overlap: 2,
+      }),
+    ).toMatchObject({ kind: "turn", items: 1, slots: 2 });
   });
 
   it("says how many pairs are left for each person, as the slots and assignments in the database count them", async () => {
-    const queue = await createQueue(store, { name: "left", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, limit: 4, members: ["annotator0", "annotator1", "annotator2"] });
+    const queue = await createQueue(store, {
+      name: "left",
+      source: { from: "runs", a: runs.a.name, b: runs.b.name },
+      overlap: 2,
+      limit: 4,
+      members: ["annotator0", "annotator1", "annotator2"],
+    });
     // Counted here from the rows themselves: pairs the person holds unlabelled, and pairs never shown
     // to them with an unlabelled slot that nobody holds (or whose hold ran out).
     const counted = async (userId: number) => {
       const slots = await db.prisma.queueSlot.findMany({ where: { queueId: queue.id } });
-      const shown = new Set((await db.prisma.assignment.findMany({ where: { userId, item: { queueId: queue.id } } })).map((a) => a.itemId));
-      const open = slots.filter((s) => !s.labelled && (s.userId === userId || ((s.userId === null || s.leaseUntil!.getTime() < Date.now()) && !shown.has(s.itemId))));
+      const shown = new Set(
+        (await db.prisma.assignment.findMany({ where: { userId, item: { queueId: queue.id } } })).map((a) => a.itemId),
+      );
+      const open = slots.filter(
+        (s) =>
+          !s.labelled &&
+          (s.userId === userId ||
+            ((s.userId === null || s.leaseUntil!.getTime() < Date.now()) && !shown.has(s.itemId))),
+      );
       return new Set(open.map((s) => s.itemId)).size;
     };
-    const [zero, one, two] = [await desk(viewers[0]!, queue.id), await desk(viewers[1]!, queue.id), await desk(viewers[2]!, queue.id)];
+    const [zero, one, two] = [
+      await desk(viewers[0]!, queue.id),
+      await desk(viewers[1]!, queue.id),
+      await desk(viewers[2]!, queue.id),
+    ];
     expect((await store.labels.progress(queue.id, zero.userId)).left).toBe(4);
 
     const first = (await nextPair(store, zero, []))!;
@@ -346,7 +563,12 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(pressed.ok && pressed.progress.left).toBe(3);
     // The one-statement key press says the same.
     const second = (await nextPair(store, zero, []))!;
-    const atDesk = await labelAt(store, viewers[0]!, queue.id, { itemId: second.itemId, side: "tie", ms: 1, holding: [] });
+    const atDesk = await labelAt(store, viewers[0]!, queue.id, {
+      itemId: second.itemId,
+      side: "tie",
+      ms: 1,
+      holding: [],
+    });
     expect(atDesk.ok && atDesk.progress.left).toBe(await counted(zero.userId));
     expect(atDesk.ok && atDesk.progress.left).toBe(2);
 
@@ -356,11 +578,15 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     const a = (await nextPair(store, one, []))!;
     const b = (await nextPair(store, one, [a.itemId]))!;
     await skip(store, one, b.itemId, [a.itemId]);
-    for (const d of [zero, one, two]) expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
+    for (const d of [zero, one, two])
+      expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
     // A third person whose hold lapses: the pair is left again for whoever has not been shown it.
     const c = (await nextPair(store, two, []))!;
-    await db.prisma.$executeRawUnsafe(`UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${two.userId} AND "itemId" = ${c.itemId}`);
-    for (const d of [zero, one, two]) expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
+    await db.prisma.$executeRawUnsafe(
+      `UPDATE "QueueSlot" SET "leaseUntil" = now() - interval '1 day' WHERE "userId" = ${two.userId} AND "itemId" = ${c.itemId}`,
+    );
+    for (const d of [zero, one, two])
+      expect((await store.labels.progress(queue.id, d.userId)).left).toBe(await counted(d.userId));
 
     // Labelling on until the desk has nothing more: "left" reaches 0 exactly then.
     for (;;) {
@@ -377,11 +603,26 @@ describe.each(backends)("labelling on $label", ({ open }) => {
   });
 
   it("names the field of bad settings, and labels go with a deleted run", async () => {
-    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: "nope" }, overlap: 1 })).rejects.toThrow(/^source\.b: no run named "nope"/);
-    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 0 })).rejects.toThrow(/^overlap: /);
-    await expect(createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1, members: ["ghost"] })).rejects.toThrow(/^members: no user named "ghost"/);
-    await expect(createQueue(store, { name: "race", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1 })).rejects.toThrow(/^name: a queue named "race" exists already/);
-    await expect(createQueue(store, { name: "x", source: { from: "pairs", run: runs.a.name, kind: "trajectory" }, overlap: 1 })).rejects.toThrow(/^source: run .* has no trajectory pairs/);
+    await expect(
+      createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: "nope" }, overlap: 1 }),
+    ).rejects.toThrow(/^source\.b: no run named "nope"/);
+    await expect(
+      createQueue(store, { name: "x", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 0 }),
+    ).rejects.toThrow(/^overlap: /);
+    await expect(
+      createQueue(store, {
+        name: "x",
+        source: { from: "runs", a: runs.a.name, b: runs.b.name },
+        overlap: 1,
+        members: ["ghost"],
+      }),
+    ).rejects.toThrow(/^members: no user named "ghost"/);
+    await expect(
+      createQueue(store, { name: "race", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 1 }),
+    ).rejects.toThrow(/^name: a queue named "race" exists already/);
+    await expect(
+      createQueue(store, { name: "x", source: { from: "pairs", run: runs.a.name, kind: "trajectory" }, overlap: 1 }),
+    ).rejects.toThrow(/^source: run .* has no trajectory pairs/);
     const before = (await store.labels.ofQueue((await store.queues.find("race"))!.id)).length;
     expect(before).toBe(72);
     // As `colbench runs delete` and the studio delete it.
@@ -391,6 +632,9 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(await store.labels.runVotes()).toEqual([]);
     // Its pairs and their slots went too, and the queue's kept counts with them.
     expect(race.wanted).toBe(0);
-    expect(await store.labels.progress(race.id, (await store.users.list())[0]!.id)).toMatchObject({ given: 0, wanted: 0 });
+    expect(await store.labels.progress(race.id, (await store.users.list())[0]!.id)).toMatchObject({
+      given: 0,
+      wanted: 0,
+    });
   });
 });

@@ -24,7 +24,11 @@ const missing = (queueId: number) => ({ status: 404, error: `no queue ${queueId}
 const outsider = () => ({ status: 403, error: "you are not a member of this queue" });
 
 /** The person labelling: a signed-in user, or in local mode the person at the machine. */
-export async function openDesk(store: Store, viewer: Viewer, queueId: number): Promise<Desk | { status: number; error: string }> {
+export async function openDesk(
+  store: Store,
+  viewer: Viewer,
+  queueId: number,
+): Promise<Desk | { status: number; error: string }> {
   const queue = Number.isSafeInteger(queueId) ? await store.queues.find(queueId) : null;
   if (!queue) return missing(queueId);
   if (!mayLabel(viewer, queue)) return outsider();
@@ -34,7 +38,9 @@ export async function openDesk(store: Store, viewer: Viewer, queueId: number): P
 
 async function viewOf(store: Store, desk: Desk, assigned: Assigned): Promise<PairView | null> {
   const content = await store.queues.item(assigned.itemId);
-  return content ? pairView(content, { leftIsA: assigned.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }) : null;
+  return content
+    ? pairView(content, { leftIsA: assigned.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores })
+    : null;
 }
 
 /**
@@ -45,7 +51,8 @@ export async function nextPair(store: Store, desk: Desk, holding: number[]): Pro
   let assigned: Assigned | null = null;
   if (desk.queue.goldRate > 0 && (desk.random ?? Math.random)() < desk.queue.goldRate) {
     const open = await store.labels.open(desk.queue.id, desk.userId, LEASE_MS);
-    assigned = open.find((a) => !holding.includes(a.itemId)) ?? (await store.labels.claimGold(desk.queue.id, desk.userId));
+    assigned =
+      open.find((a) => !holding.includes(a.itemId)) ?? (await store.labels.claimGold(desk.queue.id, desk.userId));
   }
   // The common case is one statement: what this person holds already, else a free slot.
   assigned ??= await store.labels.next(desk.queue.id, desk.userId, LEASE_MS, holding);
@@ -61,14 +68,31 @@ type KeyPress = { itemId: number; side: Side; comment?: string | null; ms: numbe
 /** The label a key press stores, and the pairs the next one must not be: those the page holds and this one. */
 function pressed(queueId: number, userId: number, input: KeyPress) {
   return {
-    given: { queueId, itemId: input.itemId, userId, side: input.side, comment: input.comment?.trim() || null, ms: input.ms },
+    given: {
+      queueId,
+      itemId: input.itemId,
+      userId,
+      side: input.side,
+      comment: input.comment?.trim() || null,
+      ms: input.ms,
+    },
     holding: [...input.holding, input.itemId],
   };
 }
 
 /** The answer to a key press whose label is stored (now, or by an earlier send: then the first choice is kept). */
-function answered(result: Extract<StoreLabelResult, { stored: true }>, next: PairView | null, wanted: number): LabelOutcome {
-  return { ok: true, duplicate: result.duplicate, next, progress: { mine: result.mine, given: result.given, wanted, left: result.left }, ...(result.kept ? { kept: result.kept } : {}) };
+function answered(
+  result: Extract<StoreLabelResult, { stored: true }>,
+  next: PairView | null,
+  wanted: number,
+): LabelOutcome {
+  return {
+    ok: true,
+    duplicate: result.duplicate,
+    next,
+    progress: { mine: result.mine, given: result.given, wanted, left: result.left },
+    ...(result.kept ? { kept: result.kept } : {}),
+  };
 }
 
 /** Stores a label (before anything else happens), then claims the pair after the ones the page holds. */
@@ -79,7 +103,12 @@ export async function label(store: Store, desk: Desk, input: KeyPress): Promise<
     // The desk was opened (the queue found, the person's right to label it checked) before this.
     const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: true });
     if (!result.stored) return { ok: false, status: 409, error: result.reason };
-    return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }), desk.queue.wanted);
+    return answered(
+      result,
+      next &&
+        pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }),
+      desk.queue.wanted,
+    );
   }
   const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
@@ -99,13 +128,21 @@ export async function labelAt(store: Store, viewer: Viewer, queueId: number, inp
   };
   if (viewer.kind !== "user" || !Number.isSafeInteger(queueId)) return byDesk();
   const { given, holding } = pressed(queueId, viewer.id, input);
-  const { label: result, next, desk } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: labelsEveryQueue(viewer) });
+  const {
+    label: result,
+    next,
+    desk,
+  } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: labelsEveryQueue(viewer) });
   if (!desk.found) return { ok: false, ...missing(queueId) };
   if (!desk.member) return { ok: false, ...outsider() };
   if (desk.goldRate > 0) return byDesk();
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
   // Only those who may label the queue get here, so its setting alone decides (queueShowsHidden).
-  return answered(result, next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden, hidesScores: desk.hidesScores }), desk.wanted);
+  return answered(
+    result,
+    next && pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.showsHidden, hidesScores: desk.hidesScores }),
+    desk.wanted,
+  );
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */
@@ -115,7 +152,12 @@ export async function undo(store: Store, desk: Desk): Promise<{ pair: PairView |
   return { pair, progress: await store.labels.progress(desk.queue.id, desk.userId) };
 }
 
-export async function skip(store: Store, desk: Desk, itemId: number, holding: number[]): Promise<{ skipped: boolean; next: PairView | null }> {
+export async function skip(
+  store: Store,
+  desk: Desk,
+  itemId: number,
+  holding: number[],
+): Promise<{ skipped: boolean; next: PairView | null }> {
   const skipped = await store.labels.skip(desk.queue.id, itemId, desk.userId);
   return { skipped, next: await nextPair(store, desk, [...holding, itemId]) };
 }

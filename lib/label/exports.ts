@@ -41,12 +41,22 @@ export interface HumanExportSummary {
 
 export function summarize(list: Decision[]): HumanExportSummary {
   const count = (outcome: Decision["outcome"]) => list.filter((d) => d.outcome === outcome).length;
-  return { pairs: list.length, exported: count("a") + count("b"), tie: count("tie"), both_bad: count("both_bad"), split: count("split") };
+  return {
+    pairs: list.length,
+    exported: count("a") + count("b"),
+    tie: count("tie"),
+    both_bad: count("both_bad"),
+    split: count("split"),
+  };
 }
 
 /** One line per label, with the pair's sides by id, the side the person saw on the left, and the rule's or critic's pick. */
 export function rawLabelLine(queue: Pick<QueueRow, "id" | "name" | "kind">, l: LabelRow): Record<string, unknown> {
-  const side = (run: number, episode: number | null, candidate: number | null) => ({ run, ...(episode !== null ? { episode } : {}), ...(candidate !== null ? { candidate } : {}) });
+  const side = (run: number, episode: number | null, candidate: number | null) => ({
+    run,
+    ...(episode !== null ? { episode } : {}),
+    ...(candidate !== null ? { candidate } : {}),
+  });
   return {
     queue: queue.name,
     kind: queue.kind,
@@ -74,8 +84,14 @@ export async function humanTrainingLines(
   options: { template?: string; withPrompt?: boolean; groundTruth?: boolean } = {},
 ): Promise<{ lines: Array<Record<string, unknown>>; summary: HumanExportSummary }> {
   const critic = format === "openrlhf-critic" || format === "published-frontend-critic";
-  if (critic && queue.kind !== "trajectory") throw new Error(`format: ${format} is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`);
-  if (!critic && queue.kind !== "turn") throw new Error(`format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`);
+  if (critic && queue.kind !== "trajectory")
+    throw new Error(
+      `format: ${format} is made of trajectory pairs; queue ${queue.name} holds turn pairs (use openrlhf-policy or trl-dpo)`,
+    );
+  if (!critic && queue.kind !== "turn")
+    throw new Error(
+      `format: ${format} is made of turn pairs; queue ${queue.name} holds trajectory pairs (use openrlhf-critic)`,
+    );
   // Each side's strings in its run's own template, as that run's SWEET-RL exports write them.
   const templates = new Map<number, Promise<ChatTemplate>>();
   const templateOf = (runId: number) => {
@@ -86,19 +102,36 @@ export async function humanTrainingLines(
   const decided = list.filter((d) => d.outcome === "a" || d.outcome === "b");
   const lines: Array<Record<string, unknown>> = [];
   if (critic) {
-    const sides = await store.sweet.episodeSides([...new Set(decided.flatMap((d) => [d.item.aEpisodeId!, d.item.bEpisodeId!]))]);
+    const sides = await store.sweet.episodeSides([
+      ...new Set(decided.flatMap((d) => [d.item.aEpisodeId!, d.item.bEpisodeId!])),
+    ]);
     for (const d of decided) {
-      const [chosen, rejected] = d.outcome === "a" ? [d.item.aEpisodeId!, d.item.bEpisodeId!] : [d.item.bEpisodeId!, d.item.aEpisodeId!];
-      const [chosenRun, rejectedRun] = d.outcome === "a" ? [d.item.aRunId, d.item.bRunId] : [d.item.bRunId, d.item.aRunId];
+      const [chosen, rejected] =
+        d.outcome === "a" ? [d.item.aEpisodeId!, d.item.bEpisodeId!] : [d.item.bEpisodeId!, d.item.aEpisodeId!];
+      const [chosenRun, rejectedRun] =
+        d.outcome === "a" ? [d.item.aRunId, d.item.bRunId] : [d.item.bRunId, d.item.aRunId];
       const c = sides.get(chosen)!;
       const r = sides.get(rejected)!;
-      const side = async (s: typeof c, runId: number) => ({ input: promptText(await templateOf(runId), s.input), output: s.output });
-      lines.push(criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", options.groundTruth ? c.groundTruth : null, await side(c, chosenRun), await side(r, rejectedRun)));
+      const side = async (s: typeof c, runId: number) => ({
+        input: promptText(await templateOf(runId), s.input),
+        output: s.output,
+      });
+      lines.push(
+        criticPairLine(
+          format === "openrlhf-critic" ? "strings" : "objects",
+          options.groundTruth ? c.groundTruth : null,
+          await side(c, chosenRun),
+          await side(r, rejectedRun),
+        ),
+      );
     }
   } else {
-    const candidates = await store.sweet.byId([...new Set(decided.flatMap((d) => [d.item.aCandidateId!, d.item.bCandidateId!]))]);
+    const candidates = await store.sweet.byId([
+      ...new Set(decided.flatMap((d) => [d.item.aCandidateId!, d.item.bCandidateId!])),
+    ]);
     for (const d of decided) {
-      const [chosenId, rejectedId] = d.outcome === "a" ? [d.item.aCandidateId!, d.item.bCandidateId!] : [d.item.bCandidateId!, d.item.aCandidateId!];
+      const [chosenId, rejectedId] =
+        d.outcome === "a" ? [d.item.aCandidateId!, d.item.bCandidateId!] : [d.item.bCandidateId!, d.item.aCandidateId!];
       const chosen = candidates.get(chosenId)!;
       const rejected = candidates.get(rejectedId)!;
       // A turn pair's two candidates share the turn, so the run and its template.
@@ -106,7 +139,15 @@ export async function humanTrainingLines(
       if (format === "trl-dpo") {
         lines.push(trlDpoLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn));
       } else {
-        lines.push(policyPairLine(promptText(template, chosen.prompt), chosen.text, rejected.text, template.endOfTurn, options.withPrompt ?? false));
+        lines.push(
+          policyPairLine(
+            promptText(template, chosen.prompt),
+            chosen.text,
+            rejected.text,
+            template.endOfTurn,
+            options.withPrompt ?? false,
+          ),
+        );
       }
     }
   }

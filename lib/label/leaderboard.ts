@@ -16,7 +16,10 @@ export interface HumanRating {
 
 const SCORE = { a: 1, b: 0, tie: 0.5, both_bad: 0.5 } as const;
 
-export async function humanRatings(store: Store, options: { rounds?: number; seed?: number } = {}): Promise<HumanRating[]> {
+export async function humanRatings(
+  store: Store,
+  options: { rounds?: number; seed?: number } = {},
+): Promise<HumanRating[]> {
   const votes = await store.labels.runVotes();
   if (!votes.length) return [];
   const games: Game<number>[] = votes.map((v) => ({ a: v.aRunId, b: v.bRunId, score: SCORE[v.choice] }));

@@ -100,7 +100,12 @@ export function agreementReport(labels: LabelRow[]): AgreementReport {
     cohen,
     fleiss: fleissKappa(ratings),
     alpha: krippendorffAlpha(ratings),
-    source: { labelled: decided.length, agree, rate: ratio(agree, decided.length), kappa: cohenKappa(sourceLabels, humanLabels).kappa },
+    source: {
+      labelled: decided.length,
+      agree,
+      rate: ratio(agree, decided.length),
+      kappa: cohenKappa(sourceLabels, humanLabels).kappa,
+    },
     coincidence: coincidences(ratings, CATEGORIES).matrix,
     versusSource: { rows, matrix: versus },
   };

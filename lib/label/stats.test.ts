@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { coincidences, cohenKappa, fleissKappa, krippendorffAlpha, median, type Rating } from "./agreement";
 import { bradleyTerryRatings, eloOf, fitBradleyTerry, type Game } from "./bradley-terry";
 
-const ratings = (rows: Array<[item: number, rater: number, category: string]>): Rating[] => rows.map(([item, rater, category]) => ({ item, rater, category }));
+const ratings = (rows: Array<[item: number, rater: number, category: string]>): Rating[] =>
+  rows.map(([item, rater, category]) => ({ item, rater, category }));
 const labelsOf = (pairs: Array<[number, string]>) => new Map(pairs);
 
 describe("Cohen's kappa", () => {
@@ -10,7 +11,12 @@ describe("Cohen's kappa", () => {
     const first: Array<[number, string]> = [];
     const second: Array<[number, string]> = [];
     let item = 0;
-    for (const [a, b, count] of [["a", "a", 20], ["a", "b", 5], ["b", "a", 10], ["b", "b", 15]] as const) {
+    for (const [a, b, count] of [
+      ["a", "a", 20],
+      ["a", "b", 5],
+      ["b", "a", 10],
+      ["b", "b", 15],
+    ] as const) {
       for (let i = 0; i < count; i++, item++) {
         first.push([item, a]);
         second.push([item, b]);
@@ -23,14 +29,36 @@ describe("Cohen's kappa", () => {
   });
 
   it("counts only the items both labelled; perfect agreement with variation is 1", () => {
-    const { kappa, shared } = cohenKappa(labelsOf([[1, "a"], [2, "b"], [3, "tie"], [9, "a"]]), labelsOf([[1, "a"], [2, "b"], [3, "tie"], [8, "b"]]));
+    const { kappa, shared } = cohenKappa(
+      labelsOf([
+        [1, "a"],
+        [2, "b"],
+        [3, "tie"],
+        [9, "a"],
+      ]),
+      labelsOf([
+        [1, "a"],
+        [2, "b"],
+        [3, "tie"],
+        [8, "b"],
+      ]),
+    );
     expect(shared).toBe(3);
     expect(kappa).toBeCloseTo(1, 12);
   });
 
   it("is undefined (null) with no shared item, and when both put every label in one category", () => {
     expect(cohenKappa(labelsOf([[1, "a"]]), labelsOf([[2, "a"]]))).toEqual({ kappa: null, shared: 0, observed: null });
-    const same = cohenKappa(labelsOf([[1, "a"], [2, "a"]]), labelsOf([[1, "a"], [2, "a"]]));
+    const same = cohenKappa(
+      labelsOf([
+        [1, "a"],
+        [2, "a"],
+      ]),
+      labelsOf([
+        [1, "a"],
+        [2, "a"],
+      ]),
+    );
     expect(same.kappa).toBeNull();
     expect(same.observed).toBe(1);
   });
@@ -38,9 +66,15 @@ describe("Cohen's kappa", () => {
 
 // Three pairs, three raters: (a, a, a), (a, a, b), (b, b, tie).
 const three = ratings([
-  [1, 1, "a"], [1, 2, "a"], [1, 3, "a"],
-  [2, 1, "a"], [2, 2, "a"], [2, 3, "b"],
-  [3, 1, "b"], [3, 2, "b"], [3, 3, "tie"],
+  [1, 1, "a"],
+  [1, 2, "a"],
+  [1, 3, "a"],
+  [2, 1, "a"],
+  [2, 2, "a"],
+  [2, 3, "b"],
+  [3, 1, "b"],
+  [3, 2, "b"],
+  [3, 3, "tie"],
 ]);
 
 describe("Fleiss' kappa", () => {
@@ -54,9 +88,32 @@ describe("Fleiss' kappa", () => {
   });
 
   it("is undefined with one annotator, with no pair labelled twice, and with every label in one category", () => {
-    expect(fleissKappa(ratings([[1, 1, "a"], [2, 1, "b"]]))).toBeNull();
-    expect(fleissKappa(ratings([[1, 1, "a"], [2, 2, "b"]]))).toBeNull();
-    expect(fleissKappa(ratings([[1, 1, "a"], [1, 2, "a"], [2, 1, "a"], [2, 2, "a"]]))).toBeNull();
+    expect(
+      fleissKappa(
+        ratings([
+          [1, 1, "a"],
+          [2, 1, "b"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      fleissKappa(
+        ratings([
+          [1, 1, "a"],
+          [2, 2, "b"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      fleissKappa(
+        ratings([
+          [1, 1, "a"],
+          [1, 2, "a"],
+          [2, 1, "a"],
+          [2, 2, "a"],
+        ]),
+      ),
+    ).toBeNull();
     expect(fleissKappa([])).toBeNull();
   });
 });
@@ -75,10 +132,42 @@ describe("Krippendorff's alpha (nominal)", () => {
   });
 
   it("is 1 for perfect agreement with variation, and undefined for degenerate tables", () => {
-    expect(krippendorffAlpha(ratings([[1, 1, "a"], [1, 2, "a"], [2, 1, "b"], [2, 2, "b"]]))).toBeCloseTo(1, 12);
-    expect(krippendorffAlpha(ratings([[1, 1, "a"], [1, 2, "a"], [2, 1, "a"], [2, 2, "a"]]))).toBeNull();
-    expect(krippendorffAlpha(ratings([[1, 1, "a"], [2, 1, "b"]]))).toBeNull();
-    expect(krippendorffAlpha(ratings([[1, 1, "a"], [2, 2, "b"]]))).toBeNull();
+    expect(
+      krippendorffAlpha(
+        ratings([
+          [1, 1, "a"],
+          [1, 2, "a"],
+          [2, 1, "b"],
+          [2, 2, "b"],
+        ]),
+      ),
+    ).toBeCloseTo(1, 12);
+    expect(
+      krippendorffAlpha(
+        ratings([
+          [1, 1, "a"],
+          [1, 2, "a"],
+          [2, 1, "a"],
+          [2, 2, "a"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        ratings([
+          [1, 1, "a"],
+          [2, 1, "b"],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        ratings([
+          [1, 1, "a"],
+          [2, 2, "b"],
+        ]),
+      ),
+    ).toBeNull();
   });
 });
 
@@ -91,7 +180,10 @@ describe("median", () => {
 });
 
 const games = (rows: Array<[string, string, number, number]>): Game<string>[] =>
-  rows.flatMap(([a, b, aWins, bWins]) => [...Array.from({ length: aWins }, () => ({ a, b, score: 1 })), ...Array.from({ length: bWins }, () => ({ a, b, score: 0 }))]);
+  rows.flatMap(([a, b, aWins, bWins]) => [
+    ...Array.from({ length: aWins }, () => ({ a, b, score: 1 })),
+    ...Array.from({ length: bWins }, () => ({ a, b, score: 0 })),
+  ]);
 
 describe("Bradley-Terry", () => {
   it("two players, 3 wins to 1: strengths 3:1, Elo 1000 +/- 200 log10(3)", () => {
@@ -109,16 +201,35 @@ describe("Bradley-Terry", () => {
   });
 
   it("a chain A-B (2:1), B-C (2:1): strengths 4:2:1, Elo 1000 + 400 log10 of 2, 1, 1/2", () => {
-    const p = fitBradleyTerry(games([["A", "B", 2, 1], ["B", "C", 2, 1]]), { prior: 0 });
+    const p = fitBradleyTerry(
+      games([
+        ["A", "B", 2, 1],
+        ["B", "C", 2, 1],
+      ]),
+      { prior: 0 },
+    );
     expect(eloOf(p.get("A")!)).toBeCloseTo(1000 + 400 * Math.log10(2), 6);
     expect(eloOf(p.get("B")!)).toBeCloseTo(1000, 6);
     expect(eloOf(p.get("C")!)).toBeCloseTo(1000 - 400 * Math.log10(2), 6);
   });
 
   it("a cycle of single wins rates everyone equal; the fit meets the likelihood equations on a dense table", () => {
-    const cycle = fitBradleyTerry(games([["A", "B", 1, 0], ["B", "C", 1, 0], ["C", "A", 1, 0]]), { prior: 0 });
+    const cycle = fitBradleyTerry(
+      games([
+        ["A", "B", 1, 0],
+        ["B", "C", 1, 0],
+        ["C", "A", 1, 0],
+      ]),
+      { prior: 0 },
+    );
     for (const s of cycle.values()) expect(s).toBeCloseTo(1, 9);
-    const table: Array<[string, string, number, number]> = [["A", "B", 5, 2], ["A", "C", 4, 4], ["B", "C", 1, 6], ["A", "D", 7, 1], ["C", "D", 3, 2]];
+    const table: Array<[string, string, number, number]> = [
+      ["A", "B", 5, 2],
+      ["A", "C", 4, 4],
+      ["B", "C", 1, 6],
+      ["A", "D", 7, 1],
+      ["C", "D", 3, 2],
+    ];
     const p = fitBradleyTerry(games(table), { prior: 0 });
     // For every player: wins = sum over opponents of games * p_i / (p_i + p_j).
     for (const player of ["A", "B", "C", "D"]) {
@@ -135,7 +246,10 @@ describe("Bradley-Terry", () => {
   });
 
   it("a player who never wins gets a finite rating with the prior; intervals hold the estimate and are seeded", () => {
-    const rows = games([["A", "B", 6, 0], ["B", "C", 4, 2]]);
+    const rows = games([
+      ["A", "B", 6, 0],
+      ["B", "C", 4, 2],
+    ]);
     const ratings = bradleyTerryRatings(rows, { rounds: 100, seed: 3 });
     expect(ratings.map((r) => r.player)).toEqual(["A", "B", "C"]);
     for (const r of ratings) {

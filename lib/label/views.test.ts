@@ -13,10 +13,24 @@ const frontend: ItemContent = {
   benchmark: "frontend",
   taskId: 3,
   gold: "a",
-  task: { problemDescription: "A landing page for a bakery", groundTruth: "<html>SECRET target page</html>", testCases: null },
+  task: {
+    problemDescription: "A landing page for a bakery",
+    groundTruth: "<html>SECRET target page</html>",
+    testCases: null,
+  },
   episodes: {
-    a: { answer: "<html>mine</html>", reward: 0.8, details: { answerRender: answer, targetRender: target, reward: 0.8 }, turns: [{ index: 0, role: "simulator", content: "A landing page", html: null, renderId: null }] },
-    b: { answer: "<html>other</html>", reward: 0.4, details: { answerRender: answer.replace(/a/g, "c"), targetRender: target }, turns: [] },
+    a: {
+      answer: "<html>mine</html>",
+      reward: 0.8,
+      details: { answerRender: answer, targetRender: target, reward: 0.8 },
+      turns: [{ index: 0, role: "simulator", content: "A landing page", html: null, renderId: null }],
+    },
+    b: {
+      answer: "<html>other</html>",
+      reward: 0.4,
+      details: { answerRender: answer.replace(/a/g, "c"), targetRender: target },
+      turns: [],
+    },
   },
 };
 
@@ -41,10 +55,36 @@ const backend: ItemContent = {
   benchmark: "backend",
   taskId: 4,
   gold: null,
-  task: { problemDescription: "Write add(x, y)", groundTruth: "def add(x, y): return x + y", testCases: [{ expression: "assert add(1, 2) == 3" }] as never },
+  task: {
+    problemDescription: "Write add(x, y)",
+    groundTruth: "def add(x, y): return x + y",
+    testCases: [{ expression: "assert add(1, 2) == 3" }] as never,
+  },
   episodes: {
-    a: { answer: "def add(x, y): return x + y", reward: 1, details: { reward: 1, tests: [{ name: "t1", expression: "assert add(1, 2) == 3", passed: true, reason: "ok" }] }, turns: [] },
-    b: { answer: "def add(x, y): return x - y", reward: 0, details: { reward: 0, tests: [{ name: "t1", expression: "assert add(1, 2) == 3", passed: false, reason: "AssertionError", expected: "3", actual: "-1" }] }, turns: [] },
+    a: {
+      answer: "def add(x, y): return x + y",
+      reward: 1,
+      details: { reward: 1, tests: [{ name: "t1", expression: "assert add(1, 2) == 3", passed: true, reason: "ok" }] },
+      turns: [],
+    },
+    b: {
+      answer: "def add(x, y): return x - y",
+      reward: 0,
+      details: {
+        reward: 0,
+        tests: [
+          {
+            name: "t1",
+            expression: "assert add(1, 2) == 3",
+            passed: false,
+            reason: "AssertionError",
+            expected: "3",
+            actual: "-1",
+          },
+        ],
+      },
+      turns: [],
+    },
   },
 };
 

@@ -39,7 +39,6 @@ export interface PairView {
   turn?: { index: number; context: ViewTurn[]; left: string; right: string; span: { prefix: number; suffix: number } };
 }
 
-
 function turnView(turn: ItemTurn): ViewTurn {
   const view: ViewTurn = { index: turn.index, role: turn.role, content: turn.content };
   if (turn.role === "agent") {
@@ -75,16 +74,31 @@ export interface ViewOptions {
 }
 
 export function pairView(content: ItemContent, options: ViewOptions): PairView {
-  const view: PairView = { itemId: content.id, kind: content.kind, benchmark: content.benchmark, problemDescription: content.task.problemDescription };
+  const view: PairView = {
+    itemId: content.id,
+    kind: content.kind,
+    benchmark: content.benchmark,
+    problemDescription: content.task.problemDescription,
+  };
   if (options.hidesScores) view.scoresHidden = true;
   const order = <T>(a: T, b: T): [T, T] => (options.leftIsA ? [a, b] : [b, a]);
   if (content.episodes) {
-    [view.left, view.right] = order(sideView(content.benchmark, content.episodes.a, options), sideView(content.benchmark, content.episodes.b, options));
+    [view.left, view.right] = order(
+      sideView(content.benchmark, content.episodes.a, options),
+      sideView(content.benchmark, content.episodes.b, options),
+    );
   }
   if (content.turn) {
     const [left, right] = order(content.turn.a, content.turn.b);
-    view.turn = { index: content.turn.index, context: content.turn.context.map(turnView), left, right, span: differingSpan(left, right) };
+    view.turn = {
+      index: content.turn.index,
+      context: content.turn.context.map(turnView),
+      left,
+      right,
+      span: differingSpan(left, right),
+    };
   }
-  if (options.hidden) view.hidden = benchmarkOf(content.benchmark).hidden.label(content.task, content.episodes?.a.details);
+  if (options.hidden)
+    view.hidden = benchmarkOf(content.benchmark).hidden.label(content.task, content.episodes?.a.details);
   return view;
 }

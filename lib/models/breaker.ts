@@ -119,4 +119,5 @@ export function currentOutages(): Outage[] {
 }
 
 /** How long a client waits out an outage before it fails the request, unless told otherwise ($COLBENCH_GIVE_UP, else 10 minutes). */
-export const DEFAULT_GIVE_UP_MS = durationMs(process.env.COLBENCH_GIVE_UP ?? "") > 0 ? durationMs(process.env.COLBENCH_GIVE_UP!) : 10 * 60_000;
+export const DEFAULT_GIVE_UP_MS =
+  durationMs(process.env.COLBENCH_GIVE_UP ?? "") > 0 ? durationMs(process.env.COLBENCH_GIVE_UP!) : 10 * 60_000;

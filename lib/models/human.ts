@@ -5,7 +5,12 @@ import type { Agent, AgentMove, AgentTurnInput, Simulator, SimulatorMove, Simula
  * studio's API) and shows whoever listens what the person is being asked to respond to.
  */
 class MoveInbox<Input> {
-  private pending: { input: Input; resolve: (text: string) => void; reject: (error: Error) => void; since: number } | null = null;
+  private pending: {
+    input: Input;
+    resolve: (text: string) => void;
+    reject: (error: Error) => void;
+    since: number;
+  } | null = null;
   private readonly listeners = new Set<(input: Input) => void>();
 
   wait(input: Input): Promise<{ text: string; waitMs: number }> {

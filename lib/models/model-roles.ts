@@ -33,14 +33,25 @@ export class ModelAgent implements Agent {
       logprobs: this.sampling.logprobs,
       signal: input.signal,
     });
-    return { text: result.text, prompt: messages, usage: result.usage, logprobs: result.logprobs, waitMs: result.totalMs };
+    return {
+      text: result.text,
+      prompt: messages,
+      usage: result.usage,
+      logprobs: result.logprobs,
+      waitMs: result.totalMs,
+    };
   }
 }
 
 // The benchmark's simulator answers "No response." when its server rejects the request outright.
 const REJECTED = "No response.";
 
-async function ask(client: OpenAICompatibleClient, messages: ChatMessage[], stored: unknown, signal?: AbortSignal): Promise<SimulatorMove> {
+async function ask(
+  client: OpenAICompatibleClient,
+  messages: ChatMessage[],
+  stored: unknown,
+  signal?: AbortSignal,
+): Promise<SimulatorMove> {
   try {
     const result = await client.chat({ messages, temperature: 0, maxTokens: 4096, signal });
     return { text: result.text, prompt: stored, usage: result.usage, waitMs: result.totalMs };
@@ -109,6 +120,11 @@ export class ModelDesignSimulator implements Simulator {
       ];
     };
     // Stored with the images by reference: the renders are kept once, by id.
-    return ask(this.client, [{ role: "user", content: parts(true) }], [{ role: "user", content: parts(false) }], input.signal);
+    return ask(
+      this.client,
+      [{ role: "user", content: parts(true) }],
+      [{ role: "user", content: parts(false) }],
+      input.signal,
+    );
   }
 }

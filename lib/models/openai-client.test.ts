@@ -8,7 +8,10 @@ import { runEpisode, type TurnRecord } from "../colbench/episode";
 
 let server: ScriptedServer;
 beforeAll(async () => {
-  server = await startScriptedServer({ tasks: [{ problemDescription: "Write add.", groundTruth: "def add(a, b):\n    return a + b" }], slowMs: 300 });
+  server = await startScriptedServer({
+    tasks: [{ problemDescription: "Write add.", groundTruth: "def add(a, b):\n    return a + b" }],
+    slowMs: 300,
+  });
 });
 afterAll(async () => server?.close());
 
@@ -17,7 +20,10 @@ const client = (model: string, options: ConstructorParameters<typeof OpenAICompa
 
 describe("server specs", () => {
   it("parses URL#MODEL and says what is wrong otherwise", () => {
-    expect(parseServerSpec("http://h:8000/v1/#meta-llama/Llama-3.1-8B-Instruct")).toEqual({ baseUrl: "http://h:8000/v1", model: "meta-llama/Llama-3.1-8B-Instruct" });
+    expect(parseServerSpec("http://h:8000/v1/#meta-llama/Llama-3.1-8B-Instruct")).toEqual({
+      baseUrl: "http://h:8000/v1",
+      model: "meta-llama/Llama-3.1-8B-Instruct",
+    });
     expect(() => parseServerSpec("http://h:8000/v1", "--agent")).toThrow(/--agent: expected URL#MODEL/);
     expect(() => parseServerSpec("ftp://h#m", "--agent")).toThrow(/not an http\(s\) URL/);
   });
@@ -29,9 +35,15 @@ describe("the OpenAI-compatible client", () => {
     const whole = await client("logprobs").sample({ messages }, 3);
     expect(whole).toHaveLength(3);
     expect(whole.every((s) => s.logprobs.every((t) => t.logprob <= 0))).toBe(true);
-    await expect(client("half-logprobs").sample({ messages }, 3)).rejects.toThrow(/#half-logprobs \/chat\/completions: incomplete answer: sample 0: its \d+ scored tokens spell \d+ characters, not its text/);
-    await expect(client("positive-logprob").sample({ messages }, 2)).rejects.toThrow(/#positive-logprob \/chat\/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/);
-    await expect(client("positive-logprob").sampleText("Write add.", 2)).rejects.toThrow(/#positive-logprob \/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/);
+    await expect(client("half-logprobs").sample({ messages }, 3)).rejects.toThrow(
+      /#half-logprobs \/chat\/completions: incomplete answer: sample 0: its \d+ scored tokens spell \d+ characters, not its text/,
+    );
+    await expect(client("positive-logprob").sample({ messages }, 2)).rejects.toThrow(
+      /#positive-logprob \/chat\/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/,
+    );
+    await expect(client("positive-logprob").sampleText("Write add.", 2)).rejects.toThrow(
+      /#positive-logprob \/completions: incomplete answer: sample 0: token \d+ has the log-prob 2.5/,
+    );
   });
 
   it("sends text and image parts, sampling settings and the API key", async () => {
@@ -43,30 +55,63 @@ describe("the OpenAI-compatible client", () => {
     const echo = client("echo", { apiKey: "sk-test", fetch: spy });
     const image = `data:image/png;base64,${Buffer.from("png bytes").toString("base64")}`;
     const result = await echo.chat({
-      messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: image } }] }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image_url", image_url: { url: image } },
+          ],
+        },
+      ],
       temperature: 0,
       maxTokens: 64,
       stop: ["\n\n"],
     });
-    expect(JSON.parse(result.text)).toEqual([{ role: "user", content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: image } }] }]);
+    expect(JSON.parse(result.text)).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url: image } },
+        ],
+      },
+    ]);
     expect(seen[0]!.headers.get("authorization")).toBe("Bearer sk-test");
-    expect(seen[0]!.body).toMatchObject({ model: "echo", temperature: 0, max_tokens: 64, stop: ["\n\n"], stream: false });
+    expect(seen[0]!.body).toMatchObject({
+      model: "echo",
+      temperature: 0,
+      max_tokens: 64,
+      stop: ["\n\n"],
+      stream: false,
+    });
     expect(result.usage?.promptTokens).toBeGreaterThan(0);
   });
 
   it("returns per-token log-probabilities of generated text when asked", async () => {
-    const result = await client("ask-then-answer").chat({ messages: [{ role: "user", content: "Write add." }], logprobs: true });
+    const result = await client("ask-then-answer").chat({
+      messages: [{ role: "user", content: "Write add." }],
+      logprobs: true,
+    });
     expect(result.logprobs?.length).toBeGreaterThan(0);
     // As vLLM: the end-of-sequence token the sample ended on is scored, though not in the text.
     expect(result.logprobs!.at(-1)!.token).toBe("<|eot_id|>");
-    expect(result.logprobs!.slice(0, -1).map((t) => t.token).join("")).toBe(result.text);
+    expect(
+      result
+        .logprobs!.slice(0, -1)
+        .map((t) => t.token)
+        .join(""),
+    ).toBe(result.text);
     expect(result.logprobs!.every((t) => t.logprob < 0)).toBe(true);
   });
 
   it("scores a given text through the completions endpoint's echo, marking where the continuation starts", async () => {
     const scored = await client("logprobs").textLogprobs("The user asked a question. ", "The agent answered it.");
     expect(scored.tokens.length).toBeGreaterThan(3);
-    const continuation = scored.tokens.slice(scored.continuationStart).map((t) => t.token).join("");
+    const continuation = scored.tokens
+      .slice(scored.continuationStart)
+      .map((t) => t.token)
+      .join("");
     expect(continuation.trim()).toBe("The agent answered it.");
     const again = await client("logprobs").textLogprobs("The user asked a question. ", "The agent answered it.");
     expect(again).toEqual(scored);
@@ -75,21 +120,29 @@ describe("the OpenAI-compatible client", () => {
   it("retries 500s and 429s, then succeeds; gives up with the reason after its retries", async () => {
     const flaky = await client("flaky:2").chat({ messages: [{ role: "user", content: "Write add." }] });
     expect(flaky.attempts).toBe(3);
-    const limited = await client("rate-limited:1").chat({ messages: [{ role: "user", content: "Write add, please." }] });
+    const limited = await client("rate-limited:1").chat({
+      messages: [{ role: "user", content: "Write add, please." }],
+    });
     expect(limited.attempts).toBe(2);
     // 5xx is an outage: waited out on the server's breaker until the give-up time, however many attempts.
-    await expect(client("flaky:9", { giveUpMs: 1200 }).chat({ messages: [{ role: "user", content: "x" }] })).rejects.toThrow(/HTTP 500.*gave up after [2-9] attempts, 1\.\d s of outage/s);
+    await expect(
+      client("flaky:9", { giveUpMs: 1200 }).chat({ messages: [{ role: "user", content: "x" }] }),
+    ).rejects.toThrow(/HTTP 500.*gave up after [2-9] attempts, 1\.\d s of outage/s);
   });
 
   it("does not retry a request the server rejects outright", async () => {
-    const error = await client("no-such-model").chat({ messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+    const error = await client("no-such-model")
+      .chat({ messages: [{ role: "user", content: "x" }] })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ModelServerError);
     expect(error.status).toBe(404);
     expect(error.message).not.toMatch(/gave up/);
   });
 
   it("times out a slow server and retries", async () => {
-    const error = await client("slow:1000", { timeoutMs: 100, giveUpMs: 1500 }).chat({ messages: [{ role: "user", content: "x" }] }).catch((e) => e);
+    const error = await client("slow:1000", { timeoutMs: 100, giveUpMs: 1500 })
+      .chat({ messages: [{ role: "user", content: "x" }] })
+      .catch((e) => e);
     expect(error.message).toMatch(/no answer within 100 ms.*gave up after [2-9] attempts.*of outage/s);
   });
 
@@ -105,7 +158,9 @@ describe("the OpenAI-compatible client", () => {
       }
     };
     const slow = client("slow:100", { concurrency: 3, fetch: counting });
-    await Promise.all(Array.from({ length: 10 }, (_, i) => slow.chat({ messages: [{ role: "user", content: `question ${i}` }] })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => slow.chat({ messages: [{ role: "user", content: `question ${i}` }] })),
+    );
     expect(most).toBe(3);
   });
 });
@@ -115,15 +170,38 @@ describe("human sides", () => {
     const agent = new HumanAgent("ana");
     const simulator = new HumanSimulator("sam");
     const stored: TurnRecord[] = [];
-    const task = { benchmark: "backend" as const, problemDescription: "Write add.", groundTruth: "def add(a, b): return a + b", hiddenInformation: null, testCases: null };
+    const task = {
+      benchmark: "backend" as const,
+      problemDescription: "Write add.",
+      groundTruth: "def add(a, b): return a + b",
+      hiddenInformation: null,
+      testCases: null,
+    };
     const seenByAgent: string[] = [];
     agent.inbox.onAwait((input) => {
       seenByAgent.push(JSON.stringify(input));
-      queueMicrotask(() => agent.inbox.submit(input.turn === 0 ? "Ints or floats?" : "I WANT TO ANSWER: def add(a, b): return a + b"));
+      queueMicrotask(() =>
+        agent.inbox.submit(input.turn === 0 ? "Ints or floats?" : "I WANT TO ANSWER: def add(a, b): return a + b"),
+      );
     });
-    simulator.inbox.onAwait((input) => queueMicrotask(() => simulator.inbox.submit(`Ints. (I can see: ${input.task.groundTruth.length} chars of reference)`)));
-    const outcome = await runEpisode({ task, rules: backend.episode, agent, simulator, persist: async (t) => void stored.push(t) });
-    expect(stored.map((t) => t.content)).toEqual(["Write add.", "Ints or floats?", "Ints. (I can see: 27 chars of reference)", "I WANT TO ANSWER: def add(a, b): return a + b"]);
+    simulator.inbox.onAwait((input) =>
+      queueMicrotask(() =>
+        simulator.inbox.submit(`Ints. (I can see: ${input.task.groundTruth.length} chars of reference)`),
+      ),
+    );
+    const outcome = await runEpisode({
+      task,
+      rules: backend.episode,
+      agent,
+      simulator,
+      persist: async (t) => void stored.push(t),
+    });
+    expect(stored.map((t) => t.content)).toEqual([
+      "Write add.",
+      "Ints or floats?",
+      "Ints. (I can see: 27 chars of reference)",
+      "I WANT TO ANSWER: def add(a, b): return a + b",
+    ]);
     expect(outcome.answer).toBe(" def add(a, b): return a + b");
     expect(seenByAgent.join()).not.toContain("return a + b");
     expect(() => agent.inbox.submit("late")).toThrow(/no move is awaited/);

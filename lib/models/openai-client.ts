@@ -91,7 +91,8 @@ function toUsage(raw: z.infer<typeof usageSchema>): Usage | undefined {
 }
 
 /** A replica that could not be reached, timed out or answered 5xx is taken out of its pool for a while. */
-const takesServerOut = (error: unknown) => error instanceof ModelServerError && error.retryable && (error.status === undefined || error.status >= 500);
+const takesServerOut = (error: unknown) =>
+  error instanceof ModelServerError && error.retryable && (error.status === undefined || error.status >= 500);
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -140,9 +141,17 @@ export class OpenAICompatibleClient {
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     if (request.stop?.length) body.stop = request.stop;
     if (request.logprobs) body.logprobs = true;
-    const { json, latencyMs, totalMs, attempts } = await this.post("/chat/completions", body, chatSchema, request.signal);
+    const { json, latencyMs, totalMs, attempts } = await this.post(
+      "/chat/completions",
+      body,
+      chatSchema,
+      request.signal,
+    );
     const choice = json.choices[0]!;
-    const logprobs: TokenLogprob[] | undefined = choice.logprobs?.content?.map((t) => ({ token: t.token, logprob: t.logprob }));
+    const logprobs: TokenLogprob[] | undefined = choice.logprobs?.content?.map((t) => ({
+      token: t.token,
+      logprob: t.logprob,
+    }));
     return { text: choice.message.content, usage: toUsage(json.usage), logprobs, latencyMs, totalMs, attempts };
   }
 
@@ -151,16 +160,36 @@ export class OpenAICompatibleClient {
    * SWEET-RL's candidates are drawn: whatever the server's sampling settings, each comes back with
    * the log-probs the sampling policy gave its own tokens.
    */
-  async sample(request: Omit<ChatRequest, "logprobs">, n: number): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
-    const body: Record<string, unknown> = { model: this.spec.model, messages: request.messages, stream: false, n, logprobs: true };
+  async sample(
+    request: Omit<ChatRequest, "logprobs">,
+    n: number,
+  ): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
+    const body: Record<string, unknown> = {
+      model: this.spec.model,
+      messages: request.messages,
+      stream: false,
+      n,
+      logprobs: true,
+    };
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
     const { json } = await this.post("/chat/completions", body, chatSchema, request.signal);
-    if (json.choices.length !== n) throw this.incomplete("/chat/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    if (json.choices.length !== n)
+      throw this.incomplete("/chat/completions", `asked for ${n} samples, got ${json.choices.length}`);
     return json.choices.map((choice, i) => {
       const content = choice.logprobs?.content;
-      if (!content || (content.length === 0 && choice.message.content.length > 0)) throw this.incomplete("/chat/completions", `sample ${i} came without the log-probs of its tokens (logprobs: true was sent)`);
-      this.checkSample("/chat/completions", i, choice.message.content, content.map((t) => t.token), content.map((t) => t.logprob));
+      if (!content || (content.length === 0 && choice.message.content.length > 0))
+        throw this.incomplete(
+          "/chat/completions",
+          `sample ${i} came without the log-probs of its tokens (logprobs: true was sent)`,
+        );
+      this.checkSample(
+        "/chat/completions",
+        i,
+        choice.message.content,
+        content.map((t) => t.token),
+        content.map((t) => t.logprob),
+      );
       return { text: choice.message.content, logprobs: content.map((t) => ({ token: t.token, logprob: t.logprob })) };
     });
   }
@@ -170,18 +199,38 @@ export class OpenAICompatibleClient {
    * prompt as the policy saw it), through the completions endpoint, each with its tokens' log-probs
    * (vLLM includes the end-of-sequence token's when a sample ends on it; its text does not).
    */
-  async sampleText(prompt: string, n: number, options: { temperature?: number; maxTokens?: number } = {}): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
-    const body: Record<string, unknown> = { model: this.spec.model, prompt, n, logprobs: 0, add_special_tokens: false, stream: false };
+  async sampleText(
+    prompt: string,
+    n: number,
+    options: { temperature?: number; maxTokens?: number } = {},
+  ): Promise<Array<{ text: string; logprobs: TokenLogprob[] }>> {
+    const body: Record<string, unknown> = {
+      model: this.spec.model,
+      prompt,
+      n,
+      logprobs: 0,
+      add_special_tokens: false,
+      stream: false,
+    };
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
     const { json } = await this.post("/completions", body, completionSchema);
-    if (json.choices.length !== n) throw this.incomplete("/completions", `asked for ${n} samples, got ${json.choices.length}`);
+    if (json.choices.length !== n)
+      throw this.incomplete("/completions", `asked for ${n} samples, got ${json.choices.length}`);
     const ordered = [...json.choices].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return ordered.map((choice, i) => {
       const lp = choice.logprobs;
-      if (!lp || typeof choice.text !== "string") throw this.incomplete("/completions", `sample ${i} came without ${lp ? "its text" : "the log-probs of its tokens (logprobs: 0 was sent)"}`);
+      if (!lp || typeof choice.text !== "string")
+        throw this.incomplete(
+          "/completions",
+          `sample ${i} came without ${lp ? "its text" : "the log-probs of its tokens (logprobs: 0 was sent)"}`,
+        );
       const nulls = lp.token_logprobs.filter((v) => typeof v !== "number").length;
-      if (nulls || lp.token_logprobs.length !== lp.tokens.length) throw this.incomplete("/completions", `sample ${i}: ${nulls} of its ${lp.tokens.length} tokens have no log-prob`);
+      if (nulls || lp.token_logprobs.length !== lp.tokens.length)
+        throw this.incomplete(
+          "/completions",
+          `sample ${i}: ${nulls} of its ${lp.tokens.length} tokens have no log-prob`,
+        );
       this.checkSample("/completions", i, choice.text, lp.tokens, lp.token_logprobs);
       return { text: choice.text, logprobs: lp.tokens.map((token, t) => ({ token, logprob: lp.token_logprobs[t]! })) };
     });
@@ -209,16 +258,27 @@ export class OpenAICompatibleClient {
   private checkSample(path: string, i: number, text: string, tokens: string[], logprobs: Array<number | null>): void {
     if (!tokensSpell(text, tokens)) {
       const covered = tokens.join("");
-      throw this.incomplete(path, `sample ${i}: its ${tokens.length} scored tokens spell ${covered.length} characters, not its text of ${text.length} (the log-probs cover part of the sample)`);
+      throw this.incomplete(
+        path,
+        `sample ${i}: its ${tokens.length} scored tokens spell ${covered.length} characters, not its text of ${text.length} (the log-probs cover part of the sample)`,
+      );
     }
     const wrong = notALogprob(logprobs);
-    if (wrong) throw this.incomplete(path, `sample ${i}: token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`);
+    if (wrong)
+      throw this.incomplete(
+        path,
+        `sample ${i}: token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`,
+      );
   }
 
   /** A scoring answer that does not cover what was asked: never retried, never stored. */
   private incomplete(path: string, what: string): ModelServerError {
     const server = formatServerSpec(this.spec);
-    return new ModelServerError(`${server} ${path}: incomplete answer: ${what}`, false, undefined, { server, path, cause: `incomplete answer: ${what}` });
+    return new ModelServerError(`${server} ${path}: incomplete answer: ${what}`, false, undefined, {
+      server,
+      path,
+      cause: `incomplete answer: ${what}`,
+    });
   }
 
   /**
@@ -227,11 +287,28 @@ export class OpenAICompatibleClient {
    * is sent as it is (add_special_tokens false): the chat template already wrote any BOS it wants.
    */
   async scorePrompt(prompt: string): Promise<PromptToken[]> {
-    const { json } = await this.post("/completions", { model: this.spec.model, prompt, echo: true, max_tokens: 1, logprobs: 1, temperature: 0, add_special_tokens: false }, completionSchema);
+    const { json } = await this.post(
+      "/completions",
+      {
+        model: this.spec.model,
+        prompt,
+        echo: true,
+        max_tokens: 1,
+        logprobs: 1,
+        temperature: 0,
+        add_special_tokens: false,
+      },
+      completionSchema,
+    );
     const choice = json.choices[0]!;
-    if (!choice.logprobs) throw this.incomplete("/completions", "logprobs is null (the server did not score the prompt)");
+    if (!choice.logprobs)
+      throw this.incomplete("/completions", "logprobs is null (the server did not score the prompt)");
     try {
-      return promptSpan(prompt, choice.logprobs && { ...choice.logprobs, text: choice.text }, json.usage?.prompt_tokens);
+      return promptSpan(
+        prompt,
+        choice.logprobs && { ...choice.logprobs, text: choice.text },
+        json.usage?.prompt_tokens,
+      );
     } catch (error) {
       if (error instanceof SpanProblem) throw this.incomplete("/completions", error.message);
       throw error;
@@ -266,7 +343,8 @@ export class OpenAICompatibleClient {
     schema: z.ZodType<T>,
     requestSignal?: AbortSignal,
   ): Promise<{ json: T; latencyMs: number; totalMs: number; attempts: number }> {
-    const signal = requestSignal && this.signal ? AbortSignal.any([requestSignal, this.signal]) : (requestSignal ?? this.signal);
+    const signal =
+      requestSignal && this.signal ? AbortSignal.any([requestSignal, this.signal]) : (requestSignal ?? this.signal);
     const started = performance.now();
     // Replicas have their pool to route around a server that is out; one server has its breaker.
     const breaker = this.pool ? null : breakerFor(this.spec.baseUrl);
@@ -296,7 +374,11 @@ export class OpenAICompatibleClient {
         lastError =
           error instanceof ModelServerError
             ? error
-            : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true, undefined, { server: formatServerSpec(this.spec), path, cause: (error as Error).message });
+            : new ModelServerError(`${formatServerSpec(this.spec)}: ${(error as Error).message}`, true, undefined, {
+                server: formatServerSpec(this.spec),
+                path,
+                cause: (error as Error).message,
+              });
         if (!lastError.retryable) {
           // It answered (a 4xx): up, whatever it thought of the request.
           if (lastError.status !== undefined) breaker?.succeeded(probe);
@@ -324,16 +406,26 @@ export class OpenAICompatibleClient {
     // The outage began when the server first stopped answering, maybe long before this request came
     // (a request that arrives past the give-up time fails at once): that is what the reason must say.
     const downSince = outage ? Math.min(breaker?.outage?.since ?? outageSince!, outageSince!) : null;
-    const why = outage ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage` : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
+    const why = outage
+      ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage`
+      : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
     throw new ModelServerError(`${lastError!.message} (${why})`, false, lastError!.status, {
       ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
       attempts,
       elapsedMs,
-      ...(downSince !== null ? { downSince: new Date(downSince).toISOString(), downMs: Math.max(0, Date.now() - downSince) } : {}),
+      ...(downSince !== null
+        ? { downSince: new Date(downSince).toISOString(), downMs: Math.max(0, Date.now() - downSince) }
+        : {}),
     });
   }
 
-  private async once<T>(path: string, body: unknown, schema: z.ZodType<T>, baseUrl = this.spec.baseUrl, signal?: AbortSignal): Promise<T> {
+  private async once<T>(
+    path: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    baseUrl = this.spec.baseUrl,
+    signal?: AbortSignal,
+  ): Promise<T> {
     const server = this.pool ? `${baseUrl}#${this.spec.model}` : formatServerSpec(this.spec);
     const where = `${server} ${path}`;
     let response: Response;
@@ -345,21 +437,31 @@ export class OpenAICompatibleClient {
           ...(this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)]) : AbortSignal.timeout(this.options.timeoutMs),
+        signal: signal
+          ? AbortSignal.any([signal, AbortSignal.timeout(this.options.timeoutMs)])
+          : AbortSignal.timeout(this.options.timeoutMs),
       });
     } catch (error) {
-      const reason = (error as Error).name === "TimeoutError" ? `no answer within ${this.options.timeoutMs} ms` : networkCause(error as Error);
+      const reason =
+        (error as Error).name === "TimeoutError"
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : networkCause(error as Error);
       throw new ModelServerError(`${where}: ${reason}`, true, undefined, { server, path, cause: reason });
     }
     const text = await response.text();
     if (!response.ok) {
       const retryable = response.status === 429 || response.status >= 500;
-      const error = new ModelServerError(`${where}: HTTP ${response.status}: ${text.slice(0, 300)}`, retryable, response.status, {
-        server,
-        path,
-        status: response.status,
-        cause: `HTTP ${response.status}`,
-      });
+      const error = new ModelServerError(
+        `${where}: HTTP ${response.status}: ${text.slice(0, 300)}`,
+        retryable,
+        response.status,
+        {
+          server,
+          path,
+          status: response.status,
+          cause: `HTTP ${response.status}`,
+        },
+      );
       const retryAfter = Number(response.headers.get("retry-after"));
       if (Number.isFinite(retryAfter) && response.headers.has("retry-after")) {
         Object.assign(error, { retryAfterMs: retryAfter * 1000 });
@@ -370,7 +472,12 @@ export class OpenAICompatibleClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ModelServerError(`${where}: the answer is not JSON: ${text.slice(0, 120)}`, true, response.status, { server, path, status: response.status, cause: "the answer is not JSON" });
+      throw new ModelServerError(`${where}: the answer is not JSON: ${text.slice(0, 120)}`, true, response.status, {
+        server,
+        path,
+        status: response.status,
+        cause: "the answer is not JSON",
+      });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {

@@ -5,7 +5,11 @@ import { promptSpan, SpanProblem, type EchoAnswer } from "./prompt-span";
 // the prompt's tokens decoded one by one, offsets the running sum of their lengths, the first
 // log-prob null, then one generated token.
 
-function answer(tokens: string[], generated = " ok", overrides: Partial<EchoAnswer> = {}): { answer: EchoAnswer; promptTokens: number } {
+function answer(
+  tokens: string[],
+  generated = " ok",
+  overrides: Partial<EchoAnswer> = {},
+): { answer: EchoAnswer; promptTokens: number } {
   const all = [...tokens, generated];
   const offsets: number[] = [];
   let at = 0;
@@ -14,13 +18,33 @@ function answer(tokens: string[], generated = " ok", overrides: Partial<EchoAnsw
     at += t.length;
   }
   return {
-    answer: { text: tokens.join("") + generated, tokens: all, token_logprobs: all.map((_, i) => (i === 0 ? null : -0.5 - i / 10)), text_offset: offsets, ...overrides },
+    answer: {
+      text: tokens.join("") + generated,
+      tokens: all,
+      token_logprobs: all.map((_, i) => (i === 0 ? null : -0.5 - i / 10)),
+      text_offset: offsets,
+      ...overrides,
+    },
     promptTokens: tokens.length,
   };
 }
 
-const prompt = "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi there<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
-const tokens = ["<|begin_of_text|>", "<|start_header_id|>", "user", "<|end_header_id|>", "\n\n", "Hi", " there", "<|eot_id|>", "<|start_header_id|>", "assistant", "<|end_header_id|>", "\n\n"];
+const prompt =
+  "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi there<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
+const tokens = [
+  "<|begin_of_text|>",
+  "<|start_header_id|>",
+  "user",
+  "<|end_header_id|>",
+  "\n\n",
+  "Hi",
+  " there",
+  "<|eot_id|>",
+  "<|start_header_id|>",
+  "assistant",
+  "<|end_header_id|>",
+  "\n\n",
+];
 
 describe("a completions answer must score the whole prompt that was sent", () => {
   it("places every prompt token at its character offset in the prompt", () => {
@@ -41,13 +65,17 @@ describe("a completions answer must score the whole prompt that was sent", () =>
     const cut = tokens.slice(3);
     const { answer: a } = answer(cut);
     expect(() => promptSpan(prompt, { ...a, text: prompt + " ok" }, cut.length)).toThrow(SpanProblem);
-    expect(() => promptSpan(prompt, { ...a, text: prompt + " ok" }, cut.length)).toThrow(/not the prompt's text at character 0/);
+    expect(() => promptSpan(prompt, { ...a, text: prompt + " ok" }, cut.length)).toThrow(
+      /not the prompt's text at character 0/,
+    );
   });
 
   it("refuses nulls after the first token", () => {
     const { answer: a, promptTokens } = answer(tokens);
     a.token_logprobs[5] = null;
-    expect(() => promptSpan(prompt, a, promptTokens)).toThrow(/1 prompt token\(s\) have no log-prob \(first at token 5/);
+    expect(() => promptSpan(prompt, a, promptTokens)).toThrow(
+      /1 prompt token\(s\) have no log-prob \(first at token 5/,
+    );
   });
 
   it("refuses offsets that do not add up", () => {
@@ -65,7 +93,9 @@ describe("a completions answer must score the whole prompt that was sent", () =>
     const { answer: a, promptTokens } = answer(tokens);
     expect(() => promptSpan(prompt, a, undefined)).toThrow(/usage.prompt_tokens/);
     expect(() => promptSpan(prompt, { ...a, text_offset: null }, promptTokens)).toThrow(/text_offset is missing/);
-    expect(() => promptSpan(prompt, { ...a, token_logprobs: a.token_logprobs.slice(1) }, promptTokens)).toThrow(/token_logprobs/);
+    expect(() => promptSpan(prompt, { ...a, token_logprobs: a.token_logprobs.slice(1) }, promptTokens)).toThrow(
+      /token_logprobs/,
+    );
   });
 
   it("places tokens that cut a character (decoded alone to U+FFFD) where the character is", () => {

@@ -75,29 +75,53 @@ export function tokensSpell(text: string, tokens: string[]): boolean {
  */
 export function promptSpan(prompt: string, answer: EchoAnswer, promptTokens: number | undefined): PromptToken[] {
   const { tokens, token_logprobs: logprobs, text_offset: offsets } = answer;
-  if (promptTokens === undefined) throw new SpanProblem("the answer has no usage.prompt_tokens, so its prompt tokens cannot be told from the generated ones");
-  if (tokens.length !== logprobs.length) throw new SpanProblem(`logprobs.tokens has ${tokens.length} entries but token_logprobs ${logprobs.length}`);
-  if (!offsets || offsets.length !== tokens.length) throw new SpanProblem(`logprobs.text_offset is ${offsets ? `${offsets.length} entries for ${tokens.length} tokens` : "missing"}`);
+  if (promptTokens === undefined)
+    throw new SpanProblem(
+      "the answer has no usage.prompt_tokens, so its prompt tokens cannot be told from the generated ones",
+    );
+  if (tokens.length !== logprobs.length)
+    throw new SpanProblem(`logprobs.tokens has ${tokens.length} entries but token_logprobs ${logprobs.length}`);
+  if (!offsets || offsets.length !== tokens.length)
+    throw new SpanProblem(
+      `logprobs.text_offset is ${offsets ? `${offsets.length} entries for ${tokens.length} tokens` : "missing"}`,
+    );
   if (tokens.length < promptTokens) {
-    throw new SpanProblem(`the answer scores ${tokens.length} token(s) but the prompt has ${promptTokens}: the server ignored echo (or cut the prompt)`);
+    throw new SpanProblem(
+      `the answer scores ${tokens.length} token(s) but the prompt has ${promptTokens}: the server ignored echo (or cut the prompt)`,
+    );
   }
   if (typeof answer.text === "string" && !answer.text.startsWith(prompt)) {
-    throw new SpanProblem(`the answer's text does not begin with the prompt that was sent: the server ignored echo, or cut or changed the prompt`);
+    throw new SpanProblem(
+      `the answer's text does not begin with the prompt that was sent: the server ignored echo, or cut or changed the prompt`,
+    );
   }
   for (let i = 0; i < tokens.length; i++) {
     const expected = i === 0 ? 0 : offsets[i - 1]! + tokens[i - 1]!.length;
-    if (offsets[i] !== expected) throw new SpanProblem(`logprobs.text_offset[${i}] is ${offsets[i]}, but the tokens before it end at ${expected}`);
+    if (offsets[i] !== expected)
+      throw new SpanProblem(`logprobs.text_offset[${i}] is ${offsets[i]}, but the tokens before it end at ${expected}`);
   }
   if (tokens[0] === "") {
-    throw new SpanProblem(`the server scored an empty token in front of the prompt (a BOS token it added that decodes to nothing: send add_special_tokens false, or leave BOS out of the prompt)`);
+    throw new SpanProblem(
+      `the server scored an empty token in front of the prompt (a BOS token it added that decodes to nothing: send add_special_tokens false, or leave BOS out of the prompt)`,
+    );
   }
-  const nulls = logprobs.slice(1, promptTokens).flatMap((lp, i) => (typeof lp === "number" && Number.isFinite(lp) ? [] : [i + 1]));
-  if (nulls.length) throw new SpanProblem(`${nulls.length} prompt token(s) have no log-prob (first at token ${nulls[0]} of ${promptTokens})`);
+  const nulls = logprobs
+    .slice(1, promptTokens)
+    .flatMap((lp, i) => (typeof lp === "number" && Number.isFinite(lp) ? [] : [i + 1]));
+  if (nulls.length)
+    throw new SpanProblem(
+      `${nulls.length} prompt token(s) have no log-prob (first at token ${nulls[0]} of ${promptTokens})`,
+    );
   const wrong = notALogprob(logprobs.slice(0, promptTokens));
-  if (wrong) throw new SpanProblem(`prompt token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`);
+  if (wrong)
+    throw new SpanProblem(
+      `prompt token ${wrong.at} has the log-prob ${wrong.value}, which no probability has (log-probs are at most 0)`,
+    );
   const joined = tokens.slice(0, promptTokens).join("");
   if (joined.length > prompt.length && joined.endsWith(prompt)) {
-    throw new SpanProblem(`the server scored "${joined.slice(0, joined.length - prompt.length).slice(0, 60)}" in front of the prompt (a BOS token it added: send add_special_tokens false, or leave BOS out of the prompt)`);
+    throw new SpanProblem(
+      `the server scored "${joined.slice(0, joined.length - prompt.length).slice(0, 60)}" in front of the prompt (a BOS token it added: send add_special_tokens false, or leave BOS out of the prompt)`,
+    );
   }
   const starts = align(prompt, tokens.slice(0, promptTokens));
   return starts.map((start, i) => ({ token: tokens[i]!, logprob: i === 0 ? null : logprobs[i]!, start }));
@@ -112,7 +136,9 @@ function align(prompt: string, tokens: string[]): number[] {
     const token = tokens[i]!;
     if (!token.includes(REPLACEMENT) || prompt.startsWith(token, at)) {
       if (!prompt.startsWith(token, at)) {
-        throw new SpanProblem(`token ${i} ("${token.slice(0, 40)}") is not the prompt's text at character ${at} ("${prompt.slice(at, at + 40)}")`);
+        throw new SpanProblem(
+          `token ${i} ("${token.slice(0, 40)}") is not the prompt's text at character ${at} ("${prompt.slice(at, at + 40)}")`,
+        );
       }
       starts.push(at);
       at += token.length;
@@ -125,13 +151,18 @@ function align(prompt: string, tokens: string[]): number[] {
     const next = tokens[j];
     const end = next === undefined ? prompt.length : nextFit(prompt, at, next);
     if (end < 0 || !/[^\x00-\x7f]/.test(prompt.slice(at, end))) {
-      throw new SpanProblem(`tokens ${i}..${j - 1} decode to cut characters that cannot be placed in the prompt at character ${at}`);
+      throw new SpanProblem(
+        `tokens ${i}..${j - 1} decode to cut characters that cannot be placed in the prompt at character ${at}`,
+      );
     }
     for (let k = i; k < j; k++) starts.push(at);
     at = end;
     i = j;
   }
-  if (at !== prompt.length) throw new SpanProblem(`the prompt tokens cover ${at} of the prompt's ${prompt.length} characters: the server cut the prompt`);
+  if (at !== prompt.length)
+    throw new SpanProblem(
+      `the prompt tokens cover ${at} of the prompt's ${prompt.length} characters: the server cut the prompt`,
+    );
   return starts;
 }
 

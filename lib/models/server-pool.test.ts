@@ -32,10 +32,19 @@ async function replica(delayMs = 30): Promise<Replica> {
         inFlight--;
         r.served++;
         if (r.broken) {
-          res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ error: { message: "down" } }));
+          res
+            .writeHead(500, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ error: { message: "down" } }));
           return;
         }
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: `from ${r.url}` } }], usage: { prompt_tokens: 1, completion_tokens: 1 } }));
+        res
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end(
+            JSON.stringify({
+              choices: [{ message: { content: `from ${r.url}` } }],
+              usage: { prompt_tokens: 1, completion_tokens: 1 },
+            }),
+          );
       }, r.delayMs);
     });
   });
@@ -64,7 +73,9 @@ describe("parseServerSpec with replicas", () => {
 describe("a pool of model servers", () => {
   it("spreads requests over the replicas, never more than the limit on one at once", async () => {
     const [a, b, c] = [await replica(), await replica(), await replica()];
-    const client = new OpenAICompatibleClient(parseServerSpec(`${a.url},${b.url},${c.url}#pool-spread`), { concurrency: 2 });
+    const client = new OpenAICompatibleClient(parseServerSpec(`${a.url},${b.url},${c.url}#pool-spread`), {
+      concurrency: 2,
+    });
     const answers = await Promise.all(Array.from({ length: 24 }, () => ask(client)));
     expect(answers).toHaveLength(24);
     for (const r of [a, b, c]) {
@@ -75,12 +86,16 @@ describe("a pool of model servers", () => {
 
   it("sends more to the server that answers faster (least loaded first)", async () => {
     const [fast, slow] = [await replica(10), await replica(300)];
-    const client = new OpenAICompatibleClient(parseServerSpec(`${slow.url},${fast.url}#pool-least-loaded`), { concurrency: 4 });
+    const client = new OpenAICompatibleClient(parseServerSpec(`${slow.url},${fast.url}#pool-least-loaded`), {
+      concurrency: 4,
+    });
     // A steady stream, 4 at a time: the fast server frees its slots far sooner.
     let next = 0;
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next++ < 40) await ask(client);
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next++ < 40) await ask(client);
+      }),
+    );
     expect(fast.served).toBeGreaterThan(slow.served * 3);
   });
 
@@ -88,7 +103,10 @@ describe("a pool of model servers", () => {
     const [good, bad] = [await replica(), await replica()];
     bad.broken = true;
     const pool = new ServerPool([bad.url, good.url], { perServer: 4, downMs: 400 });
-    const client = new OpenAICompatibleClient(parseServerSpec(`${bad.url},${good.url}#pool-failing`), { concurrency: 4, backoffMs: 1 });
+    const client = new OpenAICompatibleClient(parseServerSpec(`${bad.url},${good.url}#pool-failing`), {
+      concurrency: 4,
+      backoffMs: 1,
+    });
     // Through the client: the first request to the bad one fails, its retry goes to the good one.
     const answers = await Promise.all(Array.from({ length: 12 }, () => ask(client)));
     expect(answers.every((a) => a.text === `from ${good.url}`)).toBe(true);
@@ -98,7 +116,10 @@ describe("a pool of model servers", () => {
     expect(bad.served).toBe(servedWhileDown);
 
     // The pool on its own: out after a failure, back after downMs.
-    const call = (url: string) => fetch(`${url}/chat/completions`, { method: "POST", body: "{}" }).then((r) => (r.ok ? url : Promise.reject(new Error(String(r.status)))));
+    const call = (url: string) =>
+      fetch(`${url}/chat/completions`, { method: "POST", body: "{}" }).then((r) =>
+        r.ok ? url : Promise.reject(new Error(String(r.status))),
+      );
     await expect(pool.run(call)).rejects.toThrow("500");
     expect(pool.status().find((s) => s.url === bad.url)!.up).toBe(false);
     expect(await pool.run(call)).toBe(good.url);

@@ -30,7 +30,8 @@ export class ServerPool {
     readonly options: PoolOptions,
   ) {
     if (!urls.length) throw new Error("a server pool needs at least one server");
-    if (!(options.perServer >= 1)) throw new Error(`per-server concurrency must be at least 1 (got ${options.perServer})`);
+    if (!(options.perServer >= 1))
+      throw new Error(`per-server concurrency must be at least 1 (got ${options.perServer})`);
     this.members = urls.map((url) => ({ url, inFlight: 0, downUntil: 0, sent: 0 }));
     this.downMs = options.downMs ?? 30_000;
   }
@@ -65,9 +66,14 @@ export class ServerPool {
     const isFree = (m: Member) => m.inFlight < this.options.perServer;
     const up = this.members.filter((m) => m.downUntil <= now);
     // A healthy server that is busy is waited for rather than sending to one that is out.
-    if (up.length) return up.filter(isFree).reduce<Member | null>((best, m) => (!best || m.inFlight < best.inFlight ? m : best), null);
+    if (up.length)
+      return up
+        .filter(isFree)
+        .reduce<Member | null>((best, m) => (!best || m.inFlight < best.inFlight ? m : best), null);
     // All out: none is healthy to prefer, so the one whose time out ends first.
-    return this.members.filter(isFree).reduce<Member | null>((best, m) => (!best || m.downUntil < best.downUntil ? m : best), null);
+    return this.members
+      .filter(isFree)
+      .reduce<Member | null>((best, m) => (!best || m.downUntil < best.downUntil ? m : best), null);
   }
 
   /** Each server's state now. */

@@ -43,7 +43,11 @@ export async function importOfficial(
     const dataset = options.dataset ?? group.dataset;
     // A benchmark's official files: its first (required unless the source is optional) and any more.
     const files = group.benchmarks.flatMap(({ benchmark, source }) =>
-      [source.file(options.split), ...(source.moreFiles?.(options.split) ?? [])].map((file) => ({ benchmark, source, file })),
+      [source.file(options.split), ...(source.moreFiles?.(options.split) ?? [])].map((file) => ({
+        benchmark,
+        source,
+        file,
+      })),
     );
     const resolved = await resolveDataset(dataset, {
       files: files.filter((f) => !f.source.optional).map((f) => f.file),
@@ -56,7 +60,8 @@ export async function importOfficial(
       if (options.signal?.aborted || groups.length === 1) throw error;
       firstError ??= error;
       const reason = error instanceof Error ? error.message : String(error);
-      for (const { benchmark, file } of files) results.push({ benchmark, dataset, file, absent: `${dataset} could not be fetched: ${reason}` });
+      for (const { benchmark, file } of files)
+        results.push({ benchmark, dataset, file, absent: `${dataset} could not be fetched: ${reason}` });
       return null;
     });
     if (!resolved) continue;
@@ -64,7 +69,12 @@ export async function importOfficial(
     datasets.push({ dataset: label, commit: resolved.commit });
     for (const { benchmark, source, file } of files) {
       if (!resolved.files.includes(file)) {
-        results.push({ benchmark, dataset: label, file, absent: `${resolved.repo ?? dataset} has no ${file}${source.absentNote ? `: ${source.absentNote}` : ""}` });
+        results.push({
+          benchmark,
+          dataset: label,
+          file,
+          absent: `${resolved.repo ?? dataset} has no ${file}${source.absentNote ? `: ${source.absentNote}` : ""}`,
+        });
         continue;
       }
       const summary = await store.tasks.import({

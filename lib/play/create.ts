@@ -44,9 +44,20 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   const agent = spec.seat === "simulator" ? opponent("opponent (agent)") : human;
   const simulator = spec.seat === "agent" ? opponent("opponent (simulator)") : human;
   const taskId = await store.tasks.pick(spec.benchmark, spec.taskId);
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "");
+  const stamp = new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "");
   const runId = await manager.create(
-    { benchmark: spec.benchmark, selector: `ids=${taskId}`, agent, simulator, temperature: 0, name: `play-${spec.benchmark}-${taskId}-${stamp}-${Math.random().toString(36).slice(2, 6)}`, options: spec.options },
+    {
+      benchmark: spec.benchmark,
+      selector: `ids=${taskId}`,
+      agent,
+      simulator,
+      temperature: 0,
+      name: `play-${spec.benchmark}-${taskId}-${stamp}-${Math.random().toString(36).slice(2, 6)}`,
+      options: spec.options,
+    },
     { start: false },
   );
   // Made here (the runner would make it too) so the seats' links exist before the first move.
@@ -59,5 +70,13 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   const links = (other === "agent" ? agent : simulator) === human ? [await issueSeatLink(store, episodeId, other)] : [];
   const url = (seat: "agent" | "simulator") => links.find((l) => l.seat === seat)?.url ?? seatPath(episodeId, seat);
   manager.start(runId);
-  return { runId, episodeId, taskId, ownUrl: seatPath(episodeId, own), links, agentUrl: url("agent"), simulatorUrl: url("simulator") };
+  return {
+    runId,
+    episodeId,
+    taskId,
+    ownUrl: seatPath(episodeId, own),
+    links,
+    agentUrl: url("agent"),
+    simulatorUrl: url("simulator"),
+  };
 }

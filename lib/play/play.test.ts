@@ -27,7 +27,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-play-"));
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
-  await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+  await importTasks(db.prisma, {
+    file: path.join(projectRoot, "samples", "backend.jsonl"),
+    benchmark: "backend",
+    name: "samples",
+  });
   store = storeFor(db.prisma);
   seats = new Seats(bus);
   manager = new RunManager(store, bus, seats.take);
@@ -54,7 +58,9 @@ const heard = <T extends RunEvent>(match: (event: RunEvent) => event is T): Prom
 const awaited = async (role: "agent" | "simulator", runId: number): Promise<AwaitedMove> => {
   const now = seats.awaiting(runId);
   if (now?.role === role) return now;
-  await heard((e): e is Extract<RunEvent, { type: "awaiting" }> => e.type === "awaiting" && e.runId === runId && e.role === role);
+  await heard(
+    (e): e is Extract<RunEvent, { type: "awaiting" }> => e.type === "awaiting" && e.runId === runId && e.role === role,
+  );
   const move = seats.awaiting(runId);
   if (move?.role !== role) throw new Error(`the bus said the ${role} is awaited, the seats say ${move?.role}`);
   return move;
@@ -74,7 +80,11 @@ describe("an episode played by two people", () => {
   it("takes moves only in turn, survives a stop, and is scored and marked human-simulated", async () => {
     const task = await db.prisma.task.findFirstOrThrow({ where: { benchmark: "backend" }, orderBy: { id: "asc" } });
     const play = await createPlay(store, manager, { benchmark: "backend", taskId: task.id, seat: "both" });
-    expect((await openPlaySessions(store)).map((s) => [s.episodeId, s.humanAgent, s.humanSimulator])).toContainEqual([play.episodeId, true, true]);
+    expect((await openPlaySessions(store)).map((s) => [s.episodeId, s.humanAgent, s.humanSimulator])).toContainEqual([
+      play.episodeId,
+      true,
+      true,
+    ]);
     // The one who starts it keeps the collaborator's seat, with no key, and hands out the agent's: one key, made here once.
     expect(play.ownUrl).toBe(`/play/${play.episodeId}/collaborator`);
     expect(play.simulatorUrl).toBe(play.ownUrl);
@@ -87,8 +97,12 @@ describe("an episode played by two people", () => {
     // The agent is shown the task's description only.
     expect(first.input).toMatchObject({ task: { problemDescription: task.problemDescription }, turn: 0 });
     expect(JSON.stringify(first.input)).not.toContain(task.groundTruth);
-    expect(refusal(() => seats.submitMove(play.runId, play.episodeId, "simulator", "too early"))).toContain("not the simulator's move");
-    expect(refusal(() => seats.submitMove(play.runId, play.episodeId + 1000, "agent", "wrong episode"))).toContain("not the one playing now");
+    expect(refusal(() => seats.submitMove(play.runId, play.episodeId, "simulator", "too early"))).toContain(
+      "not the simulator's move",
+    );
+    expect(refusal(() => seats.submitMove(play.runId, play.episodeId + 1000, "agent", "wrong episode"))).toContain(
+      "not the one playing now",
+    );
 
     seats.submitMove(play.runId, play.episodeId, "agent", "Does a parcel that weighs nothing cost anything?");
     const reply = await awaited("simulator", play.runId);
@@ -102,25 +116,46 @@ describe("an episode played by two people", () => {
     await awaited("simulator", play.runId);
     seats.submitMove(play.runId, play.episodeId, "simulator", "No, it is free.");
     await awaited("agent", play.runId);
-    const done = heard((e): e is Extract<RunEvent, { type: "episode" }> => e.type === "episode" && e.runId === play.runId && e.status !== "running");
+    const done = heard(
+      (e): e is Extract<RunEvent, { type: "episode" }> =>
+        e.type === "episode" && e.runId === play.runId && e.status !== "running",
+    );
     seats.submitMove(play.runId, play.episodeId, "agent", `I WANT TO ANSWER:\n${task.groundTruth}`);
     const event = await done;
     expect(event).toMatchObject({ status: "done", reward: 1 });
 
     const episode = await db.prisma.episode.findUniqueOrThrow({ where: { id: play.episodeId } });
     expect(episode).toMatchObject({ status: "done", reward: 1, humanSimulated: true });
-    expect((await store.episodes.turns(play.episodeId)).map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent"]);
+    expect((await store.episodes.turns(play.episodeId)).map((t) => t.role)).toEqual([
+      "simulator",
+      "agent",
+      "simulator",
+      "agent",
+    ]);
     // Playing it made no other key; a finished episode has no seat left to hand out.
-    expect((await episodeSeatLinks(store, play.episodeId))!.links.map((l) => [l.seat, l.status])).toEqual([["agent", "open"]]);
+    expect((await episodeSeatLinks(store, play.episodeId))!.links.map((l) => [l.seat, l.status])).toEqual([
+      ["agent", "open"],
+    ]);
     await expect(handOutSeat(store, play.episodeId, "agent")).rejects.toThrow(/has ended/);
   }, 60_000);
 
   it("hands out only a person's seat, and makes no key for a seat its starter takes or a model plays", async () => {
     const task = await db.prisma.task.findFirstOrThrow({ where: { benchmark: "backend" }, orderBy: { id: "desc" } });
-    const solo = await createPlay(store, manager, { benchmark: "backend", taskId: task.id, seat: "agent", opponent: "http://127.0.0.1:9/v1#nobody" });
-    expect([solo.ownUrl, solo.agentUrl, solo.links]).toEqual([`/play/${solo.episodeId}/agent`, `/play/${solo.episodeId}/agent`, []]);
+    const solo = await createPlay(store, manager, {
+      benchmark: "backend",
+      taskId: task.id,
+      seat: "agent",
+      opponent: "http://127.0.0.1:9/v1#nobody",
+    });
+    expect([solo.ownUrl, solo.agentUrl, solo.links]).toEqual([
+      `/play/${solo.episodeId}/agent`,
+      `/play/${solo.episodeId}/agent`,
+      [],
+    ]);
     expect(await store.seats.list(solo.episodeId)).toEqual([]);
-    await expect(handOutSeat(store, solo.episodeId, "simulator")).rejects.toThrow(/a model server plays the collaborator/);
+    await expect(handOutSeat(store, solo.episodeId, "simulator")).rejects.toThrow(
+      /a model server plays the collaborator/,
+    );
     const issued = await handOutSeat(store, solo.episodeId, "agent", 2);
     expect(issued.url).toMatch(new RegExp(`^/play/${solo.episodeId}/agent\\?key=`));
     const listed = (await episodeSeatLinks(store, solo.episodeId))!;
@@ -131,7 +166,11 @@ describe("an episode played by two people", () => {
   });
 
   it("refuses a model server address it cannot parse, and a task of the other benchmark", async () => {
-    await expect(createPlay(store, manager, { benchmark: "backend", seat: "agent", opponent: "not a url" })).rejects.toThrow("opponent (simulator): expected URL#MODEL");
-    await expect(createPlay(store, manager, { benchmark: "frontend", taskId: 1, seat: "both" })).rejects.toThrow("task 1 is a backend task");
+    await expect(
+      createPlay(store, manager, { benchmark: "backend", seat: "agent", opponent: "not a url" }),
+    ).rejects.toThrow("opponent (simulator): expected URL#MODEL");
+    await expect(createPlay(store, manager, { benchmark: "frontend", taskId: 1, seat: "both" })).rejects.toThrow(
+      "task 1 is a backend task",
+    );
   });
 });

@@ -1,15 +1,37 @@
 import { describe, expect, it } from "vitest";
 import { seatLine, type SeatLineInput } from "./seat-line";
 
-const playing: SeatLineInput = { connected: true, status: "running", reward: null, playing: true, awaitingRole: null, waiting: null, failureText: null };
-const wait = { server: "http://127.0.0.1:9/v1", cause: "connect ECONNREFUSED 127.0.0.1:9", since: "2026-11-27T03:40:00.000Z" };
+const playing: SeatLineInput = {
+  connected: true,
+  status: "running",
+  reward: null,
+  playing: true,
+  awaitingRole: null,
+  waiting: null,
+  failureText: null,
+};
+const wait = {
+  server: "http://127.0.0.1:9/v1",
+  cause: "connect ECONNREFUSED 127.0.0.1:9",
+  since: "2026-11-27T03:40:00.000Z",
+};
 const at = (iso: string) => new Date(iso).getTime();
 
 describe("seatLine", () => {
   it("says whose move it is", () => {
-    expect(seatLine({ ...playing, awaitingRole: "agent", agentTurn: 2 }, "agent", "collaborator", "backend")).toEqual({ text: "Your move (agent turn 3 of 10).", state: "your-move", tone: "move" });
-    expect(seatLine({ ...playing, awaitingRole: "simulator" }, "simulator", "agent", "backend").text).toBe("Your move: reply to the agent.");
-    expect(seatLine({ ...playing, awaitingRole: "agent" }, "simulator", "agent", "backend")).toEqual({ text: "Waiting for the agent…", state: "waiting", tone: "plain" });
+    expect(seatLine({ ...playing, awaitingRole: "agent", agentTurn: 2 }, "agent", "collaborator", "backend")).toEqual({
+      text: "Your move (agent turn 3 of 10).",
+      state: "your-move",
+      tone: "move",
+    });
+    expect(seatLine({ ...playing, awaitingRole: "simulator" }, "simulator", "agent", "backend").text).toBe(
+      "Your move: reply to the agent.",
+    );
+    expect(seatLine({ ...playing, awaitingRole: "agent" }, "simulator", "agent", "backend")).toEqual({
+      text: "Waiting for the agent…",
+      state: "waiting",
+      tone: "plain",
+    });
   });
 
   it("names the model server the other side waits for, its error and since when", () => {
@@ -22,9 +44,20 @@ describe("seatLine", () => {
   });
 
   it("puts this seat's own move, the end and a stopped run before a wait", () => {
-    expect(seatLine({ ...playing, waiting: wait, awaitingRole: "simulator" }, "simulator", "agent", "backend").state).toBe("your-move");
-    expect(seatLine({ ...playing, waiting: wait, playing: false }, "simulator", "agent", "backend").text).toMatch(/^This episode is not playing now/);
-    expect(seatLine({ ...playing, waiting: wait, status: "failed", failureText: "the agent's model server gave up" }, "simulator", "agent", "backend")).toEqual({
+    expect(
+      seatLine({ ...playing, waiting: wait, awaitingRole: "simulator" }, "simulator", "agent", "backend").state,
+    ).toBe("your-move");
+    expect(seatLine({ ...playing, waiting: wait, playing: false }, "simulator", "agent", "backend").text).toMatch(
+      /^This episode is not playing now/,
+    );
+    expect(
+      seatLine(
+        { ...playing, waiting: wait, status: "failed", failureText: "the agent's model server gave up" },
+        "simulator",
+        "agent",
+        "backend",
+      ),
+    ).toEqual({
       text: "The episode failed: the agent's model server gave up.",
       state: "ended",
       tone: "failed",
@@ -32,8 +65,12 @@ describe("seatLine", () => {
   });
 
   it("scores the end by benchmark", () => {
-    expect(seatLine({ ...playing, status: "done", reward: 0.7 }, "agent", "collaborator", "backend").text).toBe("The episode is over: 70% of the hidden tests passed.");
-    expect(seatLine({ ...playing, status: "done", reward: 0.8123 }, "agent", "collaborator", "frontend").text).toBe("The episode is over: similarity 0.812.");
+    expect(seatLine({ ...playing, status: "done", reward: 0.7 }, "agent", "collaborator", "backend").text).toBe(
+      "The episode is over: 70% of the hidden tests passed.",
+    );
+    expect(seatLine({ ...playing, status: "done", reward: 0.8123 }, "agent", "collaborator", "frontend").text).toBe(
+      "The episode is over: similarity 0.812.",
+    );
     expect(seatLine({ ...playing, connected: false }, "agent", "collaborator", "frontend").text).toBe("Connecting…");
   });
 });

@@ -24,7 +24,13 @@ export interface SeatLine {
   tone: "done" | "failed" | "notice" | "move" | "plain";
 }
 
-export function seatLine(live: SeatLineInput, mine: "agent" | "simulator", other: string, benchmark: Benchmark, now = Date.now()): SeatLine {
+export function seatLine(
+  live: SeatLineInput,
+  mine: "agent" | "simulator",
+  other: string,
+  benchmark: Benchmark,
+  now = Date.now(),
+): SeatLine {
   const ended = live.status === "done" || live.status === "failed";
   const state = ended ? "ended" : live.awaitingRole === mine ? "your-move" : "waiting";
   if (ended) {
@@ -34,12 +40,28 @@ export function seatLine(live: SeatLineInput, mine: "agent" | "simulator", other
       : { text: `The episode failed: ${live.failureText ?? "no reason was given"}.`, state, tone: "failed" };
   }
   if (!live.connected) return { text: "Connecting…", state, tone: "plain" };
-  if (!live.playing) return { text: "This episode is not playing now (the studio restarted or the run was stopped): resume its run to go on.", state, tone: "notice" };
+  if (!live.playing)
+    return {
+      text: "This episode is not playing now (the studio restarted or the run was stopped): resume its run to go on.",
+      state,
+      tone: "notice",
+    };
   if (live.awaitingRole === mine) {
-    return { text: mine === "agent" ? `Your move (agent turn ${(live.agentTurn ?? 0) + 1} of 10).` : "Your move: reply to the agent.", state, tone: "move" };
+    return {
+      text:
+        mine === "agent"
+          ? `Your move (agent turn ${(live.agentTurn ?? 0) + 1} of 10).`
+          : "Your move: reply to the agent.",
+      state,
+      tone: "move",
+    };
   }
   if (live.waiting) {
-    return { text: `The ${other} is ${describeWait(live.waiting, now)}. The episode goes on by itself when the server answers.`, state, tone: "notice" };
+    return {
+      text: `The ${other} is ${describeWait(live.waiting, now)}. The episode goes on by itself when the server answers.`,
+      state,
+      tone: "notice",
+    };
   }
   return { text: `Waiting for the ${other}…`, state, tone: "plain" };
 }

@@ -38,11 +38,21 @@ export async function episodeSeatLinks(store: Store, episodeId: number): Promise
 }
 
 /** A new link for a person's seat, made by the researcher who hands it out (shown to them once). */
-export async function handOutSeat(store: Store, episodeId: number, seat: SeatName, days?: number | string | null): Promise<IssuedSeatLink> {
+export async function handOutSeat(
+  store: Store,
+  episodeId: number,
+  seat: SeatName,
+  days?: number | string | null,
+): Promise<IssuedSeatLink> {
   const episode = await store.episodes.forSeat(episodeId);
   if (!episode) throw new SeatLinkRefused(`no episode ${episodeId}`, 404);
-  if (!personSeats(episode.runConfig)[seat]) throw new SeatLinkRefused(`a model server plays the ${seat === "agent" ? "agent" : "collaborator"} in episode ${episodeId}: there is nobody to hand that seat to`, 409);
+  if (!personSeats(episode.runConfig)[seat])
+    throw new SeatLinkRefused(
+      `a model server plays the ${seat === "agent" ? "agent" : "collaborator"} in episode ${episodeId}: there is nobody to hand that seat to`,
+      409,
+    );
   // A failed episode may be retried and played on; a finished one is only replayed (researchers).
-  if (episode.status === "done") throw new SeatLinkRefused(`episode ${episodeId} has ended: its seats are no longer played`, 409);
+  if (episode.status === "done")
+    throw new SeatLinkRefused(`episode ${episodeId} has ended: its seats are no longer played`, 409);
   return issueSeatLink(store, episodeId, seat, days);
 }

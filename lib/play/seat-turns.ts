@@ -32,7 +32,13 @@ export function turnFor(seat: Seat, turn: TurnRecord): SeatTurn {
   }
   if (seat === "agent") return base;
   // The simulator's prompt holds the hidden information: fine for the simulator seat and reviewers.
-  return { ...base, rawOutput: turn.rawOutput ?? null, prompt: turn.prompt, usage: turn.usage ?? null, advantage: turn.advantage ?? null };
+  return {
+    ...base,
+    rawOutput: turn.rawOutput ?? null,
+    prompt: turn.prompt,
+    usage: turn.usage ?? null,
+    advantage: turn.advantage ?? null,
+  };
 }
 
 /** Whose move it is, as a seat may know it. */
@@ -48,7 +54,11 @@ export interface SeatAwaiting {
 export function awaitingFor(seat: Seat, move: AwaitedMove): SeatAwaiting {
   if (move.role === "agent") return { role: "agent", agentTurn: move.input.turn };
   if (seat === "agent") return { role: "simulator" };
-  return { role: "simulator", agentRenderId: move.input.agentRender?.id ?? null, targetRenderId: move.input.targetRender?.id ?? null };
+  return {
+    role: "simulator",
+    agentRenderId: move.input.agentRender?.id ?? null,
+    targetRenderId: move.input.targetRender?.id ?? null,
+  };
 }
 
 export function parseSeat(value: string | null | undefined): Seat {

@@ -39,7 +39,11 @@ export interface SimulatorSeatView extends SeatBase {
 export function personSeats(config: unknown): { agent: boolean; simulator: boolean; messageChars: number } {
   const parsed = runConfigSchema.safeParse(config);
   return parsed.success
-    ? { agent: isHuman(parsed.data.agent), simulator: isHuman(parsed.data.simulator), messageChars: parsed.data.messageChars }
+    ? {
+        agent: isHuman(parsed.data.agent),
+        simulator: isHuman(parsed.data.simulator),
+        messageChars: parsed.data.messageChars,
+      }
     : { agent: false, simulator: false, messageChars: MESSAGE_CHAR_LIMIT };
 }
 
@@ -70,7 +74,11 @@ export async function agentSeatView(store: Store, episodeId: number): Promise<Ag
   const episode = await store.episodes.forSeat(episodeId);
   if (!episode) return null;
   return {
-    ...viewOf(episode, "agent", (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t))),
+    ...viewOf(
+      episode,
+      "agent",
+      (await store.episodes.turns(episode.id)).map((t) => turnFor("agent", t)),
+    ),
     starter: benchmarkOf(episode.benchmark).starter(episode.problemDescription),
   };
 }
@@ -81,7 +89,11 @@ export async function simulatorSeatView(store: Store, episodeId: number): Promis
   if (!episode) return null;
   const hidden = await store.tasks.hidden(episode.taskId);
   return {
-    ...viewOf(episode, "simulator", (await store.episodes.turns(episode.id)).map((t) => turnFor("simulator", t))),
+    ...viewOf(
+      episode,
+      "simulator",
+      (await store.episodes.turns(episode.id)).map((t) => turnFor("simulator", t)),
+    ),
     groundTruth: hidden.groundTruth,
     hiddenInformation: hidden.hiddenInformation,
     testCases: hidden.testCases,

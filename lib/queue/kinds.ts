@@ -41,9 +41,13 @@ export const queueName = (kind: JobKind) => `colbench-${kind}`;
 
 export function parseKinds(text: string | undefined): JobKind[] {
   if (!text) return [...JOB_KINDS];
-  const kinds = text.split(",").map((k) => k.trim()).filter(Boolean);
+  const kinds = text
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
   for (const kind of kinds) {
-    if (!(JOB_KINDS as readonly string[]).includes(kind)) throw new Error(`--kinds: unknown job kind "${kind}" (known: ${JOB_KINDS.join(", ")})`);
+    if (!(JOB_KINDS as readonly string[]).includes(kind))
+      throw new Error(`--kinds: unknown job kind "${kind}" (known: ${JOB_KINDS.join(", ")})`);
   }
   return kinds as JobKind[];
 }

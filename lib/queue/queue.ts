@@ -33,7 +33,12 @@ export class JobQueue {
 
   /** Connects to the queue at a postgresql:// URL, creating its schema and queues the first time. */
   static async open(url: string, options: QueueOptions = {}): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString: url, max: options.max ?? 4, schedule: false, application_name: "colbench-queue" });
+    const boss = new PgBoss({
+      connectionString: url,
+      max: options.max ?? 4,
+      schedule: false,
+      application_name: "colbench-queue",
+    });
     // Connection errors are retried by pg-boss; an unhandled 'error' event would end the process.
     boss.on("error", (error) => process.stderr.write(`colbench queue: ${error.message}\n`));
     await boss.start();
@@ -47,7 +52,15 @@ export class JobQueue {
     const name = queueName(kind);
     for (let i = 0; i < jobs.length; i += 1000) {
       await this.boss.insert(
-        jobs.slice(i, i + 1000).map((data) => ({ name, data: data as object, retryLimit: RETRY_LIMIT, retryDelay: 0, expireInSeconds: this.expireSeconds })),
+        jobs
+          .slice(i, i + 1000)
+          .map((data) => ({
+            name,
+            data: data as object,
+            retryLimit: RETRY_LIMIT,
+            retryDelay: 0,
+            expireInSeconds: this.expireSeconds,
+          })),
       );
     }
   }

@@ -115,7 +115,10 @@ export class QueueWorker {
     await this.loop;
     const all = () => Promise.all([...this.held.values()].map((h) => h.done));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([all(), new Promise<void>((resolve) => ((timer = setTimeout(resolve, graceMs)), (this.hurried = resolve)))]);
+    await Promise.race([
+      all(),
+      new Promise<void>((resolve) => ((timer = setTimeout(resolve, graceMs)), (this.hurried = resolve))),
+    ]);
     clearTimeout(timer);
     for (const held of this.held.values()) held.controller.abort();
     await all();
@@ -179,7 +182,8 @@ export class QueueWorker {
           this.finished++;
         },
         (error) => {
-          if (!controller.signal.aborted) this.log(`job ${job.kind} ${JSON.stringify(job.data)} failed, handed back: ${(error as Error).message}`);
+          if (!controller.signal.aborted)
+            this.log(`job ${job.kind} ${JSON.stringify(job.data)} failed, handed back: ${(error as Error).message}`);
           return this.options.queue.handBack(job.kind, [job.id]);
         },
       )
@@ -206,7 +210,11 @@ export class QueueWorker {
       case "sample":
       case "rank":
         try {
-          await this.sweetState(job.kind, job.data as JobData["sample"], { queue: queueName(job.kind), id: job.id, attempt: job.attempt });
+          await this.sweetState(job.kind, job.data as JobData["sample"], {
+            queue: queueName(job.kind),
+            id: job.id,
+            attempt: job.attempt,
+          });
           return false;
         } catch (error) {
           if (!(error instanceof JobLost)) throw error;
@@ -227,7 +235,11 @@ export class QueueWorker {
       const policy = this.clientFor(String(settings.policy));
       const [state] = await store.sweet.states(job.runId, 1, job.turnId);
       if (!state || state.candidates >= Number(settings.n) + 1) return;
-      await sampleState(store, policy, state, { n: Number(settings.n), template: await templateForRun(store, job.runId), fence });
+      await sampleState(store, policy, state, {
+        n: Number(settings.n),
+        template: await templateForRun(store, job.runId),
+        fence,
+      });
     } else {
       await rankState(store, job.runId, job.turnId, this.clientFor(String(settings.critic)), {
         groundTruth: settings.groundTruth !== false,
@@ -311,18 +323,39 @@ export class QueueWorker {
     const send = async () => {
       this.progressAt.delete(runId);
       const { store } = this.options;
-      const [c, turns, run] = await Promise.all([store.runs.counts(runId), store.workers.runTurnCount(runId), store.runs.find(runId)]).catch(() => [null, 0, null] as const);
+      const [c, turns, run] = await Promise.all([
+        store.runs.counts(runId),
+        store.workers.runTurnCount(runId),
+        store.runs.find(runId),
+      ]).catch(() => [null, 0, null] as const);
       if (!c || !run) return;
       const open = c.pending + c.running;
       // A stopped run (its waiting jobs cancelled) stays stopped while its last episodes finish.
       const state = !open ? "finished" : run.status === "paused" ? "stopped" : "running";
-      this.options.bus.publish({ type: "progress", runId, state, done: c.done, failed: c.failed, running: c.running, total: c.total, turns, tokens: 0 });
+      this.options.bus.publish({
+        type: "progress",
+        runId,
+        state,
+        done: c.done,
+        failed: c.failed,
+        running: c.running,
+        total: c.total,
+        turns,
+        tokens: 0,
+      });
     };
-    this.progressAt.set(runId, setTimeout(() => void send(), PROGRESS_EVERY_MS));
+    this.progressAt.set(
+      runId,
+      setTimeout(() => void send(), PROGRESS_EVERY_MS),
+    );
   }
 
   private heldJobs(): HeldJob[] {
-    return [...this.held.values()].map(({ job }) => ({ queue: queueName(job.kind), id: job.id, runId: (job.data as { runId: number }).runId }));
+    return [...this.held.values()].map(({ job }) => ({
+      queue: queueName(job.kind),
+      id: job.id,
+      runId: (job.data as { runId: number }).runId,
+    }));
   }
 
   private async beat(): Promise<void> {
@@ -347,7 +380,8 @@ export class QueueWorker {
       await this.beat();
       const { store, queue } = this.options;
       const dead = await store.workers.reap(this.leaseMs);
-      for (const worker of dead) this.log(`worker ${worker.id} fell silent; its ${worker.jobs.length} job(s) go back to the queue`);
+      for (const worker of dead)
+        this.log(`worker ${worker.id} fell silent; its ${worker.jobs.length} job(s) go back to the queue`);
       const orphans = await store.workers.orphanedJobs(this.leaseMs);
       const byQueue = new Map<string, string[]>();
       for (const o of orphans) byQueue.set(o.queue, [...(byQueue.get(o.queue) ?? []), o.id]);

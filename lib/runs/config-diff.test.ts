@@ -28,7 +28,11 @@ const frontend = (over: Record<string, unknown> = {}) =>
 describe("configDiff", () => {
   it("marks exactly the three settings two runs differ in: the agent, the temperature and the embedder", () => {
     const a = frontend();
-    const b = frontend({ agent: { baseUrl: "http://a:8000/v1", model: "llama-70b" }, sampling: { temperature: 0.2, maxTokens: 1024, logprobs: false }, embedder: "clip-vit-b32" });
+    const b = frontend({
+      agent: { baseUrl: "http://a:8000/v1", model: "llama-70b" },
+      sampling: { temperature: 0.2, maxTokens: 1024, logprobs: false },
+      embedder: "clip-vit-b32",
+    });
     const rows = configDiff(a, b);
     expect(rows.filter((r) => r.differs).map((r) => [r.key, r.a, r.b])).toEqual([
       ["agent", "llama-8b", "llama-70b"],
@@ -46,7 +50,11 @@ describe("configDiff", () => {
 
   it("tells a prompt changed under the same source by its text, and tasks and limits by what they picked", () => {
     const a = frontend();
-    const b = frontend({ prompts: { agent: "You are an agent.\nWrite a web page.", simulator: "You are a person." }, limit: 2, taskIds: [1, 2] });
+    const b = frontend({
+      prompts: { agent: "You are an agent.\nWrite a web page.", simulator: "You are a person." },
+      limit: 2,
+      taskIds: [1, 2],
+    });
     const byKey = new Map(configDiff(a, b).map((r) => [r.key, r]));
     expect(byKey.get("prompts.agent")).toMatchObject({ differs: true, note: "the texts differ from line 2" });
     expect(byKey.get("prompts.agent")!.a).toMatch(/^the studio's own \(\d+ characters\)$/);
@@ -57,7 +65,13 @@ describe("configDiff", () => {
 
   it("walks a benchmark's own options it was never told of, server specs included", () => {
     const judge = (model: string) => ({ baseUrl: "http://j:8000/v1", model });
-    const math = (model: string) => ({ ...frontend(), benchmark: "math-hard", embedder: undefined, render: undefined, judge: judge(model) });
+    const math = (model: string) => ({
+      ...frontend(),
+      benchmark: "math-hard",
+      embedder: undefined,
+      render: undefined,
+      judge: judge(model),
+    });
     const rows = configDiff(math("claude"), math("gpt"));
     expect(rows.filter((r) => r.differs).map((r) => r.key)).toEqual(["judge"]);
     expect(rows.find((r) => r.key === "judge.servers")).toMatchObject({ a: "http://j:8000/v1", differs: false });

@@ -76,27 +76,35 @@ function row(key: string, a: string, b: string, note?: string, differs = a !== b
 
 /** A side (or a benchmark's judge): the model, and its servers on a row of their own. */
 function serverRows(key: string, a: unknown, b: unknown): ConfigDiffRow[] {
-  const who = (v: unknown) => (isServer(v) ? v.model : isObject(v) && v.human === true ? "a person, in a seat" : scalar(v));
-  const servers = (v: unknown) => (isServer(v) ? [v.baseUrl, ...(v.replicas ?? [])].join(", ") + (v.apiKeyEnv ? ` (key from $${v.apiKeyEnv})` : "") : NOT_SET);
+  const who = (v: unknown) =>
+    isServer(v) ? v.model : isObject(v) && v.human === true ? "a person, in a seat" : scalar(v);
+  const servers = (v: unknown) =>
+    isServer(v)
+      ? [v.baseUrl, ...(v.replicas ?? [])].join(", ") + (v.apiKeyEnv ? ` (key from $${v.apiKeyEnv})` : "")
+      : NOT_SET;
   return [row(key, who(a), who(b)), row(`${key}.servers`, servers(a), servers(b))];
 }
 
 function promptRow(side: "agent" | "simulator", a: Json, b: Json): ConfigDiffRow {
-  const text = (c: Json) => (isObject(c.prompts) && typeof c.prompts[side] === "string" ? (c.prompts[side] as string) : null);
+  const text = (c: Json) =>
+    isObject(c.prompts) && typeof c.prompts[side] === "string" ? (c.prompts[side] as string) : null;
   const source = (c: Json) => {
     const s = isObject(c.promptSources) ? c.promptSources[side] : undefined;
     return s === undefined ? NOT_SET : s === "default" ? "the studio's own" : scalar(s);
   };
   const [ta, tb] = [text(a), text(b)];
-  const shown = (c: Json, t: string | null) => (t === null ? NOT_SET : `${source(c)} (${t.length.toLocaleString("en")} characters)`);
+  const shown = (c: Json, t: string | null) =>
+    t === null ? NOT_SET : `${source(c)} (${t.length.toLocaleString("en")} characters)`;
   const differs = ta !== tb;
   // One source can hold two texts (a file edited between runs, or the studio's own prompt changed).
-  const note = differs && ta !== null && tb !== null ? `the texts differ from line ${firstDifferentLine(ta, tb)}` : undefined;
+  const note =
+    differs && ta !== null && tb !== null ? `the texts differ from line ${firstDifferentLine(ta, tb)}` : undefined;
   return row(`prompts.${side}`, shown(a, ta), shown(b, tb), note, differs);
 }
 
 function taskRow(a: Json, b: Json): ConfigDiffRow {
-  const ids = (c: Json) => (Array.isArray(c.taskIds) ? (c.taskIds as unknown[]).filter((x): x is number => typeof x === "number") : null);
+  const ids = (c: Json) =>
+    Array.isArray(c.taskIds) ? (c.taskIds as unknown[]).filter((x): x is number => typeof x === "number") : null;
   const [ia, ib] = [ids(a), ids(b)];
   const count = (x: number[] | null) => (x === null ? NOT_SET : `${x.length} task${x.length === 1 ? "" : "s"}`);
   if (!ia || !ib) return row("taskIds", count(ia), count(ib));
@@ -125,7 +133,18 @@ function walk(key: string, a: unknown, b: unknown): ConfigDiffRow[] {
 }
 
 /** The common fields first, in the order a person reads a run; then everything else, as stored. */
-const ORDER = ["agent", "simulator", "selector", "limit", "taskIds", "bestOf", "prompts", "sampling", "maxAgentTurns", "sweetTemplate"];
+const ORDER = [
+  "agent",
+  "simulator",
+  "selector",
+  "limit",
+  "taskIds",
+  "bestOf",
+  "prompts",
+  "sampling",
+  "maxAgentTurns",
+  "sweetTemplate",
+];
 
 /**
  * Both runs' settings side by side, each row marked where they differ. Configs that are not objects
@@ -135,7 +154,10 @@ export function configDiff(configA: unknown, configB: unknown): ConfigDiffRow[] 
   const [a, b] = [isObject(configA) ? configA : {}, isObject(configB) ? configB : {}];
   const present = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !SKIPPED.has(k));
   // A limit is shown even where neither run had one: "no limit" is part of what was run.
-  const keys = [...ORDER.filter((k) => present.includes(k) || k === "limit"), ...present.filter((k) => !ORDER.includes(k))];
+  const keys = [
+    ...ORDER.filter((k) => present.includes(k) || k === "limit"),
+    ...present.filter((k) => !ORDER.includes(k)),
+  ];
   return keys.flatMap((key): ConfigDiffRow[] => {
     switch (key) {
       case "agent":
@@ -143,7 +165,14 @@ export function configDiff(configA: unknown, configB: unknown): ConfigDiffRow[] 
         return serverRows(key, a[key], b[key]);
       case "limit": {
         // null: made without one; absent: made before runs recorded their limit.
-        const limit = (c: Json) => (c.limit === null ? "none" : c.limit === undefined ? (Object.keys(c).length ? "not recorded" : NOT_SET) : scalar(c.limit));
+        const limit = (c: Json) =>
+          c.limit === null
+            ? "none"
+            : c.limit === undefined
+              ? Object.keys(c).length
+                ? "not recorded"
+                : NOT_SET
+              : scalar(c.limit);
         return [row("limit", limit(a), limit(b))];
       }
       case "taskIds":

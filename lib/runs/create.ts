@@ -31,7 +31,10 @@ export interface NewRun {
   options?: Record<string, unknown>;
 }
 
-export async function createRun(store: Store, spec: NewRun): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
+export async function createRun(
+  store: Store,
+  spec: NewRun,
+): Promise<{ id: number; name: string; config: RunConfig; notice?: string }> {
   // Selector messages name no flag: the caller says where the text came from (`--tasks`, or the form's "Tasks").
   const field = spec.selectorField ?? "--tasks";
   const taskIds = await store.tasks.resolveSelector(spec.benchmark, spec.selector, spec.limit).catch((error: Error) => {
@@ -51,7 +54,11 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     simulator: spec.simulator,
     prompts: loadPrompts(spec.benchmark, spec.promptFiles),
     promptSources: { agent: spec.promptFiles?.agent ?? "default", simulator: spec.promptFiles?.simulator ?? "default" },
-    sampling: { temperature: spec.temperature ?? 1.0, maxTokens: spec.maxTokens ?? 1024, logprobs: spec.logprobs ?? false },
+    sampling: {
+      temperature: spec.temperature ?? 1.0,
+      maxTokens: spec.maxTokens ?? 1024,
+      logprobs: spec.logprobs ?? false,
+    },
     maxAgentTurns: module.episode.maxAgentTurns ?? MAX_AGENT_TURNS,
     // A person plays one episode at a time.
     concurrency: isHuman(spec.agent) || isHuman(spec.simulator) ? 1 : (spec.concurrency ?? 16),
@@ -59,7 +66,9 @@ export async function createRun(store: Store, spec: NewRun): Promise<{ id: numbe
     prices: spec.prices,
     ...prepared.options,
   });
-  const name = spec.name ?? `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
+  const name =
+    spec.name ??
+    `${spec.benchmark}-${playerName(spec.agent).split("/").pop()}-${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}`;
   // A person in a seat makes a played session, never a benchmark run to rank.
   const kind = isHuman(spec.agent) || isHuman(spec.simulator) ? "played" : "benchmark";
   const run = await store.runs.insert({ name, benchmark: spec.benchmark, kind, config });

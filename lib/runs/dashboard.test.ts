@@ -4,9 +4,15 @@ import { figuresOf } from "../store/run-figures";
 import { runDashboard as dashboardOf } from "./dashboard";
 import { paceOf } from "./pace";
 
-const runDashboard = (stats: EpisodeStats[], options: Parameters<typeof dashboardOf>[1] = {}) => dashboardOf(figuresOf(stats, options.now), options);
+const runDashboard = (stats: EpisodeStats[], options: Parameters<typeof dashboardOf>[1] = {}) =>
+  dashboardOf(figuresOf(stats, options.now), options);
 
-const episode = (id: number, reward: number | null, agentTurns: number, extra: Partial<EpisodeStats> = {}): EpisodeStats => ({
+const episode = (
+  id: number,
+  reward: number | null,
+  agentTurns: number,
+  extra: Partial<EpisodeStats> = {},
+): EpisodeStats => ({
   id,
   taskId: id,
   sample: 0,
@@ -37,7 +43,12 @@ describe("runDashboard", () => {
   });
 
   it("takes each task's best sample for best-of-k", () => {
-    const twoSamples = [episode(1, 0.5, 2, { taskId: 1, sample: 0 }), episode(2, 1, 2, { taskId: 1, sample: 1 }), episode(3, 0, 2, { taskId: 2, sample: 0 }), episode(4, 0.2, 2, { taskId: 2, sample: 1 })];
+    const twoSamples = [
+      episode(1, 0.5, 2, { taskId: 1, sample: 0 }),
+      episode(2, 1, 2, { taskId: 1, sample: 1 }),
+      episode(3, 0, 2, { taskId: 2, sample: 0 }),
+      episode(4, 0.2, 2, { taskId: 2, sample: 1 }),
+    ];
     const d = runDashboard(twoSamples);
     expect(d.k).toBe(2);
     expect(d.bestOfK.success).toBe(0.5);
@@ -64,7 +75,14 @@ describe("runDashboard", () => {
   });
 
   it("says a run is starting until its first episodes end, and never guesses a pace from one early finish", () => {
-    expect(paceOf({ remaining: 40, playing: 8, ended: 0, meanEpisodeMs: null })).toEqual({ state: "starting", remaining: 40, perMinute: null, etaMs: null, playing: 8, waiting: 0 });
+    expect(paceOf({ remaining: 40, playing: 8, ended: 0, meanEpisodeMs: null })).toEqual({
+      state: "starting",
+      remaining: 40,
+      perMinute: null,
+      etaMs: null,
+      playing: 8,
+      waiting: 0,
+    });
     expect(paceOf({ remaining: 0, playing: 0, ended: 40, meanEpisodeMs: 1000 }).state).toBe("finished");
     expect(paceOf({ remaining: 5, playing: 0, ended: 35, meanEpisodeMs: 1000 }).state).toBe("idle");
     // One second after the first of 40 ended (it took a minute), 8 in play: 8 a minute, not hundreds.
@@ -72,7 +90,15 @@ describe("runDashboard", () => {
   });
 
   it("averages tokens over the episodes that were played, not those still waiting", () => {
-    const withPending = [...stats, ...[6, 7, 8].map((id) => episode(id, null, 0, { turns: 0, tokens: { agent: { prompt: 0, completion: 0 }, simulator: { prompt: 0, completion: 0 } } }))];
+    const withPending = [
+      ...stats,
+      ...[6, 7, 8].map((id) =>
+        episode(id, null, 0, {
+          turns: 0,
+          tokens: { agent: { prompt: 0, completion: 0 }, simulator: { prompt: 0, completion: 0 } },
+        }),
+      ),
+    ];
     expect(runDashboard(withPending).tokens.meanPerEpisode).toBe(1650);
     expect(runDashboard(withPending).tokensPerEpisode.reduce((n, b) => n + b.count, 0)).toBe(5);
   });

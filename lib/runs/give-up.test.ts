@@ -24,7 +24,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-give-up-"));
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
-  await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "tasks" });
+  await importTasks(db.prisma, {
+    file: path.join(projectRoot, "samples", "backend.jsonl"),
+    benchmark: "backend",
+    name: "tasks",
+  });
 });
 
 afterAll(async () => {
@@ -45,10 +49,24 @@ describe("episodes given up on during an outage", () => {
   it("say how long the server had been down and since when, whether they waited, and that they never started", async () => {
     const url = `http://127.0.0.1:${await deadPort()}/v1`;
     const store = storeFor(db.prisma);
-    const run = await createRun(store, { benchmark: "backend", selector: "all", limit: 3, bestOf: 1, agent: parseServerSpec(`${url}#m`), simulator: parseServerSpec(`${url}#m`), concurrency: 1, name: "down" });
+    const run = await createRun(store, {
+      benchmark: "backend",
+      selector: "all",
+      limit: 3,
+      bestOf: 1,
+      agent: parseServerSpec(`${url}#m`),
+      simulator: parseServerSpec(`${url}#m`),
+      concurrency: 1,
+      name: "down",
+    });
     const scorer = { score: async () => ({ reward: 0, details: {} }) };
     const before = Date.now();
-    const stats = await executeRun(store, run.id, modelServices(backendRuntime, scorer as never, {}, { giveUpMs: 1500, backoffMs: 5 }), { concurrency: 1 });
+    const stats = await executeRun(
+      store,
+      run.id,
+      modelServices(backendRuntime, scorer as never, {}, { giveUpMs: 1500, backoffMs: 5 }),
+      { concurrency: 1 },
+    );
     expect(stats.counts).toMatchObject({ failed: 3, done: 0 });
 
     const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, orderBy: { endedAt: "asc" } });
@@ -70,7 +88,9 @@ describe("episodes given up on during an outage", () => {
       if (i === 0) continue;
       expect(f.server!.elapsedMs).toBeLessThan(1000);
       expect(f.server!.downMs).toBeGreaterThanOrEqual(1500);
-      expect(lines[i]).toMatch(/was down for \d\.\d s \(since .*connect ECONNREFUSED.*\); given up at once, past the give-up time on \/chat\/completions; the episode was never started$/);
+      expect(lines[i]).toMatch(
+        /was down for \d\.\d s \(since .*connect ECONNREFUSED.*\); given up at once, past the give-up time on \/chat\/completions; the episode was never started$/,
+      );
       expect(lines[i]).not.toMatch(/after 1 attempt in 0\.0 s/);
     }
   }, 60_000);

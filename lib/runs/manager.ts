@@ -52,7 +52,18 @@ export class RunManager {
         .then((queued) => (queued ? undefined : this.play(runId)))
         .catch(async (error) => {
           await this.store.runs.setStatus(runId, "failed").catch(() => {});
-          this.bus.publish({ type: "progress", runId, state: "crashed", error: `could not enqueue: ${(error as Error).message}`, done: 0, failed: 0, running: 0, total: 0, turns: 0, tokens: 0 });
+          this.bus.publish({
+            type: "progress",
+            runId,
+            state: "crashed",
+            error: `could not enqueue: ${(error as Error).message}`,
+            done: 0,
+            failed: 0,
+            running: 0,
+            total: 0,
+            turns: 0,
+            tokens: 0,
+          });
         });
       return;
     }

@@ -27,7 +27,7 @@ type Plan = Array<{ start: number; end: number }>;
 /** Start and end (ms from the run's start) of 100 episodes of 20-40 s (seeded) when 8 slots take them in turn. */
 function staggered(): Plan {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const free = Array.from({ length: 8 }, () => 0);
   return Array.from({ length: 100 }, () => {
     const slot = free.indexOf(Math.min(...free));
@@ -73,13 +73,26 @@ interface Snapshot {
 let runs = 0;
 
 /** Replays `plan` into a run of its own and reads its pace figures at each share of it done (the database's rows, `waiting` of those playing then waiting for a server). */
-async function replay(plan: Plan, shares: number[], waiting: (i: number) => boolean = () => false): Promise<Snapshot[]> {
+async function replay(
+  plan: Plan,
+  shares: number[],
+  waiting: (i: number) => boolean = () => false,
+): Promise<Snapshot[]> {
   db ??= await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
   const store = storeFor(db.prisma);
-  if (!runs++) await store.tasks.import({ file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+  if (!runs++)
+    await store.tasks.import({
+      file: path.join(projectRoot, "samples", "backend.jsonl"),
+      benchmark: "backend",
+      name: "samples",
+    });
   const taskIds = (await store.tasks.list({ benchmark: "backend", pageSize: 200 })).items.map((t) => t.id);
   const bestOf = Math.ceil(plan.length / taskIds.length);
-  const run = await store.runs.insert({ name: `paced ${runs}`, benchmark: "backend", config: { benchmark: "backend", selector: "all", taskIds, bestOf } as never });
+  const run = await store.runs.insert({
+    name: `paced ${runs}`,
+    benchmark: "backend",
+    config: { benchmark: "backend", selector: "all", taskIds, bestOf } as never,
+  });
   await store.episodes.ensure(run.id, taskIds, bestOf);
   const ids = (await store.episodes.unfinished(run.id)).map((e) => e.id);
   // Only the first plan.length belong to the replayed run; the rest are removed.
@@ -102,21 +115,36 @@ async function replay(plan: Plan, shares: number[], waiting: (i: number) => bool
             leaseUntil: state === "running" ? new Date(t0 + now + 60_000) : null,
             claimedBy: state === "running" ? "player" : null,
             reward: state === "done" ? 1 : null,
-            waitingFor: state === "running" && waiting(i) ? { server: "http://127.0.0.1:9", cause: "connect ECONNREFUSED 127.0.0.1:9", since: new Date(t0 + now - 5000).toISOString() } : Prisma.DbNull,
+            waitingFor:
+              state === "running" && waiting(i)
+                ? {
+                    server: "http://127.0.0.1:9",
+                    cause: "connect ECONNREFUSED 127.0.0.1:9",
+                    since: new Date(t0 + now - 5000).toISOString(),
+                  }
+                : Prisma.DbNull,
           },
         });
       }),
     );
-    seen.push({ share, now, realMs: lastEnd - now, figures: await store.workers.paceFigures(run.id, new Date(t0 + now)) });
+    seen.push({
+      share,
+      now,
+      realMs: lastEnd - now,
+      figures: await store.workers.paceFigures(run.id, new Date(t0 + now)),
+    });
   }
   return seen;
 }
 
 /** The pace as it was counted before: the lease holders at this instant over the mean episode's length. */
-const atOneInstant = (f: PaceFigures) => paceOf({ remaining: f.remaining, playing: f.playing, ended: f.ended, meanEpisodeMs: f.meanEpisodeMs });
+const atOneInstant = (f: PaceFigures) =>
+  paceOf({ remaining: f.remaining, playing: f.playing, ended: f.ended, meanEpisodeMs: f.meanEpisodeMs });
 
-const errorOf = (etaMs: number | null, realMs: number) => (etaMs === null ? Number.POSITIVE_INFINITY : (etaMs - realMs) / realMs);
-const line = (s: Snapshot, etaMs: number | null) => `${s.share * 100}%: ETA ${etaMs === null ? "none" : (etaMs / 1000).toFixed(0) + " s"}, really ${(s.realMs / 1000).toFixed(0)} s (${(errorOf(etaMs, s.realMs) * 100).toFixed(0)}%)`;
+const errorOf = (etaMs: number | null, realMs: number) =>
+  etaMs === null ? Number.POSITIVE_INFINITY : (etaMs - realMs) / realMs;
+const line = (s: Snapshot, etaMs: number | null) =>
+  `${s.share * 100}%: ETA ${etaMs === null ? "none" : (etaMs / 1000).toFixed(0) + " s"}, really ${(s.realMs / 1000).toFixed(0)} s (${(errorOf(etaMs, s.realMs) * 100).toFixed(0)}%)`;
 
 describe("the ETA of a run of known pace", () => {
   it("is within 30% of the real time left at 10%, 25%, 50% and 75% done, episodes staggered", async () => {
@@ -124,13 +152,18 @@ describe("the ETA of a run of known pace", () => {
     for (const s of seen) {
       const pace = paceOf(s.figures);
       expect(pace.state).toBe("playing");
-      expect(Math.abs(errorOf(pace.etaMs, s.realMs)), seen.map((x) => line(x, paceOf(x.figures).etaMs)).join("; ")).toBeLessThanOrEqual(0.3);
+      expect(
+        Math.abs(errorOf(pace.etaMs, s.realMs)),
+        seen.map((x) => line(x, paceOf(x.figures).etaMs)).join("; "),
+      ).toBeLessThanOrEqual(0.3);
     }
   }, 60_000);
 
   it("is within 30% at 10%, 25%, 50% and 75% done when episodes end in waves, where the lease holders of one instant are far off", async () => {
     const seen = await replay(waves(), [0.1, 0.25, 0.5, 0.75]);
-    const report = seen.map((s) => `${line(s, paceOf(s.figures).etaMs)} [one instant: ${line(s, atOneInstant(s.figures).etaMs)}]`).join("; ");
+    const report = seen
+      .map((s) => `${line(s, paceOf(s.figures).etaMs)} [one instant: ${line(s, atOneInstant(s.figures).etaMs)}]`)
+      .join("; ");
     console.log(`waves: ${report}`);
     for (const s of seen) {
       const pace = paceOf(s.figures);
@@ -154,11 +187,16 @@ describe("the ETA of a run of known pace", () => {
   }, 60_000);
 
   it("a run just started shows 'starting', not a pace from nothing", async () => {
-    const [s] = await replay(waves().map((p) => ({ ...p, end: p.end + 60_000 })), [0.1]);
+    const [s] = await replay(
+      waves().map((p) => ({ ...p, end: p.end + 60_000 })),
+      [0.1],
+    );
     // Moved back to before anything ended: six in play, none done.
-    const early = paceFiguresAt({ ...s!.figures, recent: [], ended: 0, meanEpisodeMs: null, overallMs: null }, new Date(s!.figures.atMs));
+    const early = paceFiguresAt(
+      { ...s!.figures, recent: [], ended: 0, meanEpisodeMs: null, overallMs: null },
+      new Date(s!.figures.atMs),
+    );
     expect(paceOf(early).state).toBe("starting");
     expect(paceOf({ remaining: 100, playing: 8, ended: 0, meanEpisodeMs: null }).state).toBe("starting");
   }, 60_000);
 });
-

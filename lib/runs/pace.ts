@@ -66,12 +66,19 @@ export function paceOf(f: PaceFigures): Pace {
   if (counts.waiting > 0) return { state: "waiting", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
   const lastEnded = f.recent?.length ? Math.max(...f.recent.map(([end]) => end)) : null;
   const betweenWaves = lastEnded !== null && f.atMs !== undefined && f.atMs - lastEnded < BETWEEN_WAVES_MS;
-  if (f.playing === 0 && !betweenWaves) return { state: "idle", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
-  if (f.meanEpisodeMs === null || f.meanEpisodeMs <= 0) return { state: "starting", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
+  if (f.playing === 0 && !betweenWaves)
+    return { state: "idle", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
+  if (f.meanEpisodeMs === null || f.meanEpisodeMs <= 0)
+    return { state: "starting", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
   // No more can be in play than are left: at a run's tail the average over the past overstates it.
   const averaged =
     f.atMs !== undefined && f.recent && f.playingSince
-      ? playingOnAverage(f.recent, f.playingSince, averagingFrom(f.atMs, f.meanEpisodeMs, f.firstStartMs ?? null, f.windowMs ?? Infinity), f.atMs)
+      ? playingOnAverage(
+          f.recent,
+          f.playingSince,
+          averagingFrom(f.atMs, f.meanEpisodeMs, f.firstStartMs ?? null, f.windowMs ?? Infinity),
+          f.atMs,
+        )
       : null;
   const inPlay = Math.min(averaged ?? f.playing, f.remaining);
   if (!(inPlay > 0)) return { state: "idle", remaining: f.remaining, perMinute: null, etaMs: null, ...counts };
@@ -85,10 +92,16 @@ export function paceOf(f: PaceFigures): Pace {
  * that ended inside the span (took NaN: it never started), `playingSince` the starts of those in
  * play now. Null when the span is empty.
  */
-export function playingOnAverage(ended: Array<[number, number]>, playingSince: number[], from: number, now: number): number | null {
+export function playingOnAverage(
+  ended: Array<[number, number]>,
+  playingSince: number[],
+  from: number,
+  now: number,
+): number | null {
   if (!(now > from)) return null;
   let busy = 0;
-  for (const [end, took] of ended) if (!Number.isNaN(took) && end > from) busy += Math.min(end, now) - Math.max(end - took, from);
+  for (const [end, took] of ended)
+    if (!Number.isNaN(took) && end > from) busy += Math.min(end, now) - Math.max(end - took, from);
   for (const start of playingSince) busy += Math.max(0, now - Math.max(start, from));
   return busy / (now - from);
 }
@@ -98,7 +111,12 @@ export function playingOnAverage(ended: Array<[number, number]>, playingSince: n
  * every episode length, so several of them even out), at least a minute, at most `windowMs`, and
  * never before the run's first start.
  */
-export function averagingFrom(now: number, meanEpisodeMs: number | null, firstStartMs: number | null, windowMs: number): number {
+export function averagingFrom(
+  now: number,
+  meanEpisodeMs: number | null,
+  firstStartMs: number | null,
+  windowMs: number,
+): number {
   const span = Math.min(windowMs, Math.max(60_000, 4 * (meanEpisodeMs ?? 0)));
   return Math.max(now - span, firstStartMs ?? now);
 }

@@ -13,7 +13,11 @@ export interface QueueView {
 }
 
 export async function queueView(store: Store, runId: number, pace?: Pace): Promise<QueueView | null> {
-  const [workers, queued, figures] = await Promise.all([store.workers.list(), store.workers.queued(runId), pace ? null : store.workers.paceFigures(runId)]);
+  const [workers, queued, figures] = await Promise.all([
+    store.workers.list(),
+    store.workers.queued(runId),
+    pace ? null : store.workers.paceFigures(runId),
+  ]);
   if (!workers.length && !queued) return null;
   const p = pace ?? paceOf(figures!);
   return {

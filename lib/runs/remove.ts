@@ -9,7 +9,8 @@ export async function refuseDelete(store: Store, runId: number): Promise<string 
   const claims = await store.episodes.claimsOfRun(runId);
   const now = Date.now();
   const live = claims.filter((c) => c.status === "running" && c.leaseUntil && c.leaseUntil.getTime() > now);
-  if (live.length) return `it is playing (${live.length} episode${live.length === 1 ? "" : "s"} held by ${[...new Set(live.map((c) => c.claimedBy))].join(", ")}): stop it first`;
+  if (live.length)
+    return `it is playing (${live.length} episode${live.length === 1 ? "" : "s"} held by ${[...new Set(live.map((c) => c.claimedBy))].join(", ")}): stop it first`;
   return null;
 }
 
@@ -18,7 +19,11 @@ export async function refuseDelete(store: Store, runId: number): Promise<string 
  * labels), then the render files no remaining episode or turn names. Other runs, tasks and shared
  * renders stay.
  */
-export async function deleteRun(store: Store, runId: number, renderDir = defaultRenderDir()): Promise<(DeletedRun & { renderFiles: number }) | null> {
+export async function deleteRun(
+  store: Store,
+  runId: number,
+  renderDir = defaultRenderDir(),
+): Promise<(DeletedRun & { renderFiles: number }) | null> {
   const deleted = await store.runs.delete(runId);
   if (!deleted) return null;
   // Its jobs would otherwise wait on the queue for a run that is gone.

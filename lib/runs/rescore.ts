@@ -39,7 +39,10 @@ export async function rescoreRun(store: Store, runId: number, options: RescoreOp
     ...(options.placeholderPhoto ? { placeholderPhoto: options.placeholderPhoto } : {}),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
-  const scorer = await FrontendScorer.start({ embedder: await createEmbedder(page.embedder, { clipPath: page.clipPath }), pool });
+  const scorer = await FrontendScorer.start({
+    embedder: await createEmbedder(page.embedder, { clipPath: page.clipPath }),
+    pool,
+  });
   try {
     const scores: { id: number; reward: number; details: Record<string, unknown> }[] = new Array(episodes.length);
     let next = 0;
@@ -49,7 +52,10 @@ export async function rescoreRun(store: Store, runId: number, options: RescoreOp
       Array.from({ length: lanes }, async () => {
         for (let i = next++; i < episodes.length; i = next++) {
           const e = episodes[i]!;
-          const answer = e.answer === null ? { kind: "none" as const, reason: "the agent proposed no page" } : { kind: "html" as const, html: e.answer };
+          const answer =
+            e.answer === null
+              ? { kind: "none" as const, reason: "the agent proposed no page" }
+              : { kind: "html" as const, html: e.answer };
           const s = await scorer.score(e.groundTruth, answer);
           scores[i] = { id: e.id, reward: s.reward, details: { ...s } };
           options.onProgress?.(++done, episodes.length);

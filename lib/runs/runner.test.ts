@@ -70,7 +70,10 @@ describe("a backend run against a scripted model server", () => {
     expect(stats.counts).toMatchObject({ total: limit, done: limit, failed: 0 });
     // Two questions, two replies, the answer: 6 turns with the opening description.
     expect(stats.turns).toBe(limit * 6);
-    const episodes = await db.prisma.episode.findMany({ where: { runId }, include: { turns: { orderBy: { index: "asc" } }, task: true } });
+    const episodes = await db.prisma.episode.findMany({
+      where: { runId },
+      include: { turns: { orderBy: { index: "asc" } }, task: true },
+    });
     const first = episodes[0]!;
     expect(first.turns.map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent", "simulator", "agent"]);
     expect(first.turns[0]!.content).toBe(first.task.problemDescription);
@@ -113,27 +116,60 @@ describe("prompts", () => {
   it("records the prompt text a run used, from a user's file or the defaults", async () => {
     const file = path.join(dir, "my-agent-prompt.txt");
     fs.writeFileSync(file, "Ask one question, then answer with I WANT TO ANSWER:");
-    const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { agent: file }, name: "custom-prompt" });
+    const run = await createRun(storeFor(db.prisma), {
+      benchmark: "backend",
+      selector: "ids=1",
+      agent: spec("echo"),
+      simulator: spec("simulator"),
+      promptFiles: { agent: file },
+      name: "custom-prompt",
+    });
     expect(run.config.prompts.agent).toBe("Ask one question, then answer with I WANT TO ANSWER:");
     expect(run.config.promptSources).toEqual({ agent: file, simulator: "default" });
     expect(run.config.prompts.simulator).toContain("{hidden_information}");
     await expect(
-      createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=1", agent: spec("echo"), simulator: spec("simulator"), promptFiles: { simulator: "/no/such/file" }, name: "missing-prompt" }),
+      createRun(storeFor(db.prisma), {
+        benchmark: "backend",
+        selector: "ids=1",
+        agent: spec("echo"),
+        simulator: spec("simulator"),
+        promptFiles: { simulator: "/no/such/file" },
+        name: "missing-prompt",
+      }),
     ).rejects.toThrow("/no/such/file: no such prompt file (--simulator-prompt)");
-    await expect(createRun(storeFor(db.prisma), { benchmark: "backend", selector: "ids=999999", agent: spec("echo"), simulator: spec("simulator") })).rejects.toThrow(/selects no backend task/);
+    await expect(
+      createRun(storeFor(db.prisma), {
+        benchmark: "backend",
+        selector: "ids=999999",
+        agent: spec("echo"),
+        simulator: spec("simulator"),
+      }),
+    ).rejects.toThrow(/selects no backend task/);
   });
 });
 
 describe("agents and servers that misbehave", () => {
   const small = async (name: string, agent: string, simulator = "simulator", bestOf = 1) => {
-    const run = await createRun(storeFor(db.prisma), { benchmark: "backend", selector: "all", limit: 3, bestOf, agent: spec(agent), simulator: spec(simulator), concurrency: 3, name });
+    const run = await createRun(storeFor(db.prisma), {
+      benchmark: "backend",
+      selector: "all",
+      limit: 3,
+      bestOf,
+      agent: spec(agent),
+      simulator: spec(simulator),
+      concurrency: 3,
+      name,
+    });
     return { run, stats: await executeRun(storeFor(db.prisma), run.id, services()) };
   };
 
   it("ends an agent that never answers after 10 turns, taking its last message as the answer", async () => {
     const { run, stats } = await small("never", "never-answer");
     expect(stats.counts.done).toBe(3);
-    const episode = await db.prisma.episode.findFirstOrThrow({ where: { runId: run.id }, include: { turns: { orderBy: { index: "asc" } } } });
+    const episode = await db.prisma.episode.findFirstOrThrow({
+      where: { runId: run.id },
+      include: { turns: { orderBy: { index: "asc" } } },
+    });
     expect(episode.turns).toHaveLength(20);
     expect(episode.answer).toBe(episode.turns[19]!.content);
     expect(episode.reward).toBe(0);
@@ -157,13 +193,19 @@ describe("agents and servers that misbehave", () => {
   it("cuts long simulator replies to 400 characters and plays k samples per task", async () => {
     const { run, stats } = await small("long", "ask-then-answer", "simulator:long", 2);
     expect(stats.counts).toMatchObject({ total: 6, done: 6 });
-    const replies = await db.prisma.turn.findMany({ where: { episode: { runId: run.id }, role: "simulator", index: { gt: 0 } } });
+    const replies = await db.prisma.turn.findMany({
+      where: { episode: { runId: run.id }, role: "simulator", index: { gt: 0 } },
+    });
     expect(replies.length).toBeGreaterThan(0);
     for (const reply of replies) {
       expect(reply.content.length).toBeLessThanOrEqual(400);
       expect(reply.rawOutput!.length).toBeGreaterThan(400);
     }
-    const perTask = await db.prisma.episode.groupBy({ by: ["taskId"], where: { runId: run.id }, _count: { _all: true } });
+    const perTask = await db.prisma.episode.groupBy({
+      by: ["taskId"],
+      where: { runId: run.id },
+      _count: { _all: true },
+    });
     expect(perTask.map((g) => g._count._all)).toEqual([2, 2, 2]);
   });
 });
@@ -171,7 +213,15 @@ describe("agents and servers that misbehave", () => {
 describe("two players of one run", () => {
   it("play each episode once between them, and one waits for the other's episodes instead of playing them again", async () => {
     const store = storeFor(db.prisma);
-    const run = await createRun(store, { benchmark: "backend", selector: "all", limit: 12, agent: spec("slow:30"), simulator: spec("simulator"), concurrency: 3, name: "two-players" });
+    const run = await createRun(store, {
+      benchmark: "backend",
+      selector: "all",
+      limit: 12,
+      agent: spec("slow:30"),
+      simulator: spec("simulator"),
+      concurrency: 3,
+      name: "two-players",
+    });
     const turnsHeard: string[] = [];
     const publish = (event: { type: string; episodeId?: number; index?: number }) => {
       if (event.type === "turn") turnsHeard.push(`${event.episodeId}:${event.index}`);
@@ -188,7 +238,11 @@ describe("two players of one run", () => {
     // No turn was played twice: each (episode, index) was announced once.
     expect(new Set(turnsHeard).size).toBe(turnsHeard.length);
     expect(turnsHeard).toHaveLength(12 * 6);
-    const claimedBy = await db.prisma.episode.groupBy({ by: ["claimedBy"], where: { runId: run.id }, _count: { _all: true } });
+    const claimedBy = await db.prisma.episode.groupBy({
+      by: ["claimedBy"],
+      where: { runId: run.id },
+      _count: { _all: true },
+    });
     expect(claimedBy.map((g) => g.claimedBy).sort()).toEqual(["player-a", "player-b"]);
   });
 });

@@ -87,14 +87,21 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * last stored turn, and one another process holds are waited for, and taken over if its claim
  * lapses (that process died).
  */
-export async function executeRun(store: Store, runId: number, services: RunServices, options: ExecuteOptions = {}): Promise<RunStats> {
+export async function executeRun(
+  store: Store,
+  runId: number,
+  services: RunServices,
+  options: ExecuteOptions = {},
+): Promise<RunStats> {
   const started = performance.now();
   const owner = options.owner ?? processOwner();
   const leaseMs = options.leaseMs ?? CLAIM_LEASE_MS;
   const config = await loadRunConfig(store, runId);
   const only = options.episodeIds ? new Set(options.episodeIds) : null;
   if (!only) await store.episodes.ensure(runId, config.taskIds, config.bestOf, isHuman(config.simulator));
-  const unfinished = (await store.episodes.unfinished(runId, options.episodeIds)).filter((e) => !only || only.has(e.id));
+  const unfinished = (await store.episodes.unfinished(runId, options.episodeIds)).filter(
+    (e) => !only || only.has(e.id),
+  );
   const before = await store.runs.counts(runId);
   await store.runs.setStatus(runId, "running");
   const publish = options.publish ?? (() => {});
@@ -102,10 +109,27 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   const rules = benchmarkOf(config.benchmark).episode;
   const agent = services.makeAgent(config);
   const simulator = services.makeSimulator(config);
-  const stats: RunStats = { counts: before, episodes: 0, turns: 0, tokens: 0, wallMs: 0, episodeMs: 0, waitMs: 0, scoreMs: 0, lost: 0 };
+  const stats: RunStats = {
+    counts: before,
+    episodes: 0,
+    turns: 0,
+    tokens: 0,
+    wallMs: 0,
+    episodeMs: 0,
+    waitMs: 0,
+    scoreMs: 0,
+    lost: 0,
+  };
   // The claims this call holds now, with what stops each episode's play when its claim turns out lost.
   const holding = new Map<number, { claim: number; lost: AbortController }>();
-  const progress: RunCountsSnapshot = { done: before.done, failed: 0, running: 0, total: before.total, turns: 0, tokens: 0 };
+  const progress: RunCountsSnapshot = {
+    done: before.done,
+    failed: 0,
+    running: 0,
+    total: before.total,
+    turns: 0,
+    tokens: 0,
+  };
   const report = () => options.onProgress?.({ ...progress });
   report();
 
@@ -113,7 +137,8 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   const servers = new Set([config.agent, config.simulator].flatMap((p) => (isHuman(p) ? [] : serverUrls(p))));
   const outageNow = () => currentOutages().find((o) => servers.has(o.server)) ?? null;
   // Server and cause are cut to a line: they travel in notifications, whose payload is small.
-  const waitOf = (o: Outage | null) => (o ? { server: o.server.slice(0, 300), cause: o.cause.slice(0, 300), since: new Date(o.since).toISOString() } : null);
+  const waitOf = (o: Outage | null) =>
+    o ? { server: o.server.slice(0, 300), cause: o.cause.slice(0, 300), since: new Date(o.since).toISOString() } : null;
   // Stored, then told, one change at a time with the outage as it stands when its turn comes: a
   // down and an up heard close together end on the up. Only the episodes whose claims still hold
   // are told of, in events of a few hundred ids.
@@ -123,13 +148,15 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       .then(async () => {
         const wait = waitOf(outageNow());
         const ids = await store.episodes.setWaiting(claims(), wait);
-        for (let i = 0; i < ids.length; i += WAITING_IDS_PER_EVENT) publish({ type: "waiting", runId, episodeIds: ids.slice(i, i + WAITING_IDS_PER_EVENT), wait });
+        for (let i = 0; i < ids.length; i += WAITING_IDS_PER_EVENT)
+          publish({ type: "waiting", runId, episodeIds: ids.slice(i, i + WAITING_IDS_PER_EVENT), wait });
       })
       .catch(() => {});
     return telling;
   };
   const onOutage = (server: string) => {
-    if (servers.has(server)) void tellWaiting(() => [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim })));
+    if (servers.has(server))
+      void tellWaiting(() => [...holding].map(([episodeId, { claim }]) => ({ episodeId, claim })));
   };
   outageEvents.on("change", onOutage);
 
@@ -180,7 +207,11 @@ export async function executeRun(store: Store, runId: number, services: RunServi
       const scoreStart = performance.now();
       const score = await services.score(episode.task, outcome);
       stats.scoreMs += performance.now() - scoreStart;
-      await store.episodes.finish(episode.id, { answer: outcome.answer, reward: score.reward, details: score.details }, claim);
+      await store.episodes.finish(
+        episode.id,
+        { answer: outcome.answer, reward: score.reward, details: score.details },
+        claim,
+      );
       progress.done++;
       publish({ type: "episode", ...about, status: "done", reward: score.reward });
     } catch (error) {
@@ -212,15 +243,18 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   let held: PendingEpisode[] = [];
   const work = async (queue: PendingEpisode[]) => {
     let next = 0;
-    const workers = Array.from({ length: Math.min(options.concurrency ?? config.concurrency, Math.max(queue.length, 1)) }, async () => {
-      while (next < queue.length) {
-        options.signal?.throwIfAborted();
-        const episode = queue[next++]!;
-        const claim = await store.episodes.claim(episode.id, owner, leaseMs);
-        if (claim !== null) await playOne(episode, claim);
-        else held.push(episode);
-      }
-    });
+    const workers = Array.from(
+      { length: Math.min(options.concurrency ?? config.concurrency, Math.max(queue.length, 1)) },
+      async () => {
+        while (next < queue.length) {
+          options.signal?.throwIfAborted();
+          const episode = queue[next++]!;
+          const claim = await store.episodes.claim(episode.id, owner, leaseMs);
+          if (claim !== null) await playOne(episode, claim);
+          else held.push(episode);
+        }
+      },
+    );
     await Promise.all(workers);
   };
 
@@ -232,7 +266,8 @@ export async function executeRun(store: Store, runId: number, services: RunServi
     const kept = await store.episodes.renewClaims(claims, leaseMs);
     for (const { episodeId, claim } of claims) {
       const held = holding.get(episodeId);
-      if (!kept.has(episodeId) && held?.claim === claim) held.lost.abort(new ClaimLost(episodeId, claim, "lease not renewed"));
+      if (!kept.has(episodeId) && held?.claim === claim)
+        held.lost.abort(new ClaimLost(episodeId, claim, "lease not renewed"));
     }
   };
   // A database that does not answer is not a lost claim: the next renewal or write tells.
@@ -267,6 +302,7 @@ export async function executeRun(store: Store, runId: number, services: RunServi
   stats.counts = await store.runs.counts(runId);
   stats.wallMs = performance.now() - started;
   const open = stats.counts.pending + stats.counts.running;
-  if (!only || open === 0) await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
+  if (!only || open === 0)
+    await store.runs.setStatus(runId, stats.counts.done === stats.counts.total ? "done" : "failed");
   return stats;
 }

@@ -8,11 +8,13 @@ import type { RunServices } from "./runner";
 import type { AnswerScorer } from "../benchmarks/scorer";
 
 function serverOf(player: Player, side: string): ServerSpec {
-  if (isHuman(player)) throw new Error(`the ${side} is played by a person: play this run in the studio (\`colbench serve\`, then Play)`);
+  if (isHuman(player))
+    throw new Error(`the ${side} is played by a person: play this run in the studio (\`colbench serve\`, then Play)`);
   return player;
 }
 
-const giveUp = (config: RunConfig): ClientOptions => (config.giveUpSeconds ? { giveUpMs: config.giveUpSeconds * 1000 } : {});
+const giveUp = (config: RunConfig): ClientOptions =>
+  config.giveUpSeconds ? { giveUpMs: config.giveUpSeconds * 1000 } : {};
 
 /** The usual services: both sides played by OpenAI-compatible model servers, the simulator as the benchmark's runtime prompts it. */
 export function modelServices(
@@ -24,9 +26,21 @@ export function modelServices(
   return {
     ...extras,
     makeAgent: (config: RunConfig) =>
-      new ModelAgent(new OpenAICompatibleClient(serverOf(config.agent, "agent"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions }), config.prompts.agent, config.sampling),
+      new ModelAgent(
+        new OpenAICompatibleClient(serverOf(config.agent, "agent"), {
+          concurrency: config.concurrency,
+          ...giveUp(config),
+          ...clientOptions,
+        }),
+        config.prompts.agent,
+        config.sampling,
+      ),
     makeSimulator: (config: RunConfig) => {
-      const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), { concurrency: config.concurrency, ...giveUp(config), ...clientOptions });
+      const client = new OpenAICompatibleClient(serverOf(config.simulator, "simulator"), {
+        concurrency: config.concurrency,
+        ...giveUp(config),
+        ...clientOptions,
+      });
       return runtime.modelSimulator(client, config.prompts.simulator);
     },
     score: (task, outcome) => scorer.score(task, outcome),

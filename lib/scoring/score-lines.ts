@@ -43,7 +43,11 @@ export async function scoreInOrder<L, S>(
 ): Promise<S[]> {
   const out = options.out ? createWriteStream(options.out) : null;
   const bar = new cliProgress.SingleBar(
-    { stream: options.io.stderr, format: "scoring {bar} {value}/{total} answers | {eta_formatted} left", hideCursor: true },
+    {
+      stream: options.io.stderr,
+      format: "scoring {bar} {value}/{total} answers | {eta_formatted} left",
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   bar.start(lines.length, 0);

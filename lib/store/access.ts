@@ -14,7 +14,11 @@ export interface UserRow {
 
 const userRow = { id: true, name: true, role: true, disabled: true, createdAt: true } as const;
 
-export async function insertUser(prisma: PrismaClient, user: { name: string; role: Role }, link: { tokenHash: string; expiresAt: Date }): Promise<UserRow> {
+export async function insertUser(
+  prisma: PrismaClient,
+  user: { name: string; role: Role },
+  link: { tokenHash: string; expiresAt: Date },
+): Promise<UserRow> {
   const existing = await prisma.user.findUnique({ where: { name: user.name }, select: { id: true } });
   if (existing) throw new Error(`name: a user named "${user.name}" exists already`);
   return prisma.user.create({ data: { ...user, links: { create: link } }, select: userRow });
@@ -30,7 +34,12 @@ export const LOCAL_USER = ":local";
 export async function localUserId(prisma: PrismaClient): Promise<number> {
   const found = await prisma.user.findUnique({ where: { name: LOCAL_USER }, select: { id: true } });
   if (found) return found.id;
-  const made = await prisma.user.upsert({ where: { name: LOCAL_USER }, update: {}, create: { name: LOCAL_USER, role: "admin", disabled: true }, select: { id: true } });
+  const made = await prisma.user.upsert({
+    where: { name: LOCAL_USER },
+    update: {},
+    create: { name: LOCAL_USER, role: "admin", disabled: true },
+    select: { id: true },
+  });
   return made.id;
 }
 
@@ -46,11 +55,18 @@ export async function countUsers(prisma: PrismaClient): Promise<number> {
  * A new sign-in link replaces the person's unused ones (a lost link is replaced, not recovered).
  * A disabled person gets none: enabling them again issues nothing by itself.
  */
-export async function replaceSignInLink(prisma: PrismaClient, name: string, link: { tokenHash: string; expiresAt: Date }): Promise<UserRow | null> {
+export async function replaceSignInLink(
+  prisma: PrismaClient,
+  name: string,
+  link: { tokenHash: string; expiresAt: Date },
+): Promise<UserRow | null> {
   const found = await prisma.user.findUnique({ where: { name }, select: userRow });
   if (!found || found.name === LOCAL_USER) return null;
   if (found.disabled) throw new Error(`${name} is disabled: enable them first (\`colbench users enable ${name}\`)`);
-  await prisma.$transaction([prisma.signInLink.deleteMany({ where: { userId: found.id, usedAt: null } }), prisma.signInLink.create({ data: { userId: found.id, ...link } })]);
+  await prisma.$transaction([
+    prisma.signInLink.deleteMany({ where: { userId: found.id, usedAt: null } }),
+    prisma.signInLink.create({ data: { userId: found.id, ...link } }),
+  ]);
   return found;
 }
 
@@ -58,7 +74,9 @@ export async function replaceSignInLink(prisma: PrismaClient, name: string, link
 export async function setUserDisabled(prisma: PrismaClient, userId: number, disabled: boolean): Promise<void> {
   await prisma.$transaction([
     prisma.user.update({ where: { id: userId }, data: { disabled } }),
-    ...(disabled ? [prisma.session.deleteMany({ where: { userId } }), prisma.signInLink.deleteMany({ where: { userId } })] : []),
+    ...(disabled
+      ? [prisma.session.deleteMany({ where: { userId } }), prisma.signInLink.deleteMany({ where: { userId } })]
+      : []),
   ]);
 }
 
@@ -66,7 +84,10 @@ export type LinkState = { state: "open"; user: UserRow } | { state: "used" | "ex
 
 /** What a sign-in link would do if used now, without using it (the confirm page says whom it signs in). */
 export async function signInLinkState(prisma: PrismaClient, tokenHash: string): Promise<LinkState> {
-  const link = await prisma.signInLink.findUnique({ where: { tokenHash }, select: { expiresAt: true, usedAt: true, user: { select: userRow } } });
+  const link = await prisma.signInLink.findUnique({
+    where: { tokenHash },
+    select: { expiresAt: true, usedAt: true, user: { select: userRow } },
+  });
   if (!link || link.user.disabled) return { state: "unknown" };
   if (link.usedAt) return { state: "used" };
   if (link.expiresAt.getTime() <= Date.now()) return { state: "expired" };
@@ -78,13 +99,19 @@ export async function signInLinkState(prisma: PrismaClient, tokenHash: string): 
  * two requests with the same link exactly one gets the person back.
  */
 export async function useSignInLink(prisma: PrismaClient, tokenHash: string): Promise<UserRow | null> {
-  const used = await prisma.signInLink.updateMany({ where: { tokenHash, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
+  const used = await prisma.signInLink.updateMany({
+    where: { tokenHash, usedAt: null, expiresAt: { gt: new Date() } },
+    data: { usedAt: new Date() },
+  });
   if (used.count !== 1) return null;
   const link = await prisma.signInLink.findUnique({ where: { tokenHash }, select: { user: { select: userRow } } });
   return link && !link.user.disabled ? link.user : null;
 }
 
-export async function insertSession(prisma: PrismaClient, session: { userId: number; tokenHash: string; expiresAt: Date }): Promise<void> {
+export async function insertSession(
+  prisma: PrismaClient,
+  session: { userId: number; tokenHash: string; expiresAt: Date },
+): Promise<void> {
   await prisma.session.create({ data: session });
 }
 
@@ -118,23 +145,37 @@ export interface SeatKeyRow {
 
 const seatKeyRow = { id: true, seat: true, createdAt: true, expiresAt: true, revokedAt: true, openedAt: true } as const;
 
-export async function insertSeatToken(prisma: PrismaClient, token: { episodeId: number; seat: SeatName; tokenHash: string; expiresAt: Date }): Promise<SeatKeyRow> {
+export async function insertSeatToken(
+  prisma: PrismaClient,
+  token: { episodeId: number; seat: SeatName; tokenHash: string; expiresAt: Date },
+): Promise<SeatKeyRow> {
   return prisma.seatToken.create({ data: token, select: seatKeyRow });
 }
 
-const live = (row: { expiresAt: Date; revokedAt: Date | null }) => row.revokedAt === null && row.expiresAt.getTime() > Date.now();
+const live = (row: { expiresAt: Date; revokedAt: Date | null }) =>
+  row.revokedAt === null && row.expiresAt.getTime() > Date.now();
 
 /** The seat a key (or the cookie it was exchanged for) opens now; an expired or revoked key opens none. */
-export async function seatByToken(prisma: PrismaClient, tokenHash: string): Promise<{ episodeId: number; seat: SeatName } | null> {
-  const row = await prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true } });
+export async function seatByToken(
+  prisma: PrismaClient,
+  tokenHash: string,
+): Promise<{ episodeId: number; seat: SeatName } | null> {
+  const row = await prisma.seatToken.findUnique({
+    where: { tokenHash },
+    select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true },
+  });
   return row && live(row) ? { episodeId: row.episodeId, seat: row.seat } : null;
 }
 
-export type SeatKeyState = { state: "open"; episodeId: number; seat: SeatName; expiresAt: Date } | { state: "expired" | "revoked" | "unknown" };
+export type SeatKeyState =
+  { state: "open"; episodeId: number; seat: SeatName; expiresAt: Date } | { state: "expired" | "revoked" | "unknown" };
 
 /** What a seat link would open if taken now, without taking it (the confirm page says which seat). */
 export async function seatKeyState(prisma: PrismaClient, tokenHash: string): Promise<SeatKeyState> {
-  const row = await prisma.seatToken.findUnique({ where: { tokenHash }, select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true } });
+  const row = await prisma.seatToken.findUnique({
+    where: { tokenHash },
+    select: { episodeId: true, seat: true, expiresAt: true, revokedAt: true },
+  });
   if (!row) return { state: "unknown" };
   if (row.revokedAt) return { state: "revoked" };
   if (row.expiresAt.getTime() <= Date.now()) return { state: "expired" };
@@ -145,7 +186,11 @@ export async function seatKeyState(prisma: PrismaClient, tokenHash: string): Pro
  * Takes a seat with its key (the confirmation), when the key is for that seat; the first time is
  * recorded for the seat list. A key for another seat is no key here.
  */
-export async function openSeatToken(prisma: PrismaClient, tokenHash: string, seat: { episodeId: number; seat: SeatName }): Promise<SeatKeyState> {
+export async function openSeatToken(
+  prisma: PrismaClient,
+  tokenHash: string,
+  seat: { episodeId: number; seat: SeatName },
+): Promise<SeatKeyState> {
   const state = await seatKeyState(prisma, tokenHash);
   if (state.state !== "open") return state;
   if (state.episodeId !== seat.episodeId || state.seat !== seat.seat) return { state: "unknown" };
@@ -165,15 +210,24 @@ export async function listSeatTokens(prisma: PrismaClient, episodeId: number): P
  */
 export async function revokeSeatTokens(prisma: PrismaClient, episodeId: number, id?: number): Promise<number> {
   const now = new Date();
-  return (await prisma.seatToken.updateMany({ where: { episodeId, revokedAt: null, expiresAt: { gt: now }, ...(id === undefined ? {} : { id }) }, data: { revokedAt: now } })).count;
+  return (
+    await prisma.seatToken.updateMany({
+      where: { episodeId, revokedAt: null, expiresAt: { gt: now }, ...(id === undefined ? {} : { id }) },
+      data: { revokedAt: now },
+    })
+  ).count;
 }
 
 /** The episodes whose agent turns, or scored answer, show this render (the agent's own pages). */
 export async function answerRenderEpisodes(prisma: PrismaClient, renderId: string): Promise<number[]> {
-  const rows = await prisma.$queryRaw<Array<{ episodeId: number }>>`SELECT DISTINCT "episodeId" FROM "Turn" WHERE "renderId" = ${renderId} LIMIT 100`;
+  const rows = await prisma.$queryRaw<
+    Array<{ episodeId: number }>
+  >`SELECT DISTINCT "episodeId" FROM "Turn" WHERE "renderId" = ${renderId} LIMIT 100`;
   if (rows.length) return rows.map((r) => r.episodeId);
   // A scored answer whose turns carry no render (imported trajectories): the score names it.
-  const scored = await prisma.$queryRaw<Array<{ id: number }>>`SELECT "id" FROM "Episode" WHERE "details"->>'answerRender' = ${renderId} LIMIT 100`;
+  const scored = await prisma.$queryRaw<
+    Array<{ id: number }>
+  >`SELECT "id" FROM "Episode" WHERE "details"->>'answerRender' = ${renderId} LIMIT 100`;
   return scored.map((r) => r.id);
 }
 
@@ -190,7 +244,15 @@ export async function targetInMembersQueue(prisma: PrismaClient, renderId: strin
 }
 
 /** An episode's task's target page (frontend), for checking that a render is that target. */
-export async function episodeTarget(prisma: PrismaClient, episodeId: number): Promise<{ taskId: number; benchmark: string; groundTruth: string } | null> {
-  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { task: { select: { id: true, benchmark: true, groundTruth: true } } } });
-  return episode ? { taskId: episode.task.id, benchmark: episode.task.benchmark, groundTruth: episode.task.groundTruth } : null;
+export async function episodeTarget(
+  prisma: PrismaClient,
+  episodeId: number,
+): Promise<{ taskId: number; benchmark: string; groundTruth: string } | null> {
+  const episode = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: { task: { select: { id: true, benchmark: true, groundTruth: true } } },
+  });
+  return episode
+    ? { taskId: episode.task.id, benchmark: episode.task.benchmark, groundTruth: episode.task.groundTruth }
+    : null;
 }

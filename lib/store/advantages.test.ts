@@ -14,7 +14,11 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-advantages-"));
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
-  await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+  await importTasks(db.prisma, {
+    file: path.join(projectRoot, "samples", "backend.jsonl"),
+    benchmark: "backend",
+    name: "samples",
+  });
   const run = await db.prisma.run.create({ data: { name: "critic", benchmark: "backend", config: {} } });
   const task = await db.prisma.task.findFirstOrThrow();
   await ensureEpisodes(db.prisma, run.id, [task.id], 1);
@@ -50,7 +54,9 @@ describe("importAdvantages", () => {
     expect(result.updated).toBe(2);
     expect(result.problems).toEqual(seen);
     expect(result.problems).toHaveLength(4);
-    expect(result.problems[0]).toBe(`${file}:3: turn: turn 2 of episode ${episodeId} is the simulator's; advantages belong to agent turns`);
+    expect(result.problems[0]).toBe(
+      `${file}:3: turn: turn 2 of episode ${episodeId} is the simulator's; advantages belong to agent turns`,
+    );
     expect(result.problems[1]).toBe(`${file}:4: turn: episode ${episodeId} has no turn 9`);
     expect(result.problems[2]).toMatch(new RegExp(`^${file}:5: advantage: `));
     expect(result.problems[3]).toMatch(new RegExp(`^${file}:6: \\(json\\): `));

@@ -20,14 +20,21 @@ export interface AdvantageImport {
 }
 
 /** Reads `{episode, turn, advantage}` lines; bad lines are reported (FILE:LINE: field: problem) and skipped. */
-export async function importAdvantages(prisma: PrismaClient, file: string, onProblem?: (message: string) => void): Promise<AdvantageImport> {
+export async function importAdvantages(
+  prisma: PrismaClient,
+  file: string,
+  onProblem?: (message: string) => void,
+): Promise<AdvantageImport> {
   const result: AdvantageImport = { updated: 0, problems: [] };
   const report = (line: number, field: string, message: string) => {
     const text = formatProblem(file, line, { field, message });
     result.problems.push(text);
     onProblem?.(text);
   };
-  const lines = readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const lines = readline.createInterface({
+    input: fs.createReadStream(file, { encoding: "utf8" }),
+    crlfDelay: Infinity,
+  });
   let lineNumber = 0;
   for await (const text of lines) {
     lineNumber++;
@@ -43,13 +50,20 @@ export async function importAdvantages(prisma: PrismaClient, file: string, onPro
       continue;
     }
     const { episode, turn, advantage } = parsed.data;
-    const stored = await prisma.turn.findUnique({ where: { episodeId_index: { episodeId: episode, index: turn } }, select: { id: true, role: true } });
+    const stored = await prisma.turn.findUnique({
+      where: { episodeId_index: { episodeId: episode, index: turn } },
+      select: { id: true, role: true },
+    });
     if (!stored) {
       report(lineNumber, "turn", `episode ${episode} has no turn ${turn}`);
       continue;
     }
     if (stored.role !== "agent") {
-      report(lineNumber, "turn", `turn ${turn} of episode ${episode} is the simulator's; advantages belong to agent turns`);
+      report(
+        lineNumber,
+        "turn",
+        `turn ${turn} of episode ${episode} is the simulator's; advantages belong to agent turns`,
+      );
       continue;
     }
     await prisma.turn.update({ where: { id: stored.id }, data: { advantage } });

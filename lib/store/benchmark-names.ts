@@ -24,5 +24,7 @@ export function knownBenchmarkNames(): string[] {
 /** A stored row's benchmark, narrowed; `what` names the row ("run r1", "task 12") in the error. */
 export function storedBenchmark(name: string, what: string): Benchmark {
   if (isBenchmark(name)) return name;
-  throw new Error(`${what} is of benchmark "${name}", which this studio does not know (it knows ${BENCHMARKS.join(", ")}): open it with the studio that made it`);
+  throw new Error(
+    `${what} is of benchmark "${name}", which this studio does not know (it knows ${BENCHMARKS.join(", ")}): open it with the studio that made it`,
+  );
 }

@@ -21,17 +21,37 @@ const prompt = [{ role: "user", content: "write f" }];
 
 beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
-  await importTasks(db.prisma, { file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+  await importTasks(db.prisma, {
+    file: path.join(projectRoot, "samples", "backend.jsonl"),
+    benchmark: "backend",
+    name: "samples",
+  });
   const run = await db.prisma.run.create({ data: { name: "browser", benchmark: "backend", config: {} } });
   runId = run.id;
   const task = await db.prisma.task.findFirstOrThrow();
   await ensureEpisodes(db.prisma, run.id, [task.id], 1);
   episodeId = (await db.prisma.episode.findFirstOrThrow({ where: { runId: run.id } })).id;
   for (const [index, role] of (["simulator", "agent", "simulator", "agent"] as const).entries()) {
-    await appendTurn(db.prisma, episodeId, { index, role, content: `turn ${index}`, rawOutput: role === "agent" ? `OUTPUT: turn ${index}` : undefined, prompt: role === "agent" ? prompt : undefined });
+    await appendTurn(db.prisma, episodeId, {
+      index,
+      role,
+      content: `turn ${index}`,
+      rawOutput: role === "agent" ? `OUTPUT: turn ${index}` : undefined,
+      prompt: role === "agent" ? prompt : undefined,
+    });
   }
   const turn1 = await db.prisma.turn.findFirstOrThrow({ where: { episodeId, index: 1 } });
-  await insertCandidates(db.prisma, turn1.id, [0, 1].map((index) => ({ index, text: `candidate ${index}`, policyModel: "server", policyMean: -1, policySum: -2 })));
+  await insertCandidates(
+    db.prisma,
+    turn1.id,
+    [0, 1].map((index) => ({
+      index,
+      text: `candidate ${index}`,
+      policyModel: "server",
+      policyMean: -1,
+      policySum: -2,
+    })),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -51,8 +71,23 @@ const meta = (over: Partial<BrowserScoringMeta> = {}): BrowserScoringMeta => ({
 
 /** Everything rank writes, for comparing before and after. */
 const ranked = async () => ({
-  candidates: await db.prisma.candidate.findMany({ orderBy: { id: "asc" }, select: { id: true, criticModel: true, criticScore: true, policyModel: true, policyMean: true, policySum: true, advantage: true } }),
-  turns: await db.prisma.turn.findMany({ where: { episodeId }, orderBy: { index: "asc" }, select: { index: true, advantage: true } }),
+  candidates: await db.prisma.candidate.findMany({
+    orderBy: { id: "asc" },
+    select: {
+      id: true,
+      criticModel: true,
+      criticScore: true,
+      policyModel: true,
+      policyMean: true,
+      policySum: true,
+      advantage: true,
+    },
+  }),
+  turns: await db.prisma.turn.findMany({
+    where: { episodeId },
+    orderBy: { index: "asc" },
+    select: { index: true, advantage: true },
+  }),
 });
 
 describe("an episode scored in a browser", () => {
@@ -66,7 +101,15 @@ describe("an episode scored in a browser", () => {
       settings: null,
       groundTruth: task.groundTruth,
       turns: [
-        { index: 1, prompt, output: "OUTPUT: turn 1", candidates: [{ index: 0, text: "candidate 0" }, { index: 1, text: "candidate 1" }] },
+        {
+          index: 1,
+          prompt,
+          output: "OUTPUT: turn 1",
+          candidates: [
+            { index: 0, text: "candidate 0" },
+            { index: 1, text: "candidate 1" },
+          ],
+        },
         { index: 3, prompt, output: "OUTPUT: turn 3", candidates: [] },
       ],
     });
@@ -75,8 +118,15 @@ describe("an episode scored in a browser", () => {
 
   it("refuses a list naming a simulator turn or a missing candidate, and keeps nothing", async () => {
     const values = { criticScore: -1, policyMean: -2, policySum: -4, advantage: 1 };
-    await expect(saveBrowserScores(db.prisma, episodeId, meta(), [{ turn: 3, ...values }, { turn: 2, ...values }])).rejects.toThrow(`turns: turn 2 of episode ${episodeId} is the simulator's`);
-    await expect(saveBrowserScores(db.prisma, episodeId, meta(), [{ turn: 1, ...values, candidates: [{ index: 7, ...values }] }])).rejects.toThrow("turns: turn 1 has no candidate 7");
+    await expect(
+      saveBrowserScores(db.prisma, episodeId, meta(), [
+        { turn: 3, ...values },
+        { turn: 2, ...values },
+      ]),
+    ).rejects.toThrow(`turns: turn 2 of episode ${episodeId} is the simulator's`);
+    await expect(
+      saveBrowserScores(db.prisma, episodeId, meta(), [{ turn: 1, ...values, candidates: [{ index: 7, ...values }] }]),
+    ).rejects.toThrow("turns: turn 1 has no candidate 7");
     expect(await latestBrowserScores(db.prisma, episodeId)).toBeNull();
     expect((await ranked()).turns.map((t) => t.advantage)).toEqual([null, null, null, null]);
   });
@@ -85,16 +135,36 @@ describe("an episode scored in a browser", () => {
     // Rank has scored turn 1's candidates: candidate 0 by the served critic over the sampling server's policy log-probs.
     const turn1 = await db.prisma.turn.findFirstOrThrow({ where: { episodeId, index: 1 } });
     const rows = await db.prisma.candidate.findMany({ where: { turnId: turn1.id }, orderBy: { index: "asc" } });
-    await scoreCandidates(db.prisma, "critic-dir", rows.map((r, i) => ({ id: r.id, turnId: turn1.id, index: r.index, criticScore: -0.5 - i, advantage: 0.5 - i })));
-    await scoreCandidates(db.prisma, "critic-dir", [{ id: rows[1]!.id, turnId: turn1.id, index: 1, criticScore: -1.5, advantage: -0.6, policy: { model: "policy-dir", mean: -0.9, sum: -2.7 } }]);
+    await scoreCandidates(
+      db.prisma,
+      "critic-dir",
+      rows.map((r, i) => ({ id: r.id, turnId: turn1.id, index: r.index, criticScore: -0.5 - i, advantage: 0.5 - i })),
+    );
+    await scoreCandidates(db.prisma, "critic-dir", [
+      {
+        id: rows[1]!.id,
+        turnId: turn1.id,
+        index: 1,
+        criticScore: -1.5,
+        advantage: -0.6,
+        policy: { model: "policy-dir", mean: -0.9, sum: -2.7 },
+      },
+    ]);
     const before = await ranked();
     expect(before.turns.map((t) => t.advantage)).toEqual([null, 0.5, null, null]);
 
     const turns = [
-      { turn: 1, criticScore: -0.5 + 2e-6, policyMean: -0.7, policySum: -1.4, advantage: 0.2, candidates: [
-        { index: 0, criticScore: -0.5 + 2e-6, policyMean: -0.7, policySum: -1.4, advantage: 0.2 },
-        { index: 1, criticScore: -1.5 - 3e-6, policyMean: -0.9, policySum: -2.7 + 1e-6, advantage: -0.6 - 4e-6 },
-      ] },
+      {
+        turn: 1,
+        criticScore: -0.5 + 2e-6,
+        policyMean: -0.7,
+        policySum: -1.4,
+        advantage: 0.2,
+        candidates: [
+          { index: 0, criticScore: -0.5 + 2e-6, policyMean: -0.7, policySum: -1.4, advantage: 0.2 },
+          { index: 1, criticScore: -1.5 - 3e-6, policyMean: -0.9, policySum: -2.7 + 1e-6, advantage: -0.6 - 4e-6 },
+        ],
+      },
       { turn: 3, criticScore: -0.1, policyMean: -0.4, policySum: -2, advantage: 0.3 },
     ];
     const saved = await saveBrowserScores(db.prisma, episodeId, meta(), turns);
@@ -110,11 +180,28 @@ describe("an episode scored in a browser", () => {
 
     expect(await ranked()).toEqual(before);
     const record = await latestBrowserScores(db.prisma, episodeId);
-    expect(record).toMatchObject({ id: saved.id, device: "SwiftShader Device (Subzero) (software)", criticModel: "critic-dir", policyModel: "policy-dir", template: { ref: "llama3" }, templateFrom: "critic", settings: { sum: false, groundTruth: true }, settingsFrom: "default", turns });
+    expect(record).toMatchObject({
+      id: saved.id,
+      device: "SwiftShader Device (Subzero) (software)",
+      criticModel: "critic-dir",
+      policyModel: "policy-dir",
+      template: { ref: "llama3" },
+      templateFrom: "critic",
+      settings: { sum: false, groundTruth: true },
+      settingsFrom: "default",
+      turns,
+    });
   });
 
   it("is given the run's recorded template and settings (no final answer when the ranking leaves it out), and refuses scores computed otherwise", async () => {
-    const template = { ref: "some/model", chatTemplate: "{{ bos_token }}{% for m in messages %}{{ m.content }}{{ eos_token }}{% endfor %}", specialTokens: { bos_token: "<s>", eos_token: "</s>" }, assistantHeader: "", assistantHeaderTokens: 0, date: "2026-11-28" };
+    const template = {
+      ref: "some/model",
+      chatTemplate: "{{ bos_token }}{% for m in messages %}{{ m.content }}{{ eos_token }}{% endfor %}",
+      specialTokens: { bos_token: "<s>", eos_token: "</s>" },
+      assistantHeader: "",
+      assistantHeaderTokens: 0,
+      date: "2026-11-28",
+    };
     await recordRunTemplate(db.prisma, runId, template);
     await recordRunRankSettings(db.prisma, runId, { sum: true, groundTruth: false });
     const inputs = await episodeToScore(db.prisma, episodeId);
@@ -123,10 +210,26 @@ describe("an episode scored in a browser", () => {
     const before = await ranked();
     const count = await db.prisma.browserScoring.count();
     const turns = [{ turn: 3, criticScore: -0.1, policyMean: -0.4, policySum: -2, advantage: 0.3 }];
-    await expect(saveBrowserScores(db.prisma, episodeId, meta({ template: { ...template, date: "2026-11-29" }, settings: { sum: true, groundTruth: false } }), turns)).rejects.toThrow(/writes its strings in the chat template model \(the model's own, dated 2026-11-28\)/);
-    await expect(saveBrowserScores(db.prisma, episodeId, meta({ template, settings: { sum: false, groundTruth: false } }), turns)).rejects.toThrow("is ranked with summed log-probs, without the final answer; these scores were computed with mean log-probs, without the final answer");
+    await expect(
+      saveBrowserScores(
+        db.prisma,
+        episodeId,
+        meta({ template: { ...template, date: "2026-11-29" }, settings: { sum: true, groundTruth: false } }),
+        turns,
+      ),
+    ).rejects.toThrow(/writes its strings in the chat template model \(the model's own, dated 2026-11-28\)/);
+    await expect(
+      saveBrowserScores(db.prisma, episodeId, meta({ template, settings: { sum: false, groundTruth: false } }), turns),
+    ).rejects.toThrow(
+      "is ranked with summed log-probs, without the final answer; these scores were computed with mean log-probs, without the final answer",
+    );
     expect(await db.prisma.browserScoring.count()).toBe(count);
-    await saveBrowserScores(db.prisma, episodeId, meta({ template, templateFrom: "run", settings: { sum: true, groundTruth: false }, settingsFrom: "run" }), turns);
+    await saveBrowserScores(
+      db.prisma,
+      episodeId,
+      meta({ template, templateFrom: "run", settings: { sum: true, groundTruth: false }, settingsFrom: "run" }),
+      turns,
+    );
     expect(await db.prisma.browserScoring.count()).toBe(count + 1);
     expect(await ranked()).toEqual(before);
   });

@@ -1,7 +1,14 @@
 import type { Prisma, PrismaClient } from "../db/generated/client";
 import type { RecordedTemplate } from "../sweet/chat-template";
 import { compareScores, type ScoreComparison, type StoredTurn } from "../sweet/compare-scores";
-import { describeRankSettings, describeTemplate, isRankSettings, sameRankSettings, sameTemplate, type RankSettings } from "../sweet/rank-settings";
+import {
+  describeRankSettings,
+  describeTemplate,
+  isRankSettings,
+  sameRankSettings,
+  sameTemplate,
+  type RankSettings,
+} from "../sweet/rank-settings";
 
 // One episode scored outside the ranking step, by a browser that runs the critic and the policy the
 // studio serves: what it needs (the run's recorded template and rank settings with the turns), and
@@ -30,7 +37,13 @@ export async function episodeToScore(prisma: PrismaClient, episodeId: number): P
       turns: {
         where: { role: "agent" },
         orderBy: { index: "asc" },
-        select: { index: true, prompt: true, rawOutput: true, content: true, candidates: { orderBy: { index: "asc" }, select: { index: true, text: true } } },
+        select: {
+          index: true,
+          prompt: true,
+          rawOutput: true,
+          content: true,
+          candidates: { orderBy: { index: "asc" }, select: { index: true, text: true } },
+        },
       },
     },
   });
@@ -42,15 +55,28 @@ export async function episodeToScore(prisma: PrismaClient, episodeId: number): P
     template,
     settings,
     groundTruth: settings?.groundTruth === false ? null : episode.task.groundTruth,
-    turns: episode.turns.map((t) => ({ index: t.index, prompt: t.prompt, output: t.rawOutput ?? t.content, candidates: t.candidates })),
+    turns: episode.turns.map((t) => ({
+      index: t.index,
+      prompt: t.prompt,
+      output: t.rawOutput ?? t.content,
+      candidates: t.candidates,
+    })),
   };
 }
 
 /** The template and rank settings a run's config records (lib/sweet/run-template.ts writes them). */
 export function recordedScoring(config: unknown): { template: RecordedTemplate | null; settings: RankSettings | null } {
   const c = config as { sweetTemplate?: unknown; sweetRank?: unknown } | null;
-  const template = c?.sweetTemplate && typeof c.sweetTemplate === "object" && typeof (c.sweetTemplate as { ref?: unknown }).ref === "string" ? (c.sweetTemplate as RecordedTemplate) : null;
-  return { template, settings: isRankSettings(c?.sweetRank) ? { sum: c.sweetRank.sum, groundTruth: c.sweetRank.groundTruth } : null };
+  const template =
+    c?.sweetTemplate &&
+    typeof c.sweetTemplate === "object" &&
+    typeof (c.sweetTemplate as { ref?: unknown }).ref === "string"
+      ? (c.sweetTemplate as RecordedTemplate)
+      : null;
+  return {
+    template,
+    settings: isRankSettings(c?.sweetRank) ? { sum: c.sweetRank.sum, groundTruth: c.sweetRank.groundTruth } : null,
+  };
 }
 
 export interface ScoredValues {
@@ -75,7 +101,18 @@ export async function storedScores(prisma: PrismaClient, episodeId: number): Pro
     select: {
       index: true,
       advantage: true,
-      candidates: { orderBy: { index: "asc" }, select: { index: true, criticModel: true, criticScore: true, policyModel: true, policyMean: true, policySum: true, advantage: true } },
+      candidates: {
+        orderBy: { index: "asc" },
+        select: {
+          index: true,
+          criticModel: true,
+          criticScore: true,
+          policyModel: true,
+          policyMean: true,
+          policySum: true,
+          advantage: true,
+        },
+      },
     },
   });
   return turns.map((t) => ({ turn: t.index, advantage: t.advantage, candidates: t.candidates }));
@@ -109,16 +146,28 @@ export class ScoreError extends Error {}
  * candidate it does not have, or a definition other than the one the run recorded (the browser was
  * given the run's record; another template or settings would not be the same score).
  */
-export async function saveBrowserScores(prisma: PrismaClient, episodeId: number, meta: BrowserScoringMeta, turns: TurnScores[]): Promise<{ id: number; turns: number; candidates: number; comparison: ScoreComparison }> {
-  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { run: { select: { name: true, config: true } } } });
+export async function saveBrowserScores(
+  prisma: PrismaClient,
+  episodeId: number,
+  meta: BrowserScoringMeta,
+  turns: TurnScores[],
+): Promise<{ id: number; turns: number; candidates: number; comparison: ScoreComparison }> {
+  const episode = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: { run: { select: { name: true, config: true } } },
+  });
   if (!episode) throw new ScoreError(`no episode ${episodeId}`);
   const recorded = recordedScoring(episode.run?.config);
   const run = episode.run?.name ?? "";
   if (recorded.template && !sameTemplate(recorded.template, meta.template)) {
-    throw new ScoreError(`run ${run} writes its strings in the chat template ${describeTemplate(recorded.template)}; these scores were computed with ${describeTemplate(meta.template)}`);
+    throw new ScoreError(
+      `run ${run} writes its strings in the chat template ${describeTemplate(recorded.template)}; these scores were computed with ${describeTemplate(meta.template)}`,
+    );
   }
   if (recorded.settings && !sameRankSettings(recorded.settings, meta.settings)) {
-    throw new ScoreError(`run ${run} is ranked with ${describeRankSettings(recorded.settings)}; these scores were computed with ${describeRankSettings(meta.settings)}`);
+    throw new ScoreError(
+      `run ${run} is ranked with ${describeRankSettings(recorded.settings)}; these scores were computed with ${describeRankSettings(meta.settings)}`,
+    );
   }
   const stored = await storedScores(prisma, episodeId);
   const kinds = await prisma.turn.findMany({ where: { episodeId }, select: { index: true, role: true } });
@@ -128,10 +177,14 @@ export async function saveBrowserScores(prisma: PrismaClient, episodeId: number,
   for (const t of turns) {
     const role = roles.get(t.turn);
     if (!role) throw new ScoreError(`turns: episode ${episodeId} has no turn ${t.turn}`);
-    if (role !== "agent") throw new ScoreError(`turns: turn ${t.turn} of episode ${episodeId} is the simulator's; scores belong to agent turns`);
+    if (role !== "agent")
+      throw new ScoreError(
+        `turns: turn ${t.turn} of episode ${episodeId} is the simulator's; scores belong to agent turns`,
+      );
     const have = byTurn.get(t.turn)!;
     for (const c of t.candidates ?? []) {
-      if (!have.candidates.some((s) => s.index === c.index)) throw new ScoreError(`turns: turn ${t.turn} has no candidate ${c.index}`);
+      if (!have.candidates.some((s) => s.index === c.index))
+        throw new ScoreError(`turns: turn ${t.turn} has no candidate ${c.index}`);
       candidates++;
     }
   }
@@ -157,7 +210,10 @@ export async function saveBrowserScores(prisma: PrismaClient, episodeId: number,
 }
 
 /** An episode's latest browser scoring, or null. */
-export async function latestBrowserScores(prisma: PrismaClient, episodeId: number): Promise<BrowserScoringRecord | null> {
+export async function latestBrowserScores(
+  prisma: PrismaClient,
+  episodeId: number,
+): Promise<BrowserScoringRecord | null> {
   const row = await prisma.browserScoring.findFirst({ where: { episodeId }, orderBy: { id: "desc" } });
   if (!row) return null;
   return {
@@ -176,9 +232,22 @@ export async function latestBrowserScores(prisma: PrismaClient, episodeId: numbe
 }
 
 /** What the replay shows about an episode's scores: the run's definition, what `rank` stored, the latest browser record. */
-export async function episodeScoring(prisma: PrismaClient, episodeId: number): Promise<{ run: { template: RecordedTemplate | null; settings: RankSettings | null }; stored: StoredTurn[]; browser: BrowserScoringRecord | null } | null> {
-  const episode = await prisma.episode.findUnique({ where: { id: episodeId }, select: { run: { select: { config: true } } } });
+export async function episodeScoring(
+  prisma: PrismaClient,
+  episodeId: number,
+): Promise<{
+  run: { template: RecordedTemplate | null; settings: RankSettings | null };
+  stored: StoredTurn[];
+  browser: BrowserScoringRecord | null;
+} | null> {
+  const episode = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: { run: { select: { config: true } } },
+  });
   if (!episode) return null;
-  const [stored, browser] = await Promise.all([storedScores(prisma, episodeId), latestBrowserScores(prisma, episodeId)]);
+  const [stored, browser] = await Promise.all([
+    storedScores(prisma, episodeId),
+    latestBrowserScores(prisma, episodeId),
+  ]);
   return { run: recordedScoring(episode.run?.config), stored, browser };
 }

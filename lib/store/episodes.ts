@@ -15,7 +15,8 @@ export async function ensureEpisodes(
   humanSimulated = false,
 ): Promise<number> {
   const data: Prisma.EpisodeCreateManyInput[] = [];
-  for (const taskId of taskIds) for (let sample = 0; sample < bestOf; sample++) data.push({ runId, taskId, sample, humanSimulated });
+  for (const taskId of taskIds)
+    for (let sample = 0; sample < bestOf; sample++) data.push({ runId, taskId, sample, humanSimulated });
   let created = 0;
   // (runId, taskId, sample) is unique, so making them again is a no-op.
   for (let i = 0; i < data.length; i += 1000) {
@@ -34,7 +35,11 @@ export interface PendingEpisode {
 }
 
 /** Episodes of a run that are not done yet (pending, interrupted while running, or failed). */
-export async function unfinishedEpisodes(prisma: PrismaClient, runId: number, only?: number[]): Promise<PendingEpisode[]> {
+export async function unfinishedEpisodes(
+  prisma: PrismaClient,
+  runId: number,
+  only?: number[],
+): Promise<PendingEpisode[]> {
   const rows = await prisma.episode.findMany({
     where: { runId, status: { not: "done" }, ...(only ? { id: { in: only } } : {}) },
     orderBy: [{ taskId: "asc" }, { sample: "asc" }],
@@ -43,7 +48,15 @@ export async function unfinishedEpisodes(prisma: PrismaClient, runId: number, on
       taskId: true,
       sample: true,
       status: true,
-      task: { select: { benchmark: true, problemDescription: true, groundTruth: true, hiddenInformation: true, testCases: true } },
+      task: {
+        select: {
+          benchmark: true,
+          problemDescription: true,
+          groundTruth: true,
+          hiddenInformation: true,
+          testCases: true,
+        },
+      },
     },
   });
   return rows.map((row) => ({
@@ -107,7 +120,18 @@ export class ClaimLost extends Error {
 
 /** A unique-index conflict (23505), however the driver adapter wraps it. */
 function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } }; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (
+    let e = error as
+        | {
+            code?: unknown;
+            meta?: { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } };
+            cause?: unknown;
+          }
+        | undefined,
+      depth = 0;
+    e && depth < 5;
+    e = e.cause as typeof e, depth++
+  ) {
     if (e.code === "23505" || e.code === "P2002" || e.meta?.code === "23505") return true;
     const cause = e.meta?.driverAdapterError?.cause;
     if (cause?.originalCode === "23505" || cause?.kind === "UniqueConstraintViolation") return true;
@@ -121,7 +145,12 @@ function isUniqueViolation(error: unknown): boolean {
  * for the insert to commit or the insert sees the new token and writes nothing (ClaimLost). Without
  * it the caller owns the episode outright (an import, a test).
  */
-export async function appendTurn(prisma: PrismaClient, episodeId: number, turn: TurnRecord, claim?: number): Promise<void> {
+export async function appendTurn(
+  prisma: PrismaClient,
+  episodeId: number,
+  turn: TurnRecord,
+  claim?: number,
+): Promise<void> {
   if (claim === undefined) {
     await prisma.$executeRaw`
       INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
@@ -155,7 +184,12 @@ export async function appendTurn(prisma: PrismaClient, episodeId: number, turn: 
  * caller's own. Returns the claim's fencing token (every write for it names it), or null when
  * another holds the episode or it is done.
  */
-export async function claimEpisode(prisma: PrismaClient, episodeId: number, owner: string, leaseMs: number): Promise<number | null> {
+export async function claimEpisode(
+  prisma: PrismaClient,
+  episodeId: number,
+  owner: string,
+  leaseMs: number,
+): Promise<number | null> {
   const rows = await prisma.$queryRaw<Array<{ claimGen: number }>>`
     UPDATE "Episode"
        SET "status" = 'running'::"EpisodeStatus", "claimedBy" = ${owner}, "claimGen" = "claimGen" + 1, "waitingFor" = NULL,
@@ -191,7 +225,11 @@ export async function renewClaims(prisma: PrismaClient, claims: HeldClaim[], lea
  * Says (or, with null, unsays) that the held episodes wait for a model server; claims that no longer
  * hold are left alone. Returns the ids it changed: only those are the caller's to tell of.
  */
-export async function setWaiting(prisma: PrismaClient, claims: HeldClaim[], wait: ServerWait | null): Promise<number[]> {
+export async function setWaiting(
+  prisma: PrismaClient,
+  claims: HeldClaim[],
+  wait: ServerWait | null,
+): Promise<number[]> {
   if (!claims.length) return [];
   const rows = await prisma.$queryRaw<Array<{ id: number }>>`
     UPDATE "Episode" AS e SET "waitingFor" = ${jsonText(wait)}::jsonb
@@ -241,12 +279,18 @@ export interface EpisodeClaim {
 }
 
 export async function episodeClaims(prisma: PrismaClient, episodeIds: number[]): Promise<EpisodeClaim[]> {
-  return prisma.episode.findMany({ where: { id: { in: episodeIds } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
+  return prisma.episode.findMany({
+    where: { id: { in: episodeIds } },
+    select: { id: true, status: true, claimedBy: true, leaseUntil: true },
+  });
 }
 
 /** Every claim on a run's episodes, to tell whether some process plays it now. */
 export async function runClaims(prisma: PrismaClient, runId: number): Promise<EpisodeClaim[]> {
-  return prisma.episode.findMany({ where: { runId, claimedBy: { not: null } }, select: { id: true, status: true, claimedBy: true, leaseUntil: true } });
+  return prisma.episode.findMany({
+    where: { runId, claimedBy: { not: null } },
+    select: { id: true, status: true, claimedBy: true, leaseUntil: true },
+  });
 }
 
 /** Ends an episode with its score; with `claim`, only while that claim holds (else ClaimLost, nothing written). */
@@ -264,7 +308,12 @@ export async function finishEpisode(
 }
 
 /** Marks an episode failed with its reason; with `claim`, only while that claim holds (else ClaimLost). */
-export async function failEpisode(prisma: PrismaClient, episodeId: number, failure: EpisodeFailure, claim?: number): Promise<void> {
+export async function failEpisode(
+  prisma: PrismaClient,
+  episodeId: number,
+  failure: EpisodeFailure,
+  claim?: number,
+): Promise<void> {
   const details = JSON.stringify({ error: describeFailure(failure), failure });
   const written = await prisma.$executeRaw`
     UPDATE "Episode" SET "status" = 'failed'::"EpisodeStatus", "details" = ${details}::jsonb,
@@ -281,9 +330,21 @@ export async function episodeFailure(prisma: PrismaClient, episodeId: number): P
 }
 
 /** A run's failed episodes with their reasons, task by task. */
-export async function runFailures(prisma: PrismaClient, runId: number): Promise<Array<{ episodeId: number; taskId: number; sample: number; failure: EpisodeFailure }>> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "failed" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true, sample: true, details: true } });
-  return rows.map((r) => ({ episodeId: r.id, taskId: r.taskId, sample: r.sample, failure: failureOf(r.details) ?? { message: "no reason was recorded" } }));
+export async function runFailures(
+  prisma: PrismaClient,
+  runId: number,
+): Promise<Array<{ episodeId: number; taskId: number; sample: number; failure: EpisodeFailure }>> {
+  const rows = await prisma.episode.findMany({
+    where: { runId, status: "failed" },
+    orderBy: [{ taskId: "asc" }, { sample: "asc" }],
+    select: { id: true, taskId: true, sample: true, details: true },
+  });
+  return rows.map((r) => ({
+    episodeId: r.id,
+    taskId: r.taskId,
+    sample: r.sample,
+    failure: failureOf(r.details) ?? { message: "no reason was recorded" },
+  }));
 }
 
 export interface RunCounts {
@@ -316,15 +377,23 @@ export interface EpisodeRef {
 /** The few fields a route needs to find an episode's run and state, without its dialogue. */
 export async function episodeRef(prisma: PrismaClient, episodeId: number): Promise<EpisodeRef | null> {
   if (!Number.isSafeInteger(episodeId)) return null;
-  const row = await prisma.episode.findUnique({ where: { id: episodeId }, select: { id: true, runId: true, status: true, reward: true, waitingFor: true } });
+  const row = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: { id: true, runId: true, status: true, reward: true, waitingFor: true },
+  });
   return row && { ...row, waitingFor: row.status === "running" ? waitOf(row.waitingFor) : null };
 }
 
 export async function firstEpisodeId(prisma: PrismaClient, runId: number): Promise<number | null> {
-  return (await prisma.episode.findFirst({ where: { runId }, orderBy: { id: "asc" }, select: { id: true } }))?.id ?? null;
+  return (
+    (await prisma.episode.findFirst({ where: { runId }, orderBy: { id: "asc" }, select: { id: true } }))?.id ?? null
+  );
 }
 
 /** Rewards of a run's finished episodes, task by task (for summaries and best-of-k). */
-export async function doneRewards(prisma: PrismaClient, runId: number): Promise<Array<{ taskId: number; reward: number | null }>> {
+export async function doneRewards(
+  prisma: PrismaClient,
+  runId: number,
+): Promise<Array<{ taskId: number; reward: number | null }>> {
   return prisma.episode.findMany({ where: { runId, status: "done" }, select: { taskId: true, reward: true } });
 }

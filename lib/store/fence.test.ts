@@ -15,12 +15,20 @@ afterAll(cleanup);
 
 const samples = path.join(projectRoot, "samples", "backend.jsonl");
 const lapse = () => new Promise((resolve) => setTimeout(resolve, 25));
-const turn = (index: number, content: string) => ({ index, role: index % 2 ? ("agent" as const) : ("simulator" as const), content });
+const turn = (index: number, content: string) => ({
+  index,
+  role: index % 2 ? ("agent" as const) : ("simulator" as const),
+  content,
+});
 
 async function episodes(store: Store, name: string, n: number): Promise<number[]> {
   await store.tasks.import({ file: samples, benchmark: "backend", name: `fence-${name}` });
   const taskIds = (await store.tasks.list({ benchmark: "backend", pageSize: 200 })).items.map((t) => t.id);
-  const run = await store.runs.insert({ name, benchmark: "backend", config: { benchmark: "backend", selector: "all", taskIds, bestOf: 1 } as never });
+  const run = await store.runs.insert({
+    name,
+    benchmark: "backend",
+    config: { benchmark: "backend", selector: "all", taskIds, bestOf: 1 } as never,
+  });
   await store.episodes.ensure(run.id, taskIds, 1);
   return (await store.episodes.unfinished(run.id)).map((e) => e.id).slice(0, n);
 }
@@ -67,7 +75,11 @@ describe.each(backends)("the claim fence on $label", (backend) => {
     expect(await store.episodes.renewClaims([{ episodeId: id, claim: b }], 60_000)).toEqual(new Set([id]));
     await store.episodes.appendTurn(id, turn(2, "winner's answer"), b);
     await store.episodes.finish(id, { answer: "b", reward: 1, details: null }, b);
-    expect((await store.episodes.turns(id)).map((t) => t.content)).toEqual(["task", "winner's question", "winner's answer"]);
+    expect((await store.episodes.turns(id)).map((t) => t.content)).toEqual([
+      "task",
+      "winner's question",
+      "winner's answer",
+    ]);
     expect(await store.episodes.ref(id)).toMatchObject({ status: "done", reward: 1 });
   });
 
@@ -90,7 +102,15 @@ describe.each(backends)("the claim fence on $label", (backend) => {
     // Not even the winner's own token writes to a finished episode.
     await lost(store.episodes.fail(id, { message: "after the end" }, b));
     await lost(store.episodes.releaseClaim(id, a));
-    expect(await store.episodes.renewClaims([{ episodeId: id, claim: a }, { episodeId: id, claim: b }], 60_000)).toEqual(new Set());
+    expect(
+      await store.episodes.renewClaims(
+        [
+          { episodeId: id, claim: a },
+          { episodeId: id, claim: b },
+        ],
+        60_000,
+      ),
+    ).toEqual(new Set());
     const row = await db.prisma.episode.findUniqueOrThrow({ where: { id }, include: { turns: true } });
     expect(row).toMatchObject({ status: "done", answer: "right", reward: 0.75, details: { by: "b" } });
     expect(row.turns.map((t) => t.content)).toEqual(["winner"]);
@@ -101,7 +121,9 @@ describe.each(backends)("the claim fence on $label", (backend) => {
     const { a, b } = await takenOver(store, id);
     await lost(store.episodes.fail(id, { message: "loser gives up" }, a));
     await lost(store.episodes.finish(id, { answer: "x", reward: 0, details: null }, a));
-    expect(await store.episodes.claims([id])).toEqual([expect.objectContaining({ status: "running", claimedBy: "owner-b" })]);
+    expect(await store.episodes.claims([id])).toEqual([
+      expect.objectContaining({ status: "running", claimedBy: "owner-b" }),
+    ]);
     await store.episodes.appendTurn(id, turn(0, "winner"), b);
     await store.episodes.finish(id, { answer: "y", reward: 1, details: null }, b);
     expect(await store.episodes.ref(id)).toMatchObject({ status: "done", reward: 1 });
@@ -121,7 +143,11 @@ describe.each(backends)("the claim fence on $label", (backend) => {
           const loser = claim;
           const next = round % 2 ? other : store;
           const [late, taken] = await Promise.allSettled([
-            (round % 2 ? store : other).episodes.appendTurn(id, turn((await store.episodes.turns(id)).length, `late ${round}`), loser),
+            (round % 2 ? store : other).episodes.appendTurn(
+              id,
+              turn((await store.episodes.turns(id)).length, `late ${round}`),
+              loser,
+            ),
             next.episodes.claim(id, `owner-${round}`, 1),
           ]);
           expect(taken.status).toBe("fulfilled");

@@ -65,10 +65,30 @@ import {
   undoLastLabel,
 } from "./labels";
 import { labelAndNext } from "./label-next";
-import { addQueueMembers, candidateRefs, doneEpisodes, episodeRefs, findQueue, insertQueue, itemContent, listQueues } from "./queues";
+import {
+  addQueueMembers,
+  candidateRefs,
+  doneEpisodes,
+  episodeRefs,
+  findQueue,
+  insertQueue,
+  itemContent,
+  listQueues,
+} from "./queues";
 import { compareRuns, leaderboard, taskOutcomes } from "./leaderboard";
 import { hiddenOfTask, listSessions, openPlayRuns, pickTask, seatEpisode } from "./play";
-import { deleteRun, findRun, getEpisode, insertRun, listEpisodes, listRuns, listRunNames, runSummary, setRunArchived, setRunStatus } from "./runs";
+import {
+  deleteRun,
+  findRun,
+  getEpisode,
+  insertRun,
+  listEpisodes,
+  listRuns,
+  listRunNames,
+  runSummary,
+  setRunArchived,
+  setRunStatus,
+} from "./runs";
 import { seedSamplesIfEmpty } from "./seed";
 import { runEpisodeStats } from "./run-stats";
 import { figuresAt, runFigures } from "./run-figures";
@@ -99,7 +119,22 @@ import { RunMemo, runRevision } from "./run-memo";
 import { countTasksFrom, getTask, listTasks, scoredTargetRender, taskCounts, taskExists } from "./tasks";
 import { exportOfficial, importTrajectories } from "./trajectories";
 import { findQueuedStep, insertQueuedStep } from "./queued-steps";
-import { beatWorker, cancelWaitingJobs, deleteJobsOfRun, listWorkers, orphanedJobs, queueDepth, queuedEpisodes, queuedJobs, paceFiguresAt, reapWorkers, removeWorker, runPaceFigures, runTurnCount, waitingJobsOfRun } from "./workers";
+import {
+  beatWorker,
+  cancelWaitingJobs,
+  deleteJobsOfRun,
+  listWorkers,
+  orphanedJobs,
+  queueDepth,
+  queuedEpisodes,
+  queuedJobs,
+  paceFiguresAt,
+  reapWorkers,
+  removeWorker,
+  runPaceFigures,
+  runTurnCount,
+  waitingJobsOfRun,
+} from "./workers";
 
 // The one door to the database. Pages, routes, runs, workers and the CLI hold a Store; only the
 // modules of this folder hold the Prisma client, so every query the studio makes is found here.
@@ -119,21 +154,37 @@ export function storeFor(prisma: PrismaClient) {
    */
   const keptRun = async (runId: number) => {
     const revision = Number.isSafeInteger(runId) ? await runRevision(prisma, runId) : null;
-    const keep = <T>(name: string, count: () => Promise<T>, lasting?: (value: T) => boolean) => memo.get(runId, revision, name, count, lasting);
+    const keep = <T>(name: string, count: () => Promise<T>, lasting?: (value: T) => boolean) =>
+      memo.get(runId, revision, name, count, lasting);
     return {
       revision,
       summary: () => keep("summary", () => runSummary(prisma, runId)),
       span: () => keep("span", () => runSpan(prisma, runId)),
       // How many ended in the last minutes moves with the clock: counted again from when those ended.
-      figures: async (now: Date = new Date()) => figuresAt(await keep("figures", () => runFigures(prisma, runId, now)), now),
+      figures: async (now: Date = new Date()) =>
+        figuresAt(await keep("figures", () => runFigures(prisma, runId, now)), now),
       samples: () => keep("samples", () => runSamples(prisma, runId)),
       // While an episode plays, the revision moves with its every turn anyway.
-      paceFigures: async () => paceFiguresAt(await keep("pace", () => runPaceFigures(prisma, runId), (f) => f.playing === 0), new Date()),
-      pipelineProgress: async () => pipelineCounts(prisma, runId, await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId))),
+      paceFigures: async () =>
+        paceFiguresAt(
+          await keep(
+            "pace",
+            () => runPaceFigures(prisma, runId),
+            (f) => f.playing === 0,
+          ),
+          new Date(),
+        ),
+      pipelineProgress: async () =>
+        pipelineCounts(
+          prisma,
+          runId,
+          await keep<EpisodeCounts>("pipeline episodes", () => pipelineEpisodeCounts(prisma, runId)),
+        ),
       outcomes: () => keep("outcomes", () => taskOutcomes(prisma, runId)),
       // The run's row (its configuration) and a page of its episodes: no turn, episode or run write leaves them as they were.
       row: () => keep("row", () => findRun(prisma, runId)),
-      episodes: (options: Parameters<typeof listEpisodes>[2] = {}) => keep(`episodes ${JSON.stringify(options)}`, () => listEpisodes(prisma, runId, options)),
+      episodes: (options: Parameters<typeof listEpisodes>[2] = {}) =>
+        keep(`episodes ${JSON.stringify(options)}`, () => listEpisodes(prisma, runId, options)),
       /** A value worked out from the kept ones above (so it too holds until the revision moves), kept under `name`. */
       derived: <T>(name: string, work: () => Promise<T>) => keep(`derived ${name}`, work),
     };
@@ -174,7 +225,9 @@ export function storeFor(prisma: PrismaClient) {
         const b = aId === bId ? a : await keptRun(bId);
         const of = (id: number) => (id === aId ? a : b);
         const both = a.revision !== null && b.revision !== null ? `${a.revision}|${bId}:${b.revision}` : null;
-        return compared.get(aId, both, `with ${bId}`, () => compareRuns(prisma, aId, bId, { summary: (id) => of(id).summary(), outcomes: (id) => of(id).outcomes() }));
+        return compared.get(aId, both, `with ${bId}`, () =>
+          compareRuns(prisma, aId, bId, { summary: (id) => of(id).summary(), outcomes: (id) => of(id).outcomes() }),
+        );
       },
       openPlays: bind(openPlayRuns),
       sessions: bind(listSessions),

@@ -134,7 +134,11 @@ export interface DeskFacts {
  * the person may not label it, or it mixes gold pairs in (`desk` says which: gold pairs take the
  * desk's other way, a label then a draw).
  */
-export type LabelAndNext = { label: StoreLabelResult; next: (Assigned & { content: ItemContent }) | null; desk: DeskFacts };
+export type LabelAndNext = {
+  label: StoreLabelResult;
+  next: (Assigned & { content: ItemContent }) | null;
+  desk: DeskFacts;
+};
 
 /**
  * Stores one label as `storeLabel` does and, once it is stored (now or by an earlier send of the
@@ -148,7 +152,17 @@ export async function labelAndNext(
   holding: number[],
   access: { anyQueue: boolean },
 ): Promise<LabelAndNext> {
-  const args = [label.queueId, label.userId, label.itemId, label.side, label.comment, Math.max(0, Math.round(label.ms)), leaseMs / 1000, holding, access.anyQueue] as const;
+  const args = [
+    label.queueId,
+    label.userId,
+    label.itemId,
+    label.side,
+    label.comment,
+    Math.max(0, Math.round(label.ms)),
+    leaseMs / 1000,
+    holding,
+    access.anyQueue,
+  ] as const;
   let row: Row;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -157,24 +171,75 @@ export async function labelAndNext(
     } catch (error) {
       // The same person claiming twice at once (two tabs) can pick two slots of one pair: the
       // second Assignment row is refused and the whole statement undone (the label too): again.
-      if (/23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error)) && attempt < 5) continue;
+      if (/23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error)) && attempt < 5)
+        continue;
       throw error;
     }
   }
-  const desk: DeskFacts = { found: row.queueFound > 0, member: row.member, goldRate: row.goldRate ?? 0, showsHidden: row.showsHidden, hidesScores: row.hidesScores, wanted: row.wanted ?? 0 };
+  const desk: DeskFacts = {
+    found: row.queueFound > 0,
+    member: row.member,
+    goldRate: row.goldRate ?? 0,
+    showsHidden: row.showsHidden,
+    hidesScores: row.hidesScores,
+    wanted: row.wanted ?? 0,
+  };
   // Why is the caller's to say (lib/label/desk.ts), from `desk`.
-  if (!desk.found || !desk.member || desk.goldRate > 0) return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
-  const next = row.nextLeftIsA !== null && row.id != null ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) } : null;
-  if (row.labelId !== null) return { label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given, left: row.left }, next, desk };
+  if (!desk.found || !desk.member || desk.goldRate > 0)
+    return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
+  const next =
+    row.nextLeftIsA !== null && row.id != null
+      ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) }
+      : null;
+  if (row.labelId !== null)
+    return {
+      label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given, left: row.left },
+      next,
+      desk,
+    };
   if (row.earlierId !== null) {
     // A resend keeps the first choice, and says which.
     const choice = row.earlierChoice!;
-    const side: Side = choice === "a" ? (row.earlierLeftIsA ? "left" : "right") : choice === "b" ? (row.earlierLeftIsA ? "right" : "left") : (choice as Side);
-    return { label: { stored: true, labelId: row.earlierId, duplicate: true, mine: row.mine, given: row.given, left: row.left, kept: { side, choice } }, next, desk };
+    const side: Side =
+      choice === "a"
+        ? row.earlierLeftIsA
+          ? "left"
+          : "right"
+        : choice === "b"
+          ? row.earlierLeftIsA
+            ? "right"
+            : "left"
+          : (choice as Side);
+    return {
+      label: {
+        stored: true,
+        labelId: row.earlierId,
+        duplicate: true,
+        mine: row.mine,
+        given: row.given,
+        left: row.left,
+        kept: { side, choice },
+      },
+      next,
+      desk,
+    };
   }
   if (!row.assigned) {
-    if (row.itemQueueId !== label.queueId) return { label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` }, next: null, desk };
-    return { label: { stored: false, reason: "this pair is not assigned to you (or you skipped it)" }, next: null, desk };
+    if (row.itemQueueId !== label.queueId)
+      return {
+        label: { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` },
+        next: null,
+        desk,
+      };
+    return {
+      label: { stored: false, reason: "this pair is not assigned to you (or you skipped it)" },
+      next: null,
+      desk,
+    };
   }
-  return { label: { stored: false, reason: "your hold on this pair ran out and someone else took it" }, next: null, desk };
+  return {
+    label: { stored: false, reason: "your hold on this pair ran out and someone else took it" },
+    next: null,
+    desk,
+  };
 }

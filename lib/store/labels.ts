@@ -32,14 +32,20 @@ export const LEFT_SQL = `(SELECT count(DISTINCT s."itemId") FROM "QueueSlot" s
           OR ((s."userId" IS NULL OR s."leaseUntil" < ${NOW})
               AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2))))`;
 
-const isUniqueViolation = (error: unknown) => /23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error));
+const isUniqueViolation = (error: unknown) =>
+  /23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error));
 
 /**
  * The next free slot of the queue, in queue order, of a pair this person has never been shown,
  * taken under a lease; null when there is none. One statement: concurrent claimers skip the
  * rows another holds locked, and the UPDATE re-checks that the slot is still free.
  */
-export async function claimSlot(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number): Promise<Assigned | null> {
+export async function claimSlot(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  leaseMs: number,
+): Promise<Assigned | null> {
   for (let attempt = 0; ; attempt++) {
     try {
       const rows = await prisma.$queryRawUnsafe<Assigned[]>(
@@ -78,7 +84,13 @@ export async function claimSlot(prisma: PrismaClient, queueId: number, userId: n
  * The pair to show next beyond the ones the page holds, in one statement: one this person holds
  * already (a reload, a restart; its lease renewed), else a free slot claimed as `claimSlot` does.
  */
-export async function nextAssignment(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number, holding: number[]): Promise<Assigned | null> {
+export async function nextAssignment(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  leaseMs: number,
+  holding: number[],
+): Promise<Assigned | null> {
   for (let attempt = 0; ; attempt++) {
     try {
       const rows = await prisma.$queryRawUnsafe<Assigned[]>(
@@ -147,7 +159,12 @@ export async function claimGold(prisma: PrismaClient, queueId: number, userId: n
  * Pairs this person holds and has not labelled or skipped (a reload, a second tab, a restart),
  * oldest first; their leases are renewed in the same statement.
  */
-export async function openAssignments(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number): Promise<Assigned[]> {
+export async function openAssignments(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  leaseMs: number,
+): Promise<Assigned[]> {
   return prisma.$queryRawUnsafe<Assigned[]>(
     `WITH renewed AS (
        UPDATE "QueueSlot" s SET "leaseUntil" = ${NOW} + make_interval(secs => $3)
@@ -167,7 +184,15 @@ export async function openAssignments(prisma: PrismaClient, queueId: number, use
 }
 
 export type StoreLabelResult =
-  | { stored: true; labelId: number; duplicate: boolean; mine: number; given: number; left: number; kept?: { side: Side; choice: string } }
+  | {
+      stored: true;
+      labelId: number;
+      duplicate: boolean;
+      mine: number;
+      given: number;
+      left: number;
+      kept?: { side: Side; choice: string };
+    }
   | { stored: false; reason: string };
 
 /**
@@ -179,7 +204,9 @@ export async function storeLabel(
   prisma: PrismaClient,
   label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
 ): Promise<StoreLabelResult> {
-  const rows = await prisma.$queryRawUnsafe<Array<{ id: number | null; assigned: number; mine: number; given: number; left: number }>>(
+  const rows = await prisma.$queryRawUnsafe<
+    Array<{ id: number | null; assigned: number; mine: number; given: number; left: number }>
+  >(
     `WITH mine AS (
        SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
          FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
@@ -216,16 +243,38 @@ export async function storeLabel(
   // The counts are read in the statement's snapshot, before its own writes: those are added above
   // (the slot just labelled was still this person's, unlabelled, so it counted as left).
   const row = rows[0]!;
-  if (row.id !== null) return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given, left: row.left };
+  if (row.id !== null)
+    return { stored: true, labelId: row.id, duplicate: false, mine: row.mine, given: row.given, left: row.left };
   // A resend of this queue's label keeps the first choice (and says which); another queue's item is no resend.
-  const existing = await prisma.label.findFirst({ where: { itemId: label.itemId, userId: label.userId, queueId: label.queueId }, select: { id: true, choice: true, leftIsA: true } });
+  const existing = await prisma.label.findFirst({
+    where: { itemId: label.itemId, userId: label.userId, queueId: label.queueId },
+    select: { id: true, choice: true, leftIsA: true },
+  });
   if (existing) {
-    const side: Side = existing.choice === "a" ? (existing.leftIsA ? "left" : "right") : existing.choice === "b" ? (existing.leftIsA ? "right" : "left") : existing.choice;
-    return { stored: true, labelId: existing.id, duplicate: true, mine: row.mine, given: row.given, left: row.left, kept: { side, choice: existing.choice } };
+    const side: Side =
+      existing.choice === "a"
+        ? existing.leftIsA
+          ? "left"
+          : "right"
+        : existing.choice === "b"
+          ? existing.leftIsA
+            ? "right"
+            : "left"
+          : existing.choice;
+    return {
+      stored: true,
+      labelId: existing.id,
+      duplicate: true,
+      mine: row.mine,
+      given: row.given,
+      left: row.left,
+      kept: { side, choice: existing.choice },
+    };
   }
   if (!row.assigned) {
     const item = await prisma.queueItem.findUnique({ where: { id: label.itemId }, select: { queueId: true } });
-    if (!item || item.queueId !== label.queueId) return { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` };
+    if (!item || item.queueId !== label.queueId)
+      return { stored: false, reason: `pair ${label.itemId} is not a pair of this queue: nothing was stored` };
     return { stored: false, reason: "this pair is not assigned to you (or you skipped it)" };
   }
   return { stored: false, reason: "your hold on this pair ran out and someone else took it" };
@@ -235,7 +284,12 @@ export async function storeLabel(
  * Takes back this person's latest label of the queue: the label goes and its slot is theirs again
  * under a fresh lease, so they can label the pair anew. Null when they have no label left.
  */
-export async function undoLastLabel(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number): Promise<(Assigned & { choice: Choice }) | null> {
+export async function undoLastLabel(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  leaseMs: number,
+): Promise<(Assigned & { choice: Choice }) | null> {
   const rows = await prisma.$queryRawUnsafe<Array<Assigned & { choice: Choice }>>(
     `WITH last AS (
        SELECT l."id" FROM "Label" l WHERE l."queueId" = $1 AND l."userId" = $2 ORDER BY l."id" DESC LIMIT 1
@@ -256,7 +310,12 @@ export async function undoLastLabel(prisma: PrismaClient, queueId: number, userI
 }
 
 /** Passes on a pair: it is never offered to this person again, and its slot is free for others. */
-export async function skipItem(prisma: PrismaClient, queueId: number, itemId: number, userId: number): Promise<boolean> {
+export async function skipItem(
+  prisma: PrismaClient,
+  queueId: number,
+  itemId: number,
+  userId: number,
+): Promise<boolean> {
   const rows = await prisma.$queryRaw<Array<{ skipped: number }>>`
     WITH passed AS (
       UPDATE "Assignment" a SET "skipped" = true
@@ -274,7 +333,12 @@ export async function skipItem(prisma: PrismaClient, queueId: number, itemId: nu
 }
 
 /** Keeps the leases of the pairs a person holds alive (an open tab says so every minute). */
-export async function renewLeases(prisma: PrismaClient, queueId: number, userId: number, leaseMs: number): Promise<number> {
+export async function renewLeases(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  leaseMs: number,
+): Promise<number> {
   return prisma.$executeRawUnsafe(
     `UPDATE "QueueSlot" SET "leaseUntil" = ${NOW} + make_interval(secs => $3) WHERE "queueId" = $1 AND "userId" = $2 AND "labelled" = false`,
     queueId,
@@ -350,7 +414,19 @@ export async function queueLabels(prisma: PrismaClient, queueId: number): Promis
       createdAt: true,
       user: { select: { name: true } },
       item: {
-        select: { ordinal: true, taskId: true, aRunId: true, bRunId: true, aEpisodeId: true, bEpisodeId: true, aCandidateId: true, bCandidateId: true, sourceChoice: true, gold: true, params: true },
+        select: {
+          ordinal: true,
+          taskId: true,
+          aRunId: true,
+          bRunId: true,
+          aEpisodeId: true,
+          bEpisodeId: true,
+          aCandidateId: true,
+          bCandidateId: true,
+          sourceChoice: true,
+          gold: true,
+          params: true,
+        },
       },
     },
   });
@@ -372,6 +448,13 @@ export async function runVotes(prisma: PrismaClient): Promise<RunVote[]> {
 }
 
 /** Every slot of a queue (a check that no pair got more labels than its overlap). */
-export async function queueSlots(prisma: PrismaClient, queueId: number): Promise<Array<{ itemId: number; userId: number | null; labelled: boolean }>> {
-  return prisma.queueSlot.findMany({ where: { queueId }, orderBy: [{ ordinal: "asc" }, { n: "asc" }], select: { itemId: true, userId: true, labelled: true } });
+export async function queueSlots(
+  prisma: PrismaClient,
+  queueId: number,
+): Promise<Array<{ itemId: number; userId: number | null; labelled: boolean }>> {
+  return prisma.queueSlot.findMany({
+    where: { queueId },
+    orderBy: [{ ordinal: "asc" }, { n: "asc" }],
+    select: { itemId: true, userId: true, labelled: true },
+  });
 }

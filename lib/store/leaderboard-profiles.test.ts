@@ -9,14 +9,28 @@ const config = commonRunConfig;
 
 describe("runs' rewards are compared by their benchmark's rule", () => {
   it("lets any two runs of a benchmark without a rule be compared, imported or not", () => {
-    expect(scoreMismatches({ name: "a", benchmark: "backend", config: config("backend") }, { name: "b", benchmark: "backend", config: { imported: "t.jsonl", benchmark: "backend" } })).toEqual([]);
+    expect(
+      scoreMismatches(
+        { name: "a", benchmark: "backend", config: config("backend") },
+        { name: "b", benchmark: "backend", config: { imported: "t.jsonl", benchmark: "backend" } },
+      ),
+    ).toEqual([]);
   });
 
   it("asks the benchmark that has one, which says what differs", () => {
     const paper = { name: "paper", browser: "chromium", placeholders: "generated" };
     const a = { name: "a", benchmark: "frontend" as const, config: config("frontend", { render: paper }) };
-    const b = { name: "b", benchmark: "frontend" as const, config: config("frontend", { render: { ...paper, browser: "firefox" } }) };
+    const b = {
+      name: "b",
+      benchmark: "frontend" as const,
+      config: config("frontend", { render: { ...paper, browser: "firefox" } }),
+    };
     expect(scoreMismatches(a, a)).toEqual([]);
-    expect(scoreMismatches(a, b)).toEqual([{ by: "render profile", reason: expect.stringMatching(/^a was scored under paper · chromium .* and b under paper · firefox/) }]);
+    expect(scoreMismatches(a, b)).toEqual([
+      {
+        by: "render profile",
+        reason: expect.stringMatching(/^a was scored under paper · chromium .* and b under paper · firefox/),
+      },
+    ]);
   });
 });

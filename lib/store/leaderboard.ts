@@ -39,7 +39,9 @@ export function scoreMismatches(a: ComparedRun, b: ComparedRun): ScoreMismatch[]
 
 /** Stored configs by run id: what the comparability rules read (summaries do not carry them). */
 async function runConfigs(prisma: PrismaClient, ids: number[]): Promise<Map<number, unknown>> {
-  const rows = ids.length ? await prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, config: true } }) : [];
+  const rows = ids.length
+    ? await prisma.run.findMany({ where: { id: { in: ids } }, select: { id: true, config: true } })
+    : [];
   return new Map(rows.map((r) => [r.id, r.config]));
 }
 
@@ -63,7 +65,9 @@ export async function taskOutcomes(prisma: PrismaClient, runId: number): Promise
               FROM "Episode" WHERE "runId" = ${runId} GROUP BY "taskId") t`;
   const rewards = new Map<number, number[]>();
   const first = new Map<number, number>();
-  for (const [taskId, rs, firstId] of JSON.parse(row?.rows ?? "[]") as Array<[number, number[] | null, number | null]>) {
+  for (const [taskId, rs, firstId] of JSON.parse(row?.rows ?? "[]") as Array<
+    [number, number[] | null, number | null]
+  >) {
     if (rs) rewards.set(taskId, rs);
     if (firstId !== null) first.set(taskId, firstId);
   }
@@ -75,13 +79,26 @@ const perTask = async (prisma: PrismaClient, runId: number) => (await taskOutcom
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Every run the filter shows that has finished episodes, best first; intervals are over tasks. */
-export async function leaderboard(prisma: PrismaClient, baselineRunId?: number, filter: RunFilter = {}): Promise<LeaderboardRow[]> {
+export async function leaderboard(
+  prisma: PrismaClient,
+  baselineRunId?: number,
+  filter: RunFilter = {},
+): Promise<LeaderboardRow[]> {
   const runs = (await listRuns(prisma, filter)).filter((run) => run.done > 0);
   const rewards = new Map<number, Map<number, number[]>>();
   for (const run of runs) rewards.set(run.id, await perTask(prisma, run.id));
-  const pairs = (runId: number) => [...(rewards.get(runId) ?? new Map<number, number[]>()).entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
+  const pairs = (runId: number) =>
+    [...(rewards.get(runId) ?? new Map<number, number[]>()).entries()].map(([taskId, rs]) => ({
+      taskKey: String(taskId),
+      reward: mean(rs),
+    }));
   const baseline = runs.find((run) => run.id === baselineRunId);
-  const configs = baseline ? await runConfigs(prisma, runs.filter((run) => run.benchmark === baseline.benchmark).map((run) => run.id)) : new Map<number, unknown>();
+  const configs = baseline
+    ? await runConfigs(
+        prisma,
+        runs.filter((run) => run.benchmark === baseline.benchmark).map((run) => run.id),
+      )
+    : new Map<number, unknown>();
   const compared = (run: RunSummary): ComparedRun => ({ ...run, config: configs.get(run.id) });
   const rows = runs.map((run): LeaderboardRow => {
     const tasks = [...rewards.get(run.id)!.values()];
@@ -137,17 +154,28 @@ export interface RunSource {
   outcomes(runId: number): Promise<TaskOutcomes>;
 }
 
-export async function compareRuns(prisma: PrismaClient, aId: number, bId: number, source?: RunSource): Promise<RunComparison | string> {
-  const read: RunSource = source ?? { summary: (id) => runSummary(prisma, id), outcomes: (id) => taskOutcomes(prisma, id) };
+export async function compareRuns(
+  prisma: PrismaClient,
+  aId: number,
+  bId: number,
+  source?: RunSource,
+): Promise<RunComparison | string> {
+  const read: RunSource = source ?? {
+    summary: (id) => runSummary(prisma, id),
+    outcomes: (id) => taskOutcomes(prisma, id),
+  };
   // Two runs named on purpose are compared whatever their kind or archive state.
   const [a, b] = await Promise.all([read.summary(aId), read.summary(bId)]);
   if (!a || !b) return `no run ${!a ? aId : bId}`;
-  if (a.benchmark !== b.benchmark) return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
+  if (a.benchmark !== b.benchmark)
+    return `${a.name} is a ${a.benchmark} run and ${b.name} a ${b.benchmark} run: compare runs of one benchmark`;
   const [oa, ob] = await Promise.all([read.outcomes(a.id), read.outcomes(b.id)]);
   const [ra, rb] = [oa.rewards, ob.rewards];
   const ids = [...new Set([...ra.keys(), ...rb.keys()])].sort((x, y) => x - y);
   const descriptions = new Map(
-    (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map((t) => [t.id, t.problemDescription]),
+    (await prisma.task.findMany({ where: { id: { in: ids } }, select: { id: true, problemDescription: true } })).map(
+      (t) => [t.id, t.problemDescription],
+    ),
   );
   const meanOf = (xs: number[] | undefined) => (xs?.length ? mean(xs) : null);
   const [ea, eb] = [oa.first, ob.first];
@@ -159,7 +187,8 @@ export async function compareRuns(prisma: PrismaClient, aId: number, bId: number
     aEpisode: ea.get(taskId) ?? null,
     bEpisode: eb.get(taskId) ?? null,
   }));
-  const pairsOf = (m: Map<number, number[]>) => [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
+  const pairsOf = (m: Map<number, number[]>) =>
+    [...m.entries()].map(([taskId, rs]) => ({ taskKey: String(taskId), reward: mean(rs) }));
   const shared = tasks.some((t) => t.a !== null && t.b !== null);
   const configs = await runConfigs(prisma, [a.id, b.id]);
   const mismatches = scoreMismatches({ ...a, config: configs.get(a.id) }, { ...b, config: configs.get(b.id) });

@@ -50,8 +50,15 @@ export async function seatEpisode(prisma: PrismaClient, episodeId: number): Prom
 export async function hiddenOfTask(
   prisma: PrismaClient,
   taskId: number,
-): Promise<{ groundTruth: string; hiddenInformation: string | null; testCases: Array<{ name: string; expression: string }> | null }> {
-  const hidden = await prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { groundTruth: true, hiddenInformation: true, testCases: true } });
+): Promise<{
+  groundTruth: string;
+  hiddenInformation: string | null;
+  testCases: Array<{ name: string; expression: string }> | null;
+}> {
+  const hidden = await prisma.task.findUniqueOrThrow({
+    where: { id: taskId },
+    select: { groundTruth: true, hiddenInformation: true, testCases: true },
+  });
   return {
     groundTruth: hidden.groundTruth,
     hiddenInformation: hidden.hiddenInformation,
@@ -70,10 +77,17 @@ export interface OpenPlayRun {
 /** Runs made from Play that have not ended, newest first, each with its one episode. */
 export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise<OpenPlayRun[]> {
   const runs = await prisma.run.findMany({
-    where: { status: { in: ["pending", "running", "paused"] }, kind: "played", archivedAt: null, benchmark: knownBenchmark() },
+    where: {
+      status: { in: ["pending", "running", "paused"] },
+      kind: "played",
+      archivedAt: null,
+      benchmark: knownBenchmark(),
+    },
     orderBy: { id: "desc" },
     take: limit,
-    include: { episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 } },
+    include: {
+      episodes: { select: { id: true, taskId: true, status: true, _count: { select: { turns: true } } }, take: 1 },
+    },
   });
   return runs.map((run) => {
     const episode = run.episodes[0];
@@ -82,7 +96,9 @@ export async function openPlayRuns(prisma: PrismaClient, limit: number): Promise
       benchmark: storedBenchmark(run.benchmark, `run ${run.name}`),
       config: run.config,
       createdAt: run.createdAt,
-      episode: episode ? { id: episode.id, taskId: episode.taskId, status: episode.status, turns: episode._count.turns } : null,
+      episode: episode
+        ? { id: episode.id, taskId: episode.taskId, status: episode.status, turns: episode._count.turns }
+        : null,
     };
   });
 }
@@ -92,12 +108,19 @@ export async function pickTask(prisma: PrismaClient, benchmark: Benchmark, taskI
   if (taskId !== undefined) {
     const task = await prisma.task.findUnique({ where: { id: taskId }, select: { benchmark: true } });
     if (!task) throw new Error(`taskId: no task ${taskId}`);
-    if (task.benchmark !== benchmark) throw new Error(`taskId: task ${taskId} is a ${task.benchmark} task, not ${benchmark}`);
+    if (task.benchmark !== benchmark)
+      throw new Error(`taskId: task ${taskId} is a ${task.benchmark} task, not ${benchmark}`);
     return taskId;
   }
   const count = await prisma.task.count({ where: { benchmark } });
   if (count === 0) throw new Error(`there are no ${benchmark} tasks: import some with \`colbench import\``);
-  const [task] = await prisma.task.findMany({ where: { benchmark }, orderBy: { id: "asc" }, skip: Math.floor(Math.random() * count), take: 1, select: { id: true } });
+  const [task] = await prisma.task.findMany({
+    where: { benchmark },
+    orderBy: { id: "asc" },
+    skip: Math.floor(Math.random() * count),
+    take: 1,
+    select: { id: true },
+  });
   return task!.id;
 }
 
@@ -112,13 +135,23 @@ export interface SessionRow {
   status: string;
   createdAt: Date;
   archivedAt: Date | null;
-  episode: { id: number; taskId: number; problemDescription: string; status: string; reward: number | null; turns: number } | null;
+  episode: {
+    id: number;
+    taskId: number;
+    problemDescription: string;
+    status: string;
+    reward: number | null;
+    turns: number;
+  } | null;
 }
 
 const sides = z.object({ agent: playerSchema, simulator: playerSchema });
 
 /** Played sessions (runs of kind played), newest first, each with its one episode. */
-export async function listSessions(prisma: PrismaClient, filter: { includeArchived?: boolean } = {}): Promise<SessionRow[]> {
+export async function listSessions(
+  prisma: PrismaClient,
+  filter: { includeArchived?: boolean } = {},
+): Promise<SessionRow[]> {
   const runs = await prisma.run.findMany({
     where: runWhere({ kind: "played", includeArchived: filter.includeArchived }),
     orderBy: { id: "desc" },
@@ -126,7 +159,14 @@ export async function listSessions(prisma: PrismaClient, filter: { includeArchiv
       episodes: {
         take: 1,
         orderBy: { id: "asc" },
-        select: { id: true, taskId: true, status: true, reward: true, task: { select: { problemDescription: true } }, _count: { select: { turns: true } } },
+        select: {
+          id: true,
+          taskId: true,
+          status: true,
+          reward: true,
+          task: { select: { problemDescription: true } },
+          _count: { select: { turns: true } },
+        },
       },
     },
   });
@@ -135,7 +175,11 @@ export async function listSessions(prisma: PrismaClient, filter: { includeArchiv
     const agentHuman = config.success && isHuman(config.data.agent);
     const simulatorHuman = config.success && isHuman(config.data.simulator);
     const seat = agentHuman && simulatorHuman ? "both" : agentHuman ? "agent" : "collaborator";
-    const opponent = !config.success ? "unknown" : seat === "both" ? "human" : playerName(seat === "agent" ? config.data.simulator : config.data.agent);
+    const opponent = !config.success
+      ? "unknown"
+      : seat === "both"
+        ? "human"
+        : playerName(seat === "agent" ? config.data.simulator : config.data.agent);
     const e = run.episodes[0];
     return {
       runId: run.id,
@@ -146,7 +190,16 @@ export async function listSessions(prisma: PrismaClient, filter: { includeArchiv
       status: run.status,
       createdAt: run.createdAt,
       archivedAt: run.archivedAt,
-      episode: e ? { id: e.id, taskId: e.taskId, problemDescription: e.task.problemDescription, status: e.status, reward: e.reward, turns: e._count.turns } : null,
+      episode: e
+        ? {
+            id: e.id,
+            taskId: e.taskId,
+            problemDescription: e.task.problemDescription,
+            status: e.status,
+            reward: e.reward,
+            turns: e._count.turns,
+          }
+        : null,
     };
   });
 }

@@ -38,7 +38,10 @@ export interface NewQueue {
 }
 
 /** Stores a queue, its items, one slot per wanted label of each non-gold item, and its members. */
-export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promise<{ id: number; items: number; gold: number; slots: number }> {
+export async function insertQueue(
+  prisma: PrismaClient,
+  queue: NewQueue,
+): Promise<{ id: number; items: number; gold: number; slots: number }> {
   const existing = await prisma.queue.findUnique({ where: { name: queue.name }, select: { id: true } });
   if (existing) throw new Error(`name: a queue named "${queue.name}" exists already`);
   return prisma.$transaction(
@@ -69,7 +72,11 @@ export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promis
         SELECT i."queueId", i."id", i."ordinal", g.n
           FROM "QueueItem" i CROSS JOIN generate_series(0, ${queue.overlap - 1}) AS g(n)
          WHERE i."queueId" = ${id} AND i."gold" IS NULL`;
-      if (queue.memberIds.length) await tx.queueMember.createMany({ data: queue.memberIds.map((userId) => ({ queueId: id, userId })), skipDuplicates: true });
+      if (queue.memberIds.length)
+        await tx.queueMember.createMany({
+          data: queue.memberIds.map((userId) => ({ queueId: id, userId })),
+          skipDuplicates: true,
+        });
       return { id, items: rows.length, gold: rows.filter((r) => r.gold).length, slots };
     },
     { timeout: 120_000 },
@@ -77,7 +84,9 @@ export async function insertQueue(prisma: PrismaClient, queue: NewQueue): Promis
 }
 
 export async function addQueueMembers(prisma: PrismaClient, queueId: number, userIds: number[]): Promise<number> {
-  return (await prisma.queueMember.createMany({ data: userIds.map((userId) => ({ queueId, userId })), skipDuplicates: true })).count;
+  return (
+    await prisma.queueMember.createMany({ data: userIds.map((userId) => ({ queueId, userId })), skipDuplicates: true })
+  ).count;
 }
 
 export interface QueueRow {
@@ -141,13 +150,18 @@ export interface QueueSummary extends QueueRow {
 export async function listQueues(prisma: PrismaClient, options: { memberId?: number } = {}): Promise<QueueSummary[]> {
   const queues = await prisma.queue.findMany({
     // Queues of a benchmark this studio does not know are not listed (lib/store/benchmark-names.ts).
-    where: { benchmark: knownBenchmark(), ...(options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } }) },
+    where: {
+      benchmark: knownBenchmark(),
+      ...(options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } }),
+    },
     orderBy: { id: "desc" },
     select: { ...queueRow, members: { select: { userId: true, user: { select: { name: true } } } } },
   });
   if (!queues.length) return [];
   const ids = queues.map((q) => q.id);
-  const counts = await prisma.$queryRaw<Array<{ queueId: number; items: number; gold: number; wanted: number; given: number; labels: number }>>`
+  const counts = await prisma.$queryRaw<
+    Array<{ queueId: number; items: number; gold: number; wanted: number; given: number; labels: number }>
+  >`
     SELECT q."id" AS "queueId",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id")::int AS "items",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id" AND i."gold" IS NOT NULL)::int AS "gold",
@@ -193,7 +207,10 @@ export async function doneEpisodes(prisma: PrismaClient, runId: number): Promise
 }
 
 export async function episodeRefs(prisma: PrismaClient, ids: number[]): Promise<Map<number, EpisodeRefRow>> {
-  const rows = await prisma.episode.findMany({ where: { id: { in: ids } }, select: { id: true, runId: true, taskId: true, sample: true, reward: true } });
+  const rows = await prisma.episode.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, runId: true, taskId: true, sample: true, reward: true },
+  });
   return new Map(rows.map((r) => [r.id, { ...r, runId: r.runId! }]));
 }
 
@@ -210,9 +227,28 @@ export interface CandidateRefRow {
 export async function candidateRefs(prisma: PrismaClient, ids: number[]): Promise<Map<number, CandidateRefRow>> {
   const rows = await prisma.candidate.findMany({
     where: { id: { in: ids } },
-    select: { id: true, turnId: true, index: true, advantage: true, turn: { select: { episodeId: true, episode: { select: { runId: true, taskId: true } } } } },
+    select: {
+      id: true,
+      turnId: true,
+      index: true,
+      advantage: true,
+      turn: { select: { episodeId: true, episode: { select: { runId: true, taskId: true } } } },
+    },
   });
-  return new Map(rows.map((r) => [r.id, { id: r.id, turnId: r.turnId, index: r.index, advantage: r.advantage, episodeId: r.turn.episodeId, runId: r.turn.episode.runId!, taskId: r.turn.episode.taskId }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        turnId: r.turnId,
+        index: r.index,
+        advantage: r.advantage,
+        episodeId: r.turn.episodeId,
+        runId: r.turn.episode.runId!,
+        taskId: r.turn.episode.taskId,
+      },
+    ]),
+  );
 }
 
 // ---- One pair's content ----
@@ -248,7 +284,8 @@ export interface ItemContent {
 
 // One statement for a pair's whole content: the labelling desk loads one per label, and a Prisma
 // query with nested relations costs a round trip per relation.
-const turnsJson = (where: string) => `COALESCE((SELECT json_agg(json_build_object('index', u."index", 'role', u."role", 'content', u."content", 'html', u."html", 'renderId', u."renderId") ORDER BY u."index") FROM "Turn" u WHERE ${where}), '[]'::json)`;
+const turnsJson = (where: string) =>
+  `COALESCE((SELECT json_agg(json_build_object('index', u."index", 'role', u."role", 'content', u."content", 'html', u."html", 'renderId', u."renderId") ORDER BY u."index") FROM "Turn" u WHERE ${where}), '[]'::json)`;
 const episodeJson = (column: string) =>
   `(SELECT json_build_object('answer', e."answer", 'reward', e."reward", 'details', e."details", 'turns', ${turnsJson(`u."episodeId" = e."id"`)}) FROM "Episode" e WHERE e."id" = i."${column}")`;
 
@@ -305,6 +342,7 @@ export function contentOf(row: ItemRow): ItemContent {
     task: { problemDescription: row.problemDescription, groundTruth: row.groundTruth, testCases: row.testCases },
   };
   if (row.aEpisode && row.bEpisode) content.episodes = { a: row.aEpisode, b: row.bEpisode };
-  if (row.aText !== null && row.bText !== null && row.turnIndex !== null) content.turn = { index: row.turnIndex, context: row.context ?? [], a: row.aText, b: row.bText };
+  if (row.aText !== null && row.bText !== null && row.turnIndex !== null)
+    content.turn = { index: row.turnIndex, context: row.context ?? [], a: row.aText, b: row.bText };
   return content;
 }

@@ -74,7 +74,8 @@ function countsOf(values: number[]): Array<[number, number]> {
   return [...counts.entries()].sort((a, b) => a[0] - b[0]);
 }
 
-const totalTokens = (e: EpisodeStats) => e.tokens.agent.prompt + e.tokens.agent.completion + e.tokens.simulator.prompt + e.tokens.simulator.completion;
+const totalTokens = (e: EpisodeStats) =>
+  e.tokens.agent.prompt + e.tokens.agent.completion + e.tokens.simulator.prompt + e.tokens.simulator.completion;
 
 /** The reference: the same figures from one row per episode. */
 export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFigures {
@@ -106,7 +107,10 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
     tokensPerEpisode: histogramOf(stats.filter((e) => e.turns > 0).map(totalTokens)),
     tokens: {
       agent: { prompt: sum((e) => e.tokens.agent.prompt), completion: sum((e) => e.tokens.agent.completion) },
-      simulator: { prompt: sum((e) => e.tokens.simulator.prompt), completion: sum((e) => e.tokens.simulator.completion) },
+      simulator: {
+        prompt: sum((e) => e.tokens.simulator.prompt),
+        completion: sum((e) => e.tokens.simulator.completion),
+      },
     },
     tasks: {
       count: best.size,
@@ -127,10 +131,33 @@ export function figuresOf(stats: EpisodeStats[], now: Date = new Date()): RunFig
 }
 
 type GroupRow = [
-  gDone: number, gRb: number, gAt: number, gTc: number, gAb: number, gTb: number, gTask: number,
-  done: boolean | null, rb: number | null, at: number | null, tc: number | null, ab: number | null, tb: number | null, taskId: number | null,
-  n: number, ones: number, rewardSum: number | null, rewardMax: number | null,
-  ap: number, ac: number, sp: number, sc: number, ended: number, firstMs: number | null, sinceCutoff: number, remaining: number, played: number,
+  gDone: number,
+  gRb: number,
+  gAt: number,
+  gTc: number,
+  gAb: number,
+  gTb: number,
+  gTask: number,
+  done: boolean | null,
+  rb: number | null,
+  at: number | null,
+  tc: number | null,
+  ab: number | null,
+  tb: number | null,
+  taskId: number | null,
+  n: number,
+  ones: number,
+  rewardSum: number | null,
+  rewardMax: number | null,
+  ap: number,
+  ac: number,
+  sp: number,
+  sc: number,
+  ended: number,
+  firstMs: number | null,
+  sinceCutoff: number,
+  remaining: number,
+  played: number,
 ];
 
 /**
@@ -140,7 +167,9 @@ type GroupRow = [
 export async function runFigures(prisma: PrismaClient, runId: number, now: Date = new Date()): Promise<RunFigures> {
   const cutoffMs = now.getTime() - PACE_WINDOW_MS;
   // Dates are compared as epoch milliseconds: the columns are UTC timestamps without a zone.
-  const [row] = await prisma.$queryRaw<Array<{ groups: string | null; recent: string; amax: number; tmax: number; aw: number; tw: number }>>`
+  const [row] = await prisma.$queryRaw<
+    Array<{ groups: string | null; recent: string; amax: number; tmax: number; aw: number; tw: number }>
+  >`
     WITH m AS (
       SELECT coalesce(max("answerChars") FILTER (WHERE "status" = 'done' AND "reward" IS NOT NULL), 0) AS amax,
              coalesce(max("agentPromptTokens" + "agentCompletionTokens" + "simulatorPromptTokens" + "simulatorCompletionTokens"), 0) AS tmax
@@ -185,20 +214,58 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
     tasks: { count: 0, k: 0, bestSum: 0, successes: 0 },
     remaining: 0,
     played: 0,
-    ended: { total: 0, firstMs: null, sinceCutoff: 0, cutoffMs, recentMs: (JSON.parse(row!.recent) as number[]).map(Number) },
+    ended: {
+      total: 0,
+      firstMs: null,
+      sinceCutoff: 0,
+      cutoffMs,
+      recentMs: (JSON.parse(row!.recent) as number[]).map(Number),
+    },
   };
   for (const r of JSON.parse(row!.groups ?? "[]") as GroupRow[]) {
-    const [gDone, gRb, gAt, gTc, gAb, gTb, gTask, done, rb, at, tc, ab, tb, taskId, n, ones, rewardSum, rewardMax, ap, ac, sp, sc, ended, firstMs, sinceCutoff, remaining, played] = r;
+    const [
+      gDone,
+      gRb,
+      gAt,
+      gTc,
+      gAb,
+      gTb,
+      gTask,
+      done,
+      rb,
+      at,
+      tc,
+      ab,
+      tb,
+      taskId,
+      n,
+      ones,
+      rewardSum,
+      rewardMax,
+      ap,
+      ac,
+      sp,
+      sc,
+      ended,
+      firstMs,
+      sinceCutoff,
+      remaining,
+      played,
+    ] = r;
     if (gDone && gTb === 0) {
       if (tb !== null) figures.tokensPerEpisode.counts.push([tb, n]);
-    }
-    else if (gDone) {
+    } else if (gDone) {
       // The grand total.
       figures.episodes = n;
       figures.tokens = { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } };
       figures.remaining = remaining;
       figures.played = played;
-      figures.ended = { ...figures.ended, total: ended, firstMs: firstMs === null ? null : Math.round(firstMs), sinceCutoff };
+      figures.ended = {
+        ...figures.ended,
+        total: ended,
+        firstMs: firstMs === null ? null : Math.round(firstMs),
+        sinceCutoff,
+      };
     } else if (!done) continue;
     else if (gRb === 0) {
       figures.rewardBins.push([rb!, n]);
@@ -214,6 +281,13 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
     }
   }
   const byFirst = (a: number[], b: number[]) => a[0]! - b[0]!;
-  for (const list of [figures.rewardBins, figures.byAgentTurns, figures.turns, figures.answerChars.counts, figures.tokensPerEpisode.counts]) list.sort(byFirst);
+  for (const list of [
+    figures.rewardBins,
+    figures.byAgentTurns,
+    figures.turns,
+    figures.answerChars.counts,
+    figures.tokensPerEpisode.counts,
+  ])
+    list.sort(byFirst);
   return figures;
 }

@@ -37,7 +37,10 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(await runRevision(db.prisma, 987654)).toBeNull();
     const [episode] = (await store.runs.episodes(run, { pageSize: 1 })).items;
     const moves: Array<[string, () => Promise<unknown>]> = [
-      ["a turn added to an episode", () => store.episodes.appendTurn(episode!.id, { index: 50, role: "simulator", content: "one more thing" })],
+      [
+        "a turn added to an episode",
+        () => store.episodes.appendTurn(episode!.id, { index: 50, role: "simulator", content: "one more thing" }),
+      ],
       ["an episode rescored", () => db.prisma.episode.update({ where: { id: episode!.id }, data: { reward: 0.25 } })],
       ["the run renamed", () => db.prisma.run.update({ where: { id: run }, data: { name: "renamed" } })],
       ["a turn deleted", () => db.prisma.turn.deleteMany({ where: { episodeId: episode!.id, index: 50 } })],
@@ -73,8 +76,20 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(counted).toBe(2);
     expect(c).toEqual(await runFigures(db.prisma, run, at));
     // A value that says it must not be kept is counted every time; the least recently used run is forgotten.
-    await memo.get(run, "r", "now", async () => counted++, () => false);
-    await memo.get(run, "r", "now", async () => counted++, () => false);
+    await memo.get(
+      run,
+      "r",
+      "now",
+      async () => counted++,
+      () => false,
+    );
+    await memo.get(
+      run,
+      "r",
+      "now",
+      async () => counted++,
+      () => false,
+    );
     expect(counted).toBe(4);
     await memo.get(1, "x", "figures", count);
     await memo.get(2, "x", "figures", count);
@@ -97,7 +112,10 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     expect(await (await store.runs.kept(run)).episodes(options)).toBe(page);
     expect(await kept.row()).toEqual(await store.runs.find(run));
     // A failure written to an episode of the page shows at once.
-    await db.prisma.episode.update({ where: { id: page.items[0]!.id }, data: { status: "failed", details: { failure: { kind: "model", message: "server gone" } } } });
+    await db.prisma.episode.update({
+      where: { id: page.items[0]!.id },
+      data: { status: "failed", details: { failure: { kind: "model", message: "server gone" } } },
+    });
     kept = await store.runs.kept(run);
     const after = await kept.episodes(options);
     expect(after).not.toBe(page);
@@ -134,7 +152,10 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     const run = runs.a;
     const view = async () => {
       const kept = await store.runs.kept(run.id);
-      return { kept: (await loadPipelineView(store, { ...run, benchmark: "backend" }, kept)).counts.pairable, fresh: (await loadPipelineView(store, { ...run, benchmark: "backend" })).counts.pairable };
+      return {
+        kept: (await loadPipelineView(store, { ...run, benchmark: "backend" }, kept)).counts.pairable,
+        fresh: (await loadPipelineView(store, { ...run, benchmark: "backend" })).counts.pairable,
+      };
     };
     const before = await view();
     expect(before.kept).toBe(before.fresh);
@@ -146,8 +167,12 @@ describe.each(backends)("figures kept per revision of a run on $label", ({ open 
     // A second sample of a task whose first passed every test, failing this time: one more trajectory pair.
     const [first] = (await store.runs.episodes(run.id, { pageSize: 1 })).items;
     const task = first!.taskId;
-    const rewardOf = (await store.runs.episodes(run.id, { pageSize: 200 })).items.find((e) => e.taskId === task)!.reward;
-    await db.prisma.episode.create({ data: { runId: run.id, taskId: task, sample: 1, status: "done", reward: rewardOf === 1 ? 0 : 1 } });
+    const rewardOf = (await store.runs.episodes(run.id, { pageSize: 200 })).items.find(
+      (e) => e.taskId === task,
+    )!.reward;
+    await db.prisma.episode.create({
+      data: { runId: run.id, taskId: task, sample: 1, status: "done", reward: rewardOf === 1 ? 0 : 1 },
+    });
     const after = await view();
     expect(after.kept).toBe(after.fresh);
     expect(after.kept).toBe(before.kept + 1);

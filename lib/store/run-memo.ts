@@ -32,7 +32,13 @@ export class RunMemo {
    * moved since, or when the value kept says it must not be kept (`lasting` false: it depends on
    * the time as well, say).
    */
-  async get<T>(runId: number, revision: string | null, name: string, count: () => Promise<T>, lasting: (value: T) => boolean = () => true): Promise<T> {
+  async get<T>(
+    runId: number,
+    revision: string | null,
+    name: string,
+    count: () => Promise<T>,
+    lasting: (value: T) => boolean = () => true,
+  ): Promise<T> {
     if (revision === null) return count();
     let run = this.runs.get(runId);
     if (run?.revision !== revision) run = { revision, values: new Map() };

@@ -24,8 +24,20 @@ export async function runEpisodeStats(prisma: PrismaClient, runId: number): Prom
     where: { runId },
     orderBy: { id: "asc" },
     select: {
-      id: true, taskId: true, sample: true, status: true, reward: true, answerChars: true, turnCount: true, agentTurnCount: true,
-      agentPromptTokens: true, agentCompletionTokens: true, simulatorPromptTokens: true, simulatorCompletionTokens: true, startedAt: true, endedAt: true,
+      id: true,
+      taskId: true,
+      sample: true,
+      status: true,
+      reward: true,
+      answerChars: true,
+      turnCount: true,
+      agentTurnCount: true,
+      agentPromptTokens: true,
+      agentCompletionTokens: true,
+      simulatorPromptTokens: true,
+      simulatorCompletionTokens: true,
+      startedAt: true,
+      endedAt: true,
     },
   });
   return rows.map((r) => ({
@@ -37,7 +49,10 @@ export async function runEpisodeStats(prisma: PrismaClient, runId: number): Prom
     turns: r.turnCount,
     agentTurns: r.agentTurnCount,
     answerChars: r.answerChars,
-    tokens: { agent: { prompt: r.agentPromptTokens, completion: r.agentCompletionTokens }, simulator: { prompt: r.simulatorPromptTokens, completion: r.simulatorCompletionTokens } },
+    tokens: {
+      agent: { prompt: r.agentPromptTokens, completion: r.agentCompletionTokens },
+      simulator: { prompt: r.simulatorPromptTokens, completion: r.simulatorCompletionTokens },
+    },
     startedAt: r.startedAt,
     endedAt: r.endedAt,
   }));

@@ -88,11 +88,20 @@ function narrowed<R extends { name: string; benchmark: string }>(run: R | null):
 }
 
 /** Stores a new run; a name already taken is an error that says how to go on instead. */
-export async function insertRun(prisma: PrismaClient, run: { name: string; benchmark: Benchmark; kind?: RunKind; config: RunConfig }): Promise<{ id: number }> {
+export async function insertRun(
+  prisma: PrismaClient,
+  run: { name: string; benchmark: Benchmark; kind?: RunKind; config: RunConfig },
+): Promise<{ id: number }> {
   const benchmark = benchmarkToWrite(run.benchmark);
   const existing = await prisma.run.findUnique({ where: { name: run.name }, select: { id: true } });
-  if (existing) throw new Error(`a run named "${run.name}" exists already: continue it with \`colbench resume ${run.name}\` or pick another --name`);
-  return prisma.run.create({ data: { name: run.name, benchmark, kind: run.kind ?? "benchmark", config: run.config }, select: { id: true } });
+  if (existing)
+    throw new Error(
+      `a run named "${run.name}" exists already: continue it with \`colbench resume ${run.name}\` or pick another --name`,
+    );
+  return prisma.run.create({
+    data: { name: run.name, benchmark, kind: run.kind ?? "benchmark", config: run.config },
+    select: { id: true },
+  });
 }
 
 export async function setRunStatus(prisma: PrismaClient, runId: number, status: RunStatus): Promise<void> {
@@ -104,7 +113,10 @@ export async function listRuns(prisma: PrismaClient, filter: RunFilter = {}): Pr
 }
 
 /** Runs' ids and names only, newest first (a picker needs no counts). */
-export async function listRunNames(prisma: PrismaClient, filter: RunFilter = {}): Promise<Array<{ id: number; name: string }>> {
+export async function listRunNames(
+  prisma: PrismaClient,
+  filter: RunFilter = {},
+): Promise<Array<{ id: number; name: string }>> {
   return prisma.run.findMany({ where: runWhere(filter), orderBy: { id: "desc" }, select: { id: true, name: true } });
 }
 
@@ -115,7 +127,16 @@ export async function runSummary(prisma: PrismaClient, id: number): Promise<RunS
   return run ? (await summaries(prisma, [run]))[0]! : null;
 }
 
-type RunRecord = { id: number; name: string; benchmark: string; kind: RunKind; status: string; createdAt: Date; archivedAt: Date | null; config: unknown };
+type RunRecord = {
+  id: number;
+  name: string;
+  benchmark: string;
+  kind: RunKind;
+  status: string;
+  createdAt: Date;
+  archivedAt: Date | null;
+  config: unknown;
+};
 
 function waitingOf(row: { n: number; wait: unknown } | undefined): RunSummary["waiting"] {
   const wait = row && waitOf(row.wait);
@@ -161,7 +182,10 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
 
 /** Archived runs leave every list and ranking (their pages still open); restoring brings them back. */
 export async function setRunArchived(prisma: PrismaClient, runId: number, archived: boolean): Promise<boolean> {
-  const { count } = await prisma.run.updateMany({ where: { id: runId }, data: { archivedAt: archived ? new Date() : null } });
+  const { count } = await prisma.run.updateMany({
+    where: { id: runId },
+    data: { archivedAt: archived ? new Date() : null },
+  });
   return count === 1;
 }
 
@@ -230,7 +254,12 @@ const BAND_WHERE: Record<ScoreBand, Prisma.FloatNullableFilter<"Episode">> = {
 export async function listEpisodes(
   prisma: PrismaClient,
   runId: number,
-  options: { page?: number; pageSize?: number; status?: "pending" | "running" | "done" | "failed"; score?: ScoreBand } = {},
+  options: {
+    page?: number;
+    pageSize?: number;
+    status?: "pending" | "running" | "done" | "failed";
+    score?: ScoreBand;
+  } = {},
 ): Promise<{ items: EpisodeRow[]; total: number; page: number; pages: number }> {
   const pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 200);
   const where: Prisma.EpisodeWhereInput = {
@@ -247,12 +276,30 @@ export async function listEpisodes(
     orderBy: { id: "asc" },
     skip: (page - 1) * pageSize,
     take: pageSize,
-    select: { id: true, taskId: true, sample: true, status: true, reward: true, details: true, turnCount: true, task: { select: { problemDescription: true } } },
+    select: {
+      id: true,
+      taskId: true,
+      sample: true,
+      status: true,
+      reward: true,
+      details: true,
+      turnCount: true,
+      task: { select: { problemDescription: true } },
+    },
   });
   return {
     items: rows.map((r) => {
       const failure = r.status === "failed" ? failureOf(r.details) : null;
-      return { id: r.id, taskId: r.taskId, sample: r.sample, status: r.status, reward: r.reward, turns: r.turnCount, problemDescription: r.task.problemDescription, failure: failure ? describeFailure(failure) : null };
+      return {
+        id: r.id,
+        taskId: r.taskId,
+        sample: r.sample,
+        status: r.status,
+        reward: r.reward,
+        turns: r.turnCount,
+        problemDescription: r.task.problemDescription,
+        failure: failure ? describeFailure(failure) : null,
+      };
     }),
     total,
     page,
@@ -284,11 +331,22 @@ export interface EpisodeView {
 
 /** One episode for review (it carries hidden information: reviewers only, never an agent-role page). */
 export async function getEpisode(prisma: PrismaClient, id: number): Promise<EpisodeView | null> {
-  const episode = await prisma.episode.findUnique({ where: { id }, include: { run: { select: { name: true, config: true } }, task: { select: { benchmark: true } } } });
+  const episode = await prisma.episode.findUnique({
+    where: { id },
+    include: { run: { select: { name: true, config: true } }, task: { select: { benchmark: true } } },
+  });
   if (!episode) return null;
   const [previous, next, turns] = await Promise.all([
-    prisma.episode.findFirst({ where: { runId: episode.runId, id: { lt: id } }, orderBy: { id: "desc" }, select: { id: true } }),
-    prisma.episode.findFirst({ where: { runId: episode.runId, id: { gt: id } }, orderBy: { id: "asc" }, select: { id: true } }),
+    prisma.episode.findFirst({
+      where: { runId: episode.runId, id: { lt: id } },
+      orderBy: { id: "desc" },
+      select: { id: true },
+    }),
+    prisma.episode.findFirst({
+      where: { runId: episode.runId, id: { gt: id } },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    }),
     loadTurns(prisma, id),
   ]);
   return {

@@ -18,15 +18,22 @@ describe.each(backends)("turn search on $label", ({ open }) => {
   beforeAll(async () => {
     db = await open();
     store = storeFor(db.prisma);
-    await store.tasks.import({ file: path.join(projectRoot, "samples", "backend.jsonl"), benchmark: "backend", name: "samples" });
+    await store.tasks.import({
+      file: path.join(projectRoot, "samples", "backend.jsonl"),
+      benchmark: "backend",
+      name: "samples",
+    });
     const tasks = (await store.tasks.list({ benchmark: "backend" })).items;
     const config = { agent: { baseUrl: "http://m/v1", model: "m" }, simulator: { baseUrl: "http://m/v1", model: "s" } };
     const bench = await db.prisma.run.create({ data: { name: "bench", benchmark: "backend", config } });
-    const played = await db.prisma.run.create({ data: { name: "played", benchmark: "backend", kind: "played", config: { ...config, agent: { human: true } } } });
+    const played = await db.prisma.run.create({
+      data: { name: "played", benchmark: "backend", kind: "played", config: { ...config, agent: { human: true } } },
+    });
     await store.episodes.ensure(bench.id, [tasks[0]!.id, tasks[1]!.id], 1);
     await store.episodes.ensure(played.id, [tasks[2]!.id], 1);
     for (const e of await db.prisma.episode.findMany({ orderBy: { id: "asc" } })) episodes.push(e.id);
-    const say = (episode: number, index: number, content: string) => store.episodes.appendTurn(episode, { index, role: index % 2 ? "agent" : "simulator", content });
+    const say = (episode: number, index: number, content: string) =>
+      store.episodes.appendTurn(episode, { index, role: index % 2 ? "agent" : "simulator", content });
     await say(episodes[0]!, 0, "Write me a shipping calculator.");
     await say(episodes[0]!, 1, "Should members get a bigger discount than everyone else?");
     await say(episodes[0]!, 2, "Yes, members get ten percent off.");
@@ -50,10 +57,20 @@ describe.each(backends)("turn search on $label", ({ open }) => {
 
   it("matches word forms and filters by run kind, reward and agent turns", async () => {
     const all = await store.episodes.search({ q: "discount" });
-    expect(all.map((h) => `${h.episodeId}:${h.index}`)).toEqual([`${episodes[2]}:1`, `${episodes[1]}:1`, `${episodes[0]}:1`]);
-    expect((await store.episodes.search({ q: "discount", human: true })).map((h) => h.episodeId)).toEqual([episodes[2]]);
-    expect((await store.episodes.search({ q: "discount", minReward: 0.5 })).map((h) => h.episodeId)).toEqual([episodes[0]]);
-    expect((await store.episodes.search({ q: "discount", maxAgentTurns: 1, human: false })).map((h) => h.episodeId)).toEqual([episodes[1], episodes[0]]);
+    expect(all.map((h) => `${h.episodeId}:${h.index}`)).toEqual([
+      `${episodes[2]}:1`,
+      `${episodes[1]}:1`,
+      `${episodes[0]}:1`,
+    ]);
+    expect((await store.episodes.search({ q: "discount", human: true })).map((h) => h.episodeId)).toEqual([
+      episodes[2],
+    ]);
+    expect((await store.episodes.search({ q: "discount", minReward: 0.5 })).map((h) => h.episodeId)).toEqual([
+      episodes[0],
+    ]);
+    expect(
+      (await store.episodes.search({ q: "discount", maxAgentTurns: 1, human: false })).map((h) => h.episodeId),
+    ).toEqual([episodes[1], episodes[0]]);
     expect(await store.episodes.search({ q: "discount -members" })).toHaveLength(2);
     expect(await store.episodes.search({ q: "   " })).toEqual([]);
   });
@@ -68,7 +85,8 @@ describe.each(backends)("turn search on $label", ({ open }) => {
     await store.episodes.ensure(early.id, [tasks[3]!.id], 1);
     await store.episodes.ensure(middle.id, [tasks[3]!.id], 1);
     await store.episodes.ensure(early.id, [tasks[3]!.id, tasks[4]!.id], 1);
-    const of = async (runId: number) => (await db.prisma.episode.findMany({ where: { runId }, orderBy: { id: "asc" } })).map((e) => e.id);
+    const of = async (runId: number) =>
+      (await db.prisma.episode.findMany({ where: { runId }, orderBy: { id: "asc" } })).map((e) => e.id);
     const [e1, e2] = await of(early.id);
     const [m1] = await of(middle.id);
     expect(e1! < m1! && m1! < e2!).toBe(true);

@@ -63,7 +63,10 @@ export async function searchTurns(prisma: PrismaClient, search: TurnSearch): Pro
   if (search.benchmark) where.push(Prisma.sql`k."benchmark" = ${search.benchmark}`);
   if (search.minReward !== undefined) where.push(Prisma.sql`e."reward" >= ${search.minReward}`);
   if (search.maxReward !== undefined) where.push(Prisma.sql`e."reward" <= ${search.maxReward}`);
-  if (search.human !== undefined) where.push(search.human ? Prisma.sql`r."kind" = 'played'` : Prisma.sql`(r."kind" IS NULL OR r."kind" = 'benchmark')`);
+  if (search.human !== undefined)
+    where.push(
+      search.human ? Prisma.sql`r."kind" = 'played'` : Prisma.sql`(r."kind" IS NULL OR r."kind" = 'benchmark')`,
+    );
   if (search.minAgentTurns !== undefined || search.maxAgentTurns !== undefined) {
     const agentTurns = Prisma.sql`(SELECT count(*) FROM "Turn" a WHERE a."episodeId" = e."id" AND a."role" = 'agent')`;
     if (search.minAgentTurns !== undefined) where.push(Prisma.sql`${agentTurns} >= ${search.minAgentTurns}`);
@@ -71,7 +74,9 @@ export async function searchTurns(prisma: PrismaClient, search: TurnSearch): Pro
   }
   const limit = Math.min(Math.max(search.limit ?? 50, 1), MAX_HITS);
   // Newest matches first; the snippet is made for the rows returned only.
-  const found = await prisma.$queryRaw<Array<Omit<TurnHit, "snippet" | "benchmark"> & { benchmark: string; content: string }>>`
+  const found = await prisma.$queryRaw<
+    Array<Omit<TurnHit, "snippet" | "benchmark"> & { benchmark: string; content: string }>
+  >`
     SELECT t."episodeId", t."index", t."role"::text AS role, e."runId", r."name" AS "runName", e."taskId", k."benchmark", e."reward", t."content"
       FROM "Turn" t
       JOIN "Episode" e ON e."id" = t."episodeId"

@@ -19,7 +19,10 @@ export interface PipelineCounts {
 }
 
 /** The counts that come from the run's episodes and turns alone (the run page keeps them per revision: lib/store/run-memo.ts). */
-export type EpisodeCounts = Pick<PipelineCounts, "episodesDone" | "tasksWithSamples" | "tasksWithTwoSamples" | "states">;
+export type EpisodeCounts = Pick<
+  PipelineCounts,
+  "episodesDone" | "tasksWithSamples" | "tasksWithTwoSamples" | "states"
+>;
 
 export async function pipelineEpisodeCounts(prisma: PrismaClient, runId: number): Promise<EpisodeCounts> {
   const finished = { runId, status: "done" as const };
@@ -28,7 +31,12 @@ export async function pipelineEpisodeCounts(prisma: PrismaClient, runId: number)
     prisma.episode.groupBy({ by: ["taskId"], where: finished, _count: { _all: true } }),
     prisma.turn.count({ where: { role: "agent", episode: finished } }),
   ]);
-  return { episodesDone, tasksWithSamples: perTask.length, tasksWithTwoSamples: perTask.filter((t) => t._count._all >= 2).length, states };
+  return {
+    episodesDone,
+    tasksWithSamples: perTask.length,
+    tasksWithTwoSamples: perTask.filter((t) => t._count._all >= 2).length,
+    states,
+  };
 }
 
 /**
@@ -36,7 +44,10 @@ export async function pipelineEpisodeCounts(prisma: PrismaClient, runId: number)
  * at every visit, and six counts through the client were six round trips and six queries for it
  * to build (~1.5 ms of the studio's event loop per page).
  */
-export async function pipelineCandidateCounts(prisma: PrismaClient, runId: number): Promise<Omit<PipelineCounts, keyof EpisodeCounts>> {
+export async function pipelineCandidateCounts(
+  prisma: PrismaClient,
+  runId: number,
+): Promise<Omit<PipelineCounts, keyof EpisodeCounts>> {
   const [row] = await prisma.$queryRaw<Array<Omit<PipelineCounts, keyof EpisodeCounts>>>`
     WITH "candidates" AS (
       SELECT c."turnId", t."role" = 'agent' AS "state", e."status" = 'done' AS "finished", c."criticScore" IS NOT NULL AS "scored"
@@ -52,7 +63,14 @@ export async function pipelineCandidateCounts(prisma: PrismaClient, runId: numbe
   return row!;
 }
 
-export async function pipelineCounts(prisma: PrismaClient, runId: number, episodeCounts?: EpisodeCounts): Promise<PipelineCounts> {
-  const [episodes, candidates] = await Promise.all([episodeCounts ?? pipelineEpisodeCounts(prisma, runId), pipelineCandidateCounts(prisma, runId)]);
+export async function pipelineCounts(
+  prisma: PrismaClient,
+  runId: number,
+  episodeCounts?: EpisodeCounts,
+): Promise<PipelineCounts> {
+  const [episodes, candidates] = await Promise.all([
+    episodeCounts ?? pipelineEpisodeCounts(prisma, runId),
+    pipelineCandidateCounts(prisma, runId),
+  ]);
   return { ...episodes, ...candidates };
 }

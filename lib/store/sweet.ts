@@ -16,7 +16,11 @@ export interface RunSample {
 
 /** A run's finished episodes with their rewards. */
 export async function runSamples(prisma: PrismaClient, runId: number): Promise<RunSample[]> {
-  const rows = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: [{ taskId: "asc" }, { sample: "asc" }], select: { id: true, taskId: true, sample: true, reward: true } });
+  const rows = await prisma.episode.findMany({
+    where: { runId, status: "done" },
+    orderBy: [{ taskId: "asc" }, { sample: "asc" }],
+    select: { id: true, taskId: true, sample: true, reward: true },
+  });
   return rows.map((r) => ({ episodeId: r.id, taskId: r.taskId, sample: r.sample, reward: r.reward ?? Number.NaN }));
 }
 
@@ -36,13 +40,27 @@ export async function episodeSides(prisma: PrismaClient, episodeIds: number[]): 
     select: {
       id: true,
       task: { select: { benchmark: true, groundTruth: true } },
-      turns: { where: { role: "agent" }, orderBy: { index: "desc" }, take: 1, select: { prompt: true, rawOutput: true, content: true } },
+      turns: {
+        where: { role: "agent" },
+        orderBy: { index: "desc" },
+        take: 1,
+        select: { prompt: true, rawOutput: true, content: true },
+      },
     },
   });
   return new Map(
     rows.map((r) => {
       const last = r.turns[0];
-      return [r.id, { episodeId: r.id, benchmark: storedBenchmark(r.task.benchmark, `episode ${r.id}'s task`), groundTruth: r.task.groundTruth, input: last?.prompt ?? "", output: last?.rawOutput ?? last?.content ?? "" }];
+      return [
+        r.id,
+        {
+          episodeId: r.id,
+          benchmark: storedBenchmark(r.task.benchmark, `episode ${r.id}'s task`),
+          groundTruth: r.task.groundTruth,
+          input: last?.prompt ?? "",
+          output: last?.rawOutput ?? last?.content ?? "",
+        },
+      ];
     }),
   );
 }
@@ -89,7 +107,11 @@ export async function replacePairs(
 }
 
 export async function pairsOf(prisma: PrismaClient, runId: number, kind: "trajectory" | "turn"): Promise<PairRow[]> {
-  return prisma.pair.findMany({ where: { runId, kind }, orderBy: [{ source: "asc" }, { ordinal: "asc" }], select: { ordinal: true, chosenId: true, rejectedId: true, params: true } });
+  return prisma.pair.findMany({
+    where: { runId, kind },
+    orderBy: [{ source: "asc" }, { ordinal: "asc" }],
+    select: { ordinal: true, chosenId: true, rejectedId: true, params: true },
+  });
 }
 
 export interface AgentState {
@@ -108,7 +130,12 @@ export interface AgentState {
  * Every agent turn of the run's finished episodes: SWEET-RL's states. `fraction` keeps the first
  * part of the episodes (in id order), as the published sampler's data fraction does.
  */
-export async function agentStates(prisma: PrismaClient, runId: number, fraction = 1, turnId?: number): Promise<AgentState[]> {
+export async function agentStates(
+  prisma: PrismaClient,
+  runId: number,
+  fraction = 1,
+  turnId?: number,
+): Promise<AgentState[]> {
   // One state (a queued job's): its turn, if it is an agent turn of a finished episode of the run.
   const where =
     turnId === undefined
@@ -141,7 +168,11 @@ export async function agentStates(prisma: PrismaClient, runId: number, fraction 
 }
 
 async function keptEpisodes(prisma: PrismaClient, runId: number, fraction: number): Promise<number[]> {
-  const episodes = await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: { id: "asc" }, select: { id: true } });
+  const episodes = await prisma.episode.findMany({
+    where: { runId, status: "done" },
+    orderBy: { id: "asc" },
+    select: { id: true },
+  });
   return episodes.slice(0, Math.floor(episodes.length * fraction)).map((e) => e.id);
 }
 
@@ -159,8 +190,14 @@ export interface NewCandidate {
  * Stores a turn's candidates; ones already there (same turn and index) are kept as they are. With
  * `fence` (a queued job's), only while that job is still the caller's (else JobLost, nothing stored).
  */
-export async function insertCandidates(prisma: PrismaClient, turnId: number, candidates: NewCandidate[], fence?: JobFence): Promise<number> {
-  const insert = async (db: Prisma.TransactionClient) => (await db.candidate.createMany({ data: candidates.map((c) => ({ ...c, turnId })), skipDuplicates: true })).count;
+export async function insertCandidates(
+  prisma: PrismaClient,
+  turnId: number,
+  candidates: NewCandidate[],
+  fence?: JobFence,
+): Promise<number> {
+  const insert = async (db: Prisma.TransactionClient) =>
+    (await db.candidate.createMany({ data: candidates.map((c) => ({ ...c, turnId })), skipDuplicates: true })).count;
   return fence ? fencedByJob(prisma, fence, insert) : insert(prisma);
 }
 
@@ -176,13 +213,34 @@ export interface CandidateToRank {
 }
 
 /** Candidates of a run that no critic has scored yet. */
-export async function unrankedCandidates(prisma: PrismaClient, runId: number, turnId?: number): Promise<CandidateToRank[]> {
+export async function unrankedCandidates(
+  prisma: PrismaClient,
+  runId: number,
+  turnId?: number,
+): Promise<CandidateToRank[]> {
   const rows = await prisma.candidate.findMany({
     where: { criticScore: null, turn: { episode: { runId } }, ...(turnId === undefined ? {} : { turnId }) },
     orderBy: [{ turnId: "asc" }, { index: "asc" }],
-    select: { id: true, turnId: true, index: true, text: true, policyMean: true, policySum: true, turn: { select: { prompt: true, episode: { select: { task: { select: { groundTruth: true } } } } } } },
+    select: {
+      id: true,
+      turnId: true,
+      index: true,
+      text: true,
+      policyMean: true,
+      policySum: true,
+      turn: { select: { prompt: true, episode: { select: { task: { select: { groundTruth: true } } } } } },
+    },
   });
-  return rows.map((r) => ({ id: r.id, turnId: r.turnId, index: r.index, text: r.text, policyMean: r.policyMean, policySum: r.policySum, prompt: r.turn.prompt, groundTruth: r.turn.episode.task.groundTruth }));
+  return rows.map((r) => ({
+    id: r.id,
+    turnId: r.turnId,
+    index: r.index,
+    text: r.text,
+    policyMean: r.policyMean,
+    policySum: r.policySum,
+    prompt: r.turn.prompt,
+    groundTruth: r.turn.episode.task.groundTruth,
+  }));
 }
 
 export interface CandidateScore {
@@ -201,7 +259,12 @@ export interface CandidateScore {
  * a millisecond of planning, more than the ranking's own work per candidate, and one statement is
  * atomic without a transaction whose 5 s default a slow database outlasts.
  */
-export async function scoreCandidates(prisma: PrismaClient, criticModel: string, scores: CandidateScore[], fence?: JobFence): Promise<void> {
+export async function scoreCandidates(
+  prisma: PrismaClient,
+  criticModel: string,
+  scores: CandidateScore[],
+  fence?: JobFence,
+): Promise<void> {
   if (!scores.length) return;
   const finite = (x: number) => (Number.isFinite(x) ? x : null);
   const own = scores.filter((s) => s.index === 0);
@@ -251,32 +314,68 @@ export async function rankedCandidates(prisma: PrismaClient, runId: number): Pro
   const rows = await prisma.candidate.findMany({
     where: { turn: { episode: { runId } }, advantage: { not: null } },
     orderBy: [{ turnId: "asc" }, { index: "asc" }],
-    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true, turn: { select: { index: true, episode: { select: { taskId: true, sample: true } } } } },
+    select: {
+      id: true,
+      turnId: true,
+      index: true,
+      text: true,
+      policyMean: true,
+      criticScore: true,
+      advantage: true,
+      turn: { select: { index: true, episode: { select: { taskId: true, sample: true } } } },
+    },
   });
-  return rows.map(({ turn, ...c }) => ({ ...c, taskId: turn.episode.taskId, sample: turn.episode.sample, turnIndex: turn.index }));
+  return rows.map(({ turn, ...c }) => ({
+    ...c,
+    taskId: turn.episode.taskId,
+    sample: turn.episode.sample,
+    turnIndex: turn.index,
+  }));
 }
 
 /** One turn's candidates, best advantage first (the replay shows them). */
 export async function candidatesOfTurn(prisma: PrismaClient, turnId: number): Promise<RankedCandidate[]> {
-  const rows = await prisma.candidate.findMany({ where: { turnId }, select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true } });
+  const rows = await prisma.candidate.findMany({
+    where: { turnId },
+    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true },
+  });
   return rows.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity));
 }
 
 /** Candidates by id with their turn's prompt, for writing turn pairs. */
-export async function candidatesById(prisma: PrismaClient, ids: number[]): Promise<Map<number, { text: string; prompt: unknown }>> {
-  const rows = await prisma.candidate.findMany({ where: { id: { in: ids } }, select: { id: true, text: true, turn: { select: { prompt: true } } } });
+export async function candidatesById(
+  prisma: PrismaClient,
+  ids: number[],
+): Promise<Map<number, { text: string; prompt: unknown }>> {
+  const rows = await prisma.candidate.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, text: true, turn: { select: { prompt: true } } },
+  });
   return new Map(rows.map((r) => [r.id, { text: r.text, prompt: r.turn.prompt }]));
 }
 
 /** An episode's candidates by agent turn index, best advantage first (unscored last). */
-export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: number): Promise<Record<number, RankedCandidate[]>> {
+export async function candidatesOfEpisode(
+  prisma: PrismaClient,
+  episodeId: number,
+): Promise<Record<number, RankedCandidate[]>> {
   const rows = await prisma.candidate.findMany({
     where: { turn: { episodeId } },
-    select: { id: true, turnId: true, index: true, text: true, policyMean: true, criticScore: true, advantage: true, turn: { select: { index: true } } },
+    select: {
+      id: true,
+      turnId: true,
+      index: true,
+      text: true,
+      policyMean: true,
+      criticScore: true,
+      advantage: true,
+      turn: { select: { index: true } },
+    },
   });
   const byTurn: Record<number, RankedCandidate[]> = {};
   for (const { turn, ...c } of rows) (byTurn[turn.index] ??= []).push(c);
-  for (const list of Object.values(byTurn)) list.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity) || a.index - b.index);
+  for (const list of Object.values(byTurn))
+    list.sort((a, b) => (b.advantage ?? -Infinity) - (a.advantage ?? -Infinity) || a.index - b.index);
   return byTurn;
 }
 
@@ -287,16 +386,33 @@ export async function candidatesOfEpisode(prisma: PrismaClient, episodeId: numbe
 export async function runTemplate(
   prisma: PrismaClient,
   runId: number,
-): Promise<{ name: string; createdAt: Date; recorded: Record<string, unknown> | null; rank: Record<string, unknown> | null } | null> {
-  const run = await prisma.run.findUnique({ where: { id: runId }, select: { name: true, createdAt: true, config: true } });
+): Promise<{
+  name: string;
+  createdAt: Date;
+  recorded: Record<string, unknown> | null;
+  rank: Record<string, unknown> | null;
+} | null> {
+  const run = await prisma.run.findUnique({
+    where: { id: runId },
+    select: { name: true, createdAt: true, config: true },
+  });
   if (!run) return null;
   const config = run.config as { sweetTemplate?: unknown; sweetRank?: unknown } | null;
   const object = (v: unknown) => (v && typeof v === "object" ? (v as Record<string, unknown>) : null);
-  return { name: run.name, createdAt: run.createdAt, recorded: object(config?.sweetTemplate), rank: object(config?.sweetRank) };
+  return {
+    name: run.name,
+    createdAt: run.createdAt,
+    recorded: object(config?.sweetTemplate),
+    rank: object(config?.sweetRank),
+  };
 }
 
 /** Records a run's chat template once: the first step's wins, so every later string uses the same. */
-export async function recordRunTemplate(prisma: PrismaClient, runId: number, template: Record<string, unknown>): Promise<boolean> {
+export async function recordRunTemplate(
+  prisma: PrismaClient,
+  runId: number,
+  template: Record<string, unknown>,
+): Promise<boolean> {
   const changed = await prisma.$executeRaw`
     UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetTemplate}', ${JSON.stringify(template)}::jsonb)
      WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetTemplate')`;
@@ -308,7 +424,11 @@ export async function recordRunTemplate(prisma: PrismaClient, runId: number, tem
  * answer) beside its template, once: the first ranking's win, and every later scoring of the run's
  * turns (more ranking, a browser on the replay) uses them.
  */
-export async function recordRunRankSettings(prisma: PrismaClient, runId: number, settings: Record<string, unknown>): Promise<boolean> {
+export async function recordRunRankSettings(
+  prisma: PrismaClient,
+  runId: number,
+  settings: Record<string, unknown>,
+): Promise<boolean> {
   const changed = await prisma.$executeRaw`
     UPDATE "Run" SET "config" = jsonb_set(coalesce("config", '{}'::jsonb), '{sweetRank}', ${JSON.stringify(settings)}::jsonb)
      WHERE "id" = ${runId} AND NOT (coalesce("config", '{}'::jsonb) ? 'sweetRank')`;

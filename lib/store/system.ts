@@ -11,7 +11,12 @@ export interface DatabaseCounts {
 }
 
 export async function databaseCounts(prisma: PrismaClient): Promise<DatabaseCounts> {
-  const [tasks, runs, episodes, turns] = await Promise.all([prisma.task.count(), prisma.run.count(), prisma.episode.count(), prisma.turn.count()]);
+  const [tasks, runs, episodes, turns] = await Promise.all([
+    prisma.task.count(),
+    prisma.run.count(),
+    prisma.episode.count(),
+    prisma.turn.count(),
+  ]);
   return { tasks, runs, episodes, turns };
 }
 
@@ -60,7 +65,12 @@ export async function runServers(prisma: PrismaClient): Promise<RunServer[]> {
     if (!parsed.success) continue;
     for (const side of [parsed.data.agent, parsed.data.simulator]) {
       if (isHuman(side)) continue;
-      const server = servers.get(side.baseUrl) ?? { baseUrl: side.baseUrl, models: [], runs: [], apiKeyEnv: side.apiKeyEnv };
+      const server = servers.get(side.baseUrl) ?? {
+        baseUrl: side.baseUrl,
+        models: [],
+        runs: [],
+        apiKeyEnv: side.apiKeyEnv,
+      };
       if (!server.models.includes(side.model)) server.models.push(side.model);
       if (!server.runs.includes(run.name) && server.runs.length < 3) server.runs.push(run.name);
       servers.set(side.baseUrl, server);

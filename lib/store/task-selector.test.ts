@@ -19,7 +19,11 @@ beforeAll(async () => {
   db = await openDatabase({ pgliteDir: path.join(dir, "db"), url: "" });
   await seedSamplesIfEmpty(db.prisma);
   // Other content than the samples (tasks are keyed on content), as an official test file would be.
-  const lines = fs.readFileSync(path.join(projectRoot, "samples", "backend.jsonl"), "utf8").trim().split("\n").slice(0, 6);
+  const lines = fs
+    .readFileSync(path.join(projectRoot, "samples", "backend.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(0, 6);
   const changed = lines.map((l) => {
     const task = JSON.parse(l) as { problem_description: string };
     return JSON.stringify({ ...task, problem_description: `${task.problem_description} (official)` });
@@ -34,7 +38,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const resolve = (benchmark: "backend" | "frontend", selector: string, limit?: number) => resolveTaskSelector(db.prisma, benchmark, selector, limit);
+const resolve = (benchmark: "backend" | "frontend", selector: string, limit?: number) =>
+  resolveTaskSelector(db.prisma, benchmark, selector, limit);
 
 describe("selector messages", () => {
   it("index= alone beside the seeded samples names split=test as the selector to write", async () => {
@@ -56,16 +61,30 @@ describe("selector messages", () => {
   });
 
   it("lines=0 says lines count from 1 and offers index= for counting from 0", () => {
-    expect(() => parseSelector("lines=0-3")).toThrow("lines= count from 1, so there is no line 0: write index=0-3 to count from 0 (the same tasks as lines=1-4), or lines=1-3");
+    expect(() => parseSelector("lines=0-3")).toThrow(
+      "lines= count from 1, so there is no line 0: write index=0-3 to count from 0 (the same tasks as lines=1-4), or lines=1-3",
+    );
     expect(() => parseSelector("ids=0")).toThrow("studio ids count from 1");
   });
 
   it("ids of another benchmark's tasks say whose they are", async () => {
-    const [backendTask] = await db.prisma.task.findMany({ where: { benchmark: "backend" }, orderBy: { id: "asc" }, take: 1 });
-    const [frontendTask] = await db.prisma.task.findMany({ where: { benchmark: "frontend" }, orderBy: { id: "asc" }, take: 1 });
-    await expect(resolve("frontend", `ids=${backendTask!.id}`)).rejects.toThrow(`#${backendTask!.id} is a backend task, not frontend`);
+    const [backendTask] = await db.prisma.task.findMany({
+      where: { benchmark: "backend" },
+      orderBy: { id: "asc" },
+      take: 1,
+    });
+    const [frontendTask] = await db.prisma.task.findMany({
+      where: { benchmark: "frontend" },
+      orderBy: { id: "asc" },
+      take: 1,
+    });
+    await expect(resolve("frontend", `ids=${backendTask!.id}`)).rejects.toThrow(
+      `#${backendTask!.id} is a backend task, not frontend`,
+    );
     // Named beside a task of the run's own benchmark, it is not dropped without a word either.
-    await expect(resolve("frontend", `ids=${frontendTask!.id},${backendTask!.id}`)).rejects.toThrow(`#${backendTask!.id} is a backend task, not frontend`);
+    await expect(resolve("frontend", `ids=${frontendTask!.id},${backendTask!.id}`)).rejects.toThrow(
+      `#${backendTask!.id} is a backend task, not frontend`,
+    );
     expect(await resolve("frontend", `ids=${frontendTask!.id}`)).toEqual([frontendTask!.id]);
   });
 });

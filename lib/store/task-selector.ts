@@ -39,9 +39,14 @@ function range(key: ListKey, part: string): { gte: number; lte: number } {
   if (from > to) throw new TaskSelectorError(`"${part}" in ${key}= is a reversed range: write ${key}=${to}-${from}`);
   if (from === 0 && key === "lines") {
     // Someone writing line 0 counts from 0, as index= does: offer both readings, each exact.
-    throw new TaskSelectorError(`lines= count from 1, so there is no line 0: write index=${part.trim()} to count from 0 (the same tasks as lines=${from + 1}-${to + 1}), or lines=1-${Math.max(1, to)}`);
+    throw new TaskSelectorError(
+      `lines= count from 1, so there is no line 0: write index=${part.trim()} to count from 0 (the same tasks as lines=${from + 1}-${to + 1}), or lines=1-${Math.max(1, to)}`,
+    );
   }
-  if (from === 0 && key === "ids") throw new TaskSelectorError(`studio ids count from 1 (the Tasks page's #N), so there is no #0: write ids=1${to > 1 ? `-${to}` : ""}`);
+  if (from === 0 && key === "ids")
+    throw new TaskSelectorError(
+      `studio ids count from 1 (the Tasks page's #N), so there is no #0: write ids=1${to > 1 ? `-${to}` : ""}`,
+    );
   return { gte: from, lte: to };
 }
 
@@ -51,7 +56,10 @@ export function parseSelector(text: string): ParsedSelector {
   const splits: string[] = [];
   const sources: string[] = [];
   let last: ListKey | null = null;
-  for (const clause of text.split(",").map((c) => c.trim()).filter(Boolean)) {
+  for (const clause of text
+    .split(",")
+    .map((c) => c.trim())
+    .filter(Boolean)) {
     if (clause === "all") {
       last = null;
       continue;
@@ -82,11 +90,28 @@ export function parseSelector(text: string): ParsedSelector {
   }
   for (const [key, ranges] of lists) {
     where.push({
-      OR: ranges.map((r) => (key === "ids" ? { id: r } : key === "lines" ? { sourceIndex: r } : { sourceIndex: { gte: r.gte + 1, lte: r.lte + 1 } })),
+      OR: ranges.map((r) =>
+        key === "ids"
+          ? { id: r }
+          : key === "lines"
+            ? { sourceIndex: r }
+            : { sourceIndex: { gte: r.gte + 1, lte: r.lte + 1 } },
+      ),
     });
   }
-  const written = text.split(",").map((c) => c.trim()).filter(Boolean).join(",");
-  return { where: { AND: where }, splits, sources, byPosition: lists.has("lines") || lists.has("index"), ids: lists.get("ids") ?? [], text: written };
+  const written = text
+    .split(",")
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .join(",");
+  return {
+    where: { AND: where },
+    splits,
+    sources,
+    byPosition: lists.has("lines") || lists.has("index"),
+    ids: lists.get("ids") ?? [],
+    text: written,
+  };
 }
 
 /** The Prisma filter of a selector (see `parseSelector`). */
@@ -121,8 +146,18 @@ export async function resolveTaskSelector(
  * holds the seeded sample file beside any imported one, so the refusal names a split (when the files'
  * splits tell them apart) or a file to add, as a selector to write.
  */
-async function refuseSeveralFiles(prisma: PrismaClient, benchmark: Benchmark, parsed: ParsedSelector, where: Prisma.TaskWhereInput): Promise<void> {
-  const groups = await prisma.task.groupBy({ by: ["source", "split"], where, _count: { _all: true }, orderBy: [{ source: "asc" }, { split: "asc" }] });
+async function refuseSeveralFiles(
+  prisma: PrismaClient,
+  benchmark: Benchmark,
+  parsed: ParsedSelector,
+  where: Prisma.TaskWhereInput,
+): Promise<void> {
+  const groups = await prisma.task.groupBy({
+    by: ["source", "split"],
+    where,
+    _count: { _all: true },
+    orderBy: [{ source: "asc" }, { split: "asc" }],
+  });
   const files = [...new Set(groups.map((g) => g.source))];
   if (files.length <= 1) return;
   const splitsOf = (source: string) => groups.filter((g) => g.source === source).map((g) => g.split);
@@ -131,23 +166,35 @@ async function refuseSeveralFiles(prisma: PrismaClient, benchmark: Benchmark, pa
     ? []
     : files.flatMap((f) => {
         const own = splitsOf(f);
-        return own.length === 1 && groups.filter((g) => g.split === own[0]).length === 1 ? [{ file: f, split: own[0]! }] : [];
+        return own.length === 1 && groups.filter((g) => g.split === own[0]).length === 1
+          ? [{ file: f, split: own[0]! }]
+          : [];
       });
   const what = `lines=/index= are positions in one file, and ${files.length} ${benchmark} files hold them (${files.join(", ")})`;
   if (bySplit.length) {
     // The benchmark's own split first: index= counts positions in the split, as the paper's code loops over it.
     const pick = bySplit.find((b) => b.split === "test") ?? bySplit.find((b) => b.split !== "sample") ?? bySplit[0]!;
     const each = bySplit.map((b) => `split=${b.split} is ${b.file}`).join(", ");
-    throw new TaskSelectorError(`${what}: add split= or source=NAME (${each}), e.g. split=${pick.split},${parsed.text}`);
+    throw new TaskSelectorError(
+      `${what}: add split= or source=NAME (${each}), e.g. split=${pick.split},${parsed.text}`,
+    );
   }
   throw new TaskSelectorError(`${what}: add source=NAME, e.g. source=${files[0]},${parsed.text}`);
 }
 
 /** Ids named one by one that are another benchmark's tasks: said, rather than left out without a word. */
-async function refuseOtherBenchmarks(prisma: PrismaClient, benchmark: Benchmark, parsed: ParsedSelector): Promise<void> {
+async function refuseOtherBenchmarks(
+  prisma: PrismaClient,
+  benchmark: Benchmark,
+  parsed: ParsedSelector,
+): Promise<void> {
   const singles = parsed.ids.filter((r) => r.gte === r.lte).map((r) => r.gte);
   if (!singles.length) return;
-  const others = await prisma.task.findMany({ where: { id: { in: singles }, benchmark: { not: benchmark } }, select: { id: true, benchmark: true }, orderBy: { id: "asc" } });
+  const others = await prisma.task.findMany({
+    where: { id: { in: singles }, benchmark: { not: benchmark } },
+    select: { id: true, benchmark: true },
+    orderBy: { id: "asc" },
+  });
   if (others.length) throw new TaskSelectorError(otherBenchmarkMessage(benchmark, others));
 }
 
@@ -155,7 +202,10 @@ function otherBenchmarkMessage(benchmark: Benchmark, others: Array<{ id: number;
   const names = [...new Set(others.map((t) => t.benchmark))];
   const ids = others.map((t) => `#${t.id}`);
   const list = ids.length === 1 ? ids[0]! : `${ids.slice(0, -1).join(", ")} and ${ids.at(-1)}`;
-  const theirs = names.length === 1 ? `${ids.length === 1 ? "a" : ""} ${names[0]} task${ids.length === 1 ? "" : "s"}`.trim() : `tasks of ${names.join(" and ")}`;
+  const theirs =
+    names.length === 1
+      ? `${ids.length === 1 ? "a" : ""} ${names[0]} task${ids.length === 1 ? "" : "s"}`.trim()
+      : `tasks of ${names.join(" and ")}`;
   return `${list} ${ids.length === 1 ? "is" : "are"} ${theirs}, not ${benchmark}: leave ${ids.length === 1 ? "it" : "them"} out, or make the run a ${names.join(" or ")} run`;
 }
 
@@ -165,13 +215,23 @@ async function explainEmpty(prisma: PrismaClient, benchmark: Benchmark, parsed: 
     prisma.task.groupBy({ by: ["split"], where: { benchmark }, _count: { _all: true }, orderBy: { split: "asc" } }),
     prisma.task.groupBy({ by: ["source"], where: { benchmark }, _count: { _all: true }, orderBy: { source: "asc" } }),
   ]);
-  if (bySplit.length === 0) throw new TaskSelectorError(`there are no ${benchmark} tasks yet: import some (the Tasks page, or \`colbench import\`)`);
-  const list = (groups: Array<{ _count: { _all: number } } & Record<string, unknown>>, key: string) => groups.map((g) => `${g[key] as string} (${g._count._all})`).join(", ");
+  if (bySplit.length === 0)
+    throw new TaskSelectorError(
+      `there are no ${benchmark} tasks yet: import some (the Tasks page, or \`colbench import\`)`,
+    );
+  const list = (groups: Array<{ _count: { _all: number } } & Record<string, unknown>>, key: string) =>
+    groups.map((g) => `${g[key] as string} (${g._count._all})`).join(", ");
   for (const split of parsed.splits) {
-    if (!bySplit.some((g) => g.split === split)) throw new TaskSelectorError(`no ${benchmark} task has split "${split}"; the splits that exist: ${list(bySplit, "split")}`);
+    if (!bySplit.some((g) => g.split === split))
+      throw new TaskSelectorError(
+        `no ${benchmark} task has split "${split}"; the splits that exist: ${list(bySplit, "split")}`,
+      );
   }
   for (const source of parsed.sources) {
-    if (!bySource.some((g) => g.source === source)) throw new TaskSelectorError(`no ${benchmark} task comes from "${source}"; the files that exist: ${list(bySource, "source")}`);
+    if (!bySource.some((g) => g.source === source))
+      throw new TaskSelectorError(
+        `no ${benchmark} task comes from "${source}"; the files that exist: ${list(bySource, "source")}`,
+      );
   }
   if (parsed.ids.length) {
     // Studio ids run across benchmarks: the ids asked for may all be another benchmark's.

@@ -45,7 +45,11 @@ function where(query: TaskQuery): Prisma.TaskWhereInput {
     benchmark: query.benchmark ?? knownBenchmark(),
     ...(query.split ? { split: query.split } : {}),
     ...(words.length
-      ? { AND: words.map((word) => ({ problemDescription: { contains: likeLiteral(word), mode: "insensitive" as const } })) }
+      ? {
+          AND: words.map((word) => ({
+            problemDescription: { contains: likeLiteral(word), mode: "insensitive" as const },
+          })),
+        }
       : {}),
   };
 }
@@ -115,8 +119,16 @@ export interface TaskCounts {
 }
 
 export async function taskCounts(prisma: PrismaClient): Promise<TaskCounts> {
-  const groups = await prisma.task.groupBy({ by: ["benchmark", "split"], where: { benchmark: knownBenchmark() }, _count: { _all: true } });
-  const counts: TaskCounts = { byBenchmark: Object.fromEntries(BENCHMARKS.map((name) => [name, 0])) as Record<Benchmark, number>, total: 0, splits: [] };
+  const groups = await prisma.task.groupBy({
+    by: ["benchmark", "split"],
+    where: { benchmark: knownBenchmark() },
+    _count: { _all: true },
+  });
+  const counts: TaskCounts = {
+    byBenchmark: Object.fromEntries(BENCHMARKS.map((name) => [name, 0])) as Record<Benchmark, number>,
+    total: 0,
+    splits: [],
+  };
   for (const group of groups) {
     const benchmark = storedBenchmark(group.benchmark, `tasks of split ${group.split}`);
     counts.byBenchmark[benchmark] += group._count._all;
@@ -133,7 +145,10 @@ export async function countTasksFrom(prisma: PrismaClient, prefix: string): Prom
 }
 
 /** The target's render from the latest scored episode of a frontend task, with the profile it was rendered under. */
-export async function scoredTargetRender(prisma: PrismaClient, taskId: number): Promise<{ id: string; profile: string | null } | null> {
+export async function scoredTargetRender(
+  prisma: PrismaClient,
+  taskId: number,
+): Promise<{ id: string; profile: string | null } | null> {
   const rows = await prisma.$queryRaw<Array<{ id: string; profile: string | null }>>`
     SELECT e."details"->>'targetRender' AS id, e."details"->'profile'->>'name' AS profile
       FROM "Episode" e

@@ -11,12 +11,23 @@ import { readLines } from "./import-tasks";
  * samples together, or in the benchmark's best-of-k layout (k blocks of the task list: sample j of
  * task i on line tasks*j + i).
  */
-export async function* exportOfficial(prisma: PrismaClient, runId: number, options: { layout?: "task" | "best-of-k" } = {}): AsyncGenerator<OfficialTrajectory> {
-  const order = options.layout === "best-of-k" ? [{ sample: "asc" as const }, { taskId: "asc" as const }] : [{ taskId: "asc" as const }, { sample: "asc" as const }];
-  const ids = (await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: order, select: { id: true } })).map((e) => e.id);
+export async function* exportOfficial(
+  prisma: PrismaClient,
+  runId: number,
+  options: { layout?: "task" | "best-of-k" } = {},
+): AsyncGenerator<OfficialTrajectory> {
+  const order =
+    options.layout === "best-of-k"
+      ? [{ sample: "asc" as const }, { taskId: "asc" as const }]
+      : [{ taskId: "asc" as const }, { sample: "asc" as const }];
+  const ids = (
+    await prisma.episode.findMany({ where: { runId, status: "done" }, orderBy: order, select: { id: true } })
+  ).map((e) => e.id);
   for (let i = 0; i < ids.length; i += 200) {
     const chunk = ids.slice(i, i + 200);
-    const rows = new Map((await prisma.episode.findMany({ where: { id: { in: chunk } }, include: { task: true } })).map((e) => [e.id, e]));
+    const rows = new Map(
+      (await prisma.episode.findMany({ where: { id: { in: chunk } }, include: { task: true } })).map((e) => [e.id, e]),
+    );
     for (const id of chunk) {
       const episode = rows.get(id)!;
       const turns = await loadTurns(prisma, episode.id);
@@ -70,7 +81,12 @@ export async function importTrajectories(
   let benchmark = options.benchmark ?? existing?.benchmark;
   let runId: number | undefined = existing?.id;
   if (existing) {
-    for (const g of await prisma.episode.groupBy({ by: ["taskId"], where: { runId: existing.id }, _count: { _all: true } })) samples.set(g.taskId, g._count._all);
+    for (const g of await prisma.episode.groupBy({
+      by: ["taskId"],
+      where: { runId: existing.id },
+      _count: { _all: true },
+    }))
+      samples.set(g.taskId, g._count._all);
   }
 
   const lines = options.lines ?? readLines(file);
@@ -95,7 +111,9 @@ export async function importTrajectories(
       })
     ).id;
     const contentHash = taskContentHash(task);
-    let stored = await prisma.task.findUnique({ where: { benchmark_contentHash: { benchmark: task.benchmark, contentHash } } });
+    let stored = await prisma.task.findUnique({
+      where: { benchmark_contentHash: { benchmark: task.benchmark, contentHash } },
+    });
     if (!stored) {
       stored = await prisma.task.create({
         data: {

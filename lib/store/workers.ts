@@ -53,7 +53,11 @@ export async function removeWorker(prisma: PrismaClient, id: string): Promise<vo
 
 type RawWorker = Omit<WorkerRow, "jobs" | "silentMs"> & { jobs: unknown; silentMs: number | string };
 
-const rowOf = (row: RawWorker): WorkerRow => ({ ...row, jobs: (row.jobs as HeldJob[]) ?? [], silentMs: Number(row.silentMs) });
+const rowOf = (row: RawWorker): WorkerRow => ({
+  ...row,
+  jobs: (row.jobs as HeldJob[]) ?? [],
+  silentMs: Number(row.silentMs),
+});
 
 export async function listWorkers(prisma: PrismaClient): Promise<WorkerRow[]> {
   const rows = await prisma.$queryRaw<RawWorker[]>`
@@ -95,7 +99,10 @@ export async function queuedEpisodes(prisma: PrismaClient, runId: number): Promi
  * Active jobs that no live worker lists and that started more than `leaseMs` ago: their worker died
  * (its row was reaped, or it died between taking them and saying so). They go back to the queue.
  */
-export async function orphanedJobs(prisma: PrismaClient, leaseMs: number): Promise<Array<{ queue: string; id: string }>> {
+export async function orphanedJobs(
+  prisma: PrismaClient,
+  leaseMs: number,
+): Promise<Array<{ queue: string; id: string }>> {
   if (!(await hasQueue(prisma))) return [];
   return prisma.$queryRaw<Array<{ queue: string; id: string }>>`
     SELECT j."name" AS "queue", j."id"::text AS "id" FROM pgboss.job j
@@ -111,12 +118,17 @@ async function hasQueue(prisma: PrismaClient): Promise<boolean> {
 /** Jobs of every kind waiting on the run queue (null when no queue was ever made on this database). */
 export async function queueDepth(prisma: PrismaClient): Promise<number | null> {
   if (!(await hasQueue(prisma))) return null;
-  const [row] = await prisma.$queryRaw<Array<{ n: bigint }>>`SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry')`;
+  const [row] = await prisma.$queryRaw<
+    Array<{ n: bigint }>
+  >`SELECT COUNT(*) AS "n" FROM pgboss.job WHERE "name" LIKE 'colbench-%' AND "state" IN ('created', 'retry')`;
   return Number(row?.n ?? 0);
 }
 
 /** Jobs of a run still waiting on the queue, by queue (to cancel them when the run is stopped). */
-export async function waitingJobsOfRun(prisma: PrismaClient, runId: number): Promise<Array<{ queue: string; id: string }>> {
+export async function waitingJobsOfRun(
+  prisma: PrismaClient,
+  runId: number,
+): Promise<Array<{ queue: string; id: string }>> {
   if (!(await hasQueue(prisma))) return [];
   return prisma.$queryRaw<Array<{ queue: string; id: string }>>`
     SELECT "name" AS "queue", "id"::text AS "id" FROM pgboss.job
@@ -160,7 +172,11 @@ export class JobLost extends Error {
  * same attempt): a hand-back waits for the write to commit, or the write finds the job gone and
  * nothing is written (JobLost).
  */
-export async function fencedByJob<T>(prisma: PrismaClient, fence: JobFence, write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+export async function fencedByJob<T>(
+  prisma: PrismaClient,
+  fence: JobFence,
+  write: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
   return prisma.$transaction(
     async (tx) => {
       const held = await tx.$queryRaw<Array<{ ok: number }>>`
@@ -210,7 +226,17 @@ export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: 
   const at = now ? now.toISOString().replace("T", " ").replace("Z", "") : null;
   const held = Prisma.sql`"status" = 'running' AND "leaseUntil" IS NOT NULL AND "startedAt" <= t.now`;
   const [row] = await prisma.$queryRaw<
-    Array<{ remaining: number; playing: number; waiting: number; ended: number; overall: number | null; recent: string | null; since: string | null; first: number | null; at: number }>
+    Array<{
+      remaining: number;
+      playing: number;
+      waiting: number;
+      ended: number;
+      overall: number | null;
+      recent: string | null;
+      since: string | null;
+      first: number | null;
+      at: number;
+    }>
   >`
     WITH t AS (SELECT coalesce(${at}::timestamp, (now() AT TIME ZONE 'UTC')) AS now)
     SELECT COUNT(*) FILTER (WHERE "status" IN ('pending', 'running'))::int AS remaining,
@@ -224,7 +250,9 @@ export async function runPaceFigures(prisma: PrismaClient, runId: number, now?: 
            (EXTRACT(EPOCH FROM MIN("startedAt") FILTER (WHERE "startedAt" <= t.now)) * 1000)::float8 AS first,
            (EXTRACT(EPOCH FROM t.now) * 1000)::float8 AS at
       FROM "Episode", t WHERE "runId" = ${runId} GROUP BY t.now`;
-  const recent = (row?.recent ? (JSON.parse(row.recent) as Array<[number, number | null]>) : []).map(([ended, took]) => [Number(ended), took === null ? Number.NaN : Number(took)] as [number, number]);
+  const recent = (row?.recent ? (JSON.parse(row.recent) as Array<[number, number | null]>) : []).map(
+    ([ended, took]) => [Number(ended), took === null ? Number.NaN : Number(took)] as [number, number],
+  );
   const overallMs = row?.overall ?? null;
   return {
     remaining: row?.remaining ?? 0,
@@ -250,5 +278,10 @@ function meanOf(recent: Array<[number, number]>): number | null {
 /** The same figures at a later `now`, no episode having changed since: which endings are recent, and how long those in play have played, move. */
 export function paceFiguresAt(figures: PaceFigures, now: Date): PaceFigures {
   const recent = figures.recent.filter(([ended]) => ended > now.getTime() - PACE_WINDOW_MS);
-  return { ...figures, recent, meanEpisodeMs: meanOf(recent) ?? figures.overallMs, atMs: Math.max(figures.atMs, now.getTime()) };
+  return {
+    ...figures,
+    recent,
+    meanEpisodeMs: meanOf(recent) ?? figures.overallMs,
+    atMs: Math.max(figures.atMs, now.getTime()),
+  };
 }

@@ -10,24 +10,41 @@ import { strftime } from "./strftime";
 // (fixtures/chat-templates/make_expected.py), and here by the studio on the same day.
 
 const dir = new URL("./fixtures/chat-templates/", import.meta.url);
-const conversations = JSON.parse(readFileSync(new URL("messages.json", dir), "utf8")) as Array<Array<{ role: string; content: string }>>;
+const conversations = JSON.parse(readFileSync(new URL("messages.json", dir), "utf8")) as Array<
+  Array<{ role: string; content: string }>
+>;
 const expected = JSON.parse(readFileSync(new URL("expected.json", dir), "utf8")) as {
   day: string;
-  fixtures: Record<string, { rendered: Array<{ text?: string; error?: string }>; generationPrompt: string; generationPromptTokens: number; eos: string }>;
+  fixtures: Record<
+    string,
+    {
+      rendered: Array<{ text?: string; error?: string }>;
+      generationPrompt: string;
+      generationPromptTokens: number;
+      eos: string;
+    }
+  >;
 };
 
 const whitespace = JSON.parse(readFileSync(new URL("whitespace-expected.json", dir), "utf8")) as {
   day: string;
-  fixtures: Record<string, Array<{ messages: Array<{ role: string; content: string }>; text?: string; error?: string }>>;
+  fixtures: Record<
+    string,
+    Array<{ messages: Array<{ role: string; content: string }>; text?: string; error?: string }>
+  >;
 };
 
 describe("chat templates from the model itself", () => {
   // Python's str.strip and JavaScript's trim strip other characters (fixtures/chat-templates/make_whitespace.py).
   for (const [name, cases] of Object.entries(whitespace.fixtures)) {
     it(`${name}: | trim and .strip() strip what Python strips (U+0085, U+001C..U+001F yes; U+FEFF no), as transformers renders`, async () => {
-      const template = chatTemplate((await loadTemplate(fileURLToPath(new URL(name, dir)), { date: whitespace.day })).recorded);
+      const template = chatTemplate(
+        (await loadTemplate(fileURLToPath(new URL(name, dir)), { date: whitespace.day })).recorded,
+      );
       expect(cases.length).toBeGreaterThanOrEqual(18);
-      cases.forEach(({ messages, text }, i) => expect(template.render(messages), `case ${i}: ${JSON.stringify(messages)}`).toBe(text));
+      cases.forEach(({ messages, text }, i) =>
+        expect(template.render(messages), `case ${i}: ${JSON.stringify(messages)}`).toBe(text),
+      );
     });
   }
 
@@ -38,11 +55,18 @@ describe("chat templates from the model itself", () => {
 
   for (const [name, facts] of Object.entries(expected.fixtures)) {
     it(`${name}: byte-equal to transformers for every message list, errors where it raised`, () => {
-      const config = JSON.parse(readFileSync(new URL(`${name}/tokenizer_config.json`, dir), "utf8")) as Record<string, unknown>;
+      const config = JSON.parse(readFileSync(new URL(`${name}/tokenizer_config.json`, dir), "utf8")) as Record<
+        string,
+        unknown
+      >;
       const source = chatTemplateSource(config)!;
       conversations.forEach((messages, i) => {
         const want = facts.rendered[i]!;
-        const render = () => renderJinja(source, messages, { specialTokens: specialTokensOf(config), date: new Date(`${expected.day}T12:00:00Z`) });
+        const render = () =>
+          renderJinja(source, messages, {
+            specialTokens: specialTokensOf(config),
+            date: new Date(`${expected.day}T12:00:00Z`),
+          });
         if (want.error !== undefined) expect(render, `message list ${i}`).toThrow(/chat template/);
         else expect(render(), `message list ${i}`).toBe(want.text);
       });

@@ -56,7 +56,12 @@ const llama3: ChatTemplate = {
   render(messages) {
     return (
       "<|begin_of_text|>" +
-      messages.map((m) => `<|start_header_id|>${m.role}<|end_header_id|>\n\n${PYTHON_STRIP_GLOBALS.__python_strip!(m.content)}<|eot_id|>`).join("") +
+      messages
+        .map(
+          (m) =>
+            `<|start_header_id|>${m.role}<|end_header_id|>\n\n${PYTHON_STRIP_GLOBALS.__python_strip!(m.content)}<|eot_id|>`,
+        )
+        .join("") +
       this.assistantHeader
     );
   },
@@ -92,7 +97,8 @@ export function specialTokensOf(config: Record<string, unknown>): Record<string,
   for (const name of ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"]) {
     const v = config[name];
     if (typeof v === "string") out[name] = v;
-    else if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string") out[name] = (v as { content: string }).content;
+    else if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string")
+      out[name] = (v as { content: string }).content;
   }
   const extra = config.additional_special_tokens;
   if (Array.isArray(extra)) out.additional_special_tokens = extra as unknown as string;
@@ -115,8 +121,19 @@ export function chatTemplateSource(config: Record<string, unknown>): string | nu
  * `add_generation_prompt`, `raise_exception` (throws a ChatTemplateError with the template's message) and
  * `strftime_now` on the given day (UTC) rather than the clock, so a render can be repeated.
  */
-export function renderJinja(source: string, messages: ChatMessageText[], options: { specialTokens?: Record<string, string>; addGenerationPrompt?: boolean; date?: Date } = {}): string {
-  return renderParsed(parseTemplate(source), "", messages, options.specialTokens ?? {}, options.addGenerationPrompt ?? true, options.date ?? new Date());
+export function renderJinja(
+  source: string,
+  messages: ChatMessageText[],
+  options: { specialTokens?: Record<string, string>; addGenerationPrompt?: boolean; date?: Date } = {},
+): string {
+  return renderParsed(
+    parseTemplate(source),
+    "",
+    messages,
+    options.specialTokens ?? {},
+    options.addGenerationPrompt ?? true,
+    options.date ?? new Date(),
+  );
 }
 
 /**
@@ -130,7 +147,9 @@ export class ChatTemplateError extends Error {
     readonly templateMessage: string,
     messages: ChatMessageText[],
   ) {
-    super(`chat template${ref ? ` ${ref}` : ""} refused the conversation: "${templateMessage}" (the template's own raise_exception). ${ChatTemplateError.advice(templateMessage, messages)}`);
+    super(
+      `chat template${ref ? ` ${ref}` : ""} refused the conversation: "${templateMessage}" (the template's own raise_exception). ${ChatTemplateError.advice(templateMessage, messages)}`,
+    );
     this.name = "ChatTemplateError";
   }
 
@@ -159,7 +178,14 @@ function range(start: number, stop?: number, step = 1): number[] {
 
 // The library's own render sets a `raise_exception` and a clock-and-locale `strftime_now` that cannot
 // be replaced, so the environment is built here with transformers' globals.
-function renderParsed(template: Template, ref: string, messages: ChatMessageText[], specialTokens: Record<string, string>, addGenerationPrompt: boolean, date: Date): string {
+function renderParsed(
+  template: Template,
+  ref: string,
+  messages: ChatMessageText[],
+  specialTokens: Record<string, string>,
+  addGenerationPrompt: boolean,
+  date: Date,
+): string {
   const env = new Environment();
   const globals: Record<string, unknown> = {
     false: false,
@@ -187,9 +213,13 @@ function jinjaTemplate(spec: RecordedTemplate & { chatTemplate: string }): ChatT
   const specialTokens = spec.specialTokens ?? {};
   // Parsed once: every critic prompt and export line of a run renders with it.
   const parsed = parseTemplate(spec.chatTemplate);
-  const render = (messages: ChatMessageText[], addGenerationPrompt: boolean) => renderParsed(parsed, spec.ref, messages, specialTokens, addGenerationPrompt, date);
+  const render = (messages: ChatMessageText[], addGenerationPrompt: boolean) =>
+    renderParsed(parsed, spec.ref, messages, specialTokens, addGenerationPrompt, date);
   const endOfTurn = specialTokens.eos_token;
-  if (!endOfTurn) throw new Error(`chat template ${spec.ref}: the tokenizer names no eos_token (the end-of-turn token the critic's span and the exports need)`);
+  if (!endOfTurn)
+    throw new Error(
+      `chat template ${spec.ref}: the tokenizer names no eos_token (the end-of-turn token the critic's span and the exports need)`,
+    );
   let header = spec.assistantHeader;
   let turnEnd = spec.turnEnd;
   if (header === undefined || turnEnd === undefined) {
@@ -228,11 +258,15 @@ export function templateShape(
   let conversation: string | null = null;
   if (withPrompt.startsWith(without)) conversation = without;
   else {
-    const closing = Object.values(specialTokens).find((t) => typeof t === "string" && t && without.endsWith(t) && withPrompt.startsWith(without.slice(0, -t.length)));
+    const closing = Object.values(specialTokens).find(
+      (t) => typeof t === "string" && t && without.endsWith(t) && withPrompt.startsWith(without.slice(0, -t.length)),
+    );
     if (closing) conversation = without.slice(0, -closing.length);
   }
   if (conversation === null) {
-    throw new Error("the chat template's render with add_generation_prompt neither extends the render without it nor replaces a closing special token of it; the critic's span cannot be placed");
+    throw new Error(
+      "the chat template's render with add_generation_prompt neither extends the render without it nor replaces a closing special token of it; the critic's span cannot be placed",
+    );
   }
   const generationPrompt = withPrompt.slice(conversation.length);
   const at = conversation.lastIndexOf(PROBE);
@@ -241,7 +275,10 @@ export function templateShape(
 }
 
 /** What `add_generation_prompt` appends (see templateShape): empty for a template that ignores it. */
-export function generationPrompt(render: (messages: ChatMessageText[], addGenerationPrompt: boolean) => string, specialTokens: Record<string, string> = {}): string {
+export function generationPrompt(
+  render: (messages: ChatMessageText[], addGenerationPrompt: boolean) => string,
+  specialTokens: Record<string, string> = {},
+): string {
   return templateShape(render, specialTokens).generationPrompt;
 }
 
@@ -256,6 +293,14 @@ export function promptMessages(prompt: unknown): ChatMessageText[] {
   if (!Array.isArray(prompt)) throw new Error("a turn's prompt is neither text nor chat messages");
   return prompt.map((m: { role?: unknown; content?: unknown }) => ({
     role: String(m.role ?? "user"),
-    content: typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.filter((p: { type?: string }) => p.type === "text").map((p: { text?: string }) => p.text ?? "").join("\n") : "",
+    content:
+      typeof m.content === "string"
+        ? m.content
+        : Array.isArray(m.content)
+          ? m.content
+              .filter((p: { type?: string }) => p.type === "text")
+              .map((p: { text?: string }) => p.text ?? "")
+              .join("\n")
+          : "",
   }));
 }

@@ -42,12 +42,31 @@ export interface ScoreComparison {
   unranked: number;
 }
 
-export function compareScores(browser: TurnScores[], stored: StoredTurn[], models: { critic: string; policy: string }): ScoreComparison {
-  const out: ScoreComparison = { compared: { critic: 0, policy: 0, advantage: 0 }, max: { critic: null, policy: null, advantage: null }, maxDiff: null, maxRelative: null, worst: null, otherModels: { critics: [], policies: [] }, unranked: 0 };
+export function compareScores(
+  browser: TurnScores[],
+  stored: StoredTurn[],
+  models: { critic: string; policy: string },
+): ScoreComparison {
+  const out: ScoreComparison = {
+    compared: { critic: 0, policy: 0, advantage: 0 },
+    max: { critic: null, policy: null, advantage: null },
+    maxDiff: null,
+    maxRelative: null,
+    worst: null,
+    otherModels: { critics: [], policies: [] },
+    unranked: 0,
+  };
   const critics = new Set<string>();
   const policies = new Set<string>();
   const byTurn = new Map(stored.map((t) => [t.turn, t]));
-  const compare = (kind: keyof ScoreComparison["compared"], turn: number, candidate: number, value: ComparedValue, ours: number | null, theirs: number | null) => {
+  const compare = (
+    kind: keyof ScoreComparison["compared"],
+    turn: number,
+    candidate: number,
+    value: ComparedValue,
+    ours: number | null,
+    theirs: number | null,
+  ) => {
     if (ours === null || theirs === null || !Number.isFinite(ours) || !Number.isFinite(theirs)) return;
     const diff = Math.abs(ours - theirs);
     out.compared[kind]++;

@@ -12,7 +12,12 @@ export function criticTrainingText(groundTruth: string | null, input: string, ou
 }
 
 /** What the critic scores for a candidate: prefix, the state's input, the candidate, an empty assistant header. */
-export function criticPrompt(template: ChatTemplate, groundTruth: string | null, input: string, candidate: string): string {
+export function criticPrompt(
+  template: ChatTemplate,
+  groundTruth: string | null,
+  input: string,
+  candidate: string,
+): string {
   return (groundTruth === null ? "" : groundTruthPrefix(groundTruth)) + input + candidate + template.assistantHeader;
 }
 
@@ -37,14 +42,20 @@ export function criticScore(
   const turnEnd = template.turnEnd;
   if (options.prompt !== undefined && tokens.every((t) => t.start !== undefined)) {
     const prompt = options.prompt;
-    if (!prompt.endsWith(template.assistantHeader)) throw new Error(`the critic's prompt does not end with the template's generation prompt ${JSON.stringify(template.assistantHeader)}`);
+    if (!prompt.endsWith(template.assistantHeader))
+      throw new Error(
+        `the critic's prompt does not end with the template's generation prompt ${JSON.stringify(template.assistantHeader)}`,
+      );
     const end = prompt.length - template.assistantHeader.length;
     const last = prompt.lastIndexOf(turnEnd, end - turnEnd.length);
     const begin = last < 0 ? 0 : last + turnEnd.length;
     span = tokens.flatMap((t) => (t.logprob !== null && t.start! >= begin && t.start! < end ? [t.logprob] : []));
   } else {
     const header = template.assistantHeaderTokens;
-    if (header === null) throw new Error(`chat template ${template.name}: the generation prompt's token count is unknown (its folder has no tokenizer.json)`);
+    if (header === null)
+      throw new Error(
+        `chat template ${template.name}: the generation prompt's token count is unknown (its folder has no tokenizer.json)`,
+      );
     const body = tokens.slice(0, Math.max(0, tokens.length - header));
     // A closing text such as Mistral's " [/INST]" is one token without its leading space.
     const closing = turnEnd.trim();
@@ -57,7 +68,8 @@ export function criticScore(
     }
     span = body.slice(last + 1).flatMap((t) => (t.logprob === null ? [] : [t.logprob]));
   }
-  if (span.length === 0) throw new Error("the critic's span (the tokens after the last end-of-turn, before the generation prompt) is empty");
+  if (span.length === 0)
+    throw new Error("the critic's span (the tokens after the last end-of-turn, before the generation prompt) is empty");
   const total = span.reduce((a, b) => a + b, 0);
   return options.sum ? total : total / span.length;
 }

@@ -15,14 +15,26 @@ export function criticPairLine(
   rejected: { input: string; output: string },
 ): Record<string, unknown> {
   if (shape === "strings") {
-    return { chosen: criticTrainingText(groundTruth, chosen.input, chosen.output), rejected: criticTrainingText(groundTruth, rejected.input, rejected.output) };
+    return {
+      chosen: criticTrainingText(groundTruth, chosen.input, chosen.output),
+      rejected: criticTrainingText(groundTruth, rejected.input, rejected.output),
+    };
   }
   const prefix = groundTruth === null ? "" : groundTruthPrefix(groundTruth);
-  return { chosen: { input: prefix + chosen.input, output: chosen.output }, rejected: { input: prefix + rejected.input, output: rejected.output } };
+  return {
+    chosen: { input: prefix + chosen.input, output: chosen.output },
+    rejected: { input: prefix + rejected.input, output: rejected.output },
+  };
 }
 
 /** A turn pair for the policy: full texts ending in the end-of-turn token, or with the prompt apart. */
-export function policyPairLine(input: string, chosen: string, rejected: string, endOfTurn: string, withPrompt: boolean): Record<string, string> {
+export function policyPairLine(
+  input: string,
+  chosen: string,
+  rejected: string,
+  endOfTurn: string,
+  withPrompt: boolean,
+): Record<string, string> {
   return withPrompt
     ? { prompt: input, chosen: chosen + endOfTurn, rejected: rejected + endOfTurn }
     : { chosen: input + chosen + endOfTurn, rejected: input + rejected + endOfTurn };
@@ -34,6 +46,11 @@ export function policyPairLine(input: string, chosen: string, rejected: string, 
  * token only where a reply lacks it, so prompt + reply is the OpenRLHF policy line's text exactly
  * (the conversational format would re-render the reply, and Llama 3's template trims it).
  */
-export function trlDpoLine(prompt: string, chosen: string, rejected: string, endOfTurn: string): Record<string, string> {
+export function trlDpoLine(
+  prompt: string,
+  chosen: string,
+  rejected: string,
+  endOfTurn: string,
+): Record<string, string> {
   return { prompt, chosen: chosen + endOfTurn, rejected: rejected + endOfTurn };
 }

@@ -2,7 +2,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { resolveModel } from "../hub/resolve";
-import { chatTemplate, chatTemplateSource, isTemplateName, specialTokensOf, type ChatTemplate, type RecordedTemplate, type TemplateName } from "./chat-template";
+import {
+  chatTemplate,
+  chatTemplateSource,
+  isTemplateName,
+  specialTokensOf,
+  type ChatTemplate,
+  type RecordedTemplate,
+  type TemplateName,
+} from "./chat-template";
 
 // `--template`: a named fallback, or a model's own chat template from a hub id or a folder (its
 // tokenizer_config.json; tokenizer.json, where present, counts the generation prompt's tokens).
@@ -23,12 +31,21 @@ export async function loadTemplate(ref: string, options: { date?: string } = {})
     throw new Error(`${configFile}: ${(error as Error).message}`);
   }
   const source = chatTemplateSource(config);
-  if (!source) throw new Error(`${configFile}: no chat_template (name a fallback instead: --template ${"llama3"} or chatml)`);
-  const recorded: RecordedTemplate = { ref, chatTemplate: source, specialTokens: specialTokensOf(config), date: options.date ?? templateDay(new Date()) };
+  if (!source)
+    throw new Error(`${configFile}: no chat_template (name a fallback instead: --template ${"llama3"} or chatml)`);
+  const recorded: RecordedTemplate = {
+    ref,
+    chatTemplate: source,
+    specialTokens: specialTokensOf(config),
+    date: options.date ?? templateDay(new Date()),
+  };
   const template = chatTemplate(recorded);
   let headerTokens: number | null = null;
   if (resolved.files.includes("tokenizer.json")) {
-    const tokenizer = new Tokenizer(JSON.parse(readFileSync(path.join(resolved.folder, "tokenizer.json"), "utf8")), config);
+    const tokenizer = new Tokenizer(
+      JSON.parse(readFileSync(path.join(resolved.folder, "tokenizer.json"), "utf8")),
+      config,
+    );
     headerTokens = tokenizer.encode(template.assistantHeader, { add_special_tokens: false }).ids.length;
   }
   return chatTemplate({ ...template.recorded, assistantHeaderTokens: headerTokens });

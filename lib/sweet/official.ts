@@ -24,7 +24,9 @@ export async function* officialLines(
     yield {
       ...trajectory,
       dialogue_history: trajectory.dialogue_history.map((turn) =>
-        turn.role === "assistant" && turn.input !== null && turn.input !== undefined ? { ...turn, input: promptText(template, turn.input) } : turn,
+        turn.role === "assistant" && turn.input !== null && turn.input !== undefined
+          ? { ...turn, input: promptText(template, turn.input) }
+          : turn,
       ),
     };
   }

@@ -4,7 +4,20 @@ import { explainStepError, pipelineView } from "./pipeline-view";
 // The training-data panel's words from counts: which step is next, why a step has nothing to work
 // on, and which training files hold something.
 
-const none = { episodesDone: 0, tasksWithSamples: 0, tasksWithTwoSamples: 0, trajectoryPairs: 0, states: 0, statesWithCandidates: 0, candidates: 0, ranked: 0, rankedStates: 0, turnPairs: 0, pairable: 0, benchmark: "backend" as const };
+const none = {
+  episodesDone: 0,
+  tasksWithSamples: 0,
+  tasksWithTwoSamples: 0,
+  trajectoryPairs: 0,
+  states: 0,
+  statesWithCandidates: 0,
+  candidates: 0,
+  ranked: 0,
+  rankedStates: 0,
+  turnPairs: 0,
+  pairable: 0,
+  benchmark: "backend" as const,
+};
 
 describe("the SWEET-RL pipeline view", () => {
   it("before anything: every step says why it cannot run and every export is empty with the step that fills it", () => {
@@ -27,7 +40,9 @@ describe("the SWEET-RL pipeline view", () => {
 
   it("a best-of-2 run whose samples all tie names the rule that found no pair", () => {
     const view = pipelineView({ ...none, episodesDone: 6, tasksWithSamples: 3, tasksWithTwoSamples: 3, states: 18 });
-    expect(view.steps[0]!.why).toBe("no task has a better and a worse sample: a pair is a sample that passes every test against one of the same task that does not");
+    expect(view.steps[0]!.why).toBe(
+      "no task has a better and a worse sample: a pair is a sample that passes every test against one of the same task that does not",
+    );
   });
 
   it("walks pairs → candidates → rank → turn pairs, naming the next step and the files that fill", () => {
@@ -39,7 +54,9 @@ describe("the SWEET-RL pipeline view", () => {
     expect(pipelineView(paired).exports.find((x) => x.format === "openrlhf-critic")).toMatchObject({ lines: 3 });
     const sampled = { ...paired, statesWithCandidates: 18, candidates: 54 };
     expect(pipelineView(sampled).next).toBe("rank");
-    expect(pipelineView(sampled).exports.find((x) => x.format === "trl-dpo")!.empty!.cli).toBe("no turn pairs yet: run `colbench rank RUN --critic URL#MODEL`, then `colbench turn-pairs RUN`");
+    expect(pipelineView(sampled).exports.find((x) => x.format === "trl-dpo")!.empty!.cli).toBe(
+      "no turn pairs yet: run `colbench rank RUN --critic URL#MODEL`, then `colbench turn-pairs RUN`",
+    );
     const half = { ...sampled, ranked: 20, rankedStates: 7 };
     expect(pipelineView(half).steps[2]!.state).toBe("partly");
     const ranked = { ...sampled, ranked: 54, rankedStates: 18 };
@@ -51,12 +68,21 @@ describe("the SWEET-RL pipeline view", () => {
   });
 
   it("says in words that a server gives no log-probs", () => {
-    const raw = "http://x/v1#m: malformed response: choices.0.logprobs: Invalid input: expected object, received undefined (gave up after 5 attempts, 7.1 s)";
-    expect(explainStepError("candidates", raw)).toMatch(/^this server returns no log-probs for sampled text; candidates need a server that does, e\.g\. vLLM \(it answered: /);
+    const raw =
+      "http://x/v1#m: malformed response: choices.0.logprobs: Invalid input: expected object, received undefined (gave up after 5 attempts, 7.1 s)";
+    expect(explainStepError("candidates", raw)).toMatch(
+      /^this server returns no log-probs for sampled text; candidates need a server that does, e\.g\. vLLM \(it answered: /,
+    );
     expect(explainStepError("rank", raw)).toMatch(/^this server returns no log-probs for prompt tokens/);
-    const incomplete = "http://x/v1#m /completions: incomplete answer: sample 0 came without the log-probs of its tokens (logprobs: 0 was sent)";
+    const incomplete =
+      "http://x/v1#m /completions: incomplete answer: sample 0 came without the log-probs of its tokens (logprobs: 0 was sent)";
     expect(explainStepError("candidates", incomplete)).toMatch(/^this server returns no log-probs for sampled text/);
-    expect(explainStepError("rank", "http://x/v1#m /completions: incomplete answer: logprobs is null (the server did not score the prompt)")).toMatch(/^this server returns no log-probs for prompt tokens/);
+    expect(
+      explainStepError(
+        "rank",
+        "http://x/v1#m /completions: incomplete answer: logprobs is null (the server did not score the prompt)",
+      ),
+    ).toMatch(/^this server returns no log-probs for prompt tokens/);
     expect(explainStepError("candidates", "connect ECONNREFUSED")).toBe("connect ECONNREFUSED");
   });
 });

@@ -48,7 +48,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * `pairable`: how many trajectory pairs the benchmark's rule finds in the run's finished samples now
  * (what "Make trajectory pairs" would store), so a step that would make nothing says so before it runs.
  */
-export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: Benchmark }, run = "RUN"): PipelineView {
+export function pipelineView(
+  c: PipelineCounts & { pairable: number; benchmark: Benchmark },
+  run = "RUN",
+): PipelineView {
   const pairsWhy =
     c.episodesDone === 0
       ? "no finished episode yet: pairs compare finished samples of one task; let the run finish first"
@@ -62,7 +65,16 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
       step: "pairs",
       number: 1,
       title: "Trajectory pairs",
-      state: c.trajectoryPairs > 0 && c.trajectoryPairs === c.pairable ? "done" : c.pairable > 0 ? (c.trajectoryPairs > 0 ? "partly" : "ready") : c.trajectoryPairs > 0 ? "done" : "blocked",
+      state:
+        c.trajectoryPairs > 0 && c.trajectoryPairs === c.pairable
+          ? "done"
+          : c.pairable > 0
+            ? c.trajectoryPairs > 0
+              ? "partly"
+              : "ready"
+            : c.trajectoryPairs > 0
+              ? "done"
+              : "blocked",
       made: `${plural(c.trajectoryPairs, "trajectory pair")}${c.pairable !== c.trajectoryPairs && c.pairable > 0 ? ` (the finished samples make ${c.pairable} now)` : ""}`,
       input: `${plural(c.episodesDone, "finished episode")}; ${plural(c.tasksWithTwoSamples, "task")} with two or more finished samples`,
       ...(pairsWhy && c.trajectoryPairs === 0 ? { why: pairsWhy } : {}),
@@ -71,10 +83,21 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
       step: "candidates",
       number: 2,
       title: "Candidates",
-      state: c.states === 0 ? "blocked" : c.statesWithCandidates === 0 ? "ready" : c.statesWithCandidates < c.states ? "partly" : "done",
+      state:
+        c.states === 0
+          ? "blocked"
+          : c.statesWithCandidates === 0
+            ? "ready"
+            : c.statesWithCandidates < c.states
+              ? "partly"
+              : "done",
       made: `${plural(c.candidates, "candidate")} for ${c.statesWithCandidates} of ${plural(c.states, "agent turn")}`,
       input: `${plural(c.states, "agent turn")} of finished episodes (each turn's own output is stored beside its samples as candidate 0)`,
-      ...(c.states === 0 ? { why: "no agent turn of a finished episode yet: candidates are alternatives to the agent's turns; let the run finish first" } : {}),
+      ...(c.states === 0
+        ? {
+            why: "no agent turn of a finished episode yet: candidates are alternatives to the agent's turns; let the run finish first",
+          }
+        : {}),
     },
     {
       step: "rank",
@@ -92,37 +115,103 @@ export function pipelineView(c: PipelineCounts & { pairable: number; benchmark: 
       state: c.turnPairs > 0 ? "done" : c.ranked > 0 ? "ready" : "blocked",
       made: `${plural(c.turnPairs, "turn pair")}`,
       input: `${plural(c.rankedStates, "agent turn")} with ranked candidates`,
-      ...(c.ranked === 0 ? { why: c.candidates === 0 ? "nothing ranked yet: sample candidates (step 2), then rank them (step 3)" : "nothing ranked yet: rank the candidates first (step 3)" } : {}),
+      ...(c.ranked === 0
+        ? {
+            why:
+              c.candidates === 0
+                ? "nothing ranked yet: sample candidates (step 2), then rank them (step 3)"
+                : "nothing ranked yet: rank the candidates first (step 3)",
+          }
+        : {}),
     },
   ];
   const next = steps.find((s) => s.state === "ready" || s.state === "partly")?.step ?? null;
-  const needsPairs = { step: "pairs" as const, panel: "make trajectory pairs first (step 1)", cli: `no trajectory pairs yet: run \`colbench pairs ${run}\` first` };
+  const needsPairs = {
+    step: "pairs" as const,
+    panel: "make trajectory pairs first (step 1)",
+    cli: `no trajectory pairs yet: run \`colbench pairs ${run}\` first`,
+  };
   const needsTurnPairs =
     c.candidates === 0
-      ? { step: "candidates" as const, panel: "sample candidates, rank them and draw turn pairs first (steps 2-4)", cli: `no turn pairs yet: run \`colbench candidates ${run} --policy URL#MODEL\`, then \`colbench rank ${run} --critic URL#MODEL\` and \`colbench turn-pairs ${run}\`` }
+      ? {
+          step: "candidates" as const,
+          panel: "sample candidates, rank them and draw turn pairs first (steps 2-4)",
+          cli: `no turn pairs yet: run \`colbench candidates ${run} --policy URL#MODEL\`, then \`colbench rank ${run} --critic URL#MODEL\` and \`colbench turn-pairs ${run}\``,
+        }
       : c.ranked === 0
-        ? { step: "rank" as const, panel: "rank the candidates and draw turn pairs first (steps 3-4)", cli: `no turn pairs yet: run \`colbench rank ${run} --critic URL#MODEL\`, then \`colbench turn-pairs ${run}\`` }
-        : { step: "turn-pairs" as const, panel: "draw turn pairs first (step 4)", cli: `no turn pairs yet: run \`colbench turn-pairs ${run}\`` };
-  const noEpisodes = { step: "run" as const, panel: "no finished episode yet", cli: "no finished episode yet: the run has nothing to export" };
+        ? {
+            step: "rank" as const,
+            panel: "rank the candidates and draw turn pairs first (steps 3-4)",
+            cli: `no turn pairs yet: run \`colbench rank ${run} --critic URL#MODEL\`, then \`colbench turn-pairs ${run}\``,
+          }
+        : {
+            step: "turn-pairs" as const,
+            panel: "draw turn pairs first (step 4)",
+            cli: `no turn pairs yet: run \`colbench turn-pairs ${run}\``,
+          };
+  const noEpisodes = {
+    step: "run" as const,
+    panel: "no finished episode yet",
+    cli: "no finished episode yet: the run has nothing to export",
+  };
   const exports: ExportView[] = [
-    { format: "official", holds: "one trajectory per finished episode, task by task (the benchmark's format)", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
-    { format: "official-best-of-k", holds: "one trajectory per finished episode, in the benchmark's best-of-k order", lines: c.episodesDone, ...(c.episodesDone ? {} : { empty: noEpisodes }) },
-    { format: "openrlhf-critic", holds: "one line per trajectory pair (critic training, OpenRLHF)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
-    { format: "published-frontend-critic", holds: "one line per trajectory pair, sides as {input, output} (the published frontend critic's shape)", lines: c.trajectoryPairs, ...(c.trajectoryPairs ? {} : { empty: needsPairs }) },
-    { format: "openrlhf-policy", holds: "one line per turn pair (policy DPO, OpenRLHF)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
-    { format: "trl-dpo", holds: "one line per turn pair (policy DPO, TRL)", lines: c.turnPairs, ...(c.turnPairs ? {} : { empty: needsTurnPairs }) },
+    {
+      format: "official",
+      holds: "one trajectory per finished episode, task by task (the benchmark's format)",
+      lines: c.episodesDone,
+      ...(c.episodesDone ? {} : { empty: noEpisodes }),
+    },
+    {
+      format: "official-best-of-k",
+      holds: "one trajectory per finished episode, in the benchmark's best-of-k order",
+      lines: c.episodesDone,
+      ...(c.episodesDone ? {} : { empty: noEpisodes }),
+    },
+    {
+      format: "openrlhf-critic",
+      holds: "one line per trajectory pair (critic training, OpenRLHF)",
+      lines: c.trajectoryPairs,
+      ...(c.trajectoryPairs ? {} : { empty: needsPairs }),
+    },
+    {
+      format: "published-frontend-critic",
+      holds: "one line per trajectory pair, sides as {input, output} (the published frontend critic's shape)",
+      lines: c.trajectoryPairs,
+      ...(c.trajectoryPairs ? {} : { empty: needsPairs }),
+    },
+    {
+      format: "openrlhf-policy",
+      holds: "one line per turn pair (policy DPO, OpenRLHF)",
+      lines: c.turnPairs,
+      ...(c.turnPairs ? {} : { empty: needsTurnPairs }),
+    },
+    {
+      format: "trl-dpo",
+      holds: "one line per turn pair (policy DPO, TRL)",
+      lines: c.turnPairs,
+      ...(c.turnPairs ? {} : { empty: needsTurnPairs }),
+    },
   ];
   return { counts: c, steps, next, exports };
 }
 
 /** A run's pipeline as the panel and `colbench export` describe it, counted from the store. */
-export async function loadPipelineView(store: Store, run: { id: number; name: string; benchmark: Benchmark }, kept?: Awaited<ReturnType<Store["runs"]["kept"]>>): Promise<PipelineView> {
+export async function loadPipelineView(
+  store: Store,
+  run: { id: number; name: string; benchmark: Benchmark },
+  kept?: Awaited<ReturnType<Store["runs"]["kept"]>>,
+): Promise<PipelineView> {
   // The run page passes what it keeps per revision of the run; others count afresh.
   const pairable = async (samples: Promise<RunSample[]>) =>
-    trajectoryPairs(run.benchmark, (await samples).map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId }))).length;
+    trajectoryPairs(
+      run.benchmark,
+      (await samples).map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId })),
+    ).length;
   // Pairing 10,000 samples is ~0.7 ms of the run page's event loop: kept, like the samples it reads.
   const [counts, pairs] = await Promise.all(
-    kept ? [kept.pipelineProgress(), kept.derived(`pairable ${run.benchmark}`, () => pairable(kept.samples()))] : [store.sweet.progress(run.id), pairable(store.sweet.samples(run.id))],
+    kept
+      ? [kept.pipelineProgress(), kept.derived(`pairable ${run.benchmark}`, () => pairable(kept.samples()))]
+      : [store.sweet.progress(run.id), pairable(store.sweet.samples(run.id))],
   );
   return pipelineView({ ...counts, pairable: pairs, benchmark: run.benchmark }, run.name);
 }
@@ -134,7 +223,9 @@ export async function loadPipelineView(store: Store, run: { id: number; name: st
  */
 export function explainStepError(step: PipelineStep, message: string): string {
   // The client's words for it: a field refused by its schema, or an answer that came without them.
-  const noLogprobs = /log-?probs?/i.test(message) && /(expected|invalid|received|required|without|is null|have no log-prob)/i.test(message);
+  const noLogprobs =
+    /log-?probs?/i.test(message) &&
+    /(expected|invalid|received|required|without|is null|have no log-prob)/i.test(message);
   if (noLogprobs && step === "candidates") {
     return `this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM (it answered: ${message})`;
   }

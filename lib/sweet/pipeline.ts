@@ -22,7 +22,12 @@ export type Progress = (done: number, total: number) => void;
  * Works through `items` with at most `concurrency` at once; after an abort, or after one item
  * failed, no new item starts (the failure is what the step ends with).
  */
-async function eachConcurrently<T>(items: T[], concurrency: number, signal: AbortSignal | undefined, work: (item: T) => Promise<void>): Promise<void> {
+async function eachConcurrently<T>(
+  items: T[],
+  concurrency: number,
+  signal: AbortSignal | undefined,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -36,7 +41,9 @@ async function eachConcurrently<T>(items: T[], concurrency: number, signal: Abor
       }
     }
   };
-  const results = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
+  const results = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker),
+  );
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (rejected) throw rejected.reason;
 }
@@ -48,13 +55,26 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
  * Trajectory pairs of a run by the benchmark's rule, stored (replacing earlier ones). Whether the
  * critic's training text carries the final answer is kept with them for the export.
  */
-export async function makeTrajectoryPairs(store: Store, runId: number, options: { groundTruth?: boolean } = {}): Promise<{ pairs: number; tasks: number }> {
+export async function makeTrajectoryPairs(
+  store: Store,
+  runId: number,
+  options: { groundTruth?: boolean } = {},
+): Promise<{ pairs: number; tasks: number }> {
   const run = await store.runs.find(runId);
   if (!run) throw new Error(`no run ${runId}`);
   const samples = await store.sweet.samples(runId);
-  const pairs = trajectoryPairs(run.benchmark, samples.map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId })));
+  const pairs = trajectoryPairs(
+    run.benchmark,
+    samples.map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId })),
+  );
   const params = { rule: `${run.benchmark}-best-of-k`, groundTruth: options.groundTruth ?? false };
-  const stored = await store.sweet.replacePairs(runId, "trajectory", "rule", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
+  const stored = await store.sweet.replacePairs(
+    runId,
+    "trajectory",
+    "rule",
+    pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })),
+    params,
+  );
   return { pairs: stored, tasks: new Set(pairs.map((p) => p.task)).size };
 }
 
@@ -77,15 +97,31 @@ export async function sampleState(
   const [own, samples] = await Promise.all([
     // The end-of-turn token is scored too: a sample's log-probs include the one it ended on.
     policy.textLogprobs(input, state.output + options.template.endOfTurn),
-    text ? policy.sampleText(input, options.n, sampling) : policy.sample({ messages: state.prompt as ChatMessage[], ...sampling }, options.n),
+    text
+      ? policy.sampleText(input, options.n, sampling)
+      : policy.sample({ messages: state.prompt as ChatMessage[], ...sampling }, options.n),
   ]);
   const ownStats = continuationStats(own);
   const via = text ? "completions" : "chat";
   const rows = [
-    { index: 0, text: state.output, policyModel: policy.spec.model, policyMean: ownStats.mean, policySum: ownStats.sum, sampledVia: "own" },
+    {
+      index: 0,
+      text: state.output,
+      policyModel: policy.spec.model,
+      policyMean: ownStats.mean,
+      policySum: ownStats.sum,
+      sampledVia: "own",
+    },
     ...samples.map((s, i) => {
       const lps = s.logprobs.map((t) => t.logprob);
-      return { index: i + 1, text: s.text, policyModel: policy.spec.model, policyMean: mean(lps), policySum: sum(lps), sampledVia: via };
+      return {
+        index: i + 1,
+        text: s.text,
+        policyModel: policy.spec.model,
+        policyMean: mean(lps),
+        policySum: sum(lps),
+        sampledVia: via,
+      };
     }),
   ];
   return store.sweet.insertCandidates(state.turnId, rows, options.fence);
@@ -94,7 +130,12 @@ export async function sampleState(
 type Unranked = Awaited<ReturnType<Store["sweet"]["unranked"]>>[number];
 
 /** Scores one state's candidates with a critic server; throws (storing nothing) when any answer is not whole. */
-async function scoreState(critic: PromptScorer, template: ChatTemplate, candidates: Unranked[], options: { groundTruth?: boolean; sum?: boolean }): Promise<CandidateScore[]> {
+async function scoreState(
+  critic: PromptScorer,
+  template: ChatTemplate,
+  candidates: Unranked[],
+  options: { groundTruth?: boolean; sum?: boolean },
+): Promise<CandidateScore[]> {
   const first = candidates[0]!;
   const input = promptText(template, first.prompt);
   return Promise.all(
@@ -107,7 +148,13 @@ async function scoreState(critic: PromptScorer, template: ChatTemplate, candidat
       } catch (error) {
         throw new Error(`${critic.spec.model}: candidate ${c.index} of turn ${c.turnId}: ${(error as Error).message}`);
       }
-      return { id: c.id, turnId: c.turnId, index: c.index, criticScore: score, advantage: advantage(score, options.sum ? c.policySum : c.policyMean) };
+      return {
+        id: c.id,
+        turnId: c.turnId,
+        index: c.index,
+        criticScore: score,
+        advantage: advantage(score, options.sum ? c.policySum : c.policyMean),
+      };
     }),
   );
 }
@@ -145,7 +192,16 @@ export async function sampleCandidates(
   store: Store,
   runId: number,
   policy: OpenAICompatibleClient,
-  options: { n?: number; fraction?: number; template: ChatTemplate; temperature?: number; maxTokens?: number; onProgress?: Progress; signal?: AbortSignal; concurrency?: number },
+  options: {
+    n?: number;
+    fraction?: number;
+    template: ChatTemplate;
+    temperature?: number;
+    maxTokens?: number;
+    onProgress?: Progress;
+    signal?: AbortSignal;
+    concurrency?: number;
+  },
 ): Promise<{ states: number; sampled: number; candidates: number }> {
   const n = options.n ?? 16;
   const states = await store.sweet.states(runId, options.fraction ?? 1);
@@ -155,7 +211,12 @@ export async function sampleCandidates(
   options.onProgress?.(done, states.length);
   await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
     // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
-    const stored = await sampleState(store, policy, state, { n, template: options.template, temperature: options.temperature, maxTokens: options.maxTokens });
+    const stored = await sampleState(store, policy, state, {
+      n,
+      template: options.template,
+      temperature: options.temperature,
+      maxTokens: options.maxTokens,
+    });
     added += stored;
     options.onProgress?.(++done, states.length);
   });
@@ -174,12 +235,25 @@ export async function rankCandidates(
   store: Store,
   runId: number,
   critic: PromptScorer,
-  options: { groundTruth?: boolean; sum?: boolean; template: ChatTemplate; onProgress?: Progress; signal?: AbortSignal; concurrency?: number; policy?: ContinuationScorer },
+  options: {
+    groundTruth?: boolean;
+    sum?: boolean;
+    template: ChatTemplate;
+    onProgress?: Progress;
+    signal?: AbortSignal;
+    concurrency?: number;
+    policy?: ContinuationScorer;
+  },
 ): Promise<{ ranked: number }> {
   const template = options.template;
   const todo = await store.sweet.unranked(runId);
   // Recorded (or checked against the record) before anything is scored: a run's advantages are never a mix.
-  const settings = await rankSettingsForRun(store, runId, { sum: options.sum, groundTruth: options.groundTruth }, { record: todo.length > 0 });
+  const settings = await rankSettingsForRun(
+    store,
+    runId,
+    { sum: options.sum, groundTruth: options.groundTruth },
+    { record: todo.length > 0 },
+  );
   options = { ...options, ...settings };
   let done = 0;
   options.onProgress?.(0, todo.length);
@@ -195,15 +269,31 @@ export async function rankCandidates(
   const groundTruthOf = (c: Unranked) => (options.groundTruth === false ? null : c.groundTruth);
   const turns = byTurn(todo);
   if (critic.promptLogprobsBatch || options.policy) {
-    if (!critic.promptLogprobsBatch) throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
+    if (!critic.promptLogprobsBatch)
+      throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
     const batchCritic = critic as PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>;
     // Two turns at a time: one tokenises while the other runs.
     await eachConcurrently(turns, Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
       const first = candidates[0]!;
-      const scored = await scoreTurn(template, { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates }, batchCritic, options.policy ?? null, { sum: options.sum });
+      const scored = await scoreTurn(
+        template,
+        { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates },
+        batchCritic,
+        options.policy ?? null,
+        { sum: options.sum },
+      );
       scored.forEach((s, i) => {
         const c = candidates[i]!;
-        batch.push({ id: c.id, turnId: c.turnId, index: c.index, criticScore: s.criticScore, advantage: s.advantage, ...(options.policy ? { policy: { model: options.policy.spec.model, mean: s.policyMean, sum: s.policySum } } : {}) });
+        batch.push({
+          id: c.id,
+          turnId: c.turnId,
+          index: c.index,
+          criticScore: s.criticScore,
+          advantage: s.advantage,
+          ...(options.policy
+            ? { policy: { model: options.policy.spec.model, mean: s.policyMean, sum: s.policySum } }
+            : {}),
+        });
       });
       if (batch.length >= 256) await flush();
       done += candidates.length;
@@ -211,14 +301,19 @@ export async function rankCandidates(
     }).finally(flush);
   } else {
     // States side by side, each state's candidates together; the client bounds requests in flight.
-    await eachConcurrently(turns, Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))), options.signal, async (candidates) => {
-      // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
-      const scores = await scoreState(critic, template, candidates, options);
-      batch.push(...scores);
-      if (batch.length >= 256) await flush();
-      done += candidates.length;
-      options.onProgress?.(done, todo.length);
-    }).finally(flush);
+    await eachConcurrently(
+      turns,
+      Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))),
+      options.signal,
+      async (candidates) => {
+        // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
+        const scores = await scoreState(critic, template, candidates, options);
+        batch.push(...scores);
+        if (batch.length >= 256) await flush();
+        done += candidates.length;
+        options.onProgress?.(done, todo.length);
+      },
+    ).finally(flush);
   }
   await writing;
   const left = (await store.sweet.unranked(runId)).length;
@@ -253,8 +348,11 @@ export async function makeTurnPairs(
   const pool = options.pool ?? "samples";
   const order = options.order ?? "task";
   const ranked = (await store.sweet.ranked(runId)).filter((c) => pool === "samples+own" || c.index > 0);
-  ranked.sort((a, b) =>
-    (order === "task" ? a.taskId - b.taskId || a.sample - b.sample : a.sample - b.sample || a.taskId - b.taskId) || a.turnIndex - b.turnIndex || a.index - b.index,
+  ranked.sort(
+    (a, b) =>
+      (order === "task" ? a.taskId - b.taskId || a.sample - b.sample : a.sample - b.sample || a.taskId - b.taskId) ||
+      a.turnIndex - b.turnIndex ||
+      a.index - b.index,
   );
   const byTurn = new Map<number, Array<{ id: number; advantage: number }>>();
   for (const c of ranked) {
@@ -263,8 +361,17 @@ export async function makeTurnPairs(
     byTurn.set(c.turnId, list);
   }
   const params = { pairsPerState: options.pairsPerState ?? 8, seed: options.seed ?? 42, pool, order };
-  const pairs = drawTurnPairs([...byTurn].map(([state, candidates]) => ({ state, candidates })), params);
-  const stored = await store.sweet.replacePairs(runId, "turn", "critic", pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })), params);
+  const pairs = drawTurnPairs(
+    [...byTurn].map(([state, candidates]) => ({ state, candidates })),
+    params,
+  );
+  const stored = await store.sweet.replacePairs(
+    runId,
+    "turn",
+    "critic",
+    pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })),
+    params,
+  );
   return { states: byTurn.size, pairs: stored };
 }
 
@@ -275,7 +382,12 @@ export async function makeTurnPairs(
  * preference format, whose texts are the OpenRLHF policy file's.
  */
 export type TrainingFormat = "openrlhf-critic" | "published-frontend-critic" | "openrlhf-policy" | "trl-dpo";
-export const TRAINING_FORMATS: readonly TrainingFormat[] = ["openrlhf-critic", "published-frontend-critic", "openrlhf-policy", "trl-dpo"];
+export const TRAINING_FORMATS: readonly TrainingFormat[] = [
+  "openrlhf-critic",
+  "published-frontend-critic",
+  "openrlhf-policy",
+  "trl-dpo",
+];
 
 /** The lines of a training file, from the pairs the steps above stored, written in the run's chat template. */
 export async function* trainingLines(
@@ -288,13 +400,19 @@ export async function* trainingLines(
   if (format === "openrlhf-critic" || format === "published-frontend-critic") {
     const pairs = await store.sweet.pairs(runId, "trajectory");
     // As the pairs were made (`colbench pairs --with-ground-truth`), unless the export says otherwise.
-    const withTruth = options.groundTruth ?? Boolean((pairs[0]?.params as { groundTruth?: boolean } | null)?.groundTruth);
+    const withTruth =
+      options.groundTruth ?? Boolean((pairs[0]?.params as { groundTruth?: boolean } | null)?.groundTruth);
     const sides = await store.sweet.episodeSides([...new Set(pairs.flatMap((p) => [p.chosenId, p.rejectedId]))]);
     for (const p of pairs) {
       const chosen = sides.get(p.chosenId)!;
       const rejected = sides.get(p.rejectedId)!;
       const side = (s: typeof chosen) => ({ input: promptText(template, s.input), output: s.output });
-      yield criticPairLine(format === "openrlhf-critic" ? "strings" : "objects", withTruth ? chosen.groundTruth : null, side(chosen), side(rejected));
+      yield criticPairLine(
+        format === "openrlhf-critic" ? "strings" : "objects",
+        withTruth ? chosen.groundTruth : null,
+        side(chosen),
+        side(rejected),
+      );
     }
     return;
   }

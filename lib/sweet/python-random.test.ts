@@ -5,10 +5,19 @@ import { drawTurnPairs } from "./turn-pairs";
 
 // Expected values were produced once with CPython (fixtures/python-random/make_expected.py).
 const dir = new URL("./fixtures/python-random/", import.meta.url);
-const ranked = JSON.parse(readFileSync(new URL("ranked.json", dir), "utf8")) as Array<{ state: string; advantages: number[] }>;
+const ranked = JSON.parse(readFileSync(new URL("ranked.json", dir), "utf8")) as Array<{
+  state: string;
+  advantages: number[];
+}>;
 const expected = JSON.parse(readFileSync(new URL("expected.json", dir), "utf8")) as {
   pairsPerState: number;
-  seeds: Record<string, { pairs: Array<[string, number, number]>; generator: { random: number[]; getrandbits: number[]; randbelow: number[]; sample: number[] } }>;
+  seeds: Record<
+    string,
+    {
+      pairs: Array<[string, number, number]>;
+      generator: { random: number[]; getrandbits: number[]; randbelow: number[]; sample: number[] };
+    }
+  >;
 };
 
 describe("Python's random, as random.seed(int) leaves it", () => {
@@ -32,7 +41,10 @@ describe("Python's random, as random.seed(int) leaves it", () => {
 describe("turn pairs drawn as generate_random_pairs_from_ranks.py draws them", () => {
   for (const [seed, facts] of Object.entries(expected.seeds)) {
     it(`seed ${seed}: the published pairs in the published order`, () => {
-      const states = ranked.map((s) => ({ state: s.state, candidates: s.advantages.map((advantage, id) => ({ id, advantage })) }));
+      const states = ranked.map((s) => ({
+        state: s.state,
+        candidates: s.advantages.map((advantage, id) => ({ id, advantage })),
+      }));
       const pairs = drawTurnPairs(states, { pairsPerState: expected.pairsPerState, seed: Number(seed) });
       expect(pairs.map((p) => [p.state, p.chosen, p.rejected])).toEqual(facts.pairs);
     });

@@ -99,7 +99,8 @@ export class PythonRandom {
 
   /** `random._randbelow(n)`: an integer in [0, n), n >= 1. */
   randbelow(n: number): number {
-    if (!Number.isInteger(n) || n < 1 || n > 0xffffffff) throw new RangeError(`randbelow: n must be a positive 32-bit integer, got ${n}`);
+    if (!Number.isInteger(n) || n < 1 || n > 0xffffffff)
+      throw new RangeError(`randbelow: n must be a positive 32-bit integer, got ${n}`);
     const k = n.toString(2).length;
     let r = this.getrandbits(k);
     while (r >= n) r = this.getrandbits(k);

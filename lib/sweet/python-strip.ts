@@ -6,7 +6,8 @@
 // template into calls of Python's definition, and nothing else: the rest of the library is untouched.
 
 /** Characters for which Python's str.isspace() is true: what str.strip() removes. */
-const PYTHON_SPACE = "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const PYTHON_SPACE =
+  "\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const LEADING = new RegExp(`^[${PYTHON_SPACE}]+`);
 const TRAILING = new RegExp(`[${PYTHON_SPACE}]+$`);
 
@@ -24,7 +25,11 @@ interface Node {
   [key: string]: unknown;
 }
 
-const callOf = (name: string, argument: unknown): Node => ({ type: "CallExpression", callee: { type: "Identifier", value: name }, args: [argument] });
+const callOf = (name: string, argument: unknown): Node => ({
+  type: "CallExpression",
+  callee: { type: "Identifier", value: name },
+  args: [argument],
+});
 
 /** The Python call a node stands for, or null: `x | trim`, `x.strip()`, `x.lstrip()`, `x.rstrip()`, without arguments. */
 function pythonCall(node: Node): Node | null {
@@ -35,7 +40,12 @@ function pythonCall(node: Node): Node | null {
   if (node.type === "CallExpression" && Array.isArray(node.args) && node.args.length === 0) {
     const callee = node.callee as Node;
     const property = callee?.property as Node | undefined;
-    if (callee?.type === "MemberExpression" && !callee.computed && property?.type === "Identifier" && ["strip", "lstrip", "rstrip"].includes(property.value as string)) {
+    if (
+      callee?.type === "MemberExpression" &&
+      !callee.computed &&
+      property?.type === "Identifier" &&
+      ["strip", "lstrip", "rstrip"].includes(property.value as string)
+    ) {
       return callOf(`__python_${property.value as string}`, callee.object);
     }
   }

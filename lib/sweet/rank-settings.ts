@@ -38,7 +38,11 @@ export function rankOptions(s: RankSettings): string {
 
 /** A recorded template in words: a folder by its last part, with the day its dates render. */
 export function describeTemplate(t: RecordedTemplate): string {
-  const name = t.ref.replace(/[\\/]+$/, "").split(/[\\/]/).pop() || t.ref;
+  const name =
+    t.ref
+      .replace(/[\\/]+$/, "")
+      .split(/[\\/]/)
+      .pop() || t.ref;
   return t.chatTemplate ? `${name} (the model's own${t.date ? `, dated ${t.date}` : ""})` : name;
 }
 

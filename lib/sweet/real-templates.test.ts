@@ -10,8 +10,22 @@ import { loadTemplate } from "./model-template";
 // add_generation_prompt and Phi-3 closes a render without it with eos_token; both must still give the
 // prompt a server is sent and the critic's span, cut at character offsets of the prompt.
 
-type Critic = { candidate: string; groundTruth: boolean; prompt: string; begin: number; end: number; span: string; continued?: string | { error: string } };
-type Case = { messages: Array<{ role: string; content: string }>; text?: string; without?: string; error?: string; critic?: Critic[] };
+type Critic = {
+  candidate: string;
+  groundTruth: boolean;
+  prompt: string;
+  begin: number;
+  end: number;
+  span: string;
+  continued?: string | { error: string };
+};
+type Case = {
+  messages: Array<{ role: string; content: string }>;
+  text?: string;
+  without?: string;
+  error?: string;
+  critic?: Critic[];
+};
 const dir = new URL("./fixtures/chat-templates/", import.meta.url);
 const expected = JSON.parse(readFileSync(new URL("templates-expected.json", dir), "utf8")) as {
   day: string;
@@ -27,7 +41,14 @@ async function load(name: string) {
 describe("real published chat templates, as transformers renders them", () => {
   it("covers Mistral, Phi-3, Llama 3.1, Qwen2.5 and Gemma", () => {
     expect(Object.keys(expected.templates).sort()).toEqual(
-      ["gemma-2-2b-it", "llama-3.1-8b-instruct", "mistral-7b-instruct-v0.3", "mistral-nemo-instruct-2407", "phi-3-mini-4k-instruct", "qwen2.5-7b-instruct"].sort(),
+      [
+        "gemma-2-2b-it",
+        "llama-3.1-8b-instruct",
+        "mistral-7b-instruct-v0.3",
+        "mistral-nemo-instruct-2407",
+        "phi-3-mini-4k-instruct",
+        "qwen2.5-7b-instruct",
+      ].sort(),
     );
     expect(expected.groundTruthPrefix).toBe(`In light that the final answer is: ${GROUND_TRUTH}.`);
   });
@@ -88,7 +109,9 @@ describe("real published chat templates, as transformers renders them", () => {
   for (const name of ["phi-3-mini-4k-instruct", "llama-3.1-8b-instruct", "qwen2.5-7b-instruct", "gemma-2-2b-it"]) {
     it(`${name}: the prompt sent plus a candidate is transformers' continue_final_message render`, async () => {
       const template = await load(name);
-      const continued = expected.templates[name]!.cases.flatMap((c) => (c.critic ?? []).filter((k) => k.continued !== undefined).map((k) => ({ c, k })));
+      const continued = expected.templates[name]!.cases.flatMap((c) =>
+        (c.critic ?? []).filter((k) => k.continued !== undefined).map((k) => ({ c, k })),
+      );
       expect(continued.length).toBeGreaterThan(0);
       for (const { c, k } of continued) expect(template.render(c.messages) + k.candidate).toBe(k.continued);
     });
@@ -96,7 +119,12 @@ describe("real published chat templates, as transformers renders them", () => {
 
   it("Gemma refuses ColBench's system turn with its own words and says what to use instead", async () => {
     const template = await load("gemma-2-2b-it");
-    expect(() => template.render([{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }])).toThrow(
+    expect(() =>
+      template.render([
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ]),
+    ).toThrow(
       /gemma-2-2b-it refused the conversation: "System role not supported" \(the template's own raise_exception\)\. .*--template whose chat template takes a system turn/,
     );
   });

@@ -1,7 +1,14 @@
 import type { Store } from "../store";
 import { chatTemplate, isTemplateName, type ChatTemplate, type RecordedTemplate } from "./chat-template";
 import { loadTemplate, templateDay } from "./model-template";
-import { DEFAULT_RANK_SETTINGS, describeRankSettings, isRankSettings, rankOptions, sameRankSettings, type RankSettings } from "./rank-settings";
+import {
+  DEFAULT_RANK_SETTINGS,
+  describeRankSettings,
+  isRankSettings,
+  rankOptions,
+  sameRankSettings,
+  type RankSettings,
+} from "./rank-settings";
 
 /**
  * The chat template a run's strings are written in. The first step given `--template` records it
@@ -15,12 +22,16 @@ export async function templateForRun(store: Store, runId: number, requested?: st
   const recorded = run.recorded as RecordedTemplate | null;
   if (recorded) {
     if (requested !== undefined && requested !== recorded.ref) {
-      throw new Error(`run ${run.name} writes its strings in the chat template ${recorded.ref} (recorded by its first step); --template ${requested} would mix two. Leave --template out, or give ${recorded.ref}`);
+      throw new Error(
+        `run ${run.name} writes its strings in the chat template ${recorded.ref} (recorded by its first step); --template ${requested} would mix two. Leave --template out, or give ${recorded.ref}`,
+      );
     }
     return chatTemplate(recorded);
   }
   if (requested === undefined) return chatTemplate("llama3");
-  const template = isTemplateName(requested) ? chatTemplate(requested) : await loadTemplate(requested, { date: templateDay(run.createdAt) });
+  const template = isTemplateName(requested)
+    ? chatTemplate(requested)
+    : await loadTemplate(requested, { date: templateDay(run.createdAt) });
   await store.sweet.recordTemplate(runId, template.recorded as unknown as Record<string, unknown>);
   // Another process may have recorded first: its record wins.
   return chatTemplate(((await store.sweet.template(runId))?.recorded as RecordedTemplate | null) ?? template.recorded);
@@ -32,10 +43,18 @@ export async function templateForRun(store: Store, runId: number, requested?: st
  * a mix of means and sums, or of critics told and not told the final answer. A run ranked before
  * settings were recorded has none: what is asked is used (and recorded once it ranks something).
  */
-export async function rankSettingsForRun(store: Store, runId: number, requested: Partial<RankSettings>, options: { record: boolean }): Promise<RankSettings> {
+export async function rankSettingsForRun(
+  store: Store,
+  runId: number,
+  requested: Partial<RankSettings>,
+  options: { record: boolean },
+): Promise<RankSettings> {
   const run = await store.sweet.rankSettings(runId);
   if (!run) throw new Error(`no run ${runId}`);
-  const wanted: RankSettings = { sum: requested.sum ?? DEFAULT_RANK_SETTINGS.sum, groundTruth: requested.groundTruth ?? DEFAULT_RANK_SETTINGS.groundTruth };
+  const wanted: RankSettings = {
+    sum: requested.sum ?? DEFAULT_RANK_SETTINGS.sum,
+    groundTruth: requested.groundTruth ?? DEFAULT_RANK_SETTINGS.groundTruth,
+  };
   const recorded = isRankSettings(run.rank) ? run.rank : null;
   if (recorded) {
     if (!sameRankSettings(recorded, wanted)) {
@@ -49,6 +68,7 @@ export async function rankSettingsForRun(store: Store, runId: number, requested:
   await store.sweet.recordRankSettings(runId, { sum: wanted.sum, groundTruth: wanted.groundTruth });
   // Another process may have recorded first: its record wins, and a different one is refused.
   const now = (await store.sweet.rankSettings(runId))?.rank;
-  if (isRankSettings(now) && !sameRankSettings(now, wanted)) return rankSettingsForRun(store, runId, requested, options);
+  if (isRankSettings(now) && !sameRankSettings(now, wanted))
+    return rankSettingsForRun(store, runId, requested, options);
   return wanted;
 }

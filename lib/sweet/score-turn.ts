@@ -68,7 +68,15 @@ export async function scoreTurn(
   ]);
   return turn.candidates.map((c, i) => {
     const score = criticScore(template, criticTokens[i]!, { sum: options.sum });
-    const own = policyScores ? continuationStats(policyScores[i]!) : { mean: c.policyMean ?? Number.NaN, sum: c.policySum ?? Number.NaN };
-    return { index: c.index, criticScore: score, policyMean: own.mean, policySum: own.sum, advantage: advantage(score, options.sum ? own.sum : own.mean) };
+    const own = policyScores
+      ? continuationStats(policyScores[i]!)
+      : { mean: c.policyMean ?? Number.NaN, sum: c.policySum ?? Number.NaN };
+    return {
+      index: c.index,
+      criticScore: score,
+      policyMean: own.mean,
+      policySum: own.sum,
+      advantage: advantage(score, options.sum ? own.sum : own.mean),
+    };
   });
 }

@@ -8,7 +8,12 @@ import type { Outage } from "../models/breaker";
 
 /** A server's outage as a step's event carries it. */
 export function stepWait(outage: Outage, giveUpMs: number): StepWait {
-  return { server: outage.server, cause: outage.cause, since: new Date(outage.since).toISOString(), giveUpAt: new Date(outage.since + giveUpMs).toISOString() };
+  return {
+    server: outage.server,
+    cause: outage.cause,
+    since: new Date(outage.since).toISOString(),
+    giveUpAt: new Date(outage.since + giveUpMs).toISOString(),
+  };
 }
 
 /** The line a person reads while a step waits for its server, on the panel and in the CLI. */

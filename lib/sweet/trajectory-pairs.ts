@@ -38,7 +38,8 @@ export function trajectoryPairs<Id>(benchmark: Benchmark, samples: Sample<Id>[])
   const rule = benchmarkOf(benchmark).pairRule;
   const pairs: TrajectoryPair<Id>[] = [];
   for (const [task, all] of byTask(samples.filter((s) => Number.isFinite(s.reward)))) {
-    for (const [chosen, rejected] of rule.pairs(all.map((s) => s.reward))) pairs.push({ task, chosen: all[chosen]!.id, rejected: all[rejected]!.id });
+    for (const [chosen, rejected] of rule.pairs(all.map((s) => s.reward)))
+      pairs.push({ task, chosen: all[chosen]!.id, rejected: all[rejected]!.id });
   }
   return pairs;
 }

@@ -34,7 +34,10 @@ function argsort(values: number[]): number[] {
   return values.map((_, i) => i).sort((a, b) => values[a]! - values[b]! || a - b);
 }
 
-export function drawTurnPairs<Id>(states: RankedState<Id>[], options: { pairsPerState?: number; seed?: number } = {}): TurnPair<Id>[] {
+export function drawTurnPairs<Id>(
+  states: RankedState<Id>[],
+  options: { pairsPerState?: number; seed?: number } = {},
+): TurnPair<Id>[] {
   const k = options.pairsPerState ?? 8;
   const random = new PythonRandom(options.seed ?? 42);
   const pairs: TurnPair<Id>[] = [];
@@ -49,7 +52,13 @@ export function drawTurnPairs<Id>(states: RankedState<Id>[], options: { pairsPer
       const a = ranked[order[random.randbelow(half)]!]!;
       const b = ranked[order[half + random.randbelow(n - half)]!]!;
       const [chosen, rejected] = a.advantage > b.advantage ? [a, b] : [b, a];
-      pairs.push({ state, chosen: chosen.id, rejected: rejected.id, chosenAdvantage: chosen.advantage, rejectedAdvantage: rejected.advantage });
+      pairs.push({
+        state,
+        chosen: chosen.id,
+        rejected: rejected.id,
+        chosenAdvantage: chosen.advantage,
+        rejectedAdvantage: rejected.advantage,
+      });
     }
   }
   random.shuffle(pairs);

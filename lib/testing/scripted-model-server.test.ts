@@ -97,7 +97,17 @@ describe("scripted model server", () => {
     const body = (await res.json()) as { object: string; data: Array<{ id: string }> };
     expect(body.object).toBe("list");
     expect(body.data.map((m) => m.id)).toEqual(
-      expect.arrayContaining(["ask-then-answer", "never-answer", "malformed", "slow", "flaky", "rate-limited", "simulator", "logprobs", "echo"]),
+      expect.arrayContaining([
+        "ask-then-answer",
+        "never-answer",
+        "malformed",
+        "slow",
+        "flaky",
+        "rate-limited",
+        "simulator",
+        "logprobs",
+        "echo",
+      ]),
     );
   });
 
@@ -141,7 +151,11 @@ describe("scripted model server", () => {
     }
     const texts = seen.slice(0, 3).map((s) => s.text);
     expect(new Set(texts)).toEqual(
-      new Set(['{"choices":[]}', '{"choices":[{"message":{"role":"assistant","content":null}}]}', "<html>gateway</html>"]),
+      new Set([
+        '{"choices":[]}',
+        '{"choices":[{"message":{"role":"assistant","content":null}}]}',
+        "<html>gateway</html>",
+      ]),
     );
     expect(seen.find((s) => s.text === "<html>gateway</html>")!.type).toMatch(/^text\/html/);
     expect(seen[3]!.text).toBe(seen[0]!.text);
@@ -224,7 +238,12 @@ describe("scripted model server", () => {
     expect(lp.length).toBeGreaterThan(0);
     // vLLM's shape: the end-of-sequence token ends the scored tokens, not the text.
     expect(lp.at(-1)!.token).toBe("<|eot_id|>");
-    expect(lp.slice(0, -1).map((t) => t.token).join("")).toBe(content);
+    expect(
+      lp
+        .slice(0, -1)
+        .map((t) => t.token)
+        .join(""),
+    ).toBe(content);
     for (const t of lp) {
       expect(t.logprob).toBeLessThan(0);
       expect(Buffer.from(t.bytes).toString("utf8")).toBe(t.token);
@@ -254,7 +273,14 @@ describe("scripted model server", () => {
   it("completions echo prompt tokens with deterministic logprobs", async () => {
     const prompt = "def f(x):\n    return x  +  1 # café ✓\n\n";
     const ask = (maxTokens: number) =>
-      post("/completions", { model: "logprobs", prompt, echo: true, logprobs: 1, max_tokens: maxTokens, add_special_tokens: false });
+      post("/completions", {
+        model: "logprobs",
+        prompt,
+        echo: true,
+        logprobs: 1,
+        max_tokens: maxTokens,
+        add_special_tokens: false,
+      });
     const r0 = await ask(0);
     expect(r0.status).toBe(200);
     const c0 = r0.body.choices[0];
@@ -267,7 +293,9 @@ describe("scripted model server", () => {
     for (const v of lp0.token_logprobs.slice(1)) expect(v).toBeLessThan(0);
     expect(lp0.token_logprobs).toHaveLength(lp0.tokens.length);
     expect(lp0.text_offset[0]).toBe(0);
-    lp0.tokens.forEach((t: string, i: number) => expect(prompt.slice(lp0.text_offset[i], lp0.text_offset[i] + t.length)).toBe(t));
+    lp0.tokens.forEach((t: string, i: number) =>
+      expect(prompt.slice(lp0.text_offset[i], lp0.text_offset[i] + t.length)).toBe(t),
+    );
     expect(r0.body.usage.prompt_tokens).toBe(lp0.tokens.length);
     expect(r0.body.usage.completion_tokens).toBe(0);
 
@@ -284,15 +312,24 @@ describe("scripted model server", () => {
     expect(r1.body.choices[0].text).toBe(lp1.tokens.join(""));
 
     // vLLM adds the tokenizer's BOS unless add_special_tokens is false: scored first, not in the text.
-    const withBos = (await post("/completions", { model: "logprobs", prompt, echo: true, logprobs: 1, max_tokens: 0 })).body;
+    const withBos = (await post("/completions", { model: "logprobs", prompt, echo: true, logprobs: 1, max_tokens: 0 }))
+      .body;
     expect(withBos.choices[0].logprobs.tokens).toEqual(["<|begin_of_text|>", ...lp0.tokens]);
     expect(withBos.choices[0].text).toBe(prompt);
     expect(withBos.usage.prompt_tokens).toBe(lp0.tokens.length + 1);
   });
 
   it("completions sample n agent replies from a prompt string, each ending on the scored end-of-sequence token", async () => {
-    const prompt = "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWrite add.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
-    const r = await post("/completions", { model: "ask-then-answer", prompt, n: 3, logprobs: 0, max_tokens: 1024, add_special_tokens: false });
+    const prompt =
+      "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nWrite add.<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n";
+    const r = await post("/completions", {
+      model: "ask-then-answer",
+      prompt,
+      n: 3,
+      logprobs: 0,
+      max_tokens: 1024,
+      add_special_tokens: false,
+    });
     expect(r.status).toBe(200);
     expect(r.body.choices).toHaveLength(3);
     expect(new Set(r.body.choices.map((c: { text: string }) => c.text)).size).toBe(3);
@@ -308,10 +345,14 @@ describe("scripted model server", () => {
 
   it("scoring faults break completions answers the ways real servers do", async () => {
     const prompt = "one two three four five six seven eight nine ten eleven";
-    const ask = async (model: string) => (await post("/completions", { model, prompt, echo: true, logprobs: 1, max_tokens: 1, add_special_tokens: false })).body;
+    const ask = async (model: string) =>
+      (await post("/completions", { model, prompt, echo: true, logprobs: 1, max_tokens: 1, add_special_tokens: false }))
+        .body;
     expect((await ask("no-echo")).choices[0].logprobs.tokens).toHaveLength(1);
     expect((await ask("truncated-prompt")).choices[0].logprobs.tokens.length).toBeLessThan(tokenize(prompt).length + 1);
-    expect((await ask("null-logprobs")).choices[0].logprobs.token_logprobs.slice(1).some((v: number | null) => v === null)).toBe(true);
+    expect(
+      (await ask("null-logprobs")).choices[0].logprobs.token_logprobs.slice(1).some((v: number | null) => v === null),
+    ).toBe(true);
     const shifted = (await ask("shifted-offsets")).choices[0].logprobs;
     expect(shifted.text_offset[3]).toBe(shifted.text_offset[2] + shifted.tokens[2].length + 1);
     expect((await ask("forced-bos")).choices[0].logprobs.tokens[0]).toBe("<|begin_of_text|>");

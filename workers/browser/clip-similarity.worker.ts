@@ -21,7 +21,10 @@ const embeddings = new Map<string, Promise<Float32Array>>();
 function open(weightsBase: string): Promise<GpuClipVision> {
   vision ??= (async () => {
     const gpu = await openBrowserGpu();
-    post({ type: "adapter", device: `${gpu.info.description || gpu.info.architecture || gpu.info.vendor || "WebGPU"}${gpu.info.software ? " (software)" : ""}` });
+    post({
+      type: "adapter",
+      device: `${gpu.info.description || gpu.info.architecture || gpu.info.vendor || "WebGPU"}${gpu.info.software ? " (software)" : ""}`,
+    });
     const model = await loadClipVisionFrom(urlSource(weightsBase), (p) => post({ type: "loading", ...p }));
     return GpuClipVision.load(gpu, model);
   })();
@@ -35,7 +38,9 @@ function embedding(model: GpuClipVision, rendersBase: string, id: string): Promi
     pending = (async () => {
       const response = await fetch(`${rendersBase}/${encodeURIComponent(id)}`);
       if (!response.ok) throw new Error(`render ${id.slice(0, 12)}…: HTTP ${response.status}`);
-      const [vector] = await model.embed([clipPreprocess(await decodePngInBrowser(await response.blob()), model.config.imageSize)]);
+      const [vector] = await model.embed([
+        clipPreprocess(await decodePngInBrowser(await response.blob()), model.config.imageSize),
+      ]);
       return vector!;
     })();
     pending.catch(() => embeddings.delete(id));
@@ -53,8 +58,17 @@ self.onmessage = (event: MessageEvent<SimilarityRequest>) => {
     try {
       const model = await open(request.weightsBase);
       post({ type: "embedding" });
-      const [a, t] = await Promise.all([embedding(model, request.rendersBase, request.agentRenderId), embedding(model, request.rendersBase, request.targetRenderId)]);
-      post({ type: "similarity", agentRenderId: request.agentRenderId, targetRenderId: request.targetRenderId, value: cosine(a, t), embedder: clipEmbedderId(model.config) });
+      const [a, t] = await Promise.all([
+        embedding(model, request.rendersBase, request.agentRenderId),
+        embedding(model, request.rendersBase, request.targetRenderId),
+      ]);
+      post({
+        type: "similarity",
+        agentRenderId: request.agentRenderId,
+        targetRenderId: request.targetRenderId,
+        value: cosine(a, t),
+        embedder: clipEmbedderId(model.config),
+      });
     } catch (error) {
       post({ type: "error", message: (error as Error).message });
     }

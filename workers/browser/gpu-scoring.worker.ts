@@ -16,11 +16,16 @@ const post = (message: ScoringMessage) => (self as unknown as DedicatedWorkerGlo
 
 async function score(request: ScoreRequestMessage): Promise<void> {
   const gpu = await openBrowserGpu();
-  post({ type: "adapter", device: `${gpu.info.description || gpu.info.architecture || gpu.info.vendor || "WebGPU"}${gpu.info.software ? " (software)" : ""}` });
+  post({
+    type: "adapter",
+    device: `${gpu.info.description || gpu.info.architecture || gpu.info.vendor || "WebGPU"}${gpu.info.software ? " (software)" : ""}`,
+  });
   const open = async (model: "critic" | "policy") => {
     const source = urlSource(`${request.weightsBase}/${model}`);
     const tokenizer = await ModelTokenizer.load(source);
-    const engine = await GpuModel.load(gpu, source, { onProgress: (p) => post({ type: "loading", model, loaded: p.loaded, total: p.total }) });
+    const engine = await GpuModel.load(gpu, source, {
+      onProgress: (p) => post({ type: "loading", model, loaded: p.loaded, total: p.total }),
+    });
     // The studio records the served folders' names with the scores.
     return new LocalScorer(engine, tokenizer, model);
   };
@@ -29,9 +34,15 @@ async function score(request: ScoreRequestMessage): Promise<void> {
   try {
     // The run's recorded template and rank settings; where the run has none, what `rank
     // --critic-weights` would choose and record for it (the critic's own template family).
-    const definition = scoringDefinition({ template: request.inputs.template, settings: request.inputs.settings }, critic.tokenizer.templateFamily());
+    const definition = scoringDefinition(
+      { template: request.inputs.template, settings: request.inputs.settings },
+      critic.tokenizer.templateFamily(),
+    );
     post({ type: "definition", definition: usedDefinition(definition) });
-    const turns = await scoreEpisode(request.inputs, critic, policy, { definition, onTurn: (done, total) => post({ type: "scoring", done, total }) });
+    const turns = await scoreEpisode(request.inputs, critic, policy, {
+      definition,
+      onTurn: (done, total) => post({ type: "scoring", done, total }),
+    });
     post({ type: "done", turns, definition: usedDefinition(definition) });
   } finally {
     critic.dispose();

@@ -40,7 +40,8 @@ self.onmessage = async (event) => {
     const globals = py.toPy({});
     let result = await py.runPythonAsync(code, { globals });
     if (result !== undefined && result !== null) {
-      const shown = typeof result === "object" && typeof result.toString === "function" ? result.toString() : String(result);
+      const shown =
+        typeof result === "object" && typeof result.toString === "function" ? result.toString() : String(result);
       if (typeof result.destroy === "function") result.destroy();
       out.push(shown);
     }

@@ -39,7 +39,11 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(executablePath: string, flags: string[] = POOL_CHROMIUM_FLAGS, profileRoot = os.tmpdir()): Promise<LaunchedBrowser> {
+export async function launchChromium(
+  executablePath: string,
+  flags: string[] = POOL_CHROMIUM_FLAGS,
+  profileRoot = os.tmpdir(),
+): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(path.join(profileRoot, "colbench-chromium-"));
   let browser: Browser;
   try {

@@ -13,7 +13,7 @@ describe("requiredClasses", () => {
 
   it("requires nothing for selectors without classes or classes only inside :not()", () => {
     expect(requiredClasses("h1,.title")).toBeNull();
-    expect(requiredClasses(':not(.x)')).toBeNull();
+    expect(requiredClasses(":not(.x)")).toBeNull();
     expect(requiredClasses('a[href$=".pdf"]')).toBeNull();
   });
 });
@@ -23,8 +23,12 @@ describe("StylesheetSubsetter", () => {
   const s = new StylesheetSubsetter(css);
 
   it("keeps exactly the rules a page can match, in order, inside their @media", () => {
-    expect(s.subset(new Set(["a"]))).toBe(`@charset "utf-8";*{box-sizing:border-box}.a{color:red}@media (min-width:640px){.a{color:green}}@keyframes spin{to{transform:rotate(1turn)}}`);
-    expect(s.subset(new Set(["c", "d", "f"]))).toBe(`@charset "utf-8";*{box-sizing:border-box}.b,.c{color:blue}@keyframes spin{to{transform:rotate(1turn)}}.f{content:"}"}`);
+    expect(s.subset(new Set(["a"]))).toBe(
+      `@charset "utf-8";*{box-sizing:border-box}.a{color:red}@media (min-width:640px){.a{color:green}}@keyframes spin{to{transform:rotate(1turn)}}`,
+    );
+    expect(s.subset(new Set(["c", "d", "f"]))).toBe(
+      `@charset "utf-8";*{box-sizing:border-box}.b,.c{color:blue}@keyframes spin{to{transform:rotate(1turn)}}.f{content:"}"}`,
+    );
     expect(s.subset(new Set(["d", "e", "z"]))).toContain(".d .e{x:y}@media (min-width:640px){.z{color:black}}");
   });
 

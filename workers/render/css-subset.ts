@@ -31,7 +31,7 @@ function skipString(css: string, i: number): number {
 /** Index just past the `}` matching the `{` at `open`. */
 function blockEnd(css: string, open: number): number {
   let depth = 0;
-  for (let i = open; i < css.length; ) {
+  for (let i = open; i < css.length;) {
     const c = css[i];
     if (c === "/" && css[i + 1] === "*") i = skipComment(css, i);
     else if (c === '"' || c === "'") i = skipString(css, i);
@@ -140,7 +140,7 @@ export function requiredClasses(selectorList: string): string[][] | null {
   const alternatives: string[][] = [];
   let current: string[] = [];
   let depth = 0;
-  for (let i = 0; i < selectorList.length; ) {
+  for (let i = 0; i < selectorList.length;) {
     const c = selectorList[i]!;
     if (c === "\\") {
       i += 2;
@@ -170,13 +170,24 @@ export function requiredClasses(selectorList: string): string[][] | null {
   return alternatives;
 }
 
-const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", colon: ":", sol: "/", period: "." };
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  colon: ":",
+  sol: "/",
+  period: ".",
+};
 
 /** Character references decoded as the HTML parser would decode the common ones (numeric, and a few named). */
 export function decodeEntities(html: string): string {
   return html.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, body: string) => {
     if (body[0] === "#") {
-      const code = body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+      const code =
+        body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
     return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
@@ -199,7 +210,8 @@ export function pageTokens(html: string): Set<string> {
 }
 
 // SMIL's <set>/<animate> can rewrite a class attribute without any script.
-const AFTER_PARSE = /<\s*(script|iframe|frame|object|embed|template|animate|set)\b|\bon[a-z]+\s*=|javascript:|srcdoc|data:text\/html|data:image\/svg/i;
+const AFTER_PARSE =
+  /<\s*(script|iframe|frame|object|embed|template|animate|set)\b|\bon[a-z]+\s*=|javascript:|srcdoc|data:text\/html|data:image\/svg/i;
 
 /**
  * True when something other than the HTML parser could add classes or documents after

@@ -66,5 +66,8 @@ export interface Extent {
 
 /** Clipped to the profile's largest capture. */
 export function clipExtent(extent: Extent, max: { maxWidth: number; maxHeight: number }): Extent {
-  return { width: Math.max(1, Math.min(extent.width, max.maxWidth)), height: Math.max(1, Math.min(extent.height, max.maxHeight)) };
+  return {
+    width: Math.max(1, Math.min(extent.width, max.maxWidth)),
+    height: Math.max(1, Math.min(extent.height, max.maxHeight)),
+  };
 }

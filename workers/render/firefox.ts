@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import puppeteer, { type Browser, type BrowserContext, type HTTPRequest, type JSHandle, type Page } from "puppeteer-core";
+import puppeteer, {
+  type Browser,
+  type BrowserContext,
+  type HTTPRequest,
+  type JSHandle,
+  type Page,
+} from "puppeteer-core";
 import type { RenderSettings, RenderStatus } from "../../lib/scoring/frontend/render-protocol";
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
@@ -9,7 +15,14 @@ import { killBrowser, SlotPool, type Lane } from "./slot-pool";
 import { clipExtent } from "./extent";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 import type { SlotResult } from "./slot";
-import { DOCUMENT_HAS_CONTENT, DOCUMENT_HAS_REFRESH, mayNavigateLater, navigatedAway, promisesContent, verifyCapture } from "./verify";
+import {
+  DOCUMENT_HAS_CONTENT,
+  DOCUMENT_HAS_REFRESH,
+  mayNavigateLater,
+  navigatedAway,
+  promisesContent,
+  verifyCapture,
+} from "./verify";
 
 // Firefox ESR as the second engine, driven by puppeteer-core over WebDriver BiDi (no geckodriver,
 // no Selenium). The published scorer's screenshots come from Firefox, so this is the engine that
@@ -134,7 +147,11 @@ class FirefoxSlot {
     const isMainFrame = !frame || frame === this.page.mainFrame();
     // Answered 204 or not, a page that navigates may try again later, into whatever page is written next.
     if (request.isNavigationRequest() && isMainFrame) this.spent = true;
-    const reply = this.responder.reply({ url: request.url(), isNavigation: request.isNavigationRequest(), isMainFrame });
+    const reply = this.responder.reply({
+      url: request.url(),
+      isNavigation: request.isNavigationRequest(),
+      isMainFrame,
+    });
     // Navigations are answered 204 (the page stays), which ends no request Firefox reports: only subresources are waited for.
     if (!request.isNavigationRequest() && !/^(data|blob|about):/i.test(request.url())) this.pending.add(request);
     void Promise.resolve(reply).then((r: Reply) => {
@@ -157,7 +174,8 @@ class FirefoxSlot {
   async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
     const started = Date.now();
     this.uses++;
-    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html)) this.spent = true;
+    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html))
+      this.spent = true;
     const viewport = `${settings.width}x${settings.viewportHeight}`;
     if (viewport !== this.viewport) {
       await this.page.setViewport({ width: settings.width, height: settings.viewportHeight, deviceScaleFactor: 1 });
@@ -179,7 +197,11 @@ class FirefoxSlot {
       this.spent = true;
     }
     const budget = Math.max(deadlineMs - (Date.now() - started), 1_000);
-    const shot = await within(this.capture(settings), Math.max(budget, this.options.captureTimeoutMs), "capturing the page").catch((error: unknown) => error as Error);
+    const shot = await within(
+      this.capture(settings),
+      Math.max(budget, this.options.captureTimeoutMs),
+      "capturing the page",
+    ).catch((error: unknown) => error as Error);
     if (shot instanceof Error) {
       this.spent = true;
       return this.failed(status === "ok" ? "failed" : status, shot.message);
@@ -191,31 +213,67 @@ class FirefoxSlot {
       this.spent = true;
       return this.failed("failed", status === "ok" ? verdict.why : `${why}; ${verdict.why}`);
     }
-    if (status !== "ok" || !("verified" in verdict)) return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, verified: verdict.verified };
+    if (status !== "ok" || !("verified" in verdict))
+      return {
+        status,
+        ...shot,
+        aborted: this.responder.aborted,
+        blocked: this.responder.blocked,
+        ...(why ? { error: why } : {}),
+      };
+    return {
+      status,
+      ...shot,
+      aborted: this.responder.aborted,
+      blocked: this.responder.blocked,
+      verified: verdict.verified,
+    };
   }
 
   private failed(status: RenderStatus, error: string): SlotResult {
-    return { status, png: fallbackPng(), ...FALLBACK_SIZE, aborted: this.responder.aborted, blocked: this.responder.blocked, error };
+    return {
+      status,
+      png: fallbackPng(),
+      ...FALLBACK_SIZE,
+      aborted: this.responder.aborted,
+      blocked: this.responder.blocked,
+      error,
+    };
   }
 
   /**
    * The checks of a capture (verify.ts) on the handle the write returned: a navigation gives the
    * frame a new document (and a new realm, where the handle no longer resolves).
    */
-  private async check(shot: { width: number; height: number }, settings: RenderSettings, html: string): Promise<ReturnType<typeof verifyCapture>> {
+  private async check(
+    shot: { width: number; height: number },
+    settings: RenderSettings,
+    html: string,
+  ): Promise<ReturnType<typeof verifyCapture>> {
     const handle = this.written;
     this.written = null;
     if (!handle) return { why: "the page's document could not be reached after it was written" };
-    const facts = await within(handle.evaluate(CHECK_DOCUMENT), CHECK_TIMEOUT_MS, "checking the capture").catch((error: unknown) => error as Error);
+    const facts = await within(handle.evaluate(CHECK_DOCUMENT), CHECK_TIMEOUT_MS, "checking the capture").catch(
+      (error: unknown) => error as Error,
+    );
     void handle.dispose().catch(() => {});
     if (facts instanceof Error) {
-      if (facts.message.startsWith("checking the capture took longer")) return { why: `the capture could not be checked: ${facts.message}` };
+      if (facts.message.startsWith("checking the capture took longer"))
+        return { why: `the capture could not be checked: ${facts.message}` };
       return verifyCapture(shot, { sameDocument: false, extent: null, hasContent: false }, false);
     }
     if (facts?.refresh) this.spent = true;
     const extent = facts?.extent ? clipExtent(this.captureSize(facts.extent, settings), settings) : null;
-    return verifyCapture(shot, { sameDocument: facts !== null, ...(facts?.url ? { navigatedTo: facts.url } : {}), extent, hasContent: facts?.content ?? false }, promisesContent(html));
+    return verifyCapture(
+      shot,
+      {
+        sameDocument: facts !== null,
+        ...(facts?.url ? { navigatedTo: facts.url } : {}),
+        extent,
+        hasContent: facts?.content ?? false,
+      },
+      promisesContent(html),
+    );
   }
 
   /**
@@ -242,9 +300,13 @@ class FirefoxSlot {
         // Asked of the document written: one that has gone (navigated away) never completes.
         const state = written
           ? await within(written.evaluate(READY_STATE), 1_000, "reading the page's state").catch((error: unknown) =>
-              error instanceof Error && error.message.startsWith("reading the page's state took longer") ? null : "navigated",
+              error instanceof Error && error.message.startsWith("reading the page's state took longer")
+                ? null
+                : "navigated",
             )
-          : await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(() => null);
+          : await within(this.page.evaluate("document.readyState"), 1_000, "reading the page's state").catch(
+              () => null,
+            );
         if (state === "complete") return "loaded" as const;
         if (state === "navigated") return "navigated" as const;
         await new Promise((r) => setTimeout(r, 50));
@@ -264,7 +326,11 @@ class FirefoxSlot {
   /** Until every resource asked for has arrived (CSS background images come after load), or the deadline. */
   private async settle(deadline: number): Promise<"settled" | "deadline"> {
     // Style and layout now, which is when background images are asked for.
-    await within(this.page.evaluate("document.documentElement && document.documentElement.getBoundingClientRect().height"), Math.max(deadline - Date.now(), 1), "styling").catch(() => {});
+    await within(
+      this.page.evaluate("document.documentElement && document.documentElement.getBoundingClientRect().height"),
+      Math.max(deadline - Date.now(), 1),
+      "styling",
+    ).catch(() => {});
     if (this.pending.size === 0) return "settled";
     let timer: NodeJS.Timeout | undefined;
     return new Promise<"settled" | "deadline">((resolve) => {
@@ -281,18 +347,24 @@ class FirefoxSlot {
    * screenshot covers. "full-page": the same, at least the window (Chromium's full-page rule).
    */
   private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
-    const scroll = (await this.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")) as [number, number];
+    const scroll = (await this.page.evaluate(
+      "[document.documentElement.scrollWidth, document.documentElement.scrollHeight]",
+    )) as [number, number];
     const clip = clipExtent(this.captureSize(scroll, settings), settings);
     // A capture from the document's origin stops at the document's edge, so a box reaching below a
     // short quirks-mode document (full-page's at-least-the-window) is taken from the viewport.
     const inView = clip.width <= settings.width && clip.height <= settings.viewportHeight;
-    const png = Buffer.from(await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: !inView }));
+    const png = Buffer.from(
+      await this.page.screenshot({ type: "png", clip: { x: 0, y: 0, ...clip }, captureBeyondViewport: !inView }),
+    );
     return { png, ...pngSize(png) };
   }
 
   /** The capture's rectangle from documentElement.scrollWidth x scrollHeight, before clipping. */
   private captureSize([sw, sh]: [number, number], settings: RenderSettings): { width: number; height: number } {
-    return settings.extent === "document" ? { width: sw, height: sh } : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
+    return settings.extent === "document"
+      ? { width: sw, height: sh }
+      : { width: Math.max(sw, settings.width), height: Math.max(sh, settings.viewportHeight) };
   }
 
   async close(): Promise<void> {
@@ -380,7 +452,10 @@ class FirefoxLane implements Lane<FirefoxSlot> {
 
 export class FirefoxPool extends SlotPool<FirefoxSlot> {
   private constructor(private readonly options: FirefoxPoolOptions) {
-    super({ memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_FIREFOX_MEMORY_LIMIT_BYTES, captureTimeoutMs: options.captureTimeoutMs });
+    super({
+      memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_FIREFOX_MEMORY_LIMIT_BYTES,
+      captureTimeoutMs: options.captureTimeoutMs,
+    });
   }
 
   static async start(options: FirefoxPoolOptions): Promise<FirefoxPool> {

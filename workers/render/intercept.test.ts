@@ -4,11 +4,17 @@ import { placeholderSize } from "./placeholder";
 
 describe("tailwindFile", () => {
   it("matches Tailwind 2.x on any CDN by path", () => {
-    expect(tailwindFile("https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css")).toBe("tailwind.min.css");
+    expect(tailwindFile("https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css")).toBe(
+      "tailwind.min.css",
+    );
     expect(tailwindFile("https://unpkg.com/tailwindcss@^2/dist/tailwind.min.css")).toBe("tailwind.min.css");
     expect(tailwindFile("https://unpkg.com/tailwindcss@%5E2.0/dist/base.min.css")).toBe("base.min.css");
-    expect(tailwindFile("https://cdnjs.cloudflare.com/ajax/libs/tailwindcss/2.0.2/tailwind.min.css")).toBe("tailwind.min.css");
-    expect(tailwindFile("https://cdn.jsdelivr.net/npm/tailwindcss@2.1.2/dist/tailwind-dark.css?x=1")).toBe("tailwind-dark.css");
+    expect(tailwindFile("https://cdnjs.cloudflare.com/ajax/libs/tailwindcss/2.0.2/tailwind.min.css")).toBe(
+      "tailwind.min.css",
+    );
+    expect(tailwindFile("https://cdn.jsdelivr.net/npm/tailwindcss@2.1.2/dist/tailwind-dark.css?x=1")).toBe(
+      "tailwind-dark.css",
+    );
   });
 
   it("leaves other versions and files alone", () => {
@@ -27,7 +33,10 @@ describe("placeholderSize", () => {
     expect(placeholderSize("https://picsum.photos/300")).toEqual({ width: 300, height: 300 });
     expect(placeholderSize("https://picsum.photos/id/48/300/200-learning")).toEqual({ width: 300, height: 200 });
     expect(placeholderSize("https://via.placeholder.com/150")).toEqual({ width: 150, height: 150 });
-    expect(placeholderSize("https://via.placeholder.com/600x400/09f/fff.png?text=Hi")).toEqual({ width: 600, height: 400 });
+    expect(placeholderSize("https://via.placeholder.com/600x400/09f/fff.png?text=Hi")).toEqual({
+      width: 600,
+      height: 400,
+    });
     expect(placeholderSize("https://placehold.co/600x400")).toEqual({ width: 600, height: 400 });
     expect(placeholderSize("https://dummyimage.com/720x300/000/fff")).toEqual({ width: 720, height: 300 });
     expect(placeholderSize("https://placekitten.com/g/200/100")).toEqual({ width: 200, height: 100 });
@@ -42,7 +51,8 @@ describe("placeholderSize", () => {
 });
 
 describe("classifyRequest", () => {
-  const req = (url: string, isNavigation = false, isMainFrame = true) => classifyRequest({ url, isNavigation, isMainFrame }).kind;
+  const req = (url: string, isNavigation = false, isMainFrame = true) =>
+    classifyRequest({ url, isNavigation, isMainFrame }).kind;
 
   it("answers the stylesheet and placeholder images, refuses the rest", () => {
     expect(req("https://cdn.jsdelivr.net/npm/tailwindcss@2.2.19/dist/tailwind.min.css")).toBe("stylesheet");

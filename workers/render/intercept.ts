@@ -7,7 +7,11 @@ import { placeholderSize, type ImageSize } from "./placeholder";
 export type Answer =
   | { kind: "continue" } // data:, blob: and the like never leave the browser
   | { kind: "stylesheet"; file: string } // a file of tailwindcss 2.2.19's dist/
-  | { kind: "image"; size: ImageSize; /** A service the published scorer answers with its photo (picsum, random Unsplash). */ photo: boolean }
+  | {
+      kind: "image";
+      size: ImageSize;
+      /** A service the published scorer answers with its photo (picsum, random Unsplash). */ photo: boolean;
+    }
   | { kind: "stay" } // the page tries to navigate itself away: answered 204, so it stays
   | { kind: "empty-document" } // a frame's document: an empty page instead of a browser error page
   | { kind: "abort" };

@@ -30,7 +30,10 @@ async function main(): Promise<void> {
   // Firefox keeps a stylesheet it parsed for the next document that asks for the same URL, so a
   // per-page subset would style the next page with the last page's rules: it gets the whole file
   // (parsed once, then shared, which is as cheap).
-  const pool: Engine = options.browser === "firefox" ? await FirefoxPool.start({ ...common, subsetTailwind: false }) : await ChromiumPool.start(common);
+  const pool: Engine =
+    options.browser === "firefox"
+      ? await FirefoxPool.start({ ...common, subsetTailwind: false })
+      : await ChromiumPool.start(common);
 
   let closing = false;
   const shutdown = async () => {
@@ -79,10 +82,16 @@ function loopbackUp(): void {
   // Without iproute2: the same ioctl from Python (SIOCGIFFLAGS, then SIOCSIFFLAGS with IFF_UP).
   const py = spawnSync(
     "python3",
-    ["-c", 'import socket,fcntl,struct\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\nf=struct.unpack("16sH14s",fcntl.ioctl(s,0x8913,struct.pack("16sH14s",b"lo",0,b"")))[1]\nfcntl.ioctl(s,0x8914,struct.pack("16sH14s",b"lo",f|1,b""))'],
+    [
+      "-c",
+      'import socket,fcntl,struct\ns=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\nf=struct.unpack("16sH14s",fcntl.ioctl(s,0x8913,struct.pack("16sH14s",b"lo",0,b"")))[1]\nfcntl.ioctl(s,0x8914,struct.pack("16sH14s",b"lo",f|1,b""))',
+    ],
     { stdio: "ignore" },
   );
-  if (py.status !== 0) throw new Error("could not bring up the render namespace's loopback interface (needs `ip` from iproute2, or python3)");
+  if (py.status !== 0)
+    throw new Error(
+      "could not bring up the render namespace's loopback interface (needs `ip` from iproute2, or python3)",
+    );
 }
 
 main().catch((error: unknown) => {

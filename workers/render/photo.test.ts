@@ -25,12 +25,16 @@ async function bands(): Promise<Buffer> {
     const c = x < w / 3 ? RED : x < (2 * w) / 3 ? GREEN : BLUE;
     for (let y = 0; y < h; y++) raw.set(c, (y * w + x) * 3);
   }
-  return sharp(raw, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
 }
 
 async function pixels(jpeg: Buffer) {
   const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-  const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+  const at = (x: number, y: number) => [
+    ...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3),
+  ];
   return { width: info.width, height: info.height, at };
 }
 
@@ -84,12 +88,16 @@ describe("the published placeholder photo", () => {
         expect(r.profile.placeholders).toBe(placeholderPhotoAt(file).placeholders);
         expect(r.id).not.toBe(plain.idFor(html));
         const img = decodePng(r.png);
-        const at = (x: number, y: number) => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)];
+        const at = (x: number, y: number) => [
+          ...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3),
+        ];
         expect(near(at(200, 200), GREEN)).toBe(true);
         expect(near(at(30, 200), RED)).toBe(true);
         // via.placeholder.com is not picsum: its generated stand-in, the same as without the photo.
         const other = decodePng((await plain.render(html)).png);
-        expect(at(200, 600)).toEqual([...other.data.subarray((600 * other.width + 200) * 4, (600 * other.width + 200) * 4 + 3)]);
+        expect(at(200, 600)).toEqual([
+          ...other.data.subarray((600 * other.width + 200) * 4, (600 * other.width + 200) * 4 + 3),
+        ]);
         expect((await plain.render(html)).profile.placeholders).toBe("generated");
       } finally {
         await pool.close();

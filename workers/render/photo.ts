@@ -52,7 +52,11 @@ export class PlaceholderPhotos {
     if (side > LARGEST_PRESIZED) return Promise.resolve(this.original);
     let p = this.presized.get(side);
     if (!p) {
-      p = sharp(this.original).rotate().resize(side, side, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 75 }).toBuffer();
+      p = sharp(this.original)
+        .rotate()
+        .resize(side, side, { fit: "inside", withoutEnlargement: true })
+        .jpeg({ quality: 75 })
+        .toBuffer();
       this.presized.set(side, p);
     }
     return p;

@@ -77,7 +77,10 @@ class ChromiumLane implements Lane<Slot> {
 
 export class ChromiumPool extends SlotPool<Slot> {
   private constructor(private readonly options: ChromiumPoolOptions) {
-    super({ memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES, captureTimeoutMs: options.captureTimeoutMs });
+    super({
+      memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_MEMORY_LIMIT_BYTES,
+      captureTimeoutMs: options.captureTimeoutMs,
+    });
   }
 
   static async start(options: ChromiumPoolOptions): Promise<ChromiumPool> {

@@ -89,7 +89,16 @@ export class Responder {
       case "image":
         if (answer.photo && this.options.photos) {
           return this.options.photos.image(answer.size).then(
-            (body): Reply => ({ kind: "fulfill", status: 200, headers: { "content-type": "image/jpeg", "access-control-allow-origin": "*", "cache-control": "public, max-age=31536000, immutable" }, body }),
+            (body): Reply => ({
+              kind: "fulfill",
+              status: 200,
+              headers: {
+                "content-type": "image/jpeg",
+                "access-control-allow-origin": "*",
+                "cache-control": "public, max-age=31536000, immutable",
+              },
+              body,
+            }),
             (): Reply => ({ kind: "abort" }),
           );
         }
@@ -98,7 +107,11 @@ export class Responder {
           status: 200,
           // The same URL always gets the same image, so Chromium may keep it (decoded) for the
           // next page that shows it.
-          headers: { "content-type": "image/png", "access-control-allow-origin": "*", "cache-control": "public, max-age=31536000, immutable" },
+          headers: {
+            "content-type": "image/png",
+            "access-control-allow-origin": "*",
+            "cache-control": "public, max-age=31536000, immutable",
+          },
           body: this.options.memoizeImages ? memo.get(facts.url, answer.size) : placeholderPng(facts.url, answer.size),
         };
       case "stay":
@@ -117,7 +130,9 @@ export class Responder {
   private stylesheet(file: string): Buffer {
     let css = this.css.get(file);
     if (css === undefined) {
-      css = this.options.subsetTailwind ? Buffer.from(tailwindSubsetter(file).forPage(this.html)) : tailwindCssBytes(file);
+      css = this.options.subsetTailwind
+        ? Buffer.from(tailwindSubsetter(file).forPage(this.html))
+        : tailwindCssBytes(file);
       this.css.set(file, css);
     }
     return css;

@@ -6,7 +6,14 @@ import type { SlotResult } from "./slot";
 // The pool's rules without a browser: a render that is not clean is tried again in a fresh browser
 // with no other page rendering meanwhile, and a slot that became spent while idle is not used again.
 
-const ok = (html: string): SlotResult => ({ status: "ok", png: Buffer.from(html), width: 1, height: 1, aborted: 0, blocked: [] });
+const ok = (html: string): SlotResult => ({
+  status: "ok",
+  png: Buffer.from(html),
+  width: 1,
+  height: 1,
+  aborted: 0,
+  blocked: [],
+});
 
 class Recorder {
   inFlight = 0;

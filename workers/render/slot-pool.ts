@@ -51,7 +51,14 @@ const MEMORY_POLL_MS = 250;
 /** What the deadline and two capture limits leave a render that still has not answered (a wedged browser). */
 const HARD_LIMIT_SLACK_MS = 5_000;
 
-export const failedResult = (error: string): SlotResult => ({ status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error });
+export const failedResult = (error: string): SlotResult => ({
+  status: "failed",
+  png: fallbackPng(),
+  ...FALLBACK_SIZE,
+  aborted: 0,
+  blocked: [],
+  error,
+});
 
 /** Watches the private memory of every lane that is rendering, one pass over /proc per tick for all of them. */
 class MemoryWatch {
@@ -150,7 +157,8 @@ export abstract class SlotPool<S extends RenderSlot> implements Engine {
 
   /** Starts one runner per lane; `first`, if given, is the lane whose browser is already up. */
   protected startRunners(concurrency: number, first?: Lane<S>): void {
-    for (let i = 0; i < Math.max(1, concurrency); i++) this.runners.push(this.run(i === 0 && first ? first : this.newLane()));
+    for (let i = 0; i < Math.max(1, concurrency); i++)
+      this.runners.push(this.run(i === 0 && first ? first : this.newLane()));
   }
 
   render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
@@ -223,7 +231,9 @@ export abstract class SlotPool<S extends RenderSlot> implements Engine {
         };
         if (pid !== undefined) {
           stopWatch = memoryWatch.watch(pid, this.limits.memoryLimitBytes, (bytes) =>
-            end(`the page used ${mib(bytes)} MiB, more than its ${mib(this.limits.memoryLimitBytes)} MiB (its browser was killed)`),
+            end(
+              `the page used ${mib(bytes)} MiB, more than its ${mib(this.limits.memoryLimitBytes)} MiB (its browser was killed)`,
+            ),
           );
         }
         const hardMs = job.deadlineMs + 2 * this.limits.captureTimeoutMs + HARD_LIMIT_SLACK_MS;

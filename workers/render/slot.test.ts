@@ -37,7 +37,8 @@ describe.skipIf(!existsSync(chromium))("a slot's capture", () => {
     for (const r of results) {
       expect(r.status).toBe("ok");
       const img = decodePng(r.png);
-      const at = (x: number, y: number) => Array.from(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
+      const at = (x: number, y: number) =>
+        Array.from(img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3));
       // The placeholder photos are gradients of colours, never the black behind them.
       expect(at(320, 200)).not.toEqual([0, 0, 0]);
       expect(at(150, 425)).not.toEqual([255, 255, 255]);

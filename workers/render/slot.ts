@@ -191,19 +191,25 @@ export class Slot {
   async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
     const started = Date.now();
     this.uses++;
-    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html)) this.spent = true;
+    if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html))
+      this.spent = true;
     await this.setViewport(settings.width, settings.viewportHeight);
     this.responder.begin(html);
     this.loading.clear();
     const navigations = this.navigations;
     // setDocumentContent keeps the Document object (document.open), so a handle taken now names the
     // document the page is written into; a navigation replaces it, and the handle's context with it.
-    const written = await within(this.cdp.send("Runtime.evaluate", { expression: "document", objectGroup: DOCUMENT_GROUP }), CONTROL_TIMEOUT_MS, "reaching the page's document").catch(
-      (error: unknown) => error as Error,
-    );
+    const written = await within(
+      this.cdp.send("Runtime.evaluate", { expression: "document", objectGroup: DOCUMENT_GROUP }),
+      CONTROL_TIMEOUT_MS,
+      "reaching the page's document",
+    ).catch((error: unknown) => error as Error);
     if (written instanceof Error || !written.result.objectId) {
       this.spent = true;
-      return this.fallback("failed", written instanceof Error ? written : new Error("the page's document could not be reached"));
+      return this.fallback(
+        "failed",
+        written instanceof Error ? written : new Error("the page's document could not be reached"),
+      );
     }
 
     let status: RenderStatus = "ok";
@@ -226,13 +232,17 @@ export class Slot {
     const capture = this.capture(settings);
     capture.catch(() => {});
     const budget = Math.max(deadlineMs - (Date.now() - started), 1_000);
-    let shot = await within(capture, Math.min(budget, this.options.captureTimeoutMs), "capturing the page").catch((error: unknown) => error as Error);
+    let shot = await within(capture, Math.min(budget, this.options.captureTimeoutMs), "capturing the page").catch(
+      (error: unknown) => error as Error,
+    );
     if (shot instanceof Error && !this.gone && status === "ok") {
       status = "timeout";
       why = `a script kept the page from being drawn past its ${deadlineMs} ms deadline; its scripts were stopped and it was captured as it stood`;
       this.spent = true;
       this.stopScripts();
-      shot = await within(capture, this.options.captureTimeoutMs, "capturing the page").catch((error: unknown) => error as Error);
+      shot = await within(capture, this.options.captureTimeoutMs, "capturing the page").catch(
+        (error: unknown) => error as Error,
+      );
     }
     if (shot instanceof Error) {
       this.spent = true;
@@ -245,8 +255,21 @@ export class Slot {
       this.spent = true;
       return this.fallback("failed", new Error(status === "ok" ? verdict.why : `${why}; ${verdict.why}`));
     }
-    if (status !== "ok" || !("verified" in verdict)) return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, ...(why ? { error: why } : {}) };
-    return { status, ...shot, aborted: this.responder.aborted, blocked: this.responder.blocked, verified: verdict.verified };
+    if (status !== "ok" || !("verified" in verdict))
+      return {
+        status,
+        ...shot,
+        aborted: this.responder.aborted,
+        blocked: this.responder.blocked,
+        ...(why ? { error: why } : {}),
+      };
+    return {
+      status,
+      ...shot,
+      aborted: this.responder.aborted,
+      blocked: this.responder.blocked,
+      verified: verdict.verified,
+    };
   }
 
   /**
@@ -276,24 +299,45 @@ export class Slot {
     void this.cdp.send("Runtime.releaseObjectGroup", { objectGroup: DOCUMENT_GROUP }).catch(() => {});
     if (facts instanceof Error) {
       // The handle's context is destroyed with its document: the frame navigated.
-      if (/context|object with given id/i.test(facts.message)) return verifyCapture(shot, { sameDocument: false, navigatedTo: this.navigatedTo || undefined, extent: null, hasContent: false }, false);
+      if (/context|object with given id/i.test(facts.message))
+        return verifyCapture(
+          shot,
+          { sameDocument: false, navigatedTo: this.navigatedTo || undefined, extent: null, hasContent: false },
+          false,
+        );
       return { why: `the capture could not be checked: ${facts.message}` };
     }
-    if (facts.exceptionDetails) return { why: `the capture could not be checked: ${facts.exceptionDetails.exception?.description ?? facts.exceptionDetails.text}` };
+    if (facts.exceptionDetails)
+      return {
+        why: `the capture could not be checked: ${facts.exceptionDetails.exception?.description ?? facts.exceptionDetails.text}`,
+      };
     return this.verdict(facts.result.value as DocumentFacts | null, navigationsBefore, shot, settings, html);
   }
 
-  private async verdict(facts: DocumentFacts | null, navigationsBefore: number, shot: Extent, settings: RenderSettings, html: string): Promise<ReturnType<typeof verifyCapture>> {
+  private async verdict(
+    facts: DocumentFacts | null,
+    navigationsBefore: number,
+    shot: Extent,
+    settings: RenderSettings,
+    html: string,
+  ): Promise<ReturnType<typeof verifyCapture>> {
     if (facts?.refresh) this.spent = true;
     const sameDocument = facts !== null && this.navigations === navigationsBefore;
     let extent: Extent | null = null;
     if (sameDocument) {
       // Measured by the capture's own rule, clipped as the capture is.
       const v = facts.extent;
-      const size = settings.extent === "document" && Array.isArray(v) && v[0] > 0 && v[1] > 0 ? { width: v[0], height: v[1] } : await this.fullPageSize().catch(() => null);
+      const size =
+        settings.extent === "document" && Array.isArray(v) && v[0] > 0 && v[1] > 0
+          ? { width: v[0], height: v[1] }
+          : await this.fullPageSize().catch(() => null);
       extent = size && clipExtent(size, settings);
     }
-    return verifyCapture(shot, { sameDocument, navigatedTo: this.navigatedTo || facts?.url, extent, hasContent: facts?.content ?? false }, promisesContent(html));
+    return verifyCapture(
+      shot,
+      { sameDocument, navigatedTo: this.navigatedTo || facts?.url, extent, hasContent: facts?.content ?? false },
+      promisesContent(html),
+    );
   }
 
   private async setViewport(width: number, height: number): Promise<void> {
@@ -326,7 +370,9 @@ export class Slot {
       await written.catch(() => {});
       await sleep(READY_POLL_MS);
       while (!finished) {
-        const r = await this.cdp.send("Runtime.evaluate", { expression: "document.readyState", returnByValue: true }).catch(() => null);
+        const r = await this.cdp
+          .send("Runtime.evaluate", { expression: "document.readyState", returnByValue: true })
+          .catch(() => null);
         if (r?.result.value === "complete") return "loaded";
         await sleep(READY_POLL_MS);
       }
@@ -358,7 +404,11 @@ export class Slot {
     // Style and layout now: that is when background images are requested, and the request's
     // event reaches us before the reply to this command. A script busy since the load event holds
     // the main thread, and the command with it: then the deadline is what ends the wait.
-    const styled = await within(this.cdp.send("Page.getLayoutMetrics"), Math.max(deadline - Date.now(), 1), "styling").then(
+    const styled = await within(
+      this.cdp.send("Page.getLayoutMetrics"),
+      Math.max(deadline - Date.now(), 1),
+      "styling",
+    ).then(
       () => true,
       (error: unknown) => !(error instanceof Error && error.message.startsWith("styling took longer")),
     );
@@ -381,7 +431,9 @@ export class Slot {
       isMainFrame: event.frameId === this.mainFrameId,
     });
     const delay = this.options.delayImagesMs && event.resourceType === "Image" ? this.options.delayImagesMs : 0;
-    void Promise.all([reply, delay ? new Promise((r) => setTimeout(r, delay)) : null]).then(([r]) => this.send(event.requestId, r));
+    void Promise.all([reply, delay ? new Promise((r) => setTimeout(r, delay)) : null]).then(([r]) =>
+      this.send(event.requestId, r),
+    );
   }
 
   private send(requestId: string, reply: Reply): void {
@@ -410,7 +462,9 @@ export class Slot {
 
   /** Firefox's documentElement.scrollWidth x scrollHeight for this page (see extent.ts). */
   private async documentSize(): Promise<Extent> {
-    const r = await this.cdp.send("Runtime.evaluate", { expression: MEASURE_DOCUMENT_EXTENT, returnByValue: true }).catch(() => null);
+    const r = await this.cdp
+      .send("Runtime.evaluate", { expression: MEASURE_DOCUMENT_EXTENT, returnByValue: true })
+      .catch(() => null);
     const v = r?.result.value as [number, number, string] | undefined;
     if (!Array.isArray(v) || !(v[0]! > 0) || !(v[1]! > 0)) return this.fullPageSize();
     return { width: v[0]!, height: v[1]! };
@@ -480,8 +534,10 @@ export class Slot {
 
   async close(): Promise<void> {
     this.spent = true;
-    await within(this.root.send("Target.disposeBrowserContext", { browserContextId: this.contextId }), CONTROL_TIMEOUT_MS * 2, "closing a page").catch(
-      () => {},
-    );
+    await within(
+      this.root.send("Target.disposeBrowserContext", { browserContextId: this.contextId }),
+      CONTROL_TIMEOUT_MS * 2,
+      "closing a page",
+    ).catch(() => {});
   }
 }

@@ -31,13 +31,17 @@ describe("what a page's markup promises to draw", () => {
   });
 
   it("is nothing for an empty body, comments, a head alone, or blank entities", () => {
-    expect(promisesContent("<html><head><title>only</title><style>p{}</style></head><body>\n</body></html>")).toBe(false);
+    expect(promisesContent("<html><head><title>only</title><style>p{}</style></head><body>\n</body></html>")).toBe(
+      false,
+    );
     expect(promisesContent("<!doctype html><html><body><!-- <h1>x</h1> --></body></html>")).toBe(false);
     expect(promisesContent("<html><body>&nbsp; &#32;</body></html>")).toBe(false);
   });
 
   it("is not judged for a page whose scripts decide its content", () => {
-    expect(promisesContent("<html><body><h1>x</h1><script>document.body.innerHTML = ''</script></body></html>")).toBe(false);
+    expect(promisesContent("<html><body><h1>x</h1><script>document.body.innerHTML = ''</script></body></html>")).toBe(
+      false,
+    );
   });
 });
 
@@ -46,21 +50,46 @@ describe("the verdict on a capture", () => {
 
   it("records how an ok capture was checked", () => {
     expect(verifyCapture({ width: 1354, height: 1060 }, good, true)).toEqual({
-      verified: { revision: RENDERER_REVISION, document: "same", extent: { width: 1354, height: 1060 }, content: "found" },
+      verified: {
+        revision: RENDERER_REVISION,
+        document: "same",
+        extent: { width: 1354, height: 1060 },
+        content: "found",
+      },
     });
-    expect(verifyCapture({ width: 1366, height: 8 }, { ...good, extent: { width: 1366, height: 8 }, hasContent: false }, false)).toMatchObject({ verified: { content: "not expected" } });
+    expect(
+      verifyCapture(
+        { width: 1366, height: 8 },
+        { ...good, extent: { width: 1366, height: 8 }, hasContent: false },
+        false,
+      ),
+    ).toMatchObject({ verified: { content: "not expected" } });
   });
 
   it("fails a capture taken after the page was navigated away", () => {
-    const v = verifyCapture({ width: 1366, height: 8 }, { sameDocument: false, navigatedTo: "about:blank", extent: { width: 1366, height: 8 }, hasContent: false }, true);
+    const v = verifyCapture(
+      { width: 1366, height: 8 },
+      { sameDocument: false, navigatedTo: "about:blank", extent: { width: 1366, height: 8 }, hasContent: false },
+      true,
+    );
     expect(v).toEqual({ why: expect.stringMatching(/navigated away .*\(to about:blank\)/), navigated: true });
   });
 
   it("fails an empty capture, one shorter or narrower than the page's laid-out extent, and one of an emptied document", () => {
     expect(verifyCapture({ width: 0, height: 0 }, good, true)).toEqual({ why: expect.stringMatching(/empty/) });
-    expect(verifyCapture({ width: 1354, height: 800 }, good, true)).toEqual({ why: expect.stringMatching(/smaller than the page's laid-out extent .*1354x1060/) });
+    expect(verifyCapture({ width: 1354, height: 800 }, good, true)).toEqual({
+      why: expect.stringMatching(/smaller than the page's laid-out extent .*1354x1060/),
+    });
     expect(verifyCapture({ width: 1200, height: 1060 }, good, true)).toEqual({ why: expect.stringMatching(/smaller/) });
-    expect(verifyCapture({ width: 1366, height: 8 }, { ...good, extent: { width: 1366, height: 8 }, hasContent: false }, true)).toEqual({ why: expect.stringMatching(/empty document/) });
-    expect(verifyCapture({ width: 1354, height: 1060 }, { ...good, extent: null }, true)).toEqual({ why: expect.stringMatching(/could not be measured/) });
+    expect(
+      verifyCapture(
+        { width: 1366, height: 8 },
+        { ...good, extent: { width: 1366, height: 8 }, hasContent: false },
+        true,
+      ),
+    ).toEqual({ why: expect.stringMatching(/empty document/) });
+    expect(verifyCapture({ width: 1354, height: 1060 }, { ...good, extent: null }, true)).toEqual({
+      why: expect.stringMatching(/could not be measured/),
+    });
   });
 });

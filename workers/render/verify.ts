@@ -60,14 +60,22 @@ export interface CaptureFacts {
  * The verdict on a capture: how it was verified, or why it is not a good render. `shot` is the
  * picture's size; `expectContent` is promisesContent() of the page written.
  */
-export function verifyCapture(shot: Extent, facts: CaptureFacts, expectContent: boolean): { verified: RenderVerification } | { why: string; navigated?: true } {
-  if (!facts.sameDocument) return { why: navigatedAway("before its capture was checked", facts.navigatedTo), navigated: true };
+export function verifyCapture(
+  shot: Extent,
+  facts: CaptureFacts,
+  expectContent: boolean,
+): { verified: RenderVerification } | { why: string; navigated?: true } {
+  if (!facts.sameDocument)
+    return { why: navigatedAway("before its capture was checked", facts.navigatedTo), navigated: true };
   if (!(shot.width > 0 && shot.height > 0)) return { why: `the capture is empty (${shot.width}x${shot.height})` };
   if (!facts.extent) return { why: "the page's extent could not be measured again after its capture" };
   if (shot.width < facts.extent.width || shot.height < facts.extent.height) {
-    return { why: `the capture (${shot.width}x${shot.height}) is smaller than the page's laid-out extent measured after it (${facts.extent.width}x${facts.extent.height})` };
+    return {
+      why: `the capture (${shot.width}x${shot.height}) is smaller than the page's laid-out extent measured after it (${facts.extent.width}x${facts.extent.height})`,
+    };
   }
-  if (expectContent && !facts.hasContent) return { why: "the capture is of an empty document, though the page's markup has content" };
+  if (expectContent && !facts.hasContent)
+    return { why: "the capture is of an empty document, though the page's markup has content" };
   return {
     verified: {
       revision: RENDERER_REVISION,

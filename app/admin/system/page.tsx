@@ -16,7 +16,12 @@ async function backUpNow() {
   "use server";
   // Only admins reach this page (the gate); the action posts to the page's own path.
   const settings = backupSettings();
-  await backupInto(await getDatabase(), settings.dir, { keep: settings.keep, renders: settings.renders, dataDir: dataDir(), by: "System page" }).catch(() => {
+  await backupInto(await getDatabase(), settings.dir, {
+    keep: settings.keep,
+    renders: settings.renders,
+    dataDir: dataDir(),
+    by: "System page",
+  }).catch(() => {
     // Recorded with its error in the list below.
   });
   revalidatePath("/admin/system");
@@ -26,7 +31,12 @@ const utc = (iso: string) => `${new Date(iso).toLocaleString("en-GB", { timeZone
 
 /** "6 h", "30 min", "1 d", "90 s": how `--backup-every` was given, read back. */
 function every(ms: number): string {
-  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000]] as const) if (ms % size === 0) return `${ms / size} ${unit}`;
+  for (const [unit, size] of [
+    ["d", 86_400_000],
+    ["h", 3_600_000],
+    ["min", 60_000],
+  ] as const)
+    if (ms % size === 0) return `${ms / size} ${unit}`;
   return `${ms / 1000} s`;
 }
 
@@ -40,9 +50,14 @@ async function BackupsPanel() {
     <section className="mt-8" data-testid="system-backups">
       <h2 className="mb-2 text-base font-semibold text-stone-800">Backups</h2>
       <p className="mb-3 text-sm text-stone-600" data-testid="backup-schedule">
-        {schedule
-          ? `Scheduled: a backup every ${every(schedule.everyMs)} into ${schedule.dir}, keeping the newest ${schedule.keep ?? "all"}; the next starts ${utc(schedule.nextAt)}.`
-          : <>No backups are scheduled: this studio was started without <code>--backup-every</code> (restart it with <code>npx colbench serve --backup-every 6h --keep {settings.keep}</code> to take them).</>}{" "}
+        {schedule ? (
+          `Scheduled: a backup every ${every(schedule.everyMs)} into ${schedule.dir}, keeping the newest ${schedule.keep ?? "all"}; the next starts ${utc(schedule.nextAt)}.`
+        ) : (
+          <>
+            No backups are scheduled: this studio was started without <code>--backup-every</code> (restart it with{" "}
+            <code>npx colbench serve --backup-every 6h --keep {settings.keep}</code> to take them).
+          </>
+        )}{" "}
         Restore one with <code>npx colbench db restore FILE --into DIR</code> (or a PostgreSQL URL).
       </p>
       {lastRecord?.error ? (
@@ -51,7 +66,11 @@ async function BackupsPanel() {
         </p>
       ) : null}
       <form action={backUpNow} className="mb-3">
-        <button type="submit" className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50" data-testid="backup-now">
+        <button
+          type="submit"
+          className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium text-stone-800 hover:bg-stone-50"
+          data-testid="backup-now"
+        >
           Back up now into {settings.dir}
         </button>
       </form>
@@ -64,7 +83,9 @@ async function BackupsPanel() {
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-stone-500" data-testid="backup-files">No backup in {settings.dir}.</p>
+        <p className="text-xs text-stone-500" data-testid="backup-files">
+          No backup in {settings.dir}.
+        </p>
       )}
     </section>
   );
@@ -89,7 +110,10 @@ export default async function SystemPage() {
         <PageHeader title="System">
           What this machine gives the studio, part by part, as <code>npx colbench doctor</code> reports it.
         </PageHeader>
-        <p className="mb-4 rounded-lg border border-stone-200 bg-stone-50 p-3 text-sm text-stone-700" data-testid="system-verdict">
+        <p
+          className="mb-4 rounded-lg border border-stone-200 bg-stone-50 p-3 text-sm text-stone-700"
+          data-testid="system-verdict"
+        >
           No check has run in this studio yet: checking now (Python, the browsers and WebGPU take a few seconds).{" "}
           <SystemRecheck running={running} />
         </p>
@@ -100,12 +124,18 @@ export default async function SystemPage() {
   return (
     <>
       <PageHeader title="System">
-        What this machine gives the studio, part by part, as <code>npx colbench doctor</code> reports it (run it in a terminal when something fails; add{" "}
-        <code>--json</code> for scripts). Checked {new Date(report.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC in {(report.tookMs / 1000).toFixed(1)} s
+        What this machine gives the studio, part by part, as <code>npx colbench doctor</code> reports it (run it in a
+        terminal when something fails; add <code>--json</code> for scripts). Checked{" "}
+        {new Date(report.at).toLocaleString("en-GB", { timeZone: "UTC" })} UTC in {(report.tookMs / 1000).toFixed(1)} s
         {running ? "; checking again in the background" : ""}. <SystemRecheck running={running} />
       </PageHeader>
-      <p className={`mb-4 rounded-lg border p-3 text-sm ${missing.length ? "border-red-200 bg-red-50 text-red-800" : "border-teal-200 bg-teal-50 text-teal-900"}`} data-testid="system-verdict">
-        {missing.length ? `The studio cannot work without: ${missing.map((p) => p.name).join(", ")}.` : "Everything the studio needs is here."}
+      <p
+        className={`mb-4 rounded-lg border p-3 text-sm ${missing.length ? "border-red-200 bg-red-50 text-red-800" : "border-teal-200 bg-teal-50 text-teal-900"}`}
+        data-testid="system-verdict"
+      >
+        {missing.length
+          ? `The studio cannot work without: ${missing.map((p) => p.name).join(", ")}.`
+          : "Everything the studio needs is here."}
       </p>
       <DataTable<Part>
         testId="system-parts"
@@ -113,7 +143,11 @@ export default async function SystemPage() {
         rowKey={(p) => `${p.id}:${p.name}`}
         columns={[
           { header: "Status", cell: (p) => <PartStatusBadge status={p.status} /> },
-          { header: "Part", className: "whitespace-nowrap font-medium text-stone-800", cell: (p) => p.name + (p.required ? "" : " (optional)") },
+          {
+            header: "Part",
+            className: "whitespace-nowrap font-medium text-stone-800",
+            cell: (p) => p.name + (p.required ? "" : " (optional)"),
+          },
           {
             header: "Found",
             cell: (p) => (

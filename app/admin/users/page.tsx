@@ -12,8 +12,9 @@ export default async function UsersPage() {
   return (
     <>
       <PageHeader title="Users">
-        Researchers see everything; annotators see tasks, runs and scores but never a reference answer, test or target page. Each person signs in
-        with the link made for them (shown once). With no user here, a studio listening on 127.0.0.1 lets the person at the machine in as admin.
+        Researchers see everything; annotators see tasks, runs and scores but never a reference answer, test or target
+        page. Each person signs in with the link made for them (shown once). With no user here, a studio listening on
+        127.0.0.1 lets the person at the machine in as admin.
       </PageHeader>
       <NewUserForm />
       {users.length ? (

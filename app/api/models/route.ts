@@ -16,7 +16,8 @@ export async function DELETE(request: Request) {
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = deleteSchema.safeParse(json.value);
-  if (!parsed.success) return Response.json({ error: "id: a hub id such as openai/clip-vit-base-patch32" }, { status: 400 });
+  if (!parsed.success)
+    return Response.json({ error: "id: a hub id such as openai/clip-vit-base-patch32" }, { status: 400 });
   try {
     const { removed, bytes } = deleteCached(parsed.data.id);
     if (!removed) return Response.json({ error: `${parsed.data.id} is not in the cache` }, { status: 404 });

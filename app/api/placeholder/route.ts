@@ -11,5 +11,7 @@ export async function GET(request: Request) {
   const url = new URL(request.url).searchParams.get("url") ?? "";
   const size = placeholderSize(url);
   if (!size) return Response.json({ error: "url: not a placeholder-image URL the studio answers" }, { status: 404 });
-  return new Response(new Uint8Array(placeholderPng(url, size)), { headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=86400" } });
+  return new Response(new Uint8Array(placeholderPng(url, size)), {
+    headers: { "Content-Type": "image/png", "Cache-Control": "public, max-age=86400" },
+  });
 }

@@ -27,13 +27,19 @@ export async function POST(request: Request) {
   if (!body.ok) return body.response;
   const parsed = newPlaySchema.safeParse(body.value);
   if (!parsed.success) {
-    return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   }
   try {
     const { benchmark, taskId, seat, opponent, ...options } = parsed.data;
     const session = await createPlay(await getStore(), getRunManager(), { benchmark, taskId, seat, opponent, options });
     const origin = studioOrigin(request);
-    return Response.json({ ...session, links: session.links.map((l) => ({ ...l, link: `${origin}${l.url}` })) }, { status: 201 });
+    return Response.json(
+      { ...session, links: session.links.map((l) => ({ ...l, link: `${origin}${l.url}` })) },
+      { status: 201 },
+    );
   } catch (error) {
     return Response.json({ error: (error as Error).message }, { status: 400 });
   }

@@ -11,7 +11,11 @@ const schema = z.object({
   name: z.string(),
   source: z.discriminatedUnion("from", [
     z.object({ from: z.literal("pairs"), run: z.string().min(1), kind: z.enum(["trajectory", "turn"]) }),
-    z.object({ from: z.literal("candidates"), run: z.string().min(1), pool: z.enum(["samples", "samples+own"]).optional() }),
+    z.object({
+      from: z.literal("candidates"),
+      run: z.string().min(1),
+      pool: z.enum(["samples", "samples+own"]).optional(),
+    }),
     z.object({ from: z.literal("runs"), a: z.string().min(1), b: z.string().min(1) }),
   ]),
   instructions: z.string().max(100_000).default(""),
@@ -25,11 +29,16 @@ const schema = z.object({
 
 /** Makes a queue (as `colbench queues create`); researchers and admins. */
 export async function POST(request: Request) {
-  if (!seesHidden(requestViewer(request))) return Response.json({ error: "queues are made by researchers and admins" }, { status: 403 });
+  if (!seesHidden(requestViewer(request)))
+    return Response.json({ error: "queues are made by researchers and admins" }, { status: 403 });
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = schema.safeParse(json.value);
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   try {
     return Response.json(await createQueue(await getStore(), parsed.data), { status: 201 });
   } catch (error) {

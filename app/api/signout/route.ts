@@ -7,5 +7,18 @@ import { getStore } from "@/lib/store";
 export async function POST(request: Request) {
   const session = parse(request.headers.get("cookie") ?? "")[SESSION_COOKIE];
   if (session) await (await getStore()).sessions.delete(hashToken(session));
-  return Response.json({ ok: true }, { headers: { "Set-Cookie": serialize(SESSION_COOKIE, "", { httpOnly: true, sameSite: "strict", path: "/", maxAge: 0, secure: request.headers.get(PROTO_HEADER) === "https" }) } });
+  return Response.json(
+    { ok: true },
+    {
+      headers: {
+        "Set-Cookie": serialize(SESSION_COOKIE, "", {
+          httpOnly: true,
+          sameSite: "strict",
+          path: "/",
+          maxAge: 0,
+          secure: request.headers.get(PROTO_HEADER) === "https",
+        }),
+      },
+    },
+  );
 }

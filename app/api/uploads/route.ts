@@ -17,8 +17,18 @@ const part = {
 };
 
 const uploadSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("tasks"), benchmark: z.enum(BENCHMARKS), split: z.string().trim().min(1).max(40).default("test"), ...part }),
-  z.object({ kind: z.literal("trajectories"), runName: z.string().trim().min(1).max(200), append: z.boolean().default(false), ...part }),
+  z.object({
+    kind: z.literal("tasks"),
+    benchmark: z.enum(BENCHMARKS),
+    split: z.string().trim().min(1).max(40).default("test"),
+    ...part,
+  }),
+  z.object({
+    kind: z.literal("trajectories"),
+    runName: z.string().trim().min(1).max(200),
+    append: z.boolean().default(false),
+    ...part,
+  }),
 ]);
 
 export async function POST(request: Request) {
@@ -26,16 +36,30 @@ export async function POST(request: Request) {
   if (!body.ok) return body.response;
   const parsed = uploadSchema.safeParse(body.value);
   if (!parsed.success) {
-    return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   }
   const upload = parsed.data;
   const store = await getStore();
   try {
     if (upload.kind === "tasks") {
-      const summary = await store.tasks.import({ file: upload.fileName, lines: upload.lines, firstLine: upload.firstLine, benchmark: upload.benchmark, split: upload.split });
+      const summary = await store.tasks.import({
+        file: upload.fileName,
+        lines: upload.lines,
+        firstLine: upload.firstLine,
+        benchmark: upload.benchmark,
+        split: upload.split,
+      });
       return Response.json(summary);
     }
-    const summary = await store.trajectories.import(upload.fileName, { name: upload.runName, lines: upload.lines, firstLine: upload.firstLine, append: upload.append });
+    const summary = await store.trajectories.import(upload.fileName, {
+      name: upload.runName,
+      lines: upload.lines,
+      firstLine: upload.firstLine,
+      append: upload.append,
+    });
     return Response.json(summary);
   } catch (error) {
     return Response.json({ error: (error as Error).message }, { status: 409 });

@@ -7,7 +7,11 @@ import { getStore } from "@/lib/store";
 
 export const dynamic = "force-dynamic";
 
-const newUserSchema = z.object({ name: z.string().trim().min(1), role: z.enum(ROLES as ["admin", "researcher", "annotator"]), linkDays: z.number().positive().max(365).optional() });
+const newUserSchema = z.object({
+  name: z.string().trim().min(1),
+  role: z.enum(ROLES as ["admin", "researcher", "annotator"]),
+  linkDays: z.number().positive().max(365).optional(),
+});
 
 /** Adds a person and answers with their sign-in link (shown once: only its hash is kept). */
 export async function POST(request: Request) {
@@ -15,9 +19,18 @@ export async function POST(request: Request) {
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = newUserSchema.safeParse(json.value);
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   try {
-    const { user, token, expiresAt } = await addUser(await getStore(), parsed.data.name, parsed.data.role, parsed.data.linkDays);
+    const { user, token, expiresAt } = await addUser(
+      await getStore(),
+      parsed.data.name,
+      parsed.data.role,
+      parsed.data.linkDays,
+    );
     return Response.json({ user, link: signInUrl(studioOrigin(request), token), expiresAt }, { status: 201 });
   } catch (error) {
     return Response.json({ error: (error as Error).message }, { status: 400 });

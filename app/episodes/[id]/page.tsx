@@ -38,16 +38,28 @@ export default async function EpisodePage({ params }: Params) {
   const next = episode.nextId ? `/episodes/${episode.nextId}` : null;
   const ended = episode.status === "done" || episode.status === "failed";
   const turns = episode.turns.map((t) => turnFor("viewer", t));
-  const advantages = episode.turns.flatMap((t) => (t.role === "agent" && typeof t.advantage === "number" ? [{ index: t.index, advantage: t.advantage }] : []));
+  const advantages = episode.turns.flatMap((t) =>
+    t.role === "agent" && typeof t.advantage === "number" ? [{ index: t.index, advantage: t.advantage }] : [],
+  );
   // What rank stored is drawn where there is any; else a browser's own record, said as such.
   const scoring = ended ? await store.sweet.episodeScoring(episode.id) : null;
-  const browserPoints = scoring?.browser?.turns.flatMap((t) => (typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [])) ?? [];
+  const browserPoints =
+    scoring?.browser?.turns.flatMap((t) =>
+      typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [],
+    ) ?? [];
   const chart = advantages.length
     ? { points: advantages, source: "rank" as const, label: "stored with the run: colbench rank, or imported" }
     : browserPoints.length
-      ? { points: browserPoints, source: "browser" as const, label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking` }
+      ? {
+          points: browserPoints,
+          source: "browser" as const,
+          label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking`,
+        }
       : null;
-  const names = { agent: episode.humanAgent ? "agent (person)" : "agent", simulator: episode.humanSimulated ? "human collaborator" : "simulated human" };
+  const names = {
+    agent: episode.humanAgent ? "agent (person)" : "agent",
+    simulator: episode.humanSimulated ? "human collaborator" : "simulated human",
+  };
   // Only an episode people play has seats to hand out.
   const seatLinks = episode.humanAgent || episode.humanSimulated ? await episodeSeatLinks(store, episode.id) : null;
   return (
@@ -62,8 +74,24 @@ export default async function EpisodePage({ params }: Params) {
           <span />
         )}
         <span className="flex gap-2">
-          {previous ? <Link href={previous} className="rounded-md border border-stone-300 bg-white px-3 py-1" aria-keyshortcuts="ArrowLeft">← previous</Link> : null}
-          {next ? <Link href={next} className="rounded-md border border-stone-300 bg-white px-3 py-1" aria-keyshortcuts="ArrowRight">next →</Link> : null}
+          {previous ? (
+            <Link
+              href={previous}
+              className="rounded-md border border-stone-300 bg-white px-3 py-1"
+              aria-keyshortcuts="ArrowLeft"
+            >
+              ← previous
+            </Link>
+          ) : null}
+          {next ? (
+            <Link
+              href={next}
+              className="rounded-md border border-stone-300 bg-white px-3 py-1"
+              aria-keyshortcuts="ArrowRight"
+            >
+              next →
+            </Link>
+          ) : null}
         </span>
       </div>
       <header className="mb-6 mt-2 flex flex-wrap items-baseline gap-3">
@@ -72,11 +100,15 @@ export default async function EpisodePage({ params }: Params) {
           task #{episode.taskId}
         </Link>
         <span className="text-sm text-stone-500">
-          sample {episode.sample} · {episode.status} · reward <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
+          sample {episode.sample} · {episode.status} · reward{" "}
+          <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
         </span>
       </header>
       {episode.waitingFor ? (
-        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="episode-waiting">
+        <p
+          className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+          data-testid="episode-waiting"
+        >
           This episode is {describeWait(episode.waitingFor)}; it goes on by itself when the server answers again.
         </p>
       ) : null}
@@ -84,24 +116,49 @@ export default async function EpisodePage({ params }: Params) {
         <SeatLinks
           episodeId={episode.id}
           people={seatLinks.people}
-          links={seatLinks.links.map((l) => ({ ...l, createdAt: l.createdAt.toISOString(), expiresAt: l.expiresAt.toISOString(), openedAt: l.openedAt?.toISOString() ?? null, revokedAt: l.revokedAt?.toISOString() ?? null }))}
+          links={seatLinks.links.map((l) => ({
+            ...l,
+            createdAt: l.createdAt.toISOString(),
+            expiresAt: l.expiresAt.toISOString(),
+            openedAt: l.openedAt?.toISOString() ?? null,
+            revokedAt: l.revokedAt?.toISOString() ?? null,
+          }))}
         />
       ) : null}
       {ended ? (
         <>
           <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">
-            Keys: <kbd className="rounded border border-stone-300 bg-white px-1">[</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">]</kbd> or{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">↑</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">↓</kbd> step through the agent&apos;s turns ·{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd> <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run ·{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
+            Keys: <kbd className="rounded border border-stone-300 bg-white px-1">[</kbd>{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">]</kbd> or{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">↑</kbd>{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">↓</kbd> step through the agent&apos;s turns ·{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd>{" "}
+            <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run
+            · <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
           </p>
           {scoring ? <BrowserScoring episodeId={episode.id} served={servedModels()} scoring={scoring} /> : null}
           {chart ? <AdvantageChart points={chart.points} source={chart.source} label={chart.label} /> : null}
-          <TurnTimeline turns={turns} benchmark={episode.benchmark} names={names} candidates={candidates} similarity={benchmarkViews[episode.benchmark].similarityInBrowser ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) } : undefined} />
+          <TurnTimeline
+            turns={turns}
+            benchmark={episode.benchmark}
+            names={names}
+            candidates={candidates}
+            similarity={
+              benchmarkViews[episode.benchmark].similarityInBrowser
+                ? { clip: servedClip(), targetRenderId: targetRenderOf(episode.details) }
+                : undefined
+            }
+          />
           <EpisodeScore benchmark={episode.benchmark} answer={episode.answer} details={episode.details} />
         </>
       ) : (
-        <LiveEpisode episodeId={episode.id} taskId={episode.taskId} benchmark={episode.benchmark} initial={{ turns, status: episode.status, reward: episode.reward }} names={names} />
+        <LiveEpisode
+          episodeId={episode.id}
+          taskId={episode.taskId}
+          benchmark={episode.benchmark}
+          initial={{ turns, status: episode.status, reward: episode.reward }}
+          names={names}
+        />
       )}
     </article>
   );

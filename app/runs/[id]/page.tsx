@@ -94,7 +94,9 @@ export default async function RunPage({
         <h1 className="text-2xl font-semibold tracking-tight text-stone-900">{run.name}</h1>
         <BenchmarkBadge benchmark={run.benchmark} />
         <span className="text-sm text-stone-500">{run.status}</span>
-        {run.kind === "played" ? <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played session</span> : null}
+        {run.kind === "played" ? (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played session</span>
+        ) : null}
         {manages ? (
           <span className="ml-auto">
             <RunActions runId={run.id} name={run.name} archived={run.archivedAt !== null} episodes={run.total} />
@@ -102,14 +104,22 @@ export default async function RunPage({
         ) : null}
       </header>
       {run.archivedAt ? (
-        <p className="mb-4 rounded-lg border border-stone-300 bg-stone-100 px-4 py-2 text-sm text-stone-700" data-testid="archived-banner">
-          Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the Leaderboard and Compare until it is restored.
+        <p
+          className="mb-4 rounded-lg border border-stone-300 bg-stone-100 px-4 py-2 text-sm text-stone-700"
+          data-testid="archived-banner"
+        >
+          Archived on {run.archivedAt.toISOString().slice(0, 10)}: this run is hidden from the runs list, the
+          Leaderboard and Compare until it is restored.
         </p>
       ) : null}
       {run.waiting ? (
-        <p className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900" data-testid="waiting-banner">
-          {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"} {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers
-          again; only after {Math.round((config?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
+        <p
+          className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900"
+          data-testid="waiting-banner"
+        >
+          {run.waiting.episodes} episode{run.waiting.episodes === 1 ? "" : "s"}{" "}
+          {describeWait(run.waiting.wait, now.getTime())}. They go on by themselves when it answers again; only after{" "}
+          {Math.round((config?.giveUpSeconds ?? 600) / 60)} min of outage do they fail.
         </p>
       ) : null}
       <RunLive runId={run.id} status={run.status} failed={run.failed} ended={run.done + run.failed} />
@@ -121,12 +131,18 @@ export default async function RunPage({
             ["Failed", String(run.failed)],
             [`Mean ${rewardRule.measure}`, formatted(run.meanReward), similarityBy],
             // A graded benchmark has no success rate: its place names the agent.
-            rewardRule.hasSuccess ? [`${rewardRule.name} rate`, percent(run.successRate)] : ["Agent", run.agent ?? "imported"],
+            rewardRule.hasSuccess
+              ? [`${rewardRule.name} rate`, percent(run.successRate)]
+              : ["Agent", run.agent ?? "imported"],
             ...(dashboard.k > 1
               ? [
                   rewardRule.hasSuccess
                     ? [`Best-of-${dashboard.k} ${rewardRule.name.toLowerCase()}`, percent(dashboard.bestOfK.success)]
-                    : [`Best-of-${dashboard.k} ${rewardRule.measure}`, formatted(dashboard.bestOfK.reward), similarityBy],
+                    : [
+                        `Best-of-${dashboard.k} ${rewardRule.measure}`,
+                        formatted(dashboard.bestOfK.reward),
+                        similarityBy,
+                      ],
                 ]
               : []),
           ] as Array<[string, string, string | undefined]>
@@ -146,7 +162,14 @@ export default async function RunPage({
       {pipeline ? <PipelinePanel runId={run.id} initial={pipeline} /> : null}
       {dashboard.done > 0 || dashboard.pace ? <RunCharts dashboard={dashboard} benchmark={run.benchmark} /> : null}
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
-        <FilterPills label="Filter by status" pills={[undefined, ...STATUSES].map((s) => ({ label: s ?? "all", href: href({ status: s, page: 1 }), current: s === status }))} />
+        <FilterPills
+          label="Filter by status"
+          pills={[undefined, ...STATUSES].map((s) => ({
+            label: s ?? "all",
+            href: href({ status: s, page: 1 }),
+            current: s === status,
+          }))}
+        />
         <FilterPills
           label="Filter by score"
           caption="score"

@@ -5,9 +5,17 @@ import { CodeEditor } from "@/components/code";
 export function BackendCollaboratorHidden({ view }: { view: SimulatorSeatView }) {
   return (
     <>
-      <CodeEditor value={view.groundTruth} language="python" readOnly height={300} label="Reference solution (read-only)" />
+      <CodeEditor
+        value={view.groundTruth}
+        language="python"
+        readOnly
+        height={300}
+        label="Reference solution (read-only)"
+      />
       <table className="w-full overflow-hidden rounded-lg border border-stone-200 bg-white text-sm">
-        <caption className="py-1 text-left text-xs text-stone-500">Hidden tests ({view.testCases?.length ?? 0})</caption>
+        <caption className="py-1 text-left text-xs text-stone-500">
+          Hidden tests ({view.testCases?.length ?? 0})
+        </caption>
         <tbody className="divide-y divide-stone-100">
           {(view.testCases ?? []).map((t) => (
             <tr key={t.name}>

@@ -7,7 +7,8 @@ export function FrontendCompareProvenance({ runs }: { runs: RunSummary[] }) {
     <p className="mb-2 text-sm text-stone-600" data-testid="compare-provenance">
       {runs.map((run, i) => (
         <span key={run.id} className="mr-4 inline-block">
-          {i ? "B" : "A"}: {run.name} — similarity by <span className="font-mono">{run.embedder?.label ?? "an unknown embedder (imported rewards)"}</span>
+          {i ? "B" : "A"}: {run.name} — similarity by{" "}
+          <span className="font-mono">{run.embedder?.label ?? "an unknown embedder (imported rewards)"}</span>
           {run.render ? <>, rendered {profileLabel(run.render)}</> : null}
         </span>
       ))}

@@ -13,18 +13,30 @@ export function HtmlPreview({ code, turns }: { code: string; turns: SeatTurn[] }
     return () => clearTimeout(timer);
   }, [code]);
   // No scripts, no requests beyond the studio's stylesheet and placeholders.
-  const doc = useMemo(() => (typeof window === "undefined" ? "" : previewDocument(shown, window.location.origin)), [shown]);
+  const doc = useMemo(
+    () => (typeof window === "undefined" ? "" : previewDocument(shown, window.location.origin)),
+    [shown],
+  );
   return (
     <figure className="rounded-lg border border-stone-200 bg-white p-1">
-      <figcaption className="mb-1 text-xs text-stone-500">Live preview (offline: Tailwind 2.2.19 and placeholder images from the studio)</figcaption>
+      <figcaption className="mb-1 text-xs text-stone-500">
+        Live preview (offline: Tailwind 2.2.19 and placeholder images from the studio)
+      </figcaption>
       <iframe title="Preview of your page" sandbox="" srcDoc={doc} className="h-96 w-full" data-testid="html-preview" />
       <PreviewNotes notes={previewNotes(shown)} />
       {lastRender ? (
         <div className="mt-2 border-t border-stone-200 pt-2" data-testid="sent-render">
-          <p className="mb-1 text-xs text-stone-500">The page you sent at turn {lastRender.index}, as the scorer&apos;s browser rendered it (what your collaborator and the score see)</p>
+          <p className="mb-1 text-xs text-stone-500">
+            The page you sent at turn {lastRender.index}, as the scorer&apos;s browser rendered it (what your
+            collaborator and the score see)
+          </p>
           {lastRender.renderId ? (
             // eslint-disable-next-line @next/next/no-img-element
-            <img src={`/api/renders/${lastRender.renderId}`} alt={`Render of your page at turn ${lastRender.index}`} className="max-h-96 w-full object-contain object-top" />
+            <img
+              src={`/api/renders/${lastRender.renderId}`}
+              alt={`Render of your page at turn ${lastRender.index}`}
+              className="max-h-96 w-full object-contain object-top"
+            />
           ) : (
             <p className="text-xs text-red-700">It could not be rendered: the scorer counts it as a black image.</p>
           )}

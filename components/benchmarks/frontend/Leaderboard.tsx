@@ -19,7 +19,8 @@ const before: LeaderboardColumn[] = [
   },
   {
     header: "Embedder",
-    className: (row) => `font-mono text-xs ${row.run.embedder?.paperMetric === false ? "text-amber-800" : "text-stone-600"}`,
+    className: (row) =>
+      `font-mono text-xs ${row.run.embedder?.paperMetric === false ? "text-amber-800" : "text-stone-600"}`,
     testId: "embedder",
     cell: (row) => row.run.embedder?.label ?? "unknown (imported)",
   },
@@ -67,7 +68,12 @@ function FrontendLeaderboardHeader({ heading, all, shown, query, baseline }: Lea
           <label htmlFor="baseline" className="text-stone-600">
             Baseline run
           </label>
-          <select id="baseline" name="baseline" defaultValue={baseline ?? ""} className="rounded-md border border-stone-300 bg-white px-2 py-1">
+          <select
+            id="baseline"
+            name="baseline"
+            defaultValue={baseline ?? ""}
+            className="rounded-md border border-stone-300 bg-white px-2 py-1"
+          >
             <option value="">none</option>
             {shown.map((r) => (
               <option key={r.run.id} value={r.run.id}>
@@ -81,9 +87,14 @@ function FrontendLeaderboardHeader({ heading, all, shown, query, baseline }: Lea
         </form>
       </div>
       {new Set(shown.map((r) => (r.run.render ? profileLabel(r.run.render) : "unknown"))).size > 1 ? (
-        <p role="alert" data-testid="leaderboard-profiles" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          These runs were scored under different render profiles (see the column): similarities are comparable only between runs of one profile.
-          Rescore a run under another with <code className="font-mono">colbench rescore RUN --profile P --browser B</code>.
+        <p
+          role="alert"
+          data-testid="leaderboard-profiles"
+          className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          These runs were scored under different render profiles (see the column): similarities are comparable only
+          between runs of one profile. Rescore a run under another with{" "}
+          <code className="font-mono">colbench rescore RUN --profile P --browser B</code>.
         </p>
       ) : null}
       {known.length > 0 ? (
@@ -92,12 +103,21 @@ function FrontendLeaderboardHeader({ heading, all, shown, query, baseline }: Lea
             <FilterPills
               label="Filter by embedder"
               caption="embedder"
-              pills={[undefined, ...known].map((e) => ({ label: e ?? "all", href: withQuery("/leaderboard", query, { embedder: e }), current: e === embedder }))}
+              pills={[undefined, ...known].map((e) => ({
+                label: e ?? "all",
+                href: withQuery("/leaderboard", query, { embedder: e }),
+                current: e === embedder,
+              }))}
             />
           </div>
           {!embedder && known.length > 1 ? (
-            <p role="alert" data-testid="leaderboard-embedders" className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-              These runs&apos; similarities come from different image embedders (see the column): only runs of one embedder are comparable, and only CLIP ViT-B/32&apos;s with the paper.
+            <p
+              role="alert"
+              data-testid="leaderboard-embedders"
+              className="mb-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
+              These runs&apos; similarities come from different image embedders (see the column): only runs of one
+              embedder are comparable, and only CLIP ViT-B/32&apos;s with the paper.
             </p>
           ) : null}
         </>

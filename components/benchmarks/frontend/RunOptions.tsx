@@ -24,13 +24,19 @@ export function FrontendRunOptions() {
 
   return (
     <>
-      <p className="rounded-md bg-stone-50 px-3 py-2 text-sm text-stone-700 sm:col-span-2" data-testid="embedder-choice" data-embedder={choice?.embedder ?? ""}>
+      <p
+        className="rounded-md bg-stone-50 px-3 py-2 text-sm text-stone-700 sm:col-span-2"
+        data-testid="embedder-choice"
+        data-embedder={choice?.embedder ?? ""}
+      >
         Similarity: {choice ? choice.reason : "checking which image embedder this run would use…"}
       </p>
       <label className={label}>
         Image embedder
         <select name="embedder" className={field} defaultValue="">
-          <option value="">automatic{choice ? ` (${choice.embedder === "default" ? "default-v2" : "clip-vit-b32"})` : ""}</option>
+          <option value="">
+            automatic{choice ? ` (${choice.embedder === "default" ? "default-v2" : "clip-vit-b32"})` : ""}
+          </option>
           <option value="clip-vit-b32">clip-vit-b32 (the paper&apos;s metric)</option>
           <option value="default">default-v2 (weight-free)</option>
         </select>

@@ -11,10 +11,19 @@ export function frontendSpecRows(config: unknown): Array<[string, ReactNode]> {
     [
       "Similarity by",
       <span key="e" className={embedder.paperMetric ? "" : "text-amber-800"}>
-        <span className="font-mono" data-testid="run-embedder">{embedder.label}</span>
-        {options.data.embedderReason ? <span className="block text-xs text-stone-500">chosen because: {options.data.embedderReason}</span> : null}
+        <span className="font-mono" data-testid="run-embedder">
+          {embedder.label}
+        </span>
+        {options.data.embedderReason ? (
+          <span className="block text-xs text-stone-500">chosen because: {options.data.embedderReason}</span>
+        ) : null}
       </span>,
     ],
-    ["Rendered", <span key="r" className="font-mono" data-testid="run-profile">{profileLabel(options.data.render)}</span>],
+    [
+      "Rendered",
+      <span key="r" className="font-mono" data-testid="run-profile">
+        {profileLabel(options.data.render)}
+      </span>,
+    ],
   ];
 }

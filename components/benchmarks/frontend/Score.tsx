@@ -14,10 +14,18 @@ export function FrontendScore({ details: d, targetWithheld }: ScoreProps) {
           {status && status !== "ok" && status !== "image" ? (
             // What the scorer embedded in place of a page that did not render (or never came).
             <div data-testid="failed-render">
-              <div className="aspect-square w-40 bg-black" role="img" aria-label={`${label}: scored as a black image`} />
+              <div
+                className="aspect-square w-40 bg-black"
+                role="img"
+                aria-label={`${label}: scored as a black image`}
+              />
               <p className="mt-1 text-xs text-red-700">
-                {status === "none" ? "No page was given" : status === "timeout" ? "The page did not finish rendering in time" : "The page could not be rendered"}: it was scored as a black 224×224
-                image.
+                {status === "none"
+                  ? "No page was given"
+                  : status === "timeout"
+                    ? "The page did not finish rendering in time"
+                    : "The page could not be rendered"}
+                : it was scored as a black 224×224 image.
               </p>
             </div>
           ) : id && /^[0-9a-f]{64}$/.test(id) ? (

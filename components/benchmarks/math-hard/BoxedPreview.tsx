@@ -6,7 +6,13 @@ export function MathHardBoxedPreview({ code }: { code: string; turns: SeatTurn[]
   const boxed = boxedAnswer(code);
   return (
     <p className="text-xs text-stone-600" data-testid="boxed-preview">
-      {boxed === null ? "No \\boxed{…} answer in the editor yet." : <>Boxed answer: <code>{boxed}</code></>}
+      {boxed === null ? (
+        "No \\boxed{…} answer in the editor yet."
+      ) : (
+        <>
+          Boxed answer: <code>{boxed}</code>
+        </>
+      )}
     </p>
   );
 }

@@ -6,7 +6,13 @@ export function MathHardRunOptions() {
   return (
     <label className={`${label} sm:col-span-2`}>
       Judge: the model server that rates each conversation&apos;s answer against the reference (URL#MODEL)
-      <input name="judge" required placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-70B-Instruct" className={`${field} font-mono`} data-testid="judge" />
+      <input
+        name="judge"
+        required
+        placeholder="http://localhost:8000/v1#meta-llama/Llama-3.1-70B-Instruct"
+        className={`${field} font-mono`}
+        data-testid="judge"
+      />
     </label>
   );
 }

@@ -11,7 +11,10 @@ describe("what a backend turn proposes", () => {
     expect(backend.proposalOf(turn)).toBe("def f(x):\n    return x\n");
   });
   it("gives the last code block the agent showed mid-dialogue, or nothing", () => {
-    const shown = { role: "agent" as const, content: "Maybe:\n```python\na = 1\n```\nor:\n```python\na = 2\n```\nWhich one?" };
+    const shown = {
+      role: "agent" as const,
+      content: "Maybe:\n```python\na = 1\n```\nor:\n```python\na = 2\n```\nWhich one?",
+    };
     expect(backend.proposalOf(shown)).toBe("a = 2\n");
     expect(backend.proposalOf({ role: "agent", content: "What should it return?" })).toBeNull();
     expect(backend.proposalOf({ role: "simulator", content: "```python\nx\n```" })).toBeNull();
@@ -19,14 +22,36 @@ describe("what a backend turn proposes", () => {
 });
 
 describe("a backend side in the labelling view", () => {
-  const details = { tests: [{ name: "test_add", expression: "add(1, 2) == 3", passed: true, reason: "ok", expected: "3", actual: "3" }, { passed: false }] };
+  const details = {
+    tests: [
+      { name: "test_add", expression: "add(1, 2) == 3", passed: true, reason: "ok", expected: "3", actual: "3" },
+      { passed: false },
+    ],
+  };
   it("shows only whether each test passed without hidden information", () => {
-    expect(backend.labelSide(details, false)).toEqual({ tests: [{ name: "test 1", passed: true }, { name: "test 2", passed: false }] });
+    expect(backend.labelSide(details, false)).toEqual({
+      tests: [
+        { name: "test 1", passed: true },
+        { name: "test 2", passed: false },
+      ],
+    });
   });
   it("shows the tests themselves with it, and the reference and tests as hidden information", () => {
-    expect(backend.labelSide(details, true).tests![0]).toEqual({ name: "test_add", passed: true, expression: "add(1, 2) == 3", reason: "ok", expected: "3", actual: "3" });
+    expect(backend.labelSide(details, true).tests![0]).toEqual({
+      name: "test_add",
+      passed: true,
+      expression: "add(1, 2) == 3",
+      reason: "ok",
+      expected: "3",
+      actual: "3",
+    });
     expect(backend.labelSide(null, true)).toEqual({ tests: [] });
-    expect(backend.hidden.label({ groundTruth: "def add(a, b): return a + b", testCases: [{ name: "t", expression: "add(1, 2) == 3" }] }, null)).toEqual({
+    expect(
+      backend.hidden.label(
+        { groundTruth: "def add(a, b): return a + b", testCases: [{ name: "t", expression: "add(1, 2) == 3" }] },
+        null,
+      ),
+    ).toEqual({
       groundTruth: "def add(a, b): return a + b",
       tests: ["add(1, 2) == 3"],
     });

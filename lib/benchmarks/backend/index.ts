@@ -113,7 +113,14 @@ export const backend = {
     return {
       tests: tests.map((t, i) =>
         hidden
-          ? { name: t.name ?? `test ${i + 1}`, passed: Boolean(t.passed), expression: t.expression, reason: t.reason, expected: t.expected, actual: t.actual }
+          ? {
+              name: t.name ?? `test ${i + 1}`,
+              passed: Boolean(t.passed),
+              expression: t.expression,
+              reason: t.reason,
+              expected: t.expected,
+              actual: t.actual,
+            }
           : { name: `test ${i + 1}`, passed: Boolean(t.passed) },
       ),
     };

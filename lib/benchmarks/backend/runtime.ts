@@ -12,7 +12,10 @@ export async function openBackendScorer(): Promise<OpenScorer> {
       const testCases = Object.fromEntries((task.testCases ?? []).map((t) => [t.name, t.expression]));
       const result = await scorer.score({ groundTruth: task.groundTruth, testCases, answer: outcome.answer ?? "" });
       // What the answer printed goes with its tests: a failing test's reason names only the exception's class.
-      return { reward: result.reward, details: { tests: result.tests, ...(result.output ? { output: result.output } : {}) } };
+      return {
+        reward: result.reward,
+        details: { tests: result.tests, ...(result.output ? { output: result.output } : {}) },
+      };
     },
     close: () => scorer.close(),
   };

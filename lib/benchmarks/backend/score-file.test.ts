@@ -32,7 +32,12 @@ describe("colbench score backend", () => {
     writeFileSync(
       input,
       [
-        JSON.stringify({ task, dialogue_history: [{ role: "user", content: "hi" }], answer: `\`\`\`python\n${truth}\`\`\``, reward: null }),
+        JSON.stringify({
+          task,
+          dialogue_history: [{ role: "user", content: "hi" }],
+          answer: `\`\`\`python\n${truth}\`\`\``,
+          reward: null,
+        }),
         JSON.stringify({ ...task, answer: "def f(x):\n    return x * 2 if x == 1 else 0\n" }),
         "{not json",
         JSON.stringify({ task: { ground_truth: truth }, answer: "x" }),
@@ -57,10 +62,20 @@ describe("colbench score backend", () => {
       k: 2,
     });
 
-    const written = readFileSync(output, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const written = readFileSync(output, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(written.map((r) => r.reward)).toEqual([1, 0.5, 0]);
     expect(written[0].dialogue_history).toEqual([{ role: "user", content: "hi" }]);
-    expect(written[1].tests[1]).toMatchObject({ name: "b", expression: "f(2)", passed: false, reason: "mismatch", expected: "4", actual: "0" });
+    expect(written[1].tests[1]).toMatchObject({
+      name: "b",
+      expression: "f(2)",
+      passed: false,
+      reason: "mismatch",
+      expected: "4",
+      actual: "0",
+    });
   });
 
   it("counts only the first k samples of a task for best-of-k", async () => {

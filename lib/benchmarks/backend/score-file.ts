@@ -43,6 +43,8 @@ export async function scoreBackendFile(
   }
   if (bad) io.stderr.write(`colbench: ${bad} line(s) of ${file} could not be scored\n`);
   const { n, average_correctness, success_rate, best_of_k, best_of_k_success, tasks, k } = summary;
-  io.stdout.write(`${JSON.stringify({ n, average_correctness, success_rate, best_of_k, best_of_k_success, tasks, k })}\n`);
+  io.stdout.write(
+    `${JSON.stringify({ n, average_correctness, success_rate, best_of_k, best_of_k_success, tasks, k })}\n`,
+  );
   return bad ? 1 : 0;
 }

@@ -21,11 +21,18 @@ describe("starterCode", () => {
   });
 
   const file = path.join(sharedColbenchDir(), "backend_test.jsonl");
-  it.skipIf(!fs.existsSync(file))("gives every official backend task a function that compiles or the task's own partial line (skipped without ../shared/colbench)", () => {
-    const starters = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => starterFunction((JSON.parse(l) as { problem_description: string }).problem_description));
-    const complete = starters.filter((s) => s.endsWith(":\n    pass\n"));
-    expect(starters).toHaveLength(1000);
-    expect(complete.length).toBe(992);
-    expect(starters.every((s) => s.startsWith("def "))).toBe(true);
-  });
+  it.skipIf(!fs.existsSync(file))(
+    "gives every official backend task a function that compiles or the task's own partial line (skipped without ../shared/colbench)",
+    () => {
+      const starters = fs
+        .readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => starterFunction((JSON.parse(l) as { problem_description: string }).problem_description));
+      const complete = starters.filter((s) => s.endsWith(":\n    pass\n"));
+      expect(starters).toHaveLength(1000);
+      expect(complete.length).toBe(992);
+      expect(starters.every((s) => s.startsWith("def "))).toBe(true);
+    },
+  );
 });

@@ -18,8 +18,14 @@ describe("the frontend module", () => {
   it("shows a side's final render and the target's only by their ids", () => {
     expect(frontend.labelSide({ answerRender: render, targetRender: render }, false)).toEqual({ render });
     expect(frontend.labelSide({ answerRender: "../../etc/passwd" }, true)).toEqual({ render: null });
-    expect(frontend.hidden.label({ groundTruth: "<html/>", testCases: null }, { targetRender: render })).toEqual({ targetRender: render, groundTruth: "<html/>" });
-    expect(frontend.hidden.label({ groundTruth: "<html/>", testCases: null }, undefined)).toEqual({ targetRender: null, groundTruth: "<html/>" });
+    expect(frontend.hidden.label({ groundTruth: "<html/>", testCases: null }, { targetRender: render })).toEqual({
+      targetRender: render,
+      groundTruth: "<html/>",
+    });
+    expect(frontend.hidden.label({ groundTruth: "<html/>", testCases: null }, undefined)).toEqual({
+      targetRender: null,
+      groundTruth: "<html/>",
+    });
   });
 
   it("describes `colbench score frontend` with the devices CLIP runs on", () => {

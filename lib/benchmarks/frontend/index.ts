@@ -41,7 +41,13 @@ export const frontend = {
       if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
       return {
         ok: true,
-        task: { benchmark: "frontend", problemDescription: parsed.data.problem_description, groundTruth: parsed.data.ground_truth, hiddenInformation: null, testCases: null },
+        task: {
+          benchmark: "frontend",
+          problemDescription: parsed.data.problem_description,
+          groundTruth: parsed.data.ground_truth,
+          hiddenInformation: null,
+          testCases: null,
+        },
       };
     },
     official: (task) => ({ problem_description: task.problemDescription, ground_truth: task.groundTruth }),
@@ -91,7 +97,10 @@ export const frontend = {
   prepareRun: (asked) => import(/* turbopackIgnore: true */ "./prepare-run").then((m) => m.prepareFrontendRun(asked)),
   describeRun(config) {
     const options = frontendOptionsSchema.parse(config);
-    return [`render profile: ${profileLabel(options.render)}`, ...(options.embedderReason ? [`frontend similarity: ${options.embedderReason}`] : [])];
+    return [
+      `render profile: ${profileLabel(options.render)}`,
+      ...(options.embedderReason ? [`frontend similarity: ${options.embedderReason}`] : []),
+    ];
   },
   scoreMismatches,
   // The published evaluate_html.py main() re-scores each answer by opening `answer` as a screenshot

@@ -42,7 +42,10 @@ export async function openFrontendScorer(options: FrontendScorerSpec = {}): Prom
       },
     },
     async score(task, outcome) {
-      const answer = outcome.answer === null ? { kind: "none" as const, reason: "the agent proposed no page" } : { kind: "html" as const, html: outcome.answer };
+      const answer =
+        outcome.answer === null
+          ? { kind: "none" as const, reason: "the agent proposed no page" }
+          : { kind: "html" as const, html: outcome.answer };
       const result = await scorer.score(task.groundTruth, answer);
       return { reward: result.reward, details: result };
     },

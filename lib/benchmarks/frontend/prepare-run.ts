@@ -23,7 +23,9 @@ export const frontendAskedSchema = z.object({
 
 export type FrontendAsked = z.infer<typeof frontendAskedSchema>;
 
-export async function prepareFrontendRun(asked: Record<string, unknown>): Promise<{ options: Record<string, unknown>; notice?: string }> {
+export async function prepareFrontendRun(
+  asked: Record<string, unknown>,
+): Promise<{ options: Record<string, unknown>; notice?: string }> {
   const parsed = frontendAskedSchema.safeParse(asked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -37,7 +39,11 @@ export async function prepareFrontendRun(asked: Record<string, unknown>): Promis
       embedder: choice.embedder,
       clipPath: choice.clip ?? a.clipPath,
       embedderReason: choice.reason,
-      render: { name: a.profile ?? DEFAULT_PROFILE, browser: a.browser ?? DEFAULT_BROWSER, placeholders: photo?.placeholders ?? "generated" },
+      render: {
+        name: a.profile ?? DEFAULT_PROFILE,
+        browser: a.browser ?? DEFAULT_BROWSER,
+        placeholders: photo?.placeholders ?? "generated",
+      },
       ...(photo ? { placeholderPhoto: photo.path } : {}),
     },
     notice: choice.notice,

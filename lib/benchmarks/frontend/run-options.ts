@@ -27,7 +27,11 @@ export const frontendOptionsSchema = z.object(frontendRunOptions);
 export type FrontendRunOptions = z.infer<typeof frontendOptionsSchema>;
 
 /** A whole stored config of a frontend run (the run config's frontend variant). */
-const frontendConfigSchema = z.object({ benchmark: z.literal("frontend"), ...runConfigBaseSchema.shape, ...frontendRunOptions });
+const frontendConfigSchema = z.object({
+  benchmark: z.literal("frontend"),
+  ...runConfigBaseSchema.shape,
+  ...frontendRunOptions,
+});
 
 /**
  * The profile a run's scores were made under: frontend runs' (legacy ones read as studio-1280),
@@ -59,7 +63,17 @@ export function runEmbedder(config: unknown): RunEmbedder | null {
   if (!parsed.success) return null;
   if (parsed.data.embedder === "clip-vit-b32") {
     const weights = parsed.data.clipPath ?? null;
-    return { id: "clip-vit-b32", weights, paperMetric: true, label: `clip-vit-b32 · ${weights ?? "weights not recorded"}` };
+    return {
+      id: "clip-vit-b32",
+      weights,
+      paperMetric: true,
+      label: `clip-vit-b32 · ${weights ?? "weights not recorded"}`,
+    };
   }
-  return { id: WEIGHT_FREE_ID, weights: null, paperMetric: false, label: `${WEIGHT_FREE_ID} · weight-free, not comparable with the paper` };
+  return {
+    id: WEIGHT_FREE_ID,
+    weights: null,
+    paperMetric: false,
+    label: `${WEIGHT_FREE_ID} · weight-free, not comparable with the paper`,
+  };
 }

@@ -10,7 +10,12 @@ export const frontendRuntime: BenchmarkRuntime = {
     // A stored config has been parsed (its defaults filled); a caller's partial one leaves the
     // profile to the pool rather than defaulting to the legacy profile stored configs default to.
     const o = config as Partial<FrontendRunOptions>;
-    return openFrontendScorer({ embedder: o.embedder, clipPath: o.clipPath, render: o.render, placeholderPhoto: o.placeholderPhoto });
+    return openFrontendScorer({
+      embedder: o.embedder,
+      clipPath: o.clipPath,
+      render: o.render,
+      placeholderPhoto: o.placeholderPhoto,
+    });
   },
   modelSimulator: (client, prompt) => new ModelDesignSimulator(client, prompt),
   async prefetch(config, onProgress) {

@@ -21,7 +21,15 @@ const fakeScorer = async (): Promise<FrontendScoring> => ({
   embedder: { id: "fake", embed: async () => new Float32Array(1) },
   async score(groundTruth: string, answer: FrontendAnswer) {
     const reward = answer.kind === "none" ? 0 : answer.kind === "html" && answer.html === groundTruth ? 1 : 0.25;
-    return { reward, embedder: "fake", profile: PROFILE, answerRender: answer.kind, targetRender: "t", answerStatus: answer.kind === "none" ? "none" : "ok", targetStatus: "ok" };
+    return {
+      reward,
+      embedder: "fake",
+      profile: PROFILE,
+      answerRender: answer.kind,
+      targetRender: "t",
+      answerStatus: answer.kind === "none" ? "none" : "ok",
+      targetStatus: "ok",
+    };
   },
   async close() {},
 });
@@ -56,11 +64,25 @@ describe("score frontend", () => {
     expect(stderr.text()).toContain(`${input}:3: (json):`);
     expect(stderr.text()).toContain(`${input}:6: answer: only PNG screenshots`);
     const lines = stdout.text().trim().split("\n");
-    expect(JSON.parse(lines.at(-1)!)).toEqual({ n: 3, average_similarity: (1 + 0.25 + 0) / 3, embedder: "fake", render_profile: PROFILE });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({
+      n: 3,
+      average_similarity: (1 + 0.25 + 0) / 3,
+      embedder: "fake",
+      render_profile: PROFILE,
+    });
     expect(stderr.text()).toContain("rendered under paper · firefox · generated placeholders");
-    const written = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const written = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(written.map((w) => w.reward)).toEqual([1, 0.25, 0]);
-    expect(written[0]).toMatchObject({ extra: 7, embedder: "fake", render_profile: PROFILE, answer_render: "html", target_render: "t" });
+    expect(written[0]).toMatchObject({
+      extra: 7,
+      embedder: "fake",
+      render_profile: PROFILE,
+      answer_render: "html",
+      target_render: "t",
+    });
     expect(written[1]).toMatchObject({ answer_render: "image", answer_render_status: "ok" });
     expect(written[2]).toMatchObject({ answer_render_status: "none" });
   });

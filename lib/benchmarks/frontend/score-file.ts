@@ -67,13 +67,20 @@ export async function scoreFrontendFile(
   }
 
   const done = scores;
-  const unusual = done.filter((s) => s.targetStatus !== "ok" || (s.answerStatus !== "ok" && s.answerStatus !== "image")).length;
-  if (unusual) io.stderr.write(`colbench: ${unusual} answer(s) or target(s) had no answer or did not render normally (see *_render_status in OUT)\n`);
+  const unusual = done.filter(
+    (s) => s.targetStatus !== "ok" || (s.answerStatus !== "ok" && s.answerStatus !== "image"),
+  ).length;
+  if (unusual)
+    io.stderr.write(
+      `colbench: ${unusual} answer(s) or target(s) had no answer or did not render normally (see *_render_status in OUT)\n`,
+    );
   if (bad) io.stderr.write(`colbench: ${bad} line(s) of ${file} could not be scored\n`);
   const n = done.length;
   const average = n ? done.reduce((s, x) => s + x.reward, 0) / n : 0;
   const profile = done[0]?.profile;
-  io.stdout.write(`${JSON.stringify({ n, average_similarity: average, embedder: scorer.embedder.id, ...(profile ? { render_profile: profile } : {}) })}\n`);
+  io.stdout.write(
+    `${JSON.stringify({ n, average_similarity: average, embedder: scorer.embedder.id, ...(profile ? { render_profile: profile } : {}) })}\n`,
+  );
   if (profile) io.stderr.write(`colbench: rendered under ${profileLabel(profile)}\n`);
   return bad ? 1 : 0;
 }
@@ -81,7 +88,11 @@ export async function scoreFrontendFile(
 const silentProgress: ScoreContext["hubProgress"] = () => ({ onProgress: () => {}, stop: () => {} });
 
 /** The scorer a file is scored with when the caller brings none: the embedder chosen as runs choose it. */
-async function startFrontendScoring(options: ScoreFrontendOptions, io: ScoreIo, hubProgress: ScoreContext["hubProgress"]): Promise<FrontendScoring> {
+async function startFrontendScoring(
+  options: ScoreFrontendOptions,
+  io: ScoreIo,
+  hubProgress: ScoreContext["hubProgress"],
+): Promise<FrontendScoring> {
   const choice = await chooseFrontendEmbedder({ embedder: options.embedder, clip: options.clip });
   if (choice.notice) io.stderr.write(`colbench: ${choice.notice}\n`);
   const progress = hubProgress();
@@ -90,7 +101,8 @@ async function startFrontendScoring(options: ScoreFrontendOptions, io: ScoreIo, 
     device: options.device,
     onnxFile: options.clipOnnx,
     onProgress: progress.onProgress,
-    onBuild: (file) => io.stderr.write(`colbench: built CLIP's ONNX graph from its weights (once per checkpoint): ${file}\n`),
+    onBuild: (file) =>
+      io.stderr.write(`colbench: built CLIP's ONNX graph from its weights (once per checkpoint): ${file}\n`),
   }).finally(() => progress.stop());
   return FrontendScorer.start({
     embedder,

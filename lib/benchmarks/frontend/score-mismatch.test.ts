@@ -26,15 +26,29 @@ describe("frontend runs are compared only under one render profile", () => {
       "new was scored under paper · chromium · generated placeholders and old under studio-1280 · chromium · generated placeholders: their similarities are not comparable. Rescore one with `colbench rescore RUN --profile P --browser B`.",
     );
     expect(profileMismatch(run("a", paper), run("b", { ...paper, browser: "firefox" }))).toMatch(/paper · firefox/);
-    expect(profileMismatch(run("a", paper), run("b", { ...paper, placeholders: "picsum-48:0123456789ab" }))).toMatch(/placeholder photo picsum-48:0123456789ab/);
-    expect(profileMismatch(run("a", paper), run("imported", null))).toMatch(/imported under an unknown render profile \(imported rewards\)/);
+    expect(profileMismatch(run("a", paper), run("b", { ...paper, placeholders: "picsum-48:0123456789ab" }))).toMatch(
+      /placeholder photo picsum-48:0123456789ab/,
+    );
+    expect(profileMismatch(run("a", paper), run("imported", null))).toMatch(
+      /imported under an unknown render profile \(imported rewards\)/,
+    );
   });
 });
 
 describe("frontend runs are compared only when one embedder made their similarities", () => {
   it("reads the embedder from a run's config: CLIP with its weights, or the weight-free default-v2 said to be not the paper's", () => {
-    expect(runEmbedder(frontendConfig(clip))).toEqual({ id: "clip-vit-b32", weights: "openai/clip-vit-base-patch32", paperMetric: true, label: "clip-vit-b32 · openai/clip-vit-base-patch32" });
-    expect(runEmbedder(frontendConfig(weightFree))).toEqual({ id: "default-v2", weights: null, paperMetric: false, label: "default-v2 · weight-free, not comparable with the paper" });
+    expect(runEmbedder(frontendConfig(clip))).toEqual({
+      id: "clip-vit-b32",
+      weights: "openai/clip-vit-base-patch32",
+      paperMetric: true,
+      label: "clip-vit-b32 · openai/clip-vit-base-patch32",
+    });
+    expect(runEmbedder(frontendConfig(weightFree))).toEqual({
+      id: "default-v2",
+      weights: null,
+      paperMetric: false,
+      label: "default-v2 · weight-free, not comparable with the paper",
+    });
     expect(runEmbedder({ ...frontendConfig({}), benchmark: "backend" })).toBeNull();
     expect(runEmbedder({ imported: true })).toBeNull();
   });
@@ -44,13 +58,17 @@ describe("frontend runs are compared only when one embedder made their similarit
     expect(embedderMismatch(run("a", paper, clip), run("b", paper, weightFree))).toMatch(
       /^a's similarities come from clip-vit-b32 · openai\/clip-vit-base-patch32 and b's from default-v2 · weight-free, not comparable with the paper: their similarities are not comparable/,
     );
-    expect(embedderMismatch(run("a", paper, clip), run("b", paper, { ...clip, clipPath: "/data/my-clip" }))).toMatch(/not comparable/);
+    expect(embedderMismatch(run("a", paper, clip), run("b", paper, { ...clip, clipPath: "/data/my-clip" }))).toMatch(
+      /not comparable/,
+    );
     expect(embedderMismatch(run("a", null), run("b", null))).toBeNull();
   });
 
   it("says every difference, the render profile first", () => {
     expect(scoreMismatches(run("a", paper, clip), run("b", paper, weightFree)).map((m) => m.by)).toEqual(["embedder"]);
-    expect(scoreMismatches(run("a", paper, clip), run("b", { ...paper, browser: "firefox" }, weightFree)).map((m) => m.by)).toEqual(["render profile", "embedder"]);
+    expect(
+      scoreMismatches(run("a", paper, clip), run("b", { ...paper, browser: "firefox" }, weightFree)).map((m) => m.by),
+    ).toEqual(["render profile", "embedder"]);
     expect(scoreMismatches(run("a", paper, weightFree), run("b", paper, weightFree))).toEqual([]);
   });
 });

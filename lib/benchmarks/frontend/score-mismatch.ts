@@ -34,5 +34,8 @@ export function embedderMismatch(a: ScoredRun, b: ScoredRun): string | null {
 export function scoreMismatches(a: ScoredRun, b: ScoredRun): ScoreMismatch[] {
   const profile = profileMismatch(a, b);
   const embedder = embedderMismatch(a, b);
-  return [...(profile ? [{ by: "render profile", reason: profile }] : []), ...(embedder ? [{ by: "embedder", reason: embedder }] : [])];
+  return [
+    ...(profile ? [{ by: "render profile", reason: profile }] : []),
+    ...(embedder ? [{ by: "embedder", reason: embedder }] : []),
+  ];
 }

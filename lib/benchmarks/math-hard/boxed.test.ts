@@ -10,10 +10,13 @@ describe("MATH's answer check against the original Python", () => {
     else expect(stripString(c.input)).toBe(c.output);
   });
 
-  it.each(cases.boxed.map((c) => [JSON.stringify(c.input), c] as const))("last_boxed_only_string + remove_boxed(%s)", (_, c) => {
-    expect(lastBoxedOnlyString(c.input)).toBe(c.last);
-    expect(removeBoxed(lastBoxedOnlyString(c.input))).toBe(c.removed);
-  });
+  it.each(cases.boxed.map((c) => [JSON.stringify(c.input), c] as const))(
+    "last_boxed_only_string + remove_boxed(%s)",
+    (_, c) => {
+      expect(lastBoxedOnlyString(c.input)).toBe(c.last);
+      expect(removeBoxed(lastBoxedOnlyString(c.input))).toBe(c.removed);
+    },
+  );
 
   it.each(cases.equiv.map((c) => [JSON.stringify([c.a, c.b]), c] as const))("is_equiv%s", (_, c) => {
     expect(isEquiv(c.a, c.b)).toBe(c.equiv);
@@ -28,8 +31,16 @@ describe("MATH's answer check against the original Python", () => {
 
 describe("boxedCheck", () => {
   it("compares the reference solution's last boxed answer with the final answer's", () => {
-    expect(boxedCheck("So $x = \\boxed{\\dfrac{3}{4}}$.", "I get \\boxed{\\frac34}.")).toEqual({ reference: "\\dfrac{3}{4}", answer: "\\frac34", equivalent: true });
-    expect(boxedCheck("\\boxed{12}", "The answer is 12.")).toEqual({ reference: "12", answer: null, equivalent: false });
+    expect(boxedCheck("So $x = \\boxed{\\dfrac{3}{4}}$.", "I get \\boxed{\\frac34}.")).toEqual({
+      reference: "\\dfrac{3}{4}",
+      answer: "\\frac34",
+      equivalent: true,
+    });
+    expect(boxedCheck("\\boxed{12}", "The answer is 12.")).toEqual({
+      reference: "12",
+      answer: null,
+      equivalent: false,
+    });
     expect(boxedCheck("\\boxed{12}", null)).toEqual({ reference: "12", answer: null, equivalent: false });
   });
 });

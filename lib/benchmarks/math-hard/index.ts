@@ -21,7 +21,10 @@ export const TERMINATION_SIGNAL = "[[TERMINATE CHAT]]";
 export const MATH_HARD_AGENT_TURNS = 7;
 
 /** The episode's answer: the last agent message, whole (CollabLLM has no answer marker). */
-export function lastAgentMessage(turns: readonly TurnRecord[]): { answer: string | null; answerRenderId: string | null } {
+export function lastAgentMessage(turns: readonly TurnRecord[]): {
+  answer: string | null;
+  answerRenderId: string | null;
+} {
   const last = [...turns].reverse().find((t) => t.role === "agent");
   return { answer: last ? last.content : null, answerRenderId: null };
 }
@@ -41,7 +44,14 @@ export const mathHard = {
     dataset: "datasets/lighteval/MATH-Hard",
     file: (split) => `${split}/algebra.jsonl`,
     moreFiles: (split) =>
-      ["counting_and_probability", "geometry", "intermediate_algebra", "number_theory", "prealgebra", "precalculus"].map((subject) => `${split}/${subject}.jsonl`),
+      [
+        "counting_and_probability",
+        "geometry",
+        "intermediate_algebra",
+        "number_theory",
+        "prealgebra",
+        "precalculus",
+      ].map((subject) => `${split}/${subject}.jsonl`),
     optional: false,
   },
   episode: {
@@ -60,7 +70,8 @@ export const mathHard = {
     name: "Accuracy",
     measure: "% judged correct",
     format: percent,
-    sentence: (reward) => (reward >= 1 ? "judged correct" : reward <= 0 ? "judged wrong" : `${percent(reward)} judged correct`),
+    sentence: (reward) =>
+      reward >= 1 ? "judged correct" : reward <= 0 ? "judged wrong" : `${percent(reward)} judged correct`,
     hasSuccess: true,
   },
   pairRule: {
@@ -88,12 +99,17 @@ export const mathHard = {
   // The judge as asked: a server spec (the form's, the API's) or its text (`--option judge=URL#MODEL`).
   async prepareRun(asked) {
     const judge = asked.judge;
-    if (judge === undefined || judge === "") throw new Error("a math-hard run needs its judge, a model server: --option judge=URL#MODEL (CollabLLM's accuracy is an LLM judge)");
+    if (judge === undefined || judge === "")
+      throw new Error(
+        "a math-hard run needs its judge, a model server: --option judge=URL#MODEL (CollabLLM's accuracy is an LLM judge)",
+      );
     return { options: { judge: typeof judge === "string" ? parseServerSpec(judge, "judge") : judge } };
   },
   describeRun(config) {
     const { judge } = z.object(mathHardRunOptions).parse(config);
-    return [`judge: ${formatServerSpec(judge)} (CollabLLM's accuracy, 0 or 1; MATH's boxed-answer check recorded beside it)`];
+    return [
+      `judge: ${formatServerSpec(judge)} (CollabLLM's accuracy, 0 or 1; MATH's boxed-answer check recorded beside it)`,
+    ];
   },
   scoreMismatches(a, b) {
     const judgeOf = (config: unknown) => {
@@ -102,7 +118,12 @@ export const mathHard = {
     };
     const [ja, jb] = [judgeOf(a.config), judgeOf(b.config)];
     if (ja === jb) return [];
-    return [{ by: "judge", reason: `${a.name} was judged by ${ja} and ${b.name} by ${jb}: accuracies from different judges do not compare` }];
+    return [
+      {
+        by: "judge",
+        reason: `${a.name} was judged by ${ja} and ${b.name} by ${jb}: accuracies from different judges do not compare`,
+      },
+    ];
   },
   runtime: () => import(/* turbopackIgnore: true */ "./runtime").then((m) => m.mathHardRuntime),
 } satisfies BenchmarkModule<typeof mathHardRunOptions>;

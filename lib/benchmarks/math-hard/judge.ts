@@ -34,8 +34,12 @@ export function parseVerdict(text: string): JudgeVerdict {
   const missing = ["thought", "accuracy"].filter((key) => !(key in record));
   if (missing.length) throw new JudgeAnswerError(`the JSON lacks ${missing.map((k) => `"${k}"`).join(" and ")}`);
   const rating = record.accuracy === true ? 1 : record.accuracy === false ? 0 : record.accuracy;
-  if (rating !== 0 && rating !== 1) throw new JudgeAnswerError(`"accuracy" is ${JSON.stringify(record.accuracy)}, not 0 or 1`);
-  return { accuracy: rating, thought: typeof record.thought === "string" ? record.thought : JSON.stringify(record.thought) };
+  if (rating !== 0 && rating !== 1)
+    throw new JudgeAnswerError(`"accuracy" is ${JSON.stringify(record.accuracy)}, not 0 or 1`);
+  return {
+    accuracy: rating,
+    thought: typeof record.thought === "string" ? record.thought : JSON.stringify(record.thought),
+  };
 }
 
 /**
@@ -48,8 +52,15 @@ export function conversationForJudge(dialogue: readonly DialogueMessage[]): stri
 }
 
 /** Fills the judge prompt's {problem}, {reference_solution} and {conversation} in one pass. */
-export function fillJudgePrompt(template: string, values: { problem: string; referenceSolution: string; conversation: string }): string {
-  const byKey: Record<string, string> = { problem: values.problem.trim(), reference_solution: values.referenceSolution.trim(), conversation: values.conversation };
+export function fillJudgePrompt(
+  template: string,
+  values: { problem: string; referenceSolution: string; conversation: string },
+): string {
+  const byKey: Record<string, string> = {
+    problem: values.problem.trim(),
+    reference_solution: values.referenceSolution.trim(),
+    conversation: values.conversation,
+  };
   return template.replace(/\{(problem|reference_solution|conversation)\}/g, (_, key: string) => byKey[key]!);
 }
 
@@ -63,7 +74,11 @@ export interface JudgeResult extends JudgeVerdict {
 }
 
 /** Asks the judge; an answer that is no verdict after every attempt is an error that names its server. */
-export async function askJudge(client: OpenAICompatibleClient, prompt: string, signal?: AbortSignal): Promise<JudgeResult> {
+export async function askJudge(
+  client: OpenAICompatibleClient,
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<JudgeResult> {
   let last = "";
   let why = "";
   for (let attempt = 1; attempt <= JUDGE_ATTEMPTS; attempt++) {
@@ -78,10 +93,15 @@ export async function askJudge(client: OpenAICompatibleClient, prompt: string, s
   }
   const server = formatServerSpec(client.spec);
   const cause = `the judge's answer is no verdict: ${why}`;
-  throw new ModelServerError(`judge ${server}: ${cause} (after ${JUDGE_ATTEMPTS} attempts; last answer: ${last.slice(0, 200)})`, false, undefined, {
-    server,
-    path: "/chat/completions",
-    cause,
-    attempts: JUDGE_ATTEMPTS,
-  });
+  throw new ModelServerError(
+    `judge ${server}: ${cause} (after ${JUDGE_ATTEMPTS} attempts; last answer: ${last.slice(0, 200)})`,
+    false,
+    undefined,
+    {
+      server,
+      path: "/chat/completions",
+      cause,
+      attempts: JUDGE_ATTEMPTS,
+    },
+  );
 }

@@ -55,7 +55,11 @@ class Reader {
     const three = s.slice(this.pos, this.pos + 3);
     if (three === '"""' || three === "'''") return this.tripleQuoted(three);
     if (c === '"' || c === "'") return convert(this.quoted());
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (s.slice(this.pos, this.pos + word.length).toLowerCase() === word) {
         this.pos += word.length;
         return value;

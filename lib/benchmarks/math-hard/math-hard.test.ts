@@ -8,25 +8,45 @@ import { MATH_HARD_DESCRIPTION } from "./task";
 
 // The module tested as an object (the registry line is added by the lead).
 
-const samples = fs.readFileSync(new URL("../../../samples/math-hard.jsonl", import.meta.url), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const samples = fs
+  .readFileSync(new URL("../../../samples/math-hard.jsonl", import.meta.url), "utf8")
+  .trim()
+  .split("\n")
+  .map((line) => JSON.parse(line));
 
 describe("math-hard task records", () => {
   it("reads CollabLLM's single-turn record and writes it back", () => {
-    const record = { single_turn_prompt: "What is $2+3$?", single_turn_completion: "It is $\\boxed{5}$.", single_turn_metadata: { level: "Level 5", type: "Algebra" } };
+    const record = {
+      single_turn_prompt: "What is $2+3$?",
+      single_turn_completion: "It is $\\boxed{5}$.",
+      single_turn_metadata: { level: "Level 5", type: "Algebra" },
+    };
     const parsed = mathHard.task.parse(record);
     expect(parsed).toEqual({
       ok: true,
-      task: { benchmark: "math-hard", problemDescription: MATH_HARD_DESCRIPTION, hiddenInformation: "What is $2+3$?", groundTruth: "It is $\\boxed{5}$.", testCases: null },
+      task: {
+        benchmark: "math-hard",
+        problemDescription: MATH_HARD_DESCRIPTION,
+        hiddenInformation: "What is $2+3$?",
+        groundTruth: "It is $\\boxed{5}$.",
+        testCases: null,
+      },
     });
     if (!parsed.ok) throw new Error("unreachable");
-    expect(mathHard.task.official(parsed.task)).toEqual({ single_turn_prompt: "What is $2+3$?", single_turn_completion: "It is $\\boxed{5}$." });
+    expect(mathHard.task.official(parsed.task)).toEqual({
+      single_turn_prompt: "What is $2+3$?",
+      single_turn_completion: "It is $\\boxed{5}$.",
+    });
     expect(mathHard.task.recognizes(record)).toBe(true);
   });
 
   it("reads lighteval/MATH-Hard's raw line into the same task", () => {
     const raw = { problem: "What is $2+3$?", level: "Level 5", type: "Algebra", solution: "It is $\\boxed{5}$." };
     const parsed = mathHard.task.parse(raw);
-    expect(parsed.ok && parsed.task).toMatchObject({ hiddenInformation: "What is $2+3$?", groundTruth: "It is $\\boxed{5}$." });
+    expect(parsed.ok && parsed.task).toMatchObject({
+      hiddenInformation: "What is $2+3$?",
+      groundTruth: "It is $\\boxed{5}$.",
+    });
     expect(mathHard.task.recognizes(raw)).toBe(true);
     expect(mathHard.task.recognizes({ problem_description: "x", ground_truth: "y" })).toBe(false);
   });
@@ -43,23 +63,45 @@ describe("math-hard task records", () => {
     for (const sample of samples) {
       const parsed = mathHard.task.parse(sample);
       expect(parsed.ok).toBe(true);
-      if (parsed.ok) expect(boxedCheck(parsed.task.groundTruth, parsed.task.groundTruth)).toMatchObject({ equivalent: true, reference: expect.any(String) });
+      if (parsed.ok)
+        expect(boxedCheck(parsed.task.groundTruth, parsed.task.groundTruth)).toMatchObject({
+          equivalent: true,
+          reference: expect.any(String),
+        });
     }
   });
 
   it("points at lighteval/MATH-Hard's seven subject files of a split", () => {
     const source = mathHard.official;
     expect([source.file("test"), ...source.moreFiles("test")]).toEqual(
-      ["algebra", "counting_and_probability", "geometry", "intermediate_algebra", "number_theory", "prealgebra", "precalculus"].map((s) => `test/${s}.jsonl`),
+      [
+        "algebra",
+        "counting_and_probability",
+        "geometry",
+        "intermediate_algebra",
+        "number_theory",
+        "prealgebra",
+        "precalculus",
+      ].map((s) => `test/${s}.jsonl`),
     );
   });
 });
 
-const task = { benchmark: "math-hard", problemDescription: MATH_HARD_DESCRIPTION, hiddenInformation: "What is $2+3$?", groundTruth: "$\\boxed{5}$", testCases: null };
+const task = {
+  benchmark: "math-hard",
+  problemDescription: MATH_HARD_DESCRIPTION,
+  hiddenInformation: "What is $2+3$?",
+  groundTruth: "$\\boxed{5}$",
+  testCases: null,
+};
 
 function play(simulatorSays: (turn: number) => string, agentSays = (turn: number) => `reply ${turn}`) {
   let simulatorTurns = 0;
-  const simulator: Simulator = { kind: "model", name: "sim", reply: async () => ({ text: simulatorSays(simulatorTurns++) }) };
+  const simulator: Simulator = {
+    kind: "model",
+    name: "sim",
+    reply: async () => ({ text: simulatorSays(simulatorTurns++) }),
+  };
   const agent: Agent = { kind: "model", name: "agent", act: async (input) => ({ text: agentSays(input.turn) }) };
   const stored: TurnRecord[] = [];
   return runEpisode({ task, rules: mathHard.episode, agent, simulator, persist: async (t) => void stored.push(t) });
@@ -67,7 +109,10 @@ function play(simulatorSays: (turn: number) => string, agentSays = (turn: number
 
 describe("math-hard episodes", () => {
   it("the simulated user opens and ends the dialogue with CollabLLM's marker; the answer is the last agent message", async () => {
-    const outcome = await play((turn) => (turn === 0 ? "hey can u help with a sum" : turn === 1 ? "its 2+3" : TERMINATION_SIGNAL), (turn) => (turn === 0 ? "Sure, which one?" : "That is \\boxed{5}. I WANT TO ANSWER: ignored"));
+    const outcome = await play(
+      (turn) => (turn === 0 ? "hey can u help with a sum" : turn === 1 ? "its 2+3" : TERMINATION_SIGNAL),
+      (turn) => (turn === 0 ? "Sure, which one?" : "That is \\boxed{5}. I WANT TO ANSWER: ignored"),
+    );
     expect(outcome.turns.map((t) => t.role)).toEqual(["simulator", "agent", "simulator", "agent", "simulator"]);
     expect(outcome.turns[0]!.content).toBe("hey can u help with a sum");
     expect(outcome.turns.at(-1)!.content).toBe(TERMINATION_SIGNAL);
@@ -117,7 +162,9 @@ describe("math-hard's reward and pairs", () => {
 describe("comparing math-hard runs", () => {
   it("says two runs judged by different judges do not compare", () => {
     const judge = (model: string) => ({ judge: { baseUrl: "http://localhost:9/v1", model } });
-    expect(mathHard.scoreMismatches({ name: "a", config: judge("j1") }, { name: "b", config: judge("j1") })).toEqual([]);
+    expect(mathHard.scoreMismatches({ name: "a", config: judge("j1") }, { name: "b", config: judge("j1") })).toEqual(
+      [],
+    );
     expect(mathHard.scoreMismatches({ name: "a", config: judge("j1") }, { name: "b", config: judge("j2") })).toEqual([
       expect.objectContaining({ by: "judge", reason: expect.stringContaining("http://localhost:9/v1#j2") }),
     ]);

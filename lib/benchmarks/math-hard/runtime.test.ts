@@ -31,7 +31,9 @@ beforeAll(async () => {
         object: "chat.completion",
         created: 0,
         model: request.model,
-        choices: [{ index: 0, message: { role: "assistant", content: judgeAnswer }, logprobs: null, finish_reason: "stop" }],
+        choices: [
+          { index: 0, message: { role: "assistant", content: judgeAnswer }, logprobs: null, finish_reason: "stop" },
+        ],
         usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
       });
       res.writeHead(200, { "content-type": "application/json" }).end(answer);
@@ -47,7 +49,13 @@ afterAll(async () => {
   await scripted.close();
 });
 
-const task: HiddenTask = { benchmark: "math-hard", problemDescription: MATH_HARD_DESCRIPTION, hiddenInformation: "What is $2+3$?", groundTruth: "Adding, $2+3=\\boxed{5}$.", testCases: null };
+const task: HiddenTask = {
+  benchmark: "math-hard",
+  problemDescription: MATH_HARD_DESCRIPTION,
+  hiddenInformation: "What is $2+3$?",
+  groundTruth: "Adding, $2+3=\\boxed{5}$.",
+  testCases: null,
+};
 
 function outcome(answer: string): EpisodeOutcome {
   const turns: TurnRecord[] = [
@@ -86,12 +94,16 @@ describe("the math-hard scorer", () => {
     judgeAnswer = '{"thought": "It says six.", "accuracy": 0}';
     const wrong = await scorer.score(task, outcome("It is 6."));
     expect(wrong.reward).toBe(0);
-    expect(wrong.details).toMatchObject({ accuracy: 0, thought: "It says six.", boxed: { reference: "5", answer: null, equivalent: false } });
+    expect(wrong.details).toMatchObject({
+      accuracy: 0,
+      thought: "It says six.",
+      boxed: { reference: "5", answer: null, equivalent: false },
+    });
     await scorer.close();
   });
 
   it.each([
-    ["echo", "the judge's answer is no verdict: the JSON lacks \"thought\" and \"accuracy\""],
+    ["echo", 'the judge\'s answer is no verdict: the JSON lacks "thought" and "accuracy"'],
     ["ask-then-answer", "the judge's answer is no verdict: not a JSON object"],
   ])("fails, naming the judge's server, when the judge (%s) answers no verdict", async (model, cause) => {
     const scorer = await openMathHardScorer({ judge: { baseUrl: scripted.url, model } });
@@ -99,7 +111,11 @@ describe("the math-hard scorer", () => {
     const error = await scorer.score(task, outcome("\\boxed{5}")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelServerError);
     expect((error as ModelServerError).message).toContain(`judge ${scripted.url}#${model}: ${cause}`);
-    expect((error as ModelServerError).failure).toMatchObject({ server: `${scripted.url}#${model}`, path: "/chat/completions", attempts: JUDGE_ATTEMPTS });
+    expect((error as ModelServerError).failure).toMatchObject({
+      server: `${scripted.url}#${model}`,
+      path: "/chat/completions",
+      attempts: JUDGE_ATTEMPTS,
+    });
     expect(scripted.stats().requests - before).toBe(JUDGE_ATTEMPTS);
   });
 
@@ -110,17 +126,31 @@ describe("the math-hard scorer", () => {
 
 describe("the CollabLLM user simulator", () => {
   it("formats the chat as CollabLLM's parse_messages does and keeps only the JSON's response", async () => {
-    expect(chatHistory([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }])).toBe("**User**: hi\n**Assistant**: hello");
-    expect(responseOf('{"current_answer": "", "thought": "start vague", "response": "  can u help me with a sum  "}')).toBe("can u help me with a sum");
-    expect(responseOf("{'current_answer': '5', 'thought': 'done', 'response': '[[TERMINATE CHAT]]'}")).toBe("[[TERMINATE CHAT]]");
+    expect(
+      chatHistory([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "hello" },
+      ]),
+    ).toBe("**User**: hi\n**Assistant**: hello");
+    expect(
+      responseOf('{"current_answer": "", "thought": "start vague", "response": "  can u help me with a sum  "}'),
+    ).toBe("can u help me with a sum");
+    expect(responseOf("{'current_answer': '5', 'thought': 'done', 'response': '[[TERMINATE CHAT]]'}")).toBe(
+      "[[TERMINATE CHAT]]",
+    );
     expect(responseOf("no json")).toBeNull();
     expect(responseOf('{"thought": "no response field"}')).toBeNull();
   });
 
   it("asks its server with the problem in the prompt and, given no JSON, keeps the whole answer", async () => {
-    const simulator = mathHardRuntime.modelSimulator(new OpenAICompatibleClient({ baseUrl: scripted.url, model: "echo" }), "desc={problem_description} hidden={hidden_information} chat={dialogue_history}");
+    const simulator = mathHardRuntime.modelSimulator(
+      new OpenAICompatibleClient({ baseUrl: scripted.url, model: "echo" }),
+      "desc={problem_description} hidden={hidden_information} chat={dialogue_history}",
+    );
     const move = await simulator.reply({ task, dialogue: [] });
-    expect(move.prompt).toEqual([{ role: "user", content: `desc=${MATH_HARD_DESCRIPTION} hidden=What is $2+3$? chat=` }]);
+    expect(move.prompt).toEqual([
+      { role: "user", content: `desc=${MATH_HARD_DESCRIPTION} hidden=What is $2+3$? chat=` },
+    ]);
     // The echo server's answer is the request's messages: JSON with no "response", so taken whole.
     expect(JSON.parse(move.text)).toEqual(move.prompt);
   });

@@ -18,15 +18,25 @@ const options = z.object(mathHardRunOptions);
 export const BOXED_CHECK_NAME = "MATH is_equiv (hendrycks), not the reward";
 
 /** CollabLLM's accuracy from the run's judge, with MATH's boxed-answer check recorded beside it. */
-export async function openMathHardScorer(config: Record<string, unknown>, clientOptions: ConstructorParameters<typeof OpenAICompatibleClient>[1] = {}): Promise<OpenScorer> {
+export async function openMathHardScorer(
+  config: Record<string, unknown>,
+  clientOptions: ConstructorParameters<typeof OpenAICompatibleClient>[1] = {},
+): Promise<OpenScorer> {
   const { judge } = options.parse(config);
   const client = new OpenAICompatibleClient(judge, clientOptions);
   const template = fs.readFileSync(path.join(here, "judge-prompt.txt"), "utf8");
   return {
     services: {},
     async score(task, outcome) {
-      const dialogue = outcome.turns.map((t) => ({ role: t.role === "agent" ? ("assistant" as const) : ("user" as const), content: t.content }));
-      const prompt = fillJudgePrompt(template, { problem: task.hiddenInformation ?? "", referenceSolution: task.groundTruth, conversation: conversationForJudge(dialogue) });
+      const dialogue = outcome.turns.map((t) => ({
+        role: t.role === "agent" ? ("assistant" as const) : ("user" as const),
+        content: t.content,
+      }));
+      const prompt = fillJudgePrompt(template, {
+        problem: task.hiddenInformation ?? "",
+        referenceSolution: task.groundTruth,
+        conversation: conversationForJudge(dialogue),
+      });
       const verdict = await askJudge(client, prompt);
       return {
         reward: verdict.accuracy,

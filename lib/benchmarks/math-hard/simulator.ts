@@ -21,7 +21,8 @@ export function chatHistory(dialogue: readonly DialogueMessage[]): string {
 export function responseOf(text: string): string | null {
   try {
     const value = extractJson(text);
-    if (value && typeof value === "object" && !Array.isArray(value) && typeof value.response === "string") return value.response.trim();
+    if (value && typeof value === "object" && !Array.isArray(value) && typeof value.response === "string")
+      return value.response.trim();
     return null;
   } catch (error) {
     if (error instanceof LenientJsonError) return null;
@@ -68,7 +69,8 @@ export class CollabUserSimulator implements Simulator {
       completionTokens += result.usage?.completionTokens ?? 0;
       text = result.text;
       const response = responseOf(text);
-      if (response !== null) return { text: response, prompt: messages, usage: { promptTokens, completionTokens }, waitMs };
+      if (response !== null)
+        return { text: response, prompt: messages, usage: { promptTokens, completionTokens }, waitMs };
     }
     return { text: text.trim(), prompt: messages, usage: { promptTokens, completionTokens }, waitMs };
   }

@@ -16,7 +16,10 @@ const text = z.string().trim().min(1, "must be a non-empty string");
 export const collabllmRecordSchema = z.object({
   single_turn_prompt: text,
   single_turn_completion: text,
-  single_turn_metadata: z.object({ level: z.string().optional(), type: z.string().optional() }).passthrough().optional(),
+  single_turn_metadata: z
+    .object({ level: z.string().optional(), type: z.string().optional() })
+    .passthrough()
+    .optional(),
 });
 
 export const lightevalRecordSchema = z.object({
@@ -37,14 +40,23 @@ export const mathHardTask = {
   parse(record) {
     // A record with lighteval's keys (and none of CollabLLM's) is read as lighteval's; problems
     // otherwise name CollabLLM's fields.
-    const lighteval = record !== null && typeof record === "object" && !("single_turn_prompt" in record) && "problem" in record;
+    const lighteval =
+      record !== null && typeof record === "object" && !("single_turn_prompt" in record) && "problem" in record;
     const parsed = lighteval ? lightevalRecordSchema.safeParse(record) : collabllmRecordSchema.safeParse(record);
     if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error) };
     const [problem, solution] =
-      "problem" in parsed.data ? [parsed.data.problem, parsed.data.solution] : [parsed.data.single_turn_prompt, parsed.data.single_turn_completion];
+      "problem" in parsed.data
+        ? [parsed.data.problem, parsed.data.solution]
+        : [parsed.data.single_turn_prompt, parsed.data.single_turn_completion];
     return {
       ok: true,
-      task: { benchmark: "math-hard", problemDescription: MATH_HARD_DESCRIPTION, hiddenInformation: problem, groundTruth: solution, testCases: null },
+      task: {
+        benchmark: "math-hard",
+        problemDescription: MATH_HARD_DESCRIPTION,
+        hiddenInformation: problem,
+        groundTruth: solution,
+        testCases: null,
+      },
     };
   },
   official: (task) => ({ single_turn_prompt: task.hiddenInformation ?? "", single_turn_completion: task.groundTruth }),

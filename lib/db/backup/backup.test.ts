@@ -32,14 +32,19 @@ async function fill(db: Database): Promise<void> {
   const runs = await makeRunPair(store, { tasks: 6, prefix: "bk" });
   await addUser(store, "ann", "annotator");
   await addUser(store, "bea", "annotator");
-  const queue = await createQueue(store, { name: "q", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, members: ["ann", "bea"] });
+  const queue = await createQueue(store, {
+    name: "q",
+    source: { from: "runs", a: runs.a.name, b: runs.b.name },
+    overlap: 2,
+    members: ["ann", "bea"],
+  });
   let n = 0;
   for (const user of await store.users.list()) {
     const desk = await openDesk(store, userViewer(user), queue.id);
     if ("error" in desk) throw new Error(desk.error);
     for (let i = 0; i < 2; i++, n++) {
       const pair = await nextPair(store, desk, []);
-      const comment = n === 0 ? "tab\there, \"quotes\", ünïcode, NULL-looking \\N" : null;
+      const comment = n === 0 ? 'tab\there, "quotes", ünïcode, NULL-looking \\N' : null;
       const done = await label(store, desk, { itemId: pair!.itemId, side: "left", comment, ms: 1200 + n, holding: [] });
       if (!done.ok) throw new Error(done.error);
     }
@@ -70,7 +75,9 @@ describe.each(backends)("backup and restore from $label", (backend) => {
       expect(await tableContents(restored.url!)).toEqual(before);
       // Sequences go on after the restored ids: a new row does not collide.
       const user = await addUser(storeFor(restored.prisma), "new-after-restore", "annotator");
-      expect(user.user.id).toBeGreaterThan(Math.max(...before.User!.map((line) => Number(line.slice(1).split(",")[0]))));
+      expect(user.user.id).toBeGreaterThan(
+        Math.max(...before.User!.map((line) => Number(line.slice(1).split(",")[0]))),
+      );
     } finally {
       await restored.close();
     }
@@ -107,9 +114,19 @@ describe.each(backends)("backup and restore from $label", (backend) => {
 
     const header = JSON.parse(whole[0]!);
     const newer = path.join(dir, `newer-${backend.label}.gz`);
-    fs.writeFileSync(newer, zlib.gzipSync([JSON.stringify({ ...header, migrations: [...header.migrations, "29990101000000_from_the_future"] }), ...whole.slice(1)].join("\n")));
+    fs.writeFileSync(
+      newer,
+      zlib.gzipSync(
+        [
+          JSON.stringify({ ...header, migrations: [...header.migrations, "29990101000000_from_the_future"] }),
+          ...whole.slice(1),
+        ].join("\n"),
+      ),
+    );
     expect((await inspectBackup(newer)).header.migrations.at(-1)).toBe("29990101000000_from_the_future");
-    await expect(restoreBackup(newer, { folder })).rejects.toThrow(/newer ColBench Studio.*29990101000000_from_the_future/);
+    await expect(restoreBackup(newer, { folder })).rejects.toThrow(
+      /newer ColBench Studio.*29990101000000_from_the_future/,
+    );
     expect(fs.existsSync(path.join(folder, "db"))).toBe(false);
     await source.close();
   });

@@ -32,14 +32,17 @@ export async function* gzipLines(file: string, limits: LineLimits = LINE_LIMITS)
   const take = (piece: Buffer) => {
     held += piece.length;
     if (held > limits.maxLineBytes) {
-      throw new LineLimitError(`line ${number + 1} is longer than ${mib(limits.maxLineBytes)}, more than any line a studio writes`);
+      throw new LineLimitError(
+        `line ${number + 1} is longer than ${mib(limits.maxLineBytes)}, more than any line a studio writes`,
+      );
     }
     parts.push(piece);
   };
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > limits.maxTotalBytes) throw new LineLimitError(`it decompresses to more than ${mib(limits.maxTotalBytes)}`);
+      if (total > limits.maxTotalBytes)
+        throw new LineLimitError(`it decompresses to more than ${mib(limits.maxTotalBytes)}`);
       let start = 0;
       for (let end = chunk.indexOf(10, start); end !== -1; end = chunk.indexOf(10, start)) {
         take(chunk.subarray(start, end));

@@ -61,7 +61,10 @@ function withTaskType(name: string, column: string, type: string | ((type: strin
     all.map((line) => {
       const value = JSON.parse(line) as { table?: string; columns?: Array<[string, string]> };
       if (value.table !== "Task") return line;
-      value.columns = value.columns!.map(([c, t]) => [c, c === column ? (typeof type === "string" ? type : type(t)) : t]);
+      value.columns = value.columns!.map(([c, t]) => [
+        c,
+        c === column ? (typeof type === "string" ? type : type(t)) : t,
+      ]);
       return JSON.stringify(value);
     }),
   );
@@ -69,13 +72,20 @@ function withTaskType(name: string, column: string, type: string | ((type: strin
 
 const taskLine = () => lines.findIndex((line) => line.startsWith('{"table":"Task"'));
 
-async function refusedBoth(file: string, message: RegExp, kind: new (message?: string) => Error = Error): Promise<void> {
+async function refusedBoth(
+  file: string,
+  message: RegExp,
+  kind: new (message?: string) => Error = Error,
+): Promise<void> {
   for (const target of [{ url: serverUrl }, { folder }]) {
     const error = await restoreBackup(file, target, { force: true }).then(
       () => null,
       (thrown: unknown) => thrown,
     );
-    expect(error, `restoring ${path.basename(file)} into ${"url" in target ? "PostgreSQL" : "a folder"}`).toBeInstanceOf(kind);
+    expect(
+      error,
+      `restoring ${path.basename(file)} into ${"url" in target ? "PostgreSQL" : "a folder"}`,
+    ).toBeInstanceOf(kind);
     expect((error as Error).message).toMatch(message);
   }
 }
@@ -89,19 +99,37 @@ describe("a restore treats the file as data", () => {
     };
     // The large object the export would write, planted by another column of the same file.
     const planted = withTaskType("lo-planted", "groundTruth", "text || lo_from_bytea(424242, 'pwned')::text");
-    await refusedBoth(planted, /table Task, column groundTruth: the type .* is not a column type a studio writes/, BackupFileError);
+    await refusedBoth(
+      planted,
+      /table Task, column groundTruth: the type .* is not a column type a studio writes/,
+      BackupFileError,
+    );
     for (const [name, payload] of Object.entries(payloads)) {
       const file = withTaskType(`crafted-${name}`, "problemDescription", payload);
-      await refusedBoth(file, /table Task, column problemDescription: the type .* is not a column type a studio writes/, BackupFileError);
+      await refusedBoth(
+        file,
+        /table Task, column problemDescription: the type .* is not a column type a studio writes/,
+        BackupFileError,
+      );
     }
     expect(fs.existsSync(pwned)).toBe(false);
   });
 
   it("refuses a well-formed type that is not the schema's, naming table and column", async () => {
     const file = withTaskType("other-type", "sourceIndex", "bigint");
-    await refusedBoth(file, /table Task, column sourceIndex has the type "bigint" where the studio's schema at this backup's migrations has "integer"/, RestoreRefused);
-    const renamed = variant("other-column", (all) => all.map((line, i) => (i === taskLine() ? line.replace('"sourceIndex"', '"sourceIndexx"') : line)));
-    await refusedBoth(renamed, /table Task, column \d+ is sourceIndexx where the studio's schema at this backup's migrations has sourceIndex/, RestoreRefused);
+    await refusedBoth(
+      file,
+      /table Task, column sourceIndex has the type "bigint" where the studio's schema at this backup's migrations has "integer"/,
+      RestoreRefused,
+    );
+    const renamed = variant("other-column", (all) =>
+      all.map((line, i) => (i === taskLine() ? line.replace('"sourceIndex"', '"sourceIndexx"') : line)),
+    );
+    await refusedBoth(
+      renamed,
+      /table Task, column \d+ is sourceIndexx where the studio's schema at this backup's migrations has sourceIndex/,
+      RestoreRefused,
+    );
   });
 
   it("leaves a populated target as it was when the file fails mid-load, on its renders, or is cut short", async () => {
@@ -113,9 +141,21 @@ describe("a restore treats the file as data", () => {
       all[at + 3] = JSON.stringify(row);
       return all;
     });
-    await refusedBoth(badCast, /lines \d+-\d+ \(rows of Task\): invalid input syntax for type integer: "not-a-number"; nothing was restored, the target is as it was/, RestoreRefused);
-    const badRender = variant("bad-render", (all) => [...all.slice(0, -1), JSON.stringify({ file: "renders/../../escaped.png", data: "AAAA" }), all.at(-1)!]);
-    await refusedBoth(badRender, /line \d+: field "file" names "renders\/..\/..\/escaped.png", outside the render folder/, BackupFileError);
+    await refusedBoth(
+      badCast,
+      /lines \d+-\d+ \(rows of Task\): invalid input syntax for type integer: "not-a-number"; nothing was restored, the target is as it was/,
+      RestoreRefused,
+    );
+    const badRender = variant("bad-render", (all) => [
+      ...all.slice(0, -1),
+      JSON.stringify({ file: "renders/../../escaped.png", data: "AAAA" }),
+      all.at(-1)!,
+    ]);
+    await refusedBoth(
+      badRender,
+      /line \d+: field "file" names "renders\/..\/..\/escaped.png", outside the render folder/,
+      BackupFileError,
+    );
     expect(fs.existsSync(path.join(dir, "escaped.png"))).toBe(false);
     const cut = variant("cut", (all) => all.slice(0, Math.floor(all.length / 2)));
     await refusedBoth(cut, /cut short/, BackupFileError);
@@ -138,7 +178,9 @@ describe("a restore treats the file as data", () => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     try {
-      const schemas = await client.query<{ nspname: string }>(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'colbench_restoring_%'`);
+      const schemas = await client.query<{ nspname: string }>(
+        `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'colbench_restoring_%'`,
+      );
       expect(schemas.rows).toEqual([]);
     } finally {
       await client.end();
@@ -156,7 +198,9 @@ describe("a restore treats the file as data", () => {
     gzip.end('"]\n');
     await once(out, "close");
     const started = process.memoryUsage().rss;
-    await expect(restoreBackup(file, { folder: path.join(dir, "never") })).rejects.toThrow(/line 3 is longer than 128 MiB, more than any line a studio writes: refused/);
+    await expect(restoreBackup(file, { folder: path.join(dir, "never") })).rejects.toThrow(
+      /line 3 is longer than 128 MiB, more than any line a studio writes: refused/,
+    );
     expect(process.memoryUsage().rss - started).toBeLessThan(400 * 1024 * 1024);
     expect(fs.existsSync(path.join(dir, "never", "db"))).toBe(false);
   }, 120_000);

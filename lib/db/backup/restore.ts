@@ -46,7 +46,11 @@ export class RestoreRefused extends Error {}
  * the same database — and replaces it only once loaded, upgraded and counted, so a refused or failed
  * restore leaves the target as it was. A target that holds data is refused unless `force`.
  */
-export async function restoreBackup(file: string, target: RestoreTarget, options: RestoreOptions = {}): Promise<RestoreResult> {
+export async function restoreBackup(
+  file: string,
+  target: RestoreTarget,
+  options: RestoreOptions = {},
+): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new RestoreRefused(`${file}: no such file`);
   const summary = await inspectBackup(file, options.limits);
   refuseNewer(`the backup ${file}`, summary.header.migrations);
@@ -58,18 +62,35 @@ function holdsFiles(dir: string): boolean {
   return fs.existsSync(dir) && fs.readdirSync(dir).length > 0;
 }
 
-async function restoreIntoFolder(file: string, folder: string, header: BackupHeader, options: RestoreOptions): Promise<RestoreResult> {
+async function restoreIntoFolder(
+  file: string,
+  folder: string,
+  header: BackupHeader,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
   const dbDir = path.join(folder, "db");
   const owner = liveOwner(lockPathOf(dbDir));
-  if (owner) throw new RestoreRefused(`${dbDir} is open in process ${owner.pid} (${owner.command}): stop it before restoring into its folder`);
-  if (holdsFiles(dbDir) && !options.force) throw new RestoreRefused(`${dbDir} already holds a database: restore into a new folder, or add --force to replace it`);
+  if (owner)
+    throw new RestoreRefused(
+      `${dbDir} is open in process ${owner.pid} (${owner.command}): stop it before restoring into its folder`,
+    );
+  if (holdsFiles(dbDir) && !options.force)
+    throw new RestoreRefused(
+      `${dbDir} already holds a database: restore into a new folder, or add --force to replace it`,
+    );
   const scratch = path.join(folder, `db.restoring-${process.pid}`);
   fs.rmSync(scratch, { recursive: true, force: true });
   fs.rmSync(lockPathOf(scratch), { force: true });
   fs.mkdirSync(folder, { recursive: true });
   const renders = stagedRenders(options.renders ?? path.join(folder, "renders"));
   try {
-    const db = await openDatabase({ pgliteDir: scratch, url: "", migrate: false, takeOver: false, command: "colbench db restore" });
+    const db = await openDatabase({
+      pgliteDir: scratch,
+      url: "",
+      migrate: false,
+      takeOver: false,
+      command: "colbench db restore",
+    });
     let result: RestoreResult;
     try {
       result = await load({ url: db.url!, schema: null, factory: db.factory }, file, header, options);
@@ -99,7 +120,12 @@ function inSchema(url: string, schema: string): string {
   return parsed.toString();
 }
 
-async function restoreIntoServer(file: string, url: string, header: BackupHeader, options: RestoreOptions): Promise<RestoreResult> {
+async function restoreIntoServer(
+  file: string,
+  url: string,
+  header: BackupHeader,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
   const { default: pg } = await import("pg");
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const client = new pg.Client({ connectionString: url, application_name: "colbench restore" });
@@ -109,17 +135,39 @@ async function restoreIntoServer(file: string, url: string, header: BackupHeader
   let created = false;
   try {
     const schema = (await client.query<{ s: string | null }>("SELECT current_schema() AS s")).rows[0]!.s;
-    if (!schema) throw new RestoreRefused(`${redact(url)}: the connection's search_path names no schema that exists: create it, or restore into another database`);
-    const tables = await client.query<{ name: string }>(`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')`);
+    if (!schema)
+      throw new RestoreRefused(
+        `${redact(url)}: the connection's search_path names no schema that exists: create it, or restore into another database`,
+      );
+    const tables = await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')`,
+    );
     if (tables.rows.length && !options.force) {
-      throw new RestoreRefused(`${redact(url)} already has ${tables.rows.length} table(s) (${tables.rows.slice(0, 5).map((r) => r.name).join(", ")}…): restore into an empty database, or add --force to replace them`);
+      throw new RestoreRefused(
+        `${redact(url)} already has ${tables.rows.length} table(s) (${tables.rows
+          .slice(0, 5)
+          .map((r) => r.name)
+          .join(", ")}…): restore into an empty database, or add --force to replace them`,
+      );
     }
     await client.query(`CREATE SCHEMA ${quoteIdent(scratch)}`);
     created = true;
     const scratchUrl = inSchema(url, scratch);
-    const result = await load({ url: scratchUrl, schema: scratch, factory: new PrismaPg({ connectionString: scratchUrl }, { schema: scratch }) }, file, header, options);
+    const result = await load(
+      {
+        url: scratchUrl,
+        schema: scratch,
+        factory: new PrismaPg({ connectionString: scratchUrl }, { schema: scratch }),
+      },
+      file,
+      header,
+      options,
+    );
     const files = await (renders ?? stagedRenders(undefined)).write(file, options.limits);
-    if (files && !renders) process.stderr.write(`colbench: the backup holds ${files} render file(s), not restored: give --renders DIR to restore them\n`);
+    if (files && !renders)
+      process.stderr.write(
+        `colbench: the backup holds ${files} render file(s), not restored: give --renders DIR to restore them\n`,
+      );
     result.files = renders ? files : 0;
     // The swap: one transaction, so other sessions see the old schema or the whole new one.
     await client.query("BEGIN");
@@ -150,7 +198,12 @@ interface LoadTarget {
 }
 
 /** The schema at the backup's migrations, its rows in one transaction, then today's migrations, then a count. */
-async function load(target: LoadTarget, file: string, header: BackupHeader, options: RestoreOptions): Promise<RestoreResult> {
+async function load(
+  target: LoadTarget,
+  file: string,
+  header: BackupHeader,
+  options: RestoreOptions,
+): Promise<RestoreResult> {
   await applyMigrations(target.factory, [], header.migrations);
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: target.url, application_name: "colbench restore" });
@@ -175,7 +228,9 @@ async function load(target: LoadTarget, file: string, header: BackupHeader, opti
   try {
     if (target.schema) await check.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     for (const [table, expected] of Object.entries(rows)) {
-      const got = Number((await check.query<{ n: string }>(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)).rows[0]!.n);
+      const got = Number(
+        (await check.query<{ n: string }>(`SELECT count(*) AS n FROM ${quoteIdent(table)}`)).rows[0]!.n,
+      );
       if (got !== expected) throw new Error(`restored ${table} holds ${got} rows where the backup has ${expected}`);
       counted[table] = got;
     }
@@ -188,7 +243,12 @@ async function load(target: LoadTarget, file: string, header: BackupHeader, opti
 type PgClient = InstanceType<typeof import("pg").Client>;
 
 /** The file's tables, rows and sequences into the session's schema, inside the caller's transaction. */
-async function loadRows(client: PgClient, file: string, options: RestoreOptions, rows: Record<string, number>): Promise<void> {
+async function loadRows(
+  client: PgClient,
+  file: string,
+  options: RestoreOptions,
+  rows: Record<string, number>,
+): Promise<void> {
   const schema = await schemaColumns(client);
   const sequences = new Set(await schemaSequences(client));
   const batch = options.batch ?? 500;
@@ -202,7 +262,9 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
       await client.query(table.insert, [JSON.stringify(pending)]);
     } catch (error) {
       const [first, last] = pendingLines;
-      throw new RestoreRefused(`${file}, lines ${first}-${last} (rows of ${table.name}): ${(error as Error).message}; nothing was restored, the target is as it was`);
+      throw new RestoreRefused(
+        `${file}, lines ${first}-${last} (rows of ${table.name}): ${(error as Error).message}; nothing was restored, the target is as it was`,
+      );
     }
     pending = [];
     pendingChars = 0;
@@ -217,11 +279,17 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
       await finishTable();
       const { table: name, columns } = item.line;
       const known = schema.get(name);
-      if (!known) throw new RestoreRefused(`${file}, line ${item.number}: table ${name} is not in the studio's schema at this backup's migrations`);
+      if (!known)
+        throw new RestoreRefused(
+          `${file}, line ${item.number}: table ${name} is not in the studio's schema at this backup's migrations`,
+        );
       refuseOtherColumns(`${file}, line ${item.number}`, name, columns, known);
       // The catalog's own type names, equal to the file's by now: nothing of the file becomes SQL.
       const casts = known.map(([, type], i) => `(r->>${i})::${type}`).join(", ");
-      table = { name, insert: `INSERT INTO ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r` };
+      table = {
+        name,
+        insert: `INSERT INTO ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r`,
+      };
       // Stored totals (the turn triggers' work) come from the backup as they were; the
       // triggers would count every turn again. Foreign keys stay checked.
       await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
@@ -235,8 +303,15 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
       if (pending.length >= batch || pendingChars > 8_000_000) await flush();
     } else if (item.kind === "sequence") {
       await finishTable();
-      if (!sequences.has(item.line.sequence)) throw new RestoreRefused(`${file}, line ${item.number}: sequence ${item.line.sequence} is not in the studio's schema at this backup's migrations`);
-      await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [quoteIdent(item.line.sequence), item.line.value, item.line.called]);
+      if (!sequences.has(item.line.sequence))
+        throw new RestoreRefused(
+          `${file}, line ${item.number}: sequence ${item.line.sequence} is not in the studio's schema at this backup's migrations`,
+        );
+      await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [
+        quoteIdent(item.line.sequence),
+        item.line.value,
+        item.line.called,
+      ]);
     } else if (item.kind === "end" || item.kind === "file") {
       await finishTable();
     }
@@ -245,15 +320,24 @@ async function loadRows(client: PgClient, file: string, options: RestoreOptions,
 }
 
 /** The file's columns must be the schema's, name for name and type for type, in order. */
-function refuseOtherColumns(where: string, table: string, columns: Array<[string, string]>, known: Array<[string, string]>): void {
+function refuseOtherColumns(
+  where: string,
+  table: string,
+  columns: Array<[string, string]>,
+  known: Array<[string, string]>,
+): void {
   for (let i = 0; i < Math.max(columns.length, known.length); i++) {
     const [name, type] = columns[i] ?? [];
     const [knownName, knownType] = known[i] ?? [];
     if (name !== knownName) {
-      throw new RestoreRefused(`${where}: table ${table}, column ${i + 1} is ${name ?? "missing"} where the studio's schema at this backup's migrations has ${knownName ?? "no column"}`);
+      throw new RestoreRefused(
+        `${where}: table ${table}, column ${i + 1} is ${name ?? "missing"} where the studio's schema at this backup's migrations has ${knownName ?? "no column"}`,
+      );
     }
     if (type !== knownType) {
-      throw new RestoreRefused(`${where}: table ${table}, column ${name} has the type ${JSON.stringify(type)} where the studio's schema at this backup's migrations has ${JSON.stringify(knownType)}`);
+      throw new RestoreRefused(
+        `${where}: table ${table}, column ${name} has the type ${JSON.stringify(type)} where the studio's schema at this backup's migrations has ${JSON.stringify(knownType)}`,
+      );
     }
   }
 }
@@ -283,7 +367,10 @@ function stagedRenders(dir: string | undefined): StagedRenders {
         count++;
         if (!stage) continue;
         const relative = renderPathOf(item.line.file);
-        if (relative === null) throw new BackupFileError(`${file}, line ${item.number}: a render file named outside the render folder: ${item.line.file}`);
+        if (relative === null)
+          throw new BackupFileError(
+            `${file}, line ${item.number}: a render file named outside the render folder: ${item.line.file}`,
+          );
         const staged = path.join(stage, ...relative.split("/"));
         fs.mkdirSync(path.dirname(staged), { recursive: true });
         fs.writeFileSync(staged, Buffer.from(item.line.data, "base64"), { flag: "wx" });

@@ -15,7 +15,9 @@ export interface BackupSettings {
  */
 export function backupSettings(flags?: { dir?: string; keep?: number; renders?: string }): BackupSettings {
   if (flags) {
-    process.env.COLBENCH_BACKUP_DIR = path.resolve(/*turbopackIgnore: true*/ flags.dir ?? process.env.COLBENCH_BACKUP_DIR ?? path.join(dataDir(), "backups"));
+    process.env.COLBENCH_BACKUP_DIR = path.resolve(
+      /*turbopackIgnore: true*/ flags.dir ?? process.env.COLBENCH_BACKUP_DIR ?? path.join(dataDir(), "backups"),
+    );
     process.env.COLBENCH_BACKUP_KEEP = String(flags.keep ?? 14);
     process.env.COLBENCH_BACKUP_RENDERS = flags.renders ?? "";
   }

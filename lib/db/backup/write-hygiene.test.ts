@@ -34,7 +34,9 @@ describe("a backup's file and output", () => {
     fs.writeFileSync(victim, "precious");
     const file = path.join(dir, "linked.backup.gz");
     fs.symlinkSync(victim, `${file}.partial`);
-    await expect(backupDatabase(db, file)).rejects.toThrow(/linked\.backup\.gz\.partial exists and is a symbolic link: refusing to write the backup through it/);
+    await expect(backupDatabase(db, file)).rejects.toThrow(
+      /linked\.backup\.gz\.partial exists and is a symbolic link: refusing to write the backup through it/,
+    );
     expect(fs.readFileSync(victim, "utf8")).toBe("precious");
     expect(fs.existsSync(file)).toBe(false);
   });
@@ -49,9 +51,9 @@ describe("a backup's file and output", () => {
   });
 
   it("hides every secret of a URL: the password and query values other than known harmless ones", () => {
-    expect(redact("postgresql://ann:pw1@db.example/studio?password=pw2&sslmode=require&sslpassword=pw3&token=pw4")).toBe(
-      "postgresql://ann:***@db.example/studio?password=***&sslmode=require&sslpassword=***&token=***",
-    );
+    expect(
+      redact("postgresql://ann:pw1@db.example/studio?password=pw2&sslmode=require&sslpassword=pw3&token=pw4"),
+    ).toBe("postgresql://ann:***@db.example/studio?password=***&sslmode=require&sslpassword=***&token=***");
     expect(redact("postgresql://ann@db.example:5433/studio")).toBe("postgresql://ann@db.example:5433/studio");
   });
 
@@ -62,7 +64,9 @@ describe("a backup's file and output", () => {
     await (await openDatabase({ url: url.toString() })).close();
     url.searchParams.set("password", secret);
     const file = path.join(dir, "password.backup.gz");
-    const outcome = await runColbench(path.join(dir, "data"), ["db", "backup", file], { env: { DATABASE_URL: url.toString() } });
+    const outcome = await runColbench(path.join(dir, "data"), ["db", "backup", file], {
+      env: { DATABASE_URL: url.toString() },
+    });
     expect(outcome.stderr).not.toContain(secret);
     expect(outcome.status, outcome.stderr).toBe(0);
     expect(outcome.stdout).toMatch(/backup of postgresql postgresql:\/\/.*password=\*\*\*/);

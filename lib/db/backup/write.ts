@@ -47,7 +47,11 @@ SELECT c.relname AS "table", r.relname AS "references"
  * wait for the backup (they are not refused), and the folder is never read behind the owner's back.
  * The file appears under its name only when complete (written as FILE.partial, then renamed).
  */
-export async function writeBackup(source: BackupSource, file: string, options: BackupOptions = {}): Promise<BackupResult> {
+export async function writeBackup(
+  source: BackupSource,
+  file: string,
+  options: BackupOptions = {},
+): Promise<BackupResult> {
   const { default: pg } = await import("pg");
   const batch = options.batch ?? 500;
   const target = path.resolve(file);
@@ -68,14 +72,22 @@ export async function writeBackup(source: BackupSource, file: string, options: B
     await client.connect();
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     // The snapshot is taken by the transaction's first statement: this one.
-    const now = await client.query<{ now: Date; version: string }>("SELECT clock_timestamp() AS now, current_setting('server_version') AS version");
+    const now = await client.query<{ now: Date; version: string }>(
+      "SELECT clock_timestamp() AS now, current_setting('server_version') AS version",
+    );
     const takenAt = now.rows[0]!.now.toISOString();
     const migrations = await client
       .query<{ migration_name: string }>(
         `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
       )
       .then((r) => r.rows.map((row) => row.migration_name));
-    header = { format: FORMAT, version: VERSION, takenAt, source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version }, migrations };
+    header = {
+      format: FORMAT,
+      version: VERSION,
+      takenAt,
+      source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version },
+      migrations,
+    };
     await write(header);
     const tables = await schemaColumns(client);
     const references = (await client.query<{ table: string; references: string }>(REFERENCES_SQL)).rows;
@@ -95,7 +107,9 @@ export async function writeBackup(source: BackupSource, file: string, options: B
       rows[table] = count;
     }
     for (const sequence of await schemaSequences(client)) {
-      const value = await client.query<{ last_value: string; is_called: boolean }>(`SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`);
+      const value = await client.query<{ last_value: string; is_called: boolean }>(
+        `SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`,
+      );
       await write({ sequence, value: value.rows[0]!.last_value, called: value.rows[0]!.is_called });
     }
     await client.query("COMMIT");
@@ -118,7 +132,10 @@ export async function writeBackup(source: BackupSource, file: string, options: B
           if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // evicted meanwhile
           throw error;
         }
-        await write({ file: path.posix.join("renders", relative.split(path.sep).join("/")), data: data.toString("base64") });
+        await write({
+          file: path.posix.join("renders", relative.split(path.sep).join("/")),
+          data: data.toString("base64"),
+        });
         files++;
       }
     }
@@ -135,7 +152,15 @@ export async function writeBackup(source: BackupSource, file: string, options: B
     fs.rmSync(partial, { force: true });
     throw error;
   }
-  return { file: target, takenAt: header.takenAt, finishedAt: new Date().toISOString(), bytes: fs.statSync(target).size, rows, files, migrations: header.migrations };
+  return {
+    file: target,
+    takenAt: header.takenAt,
+    finishedAt: new Date().toISOString(),
+    bytes: fs.statSync(target).size,
+    rows,
+    files,
+    migrations: header.migrations,
+  };
 }
 
 /**
@@ -152,7 +177,9 @@ function createPartial(partial: string): number {
   }
   const found = fs.lstatSync(partial);
   if (!found.isFile()) {
-    throw new Error(`${partial} exists and is ${found.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: refusing to write the backup through it (remove it, or choose another file name)`);
+    throw new Error(
+      `${partial} exists and is ${found.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: refusing to write the backup through it (remove it, or choose another file name)`,
+    );
   }
   fs.unlinkSync(partial);
   return fs.openSync(partial, flags, 0o600);

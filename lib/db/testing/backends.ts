@@ -21,7 +21,13 @@ export function databaseBackends(name: string): { backends: DatabaseBackend[]; d
     dir,
     backends: [
       { label: "pglite", open: () => openDatabase({ pgliteDir: path.join(dir, "db"), url: "" }) },
-      { label: "postgresql", open: async () => openDatabase({ url: await (server ??= await startPostgres()).createDatabase(`${name.replace(/\W/g, "_")}_${process.pid}`) }) },
+      {
+        label: "postgresql",
+        open: async () =>
+          openDatabase({
+            url: await (server ??= await startPostgres()).createDatabase(`${name.replace(/\W/g, "_")}_${process.pid}`),
+          }),
+      },
     ],
     async cleanup() {
       await server?.stop();

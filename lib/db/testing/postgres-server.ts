@@ -32,7 +32,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -56,12 +58,21 @@ export async function startPostgres(): Promise<PostgresServer> {
   try {
     run("initdb", ["-D", dataDir, "-U", "colbench", "--auth=trust", "-E", "UTF8", "--no-locale"]);
     run("pg_ctl", [
-      "-D", dataDir, "-w", "-t", "60", "-l", path.join(dir, "server.log"),
-      "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      "-D",
+      dataDir,
+      "-w",
+      "-t",
+      "60",
+      "-l",
+      path.join(dir, "server.log"),
+      "-o",
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
       "start",
     ]);
   } catch (error) {
-    const log = fs.existsSync(path.join(dir, "server.log")) ? fs.readFileSync(path.join(dir, "server.log"), "utf8") : "";
+    const log = fs.existsSync(path.join(dir, "server.log"))
+      ? fs.readFileSync(path.join(dir, "server.log"), "utf8")
+      : "";
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`could not start PostgreSQL from ${bin}: ${(error as Error).message}\n${log}`);
   }
@@ -83,7 +94,18 @@ export async function startPostgres(): Promise<PostgresServer> {
       return `postgresql://colbench@127.0.0.1:${port}/${name}`;
     },
     async restart() {
-      run("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "-t", "60", "-l", path.join(dir, "server.log"), "restart"]);
+      run("pg_ctl", [
+        "-D",
+        dataDir,
+        "-m",
+        "immediate",
+        "-w",
+        "-t",
+        "60",
+        "-l",
+        path.join(dir, "server.log"),
+        "restart",
+      ]);
     },
     async stop() {
       try {

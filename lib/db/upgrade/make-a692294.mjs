@@ -23,16 +23,36 @@ const runs = await makeRunPair(store, { tasks: 4, prefix: "fixture" });
 await addUser(store, "ada", "admin");
 await addUser(store, "ann", "annotator");
 await addUser(store, "bea", "annotator");
-const queue = await createQueue(store, { name: "fixture-queue", source: { from: "runs", a: runs.a.name, b: runs.b.name }, overlap: 2, members: ["ann", "bea"] });
+const queue = await createQueue(store, {
+  name: "fixture-queue",
+  source: { from: "runs", a: runs.a.name, b: runs.b.name },
+  overlap: 2,
+  members: ["ann", "bea"],
+});
 for (const user of await store.users.list()) {
   if (user.role !== "annotator") continue;
   const desk = await openDesk(store, userViewer(user), queue.id);
   for (let i = 0; i < 3; i++) {
     const pair = await nextPair(store, desk, []);
-    const done = await label(store, desk, { itemId: pair.itemId, side: i % 2 ? "right" : "left", comment: i === 0 ? `${user.name} liked it` : null, ms: 1500 + i, holding: [] });
+    const done = await label(store, desk, {
+      itemId: pair.itemId,
+      side: i % 2 ? "right" : "left",
+      comment: i === 0 ? `${user.name} liked it` : null,
+      ms: 1500 + i,
+      holding: [],
+    });
     if (!done.ok) throw new Error(done.error);
   }
 }
 const p = db.prisma;
-console.log(JSON.stringify({ tasks: await p.task.count(), runs: await p.run.count(), episodes: await p.episode.count(), turns: await p.turn.count(), users: await p.user.count(), labels: await p.label.count() }));
+console.log(
+  JSON.stringify({
+    tasks: await p.task.count(),
+    runs: await p.run.count(),
+    episodes: await p.episode.count(),
+    turns: await p.turn.count(),
+    users: await p.user.count(),
+    labels: await p.label.count(),
+  }),
+);
 await db.close();

@@ -13,15 +13,66 @@ const db = await openDatabase({ pgliteDir: path.join(process.env.COLBENCH_DATA, 
 const prisma = db.prisma;
 await seedSamplesIfEmpty(prisma);
 const tasks = await prisma.task.findMany({ where: { benchmark: "backend" }, orderBy: { id: "asc" }, take: 3 });
-const run = await prisma.run.create({ data: { name: "fixture-run", benchmark: "backend", status: "done", config: { agent: "scripted", simulator: "scripted", bestOf: 1 } } });
+const run = await prisma.run.create({
+  data: {
+    name: "fixture-run",
+    benchmark: "backend",
+    status: "done",
+    config: { agent: "scripted", simulator: "scripted", bestOf: 1 },
+  },
+});
 for (const [i, task] of tasks.entries()) {
   const episode = await prisma.episode.create({
-    data: { runId: run.id, taskId: task.id, status: "done", answer: `def f():\n    return ${i}`, reward: i === 0 ? 1 : 0.5, details: { tests: [{ name: "test1", passed: i === 0 }] }, startedAt: new Date("2026-11-22T06:10:00Z"), endedAt: new Date("2026-11-22T06:11:00Z") },
+    data: {
+      runId: run.id,
+      taskId: task.id,
+      status: "done",
+      answer: `def f():\n    return ${i}`,
+      reward: i === 0 ? 1 : 0.5,
+      details: { tests: [{ name: "test1", passed: i === 0 }] },
+      startedAt: new Date("2026-11-22T06:10:00Z"),
+      endedAt: new Date("2026-11-22T06:11:00Z"),
+    },
   });
-  await prisma.turn.create({ data: { episodeId: episode.id, index: 0, role: "simulator", content: task.problemDescription } });
-  await prisma.turn.create({ data: { episodeId: episode.id, index: 1, role: "agent", content: "What should it return?", rawOutput: "THOUGHT: ask\nOUTPUT: What should it return?", prompt: [{ role: "user", content: task.problemDescription }], usage: { promptTokens: 40 + i, completionTokens: 7 } } });
-  await prisma.turn.create({ data: { episodeId: episode.id, index: 2, role: "simulator", content: `It returns ${i}.`, usage: { promptTokens: 60, completionTokens: 4 } } });
-  await prisma.turn.create({ data: { episodeId: episode.id, index: 3, role: "agent", content: `I WANT TO ANSWER:\ndef f():\n    return ${i}`, usage: { promptTokens: 80, completionTokens: 12 } } });
+  await prisma.turn.create({
+    data: { episodeId: episode.id, index: 0, role: "simulator", content: task.problemDescription },
+  });
+  await prisma.turn.create({
+    data: {
+      episodeId: episode.id,
+      index: 1,
+      role: "agent",
+      content: "What should it return?",
+      rawOutput: "THOUGHT: ask\nOUTPUT: What should it return?",
+      prompt: [{ role: "user", content: task.problemDescription }],
+      usage: { promptTokens: 40 + i, completionTokens: 7 },
+    },
+  });
+  await prisma.turn.create({
+    data: {
+      episodeId: episode.id,
+      index: 2,
+      role: "simulator",
+      content: `It returns ${i}.`,
+      usage: { promptTokens: 60, completionTokens: 4 },
+    },
+  });
+  await prisma.turn.create({
+    data: {
+      episodeId: episode.id,
+      index: 3,
+      role: "agent",
+      content: `I WANT TO ANSWER:\ndef f():\n    return ${i}`,
+      usage: { promptTokens: 80, completionTokens: 12 },
+    },
+  });
 }
-console.log(JSON.stringify({ tasks: await prisma.task.count(), runs: await prisma.run.count(), episodes: await prisma.episode.count(), turns: await prisma.turn.count() }));
+console.log(
+  JSON.stringify({
+    tasks: await prisma.task.count(),
+    runs: await prisma.run.count(),
+    episodes: await prisma.episode.count(),
+    turns: await prisma.turn.count(),
+  }),
+);
 await db.close();

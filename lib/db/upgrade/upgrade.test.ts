@@ -41,16 +41,35 @@ interface Expected {
 }
 
 const fixtures: Expected[] = [
-  { sha: "c0edc44", schema: "20261122055952_init", counts: { tasks: 20, runs: 1, episodes: 3, turns: 12, users: 0, labels: 0 } },
+  {
+    sha: "c0edc44",
+    schema: "20261122055952_init",
+    counts: { tasks: 20, runs: 1, episodes: 3, turns: 12, users: 0, labels: 0 },
+  },
   // Its turn-totals migration is the file as first released, with statement triggers: 077f220 edited
   // that migration in place later, so folders made before keep the first version (and still work).
-  { sha: "bb9dc21", schema: "20261125193157_episode_turn_totals", counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 } },
-  { sha: "a692294", schema: "20261125201124_run_queue", counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 } },
+  {
+    sha: "bb9dc21",
+    schema: "20261125193157_episode_turn_totals",
+    counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 },
+  },
+  {
+    sha: "a692294",
+    schema: "20261125201124_run_queue",
+    counts: { tasks: 24, runs: 2, episodes: 8, turns: 32, users: 3, labels: 6 },
+  },
 ];
 
 async function counts(db: Database) {
   const p = db.prisma;
-  return { tasks: await p.task.count(), runs: await p.run.count(), episodes: await p.episode.count(), turns: await p.turn.count(), users: await p.user.count(), labels: await p.label.count() };
+  return {
+    tasks: await p.task.count(),
+    runs: await p.run.count(),
+    episodes: await p.episode.count(),
+    turns: await p.turn.count(),
+    users: await p.user.count(),
+    labels: await p.label.count(),
+  };
 }
 
 /**
@@ -63,12 +82,22 @@ async function benchmarksKnown(db: Database): Promise<void> {
   const tasks = await db.prisma.task.findMany({ select: { benchmark: true } });
   expect(tasks.every((t) => isBenchmark(t.benchmark))).toBe(true);
   expect((await store.tasks.counts()).total).toBe(tasks.length);
-  expect(await store.runs.list({ includePlayed: true, includeArchived: true })).toHaveLength(await db.prisma.run.count());
+  expect(await store.runs.list({ includePlayed: true, includeArchived: true })).toHaveLength(
+    await db.prisma.run.count(),
+  );
 }
 
 /** Each episode's stored totals against its turns, as the run pages read them. */
 async function totalsAgree(db: Database): Promise<void> {
-  const episodes = await db.prisma.episode.findMany({ select: { id: true, turnCount: true, agentTurnCount: true, agentPromptTokens: true, turns: { select: { role: true, usage: true } } } });
+  const episodes = await db.prisma.episode.findMany({
+    select: {
+      id: true,
+      turnCount: true,
+      agentTurnCount: true,
+      agentPromptTokens: true,
+      turns: { select: { role: true, usage: true } },
+    },
+  });
   for (const e of episodes) {
     const agent = e.turns.filter((t) => t.role === "agent");
     expect({ id: e.id, turns: e.turnCount, agent: e.agentTurnCount, prompt: e.agentPromptTokens }).toEqual({
@@ -98,11 +127,20 @@ describe.each(fixtures)("a data folder made by $sha ($schema)", (fixture) => {
       expect(turns[0]!.content.length).toBeGreaterThan(10);
       if (fixture.counts.labels) {
         const labels = await db.prisma.label.findMany({ orderBy: { id: "asc" } });
-        expect(labels.filter((l) => l.comment).map((l) => l.comment).sort()).toEqual(["ann liked it", "bea liked it"]);
+        expect(
+          labels
+            .filter((l) => l.comment)
+            .map((l) => l.comment)
+            .sort(),
+        ).toEqual(["ann liked it", "bea liked it"]);
         expect((await store.users.list()).map((u) => u.name).sort()).toEqual(["ada", "ann", "bea"]);
       }
       // Writes go on after the upgrade, and the totals follow them (whichever trigger the folder has).
-      await store.episodes.appendTurn(episode.id, { index: 4, role: "simulator", content: "one more, after the upgrade" });
+      await store.episodes.appendTurn(episode.id, {
+        index: 4,
+        role: "simulator",
+        content: "one more, after the upgrade",
+      });
       expect((await db.prisma.episode.findUnique({ where: { id: episode.id } }))!.turnCount).toBe(5);
       await totalsAgree(db);
     } finally {
@@ -156,7 +194,9 @@ describe("a folder from a newer studio", () => {
     await expect(openDatabase({ pgliteDir: path.join(dir, "db"), url: "" })).rejects.toThrow(NewerDatabaseError);
     const serve = await runColbench(dir, ["db", "migrate"]);
     expect(serve.status).toBe(1);
-    expect(serve.stderr).toMatch(/was migrated by a newer ColBench Studio: .*29990101000000_from_the_future.*Fix: run the newer studio/);
+    expect(serve.stderr).toMatch(
+      /was migrated by a newer ColBench Studio: .*29990101000000_from_the_future.*Fix: run the newer studio/,
+    );
     // Refused before anything was changed: the folder still opens for a backup by the newer studio's peers.
     expect(fs.readdirSync(path.join(dir, "db")).length).toBeGreaterThan(0);
   });

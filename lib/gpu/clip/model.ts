@@ -30,7 +30,8 @@ export function parseClipConfig(json: Record<string, unknown>): ClipVisionConfig
   const vision = (json.vision_config ?? json.vision_config_dict ?? json) as Record<string, unknown>;
   const num = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
   const act = vision.hidden_act ?? "quick_gelu";
-  if (act !== "quick_gelu") throw new Error(`CLIP vision config uses hidden_act ${String(act)}; only quick_gelu is implemented`);
+  if (act !== "quick_gelu")
+    throw new Error(`CLIP vision config uses hidden_act ${String(act)}; only quick_gelu is implemented`);
   return {
     hiddenSize: num(vision.hidden_size, DEFAULTS.hiddenSize),
     intermediateSize: num(vision.intermediate_size, DEFAULTS.intermediateSize),
@@ -79,8 +80,16 @@ export interface ClipVisionModel {
  * model are never labelled as B/32's.
  */
 export function clipEmbedderId(c: ClipVisionConfig): string {
-  const b32 = c.hiddenSize === 768 && c.numLayers === 12 && c.numHeads === 12 && c.patchSize === 32 && c.imageSize === 224 && c.projectionDim === 512;
-  return b32 ? "clip-vit-b32" : `clip-vision-h${c.hiddenSize}-l${c.numLayers}-p${c.patchSize}-i${c.imageSize}-e${c.projectionDim}`;
+  const b32 =
+    c.hiddenSize === 768 &&
+    c.numLayers === 12 &&
+    c.numHeads === 12 &&
+    c.patchSize === 32 &&
+    c.imageSize === 224 &&
+    c.projectionDim === 512;
+  return b32
+    ? "clip-vit-b32"
+    : `clip-vision-h${c.hiddenSize}-l${c.numLayers}-p${c.patchSize}-i${c.imageSize}-e${c.projectionDim}`;
 }
 
 /** Reads a tensor of a checkpoint by its full name, checking its shape, as float32. */
@@ -91,7 +100,8 @@ export function assembleClipVision(configJson: Record<string, unknown>, read: Te
   const config = parseClipConfig(configJson);
   const { hiddenSize: H, intermediateSize: I, patchSize: P, imageSize: S, projectionDim: E } = config;
   if (S % P !== 0) throw new Error(`image_size ${S} is not a multiple of patch_size ${P}`);
-  if (H % config.numHeads !== 0) throw new Error(`hidden_size ${H} is not a multiple of num_attention_heads ${config.numHeads}`);
+  if (H % config.numHeads !== 0)
+    throw new Error(`hidden_size ${H} is not a multiple of num_attention_heads ${config.numHeads}`);
   const tokens = 1 + (S / P) ** 2;
   const t = (name: string, shape: number[]) => read(`vision_model.${name}`, shape);
   const affine = (name: string, out: number, inp?: number): Affine => ({

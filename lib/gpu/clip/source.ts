@@ -7,9 +7,13 @@ import type { WeightSource } from "../model/source";
  * config.json, then model.safetensors streamed once, keeping only the vision tower and projection
  * (from the first of them on, where the source can start a file part-way).
  */
-export async function loadClipVisionFrom(source: WeightSource, onProgress?: (p: { loaded: number; total: number }) => void): Promise<ClipVisionModel> {
+export async function loadClipVisionFrom(
+  source: WeightSource,
+  onProgress?: (p: { loaded: number; total: number }) => void,
+): Promise<ClipVisionModel> {
   const config = await source.text("config.json");
-  if (config === null) throw new Error(`${source.where}: no config.json (is a CLIP folder served? colbench serve --clip-weights DIR)`);
+  if (config === null)
+    throw new Error(`${source.where}: no config.json (is a CLIP folder served? colbench serve --clip-weights DIR)`);
   const total = await source.size("model.safetensors");
   const read = await safetensorsFromStream(
     await source.stream("model.safetensors"),

@@ -160,7 +160,8 @@ export class GpuClipVision {
   /** L2-normalised embeddings of preprocessed pixels [3, S, S] per image, `maxBatch` at a time. */
   async embed(images: Float32Array[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
-    for (let i = 0; i < images.length; i += this.maxBatch) out.push(...(await this.embedBatch(images.slice(i, i + this.maxBatch))));
+    for (let i = 0; i < images.length; i += this.maxBatch)
+      out.push(...(await this.embedBatch(images.slice(i, i + this.maxBatch))));
     return out;
   }
 
@@ -192,7 +193,14 @@ export class GpuClipVision {
     if (this.disposed) throw new Error("CLIP on WebGPU: used after dispose()");
     const n = images.length;
     if (n === 0) return [];
-    const { hiddenSize: H, patchSize: P, imageSize: S, projectionDim: E, numHeads: heads, layerNormEps: eps } = this.config;
+    const {
+      hiddenSize: H,
+      patchSize: P,
+      imageSize: S,
+      projectionDim: E,
+      numHeads: heads,
+      layerNormEps: eps,
+    } = this.config;
     const size = 3 * S * S;
     // Buffers for the largest batch seen so far: a run's batches are mostly full.
     const s = this.buffers(Math.max(n, this.scratch?.images ?? 0));
@@ -214,7 +222,19 @@ export class GpuClipVision {
       matmul(gpu, batch, { x: s.x, y: s.q, m: rows, linear: l.q });
       matmul(gpu, batch, { x: s.x, y: s.k, m: rows, linear: l.k });
       matmul(gpu, batch, { x: s.x, y: s.v, m: rows, linear: l.v });
-      attention(gpu, batch, { q: s.q, qStride: H, k: s.k, v: s.v, segments: w.segments, out: s.attended, rows, heads, kvHeads: heads, headDim: H / heads, causal: false });
+      attention(gpu, batch, {
+        q: s.q,
+        qStride: H,
+        k: s.k,
+        v: s.v,
+        segments: w.segments,
+        out: s.attended,
+        rows,
+        heads,
+        kvHeads: heads,
+        headDim: H / heads,
+        causal: false,
+      });
       matmul(gpu, batch, { x: s.attended, y: s.b, m: rows, linear: l.out, residual: s.a });
       layernorm(gpu, batch, { x: s.b, y: s.x, rows, d: H, eps, weights: l.ln2 });
       quickGeluMlp(gpu, batch, { x: s.x, y: s.a, residual: s.b, rows, fc1: l.fc1, fc2: l.fc2, hidden: s.hidden });
@@ -241,7 +261,8 @@ export class GpuClipVision {
     this.freeScratch();
     const w = this.weights;
     const all: GpuWeights[] = [w.patch.weights, w.pre, w.post, w.projection.weights];
-    for (const l of w.layers) all.push(l.ln1, l.q.weights, l.k.weights, l.v.weights, l.out.weights, l.ln2, l.fc1.weights, l.fc2.weights);
+    for (const l of w.layers)
+      all.push(l.ln1, l.q.weights, l.k.weights, l.v.weights, l.out.weights, l.ln2, l.fc1.weights, l.fc2.weights);
     for (const g of all) g.buffer.destroy();
     w.positions.destroy();
     w.segments.destroy();

@@ -16,7 +16,17 @@ export interface KvCache {
 export function attention(
   gpu: Gpu,
   batch: Batch,
-  args: { q: GPUBuffer; qStride: number; k: GPUBuffer; v: GPUBuffer; segments: GPUBuffer; out: GPUBuffer; rows: number; prefix?: KvCache | null; causal?: boolean } & Heads,
+  args: {
+    q: GPUBuffer;
+    qStride: number;
+    k: GPUBuffer;
+    v: GPUBuffer;
+    segments: GPUBuffer;
+    out: GPUBuffer;
+    rows: number;
+    prefix?: KvCache | null;
+    causal?: boolean;
+  } & Heads,
 ): void {
   const { rows, heads, kvHeads, headDim } = args;
   if (rows === 0) return;
@@ -26,7 +36,16 @@ export function attention(
   const pipeline = gpu.kernel("attention", source, { HEAD_DIM: headDim });
   batch.dispatch(
     pipeline,
-    [rows, heads, kvHeads, headDim, prefix?.length ?? 0, args.qStride, f32(1 / Math.sqrt(headDim)), args.causal === false ? 0 : 1],
+    [
+      rows,
+      heads,
+      kvHeads,
+      headDim,
+      prefix?.length ?? 0,
+      args.qStride,
+      f32(1 / Math.sqrt(headDim)),
+      args.causal === false ? 0 : 1,
+    ],
     [args.q, prefix?.k ?? args.k, prefix?.v ?? args.v, args.k, args.v, args.segments, args.out],
     [Math.ceil(rows / 64), heads, 1],
   );

@@ -42,7 +42,13 @@ export interface KernelCase {
 
 const FORMATS: WeightFormat[] = ["f32", "f16", "bf16"];
 
-function matmulCase(m: number, n: number, k: number, format: WeightFormat, extras: { bias?: boolean; residual?: boolean; at?: number }): KernelCase {
+function matmulCase(
+  m: number,
+  n: number,
+  k: number,
+  format: WeightFormat,
+  extras: { bias?: boolean; residual?: boolean; at?: number },
+): KernelCase {
   return {
     kernel: "matmul",
     shape: `${m}x${n}x${k} ${format}${extras.bias ? " +bias" : ""}${extras.residual ? " +residual" : ""}${extras.at ? ` at ${extras.at}` : ""}`,
@@ -57,9 +63,23 @@ function matmulCase(m: number, n: number, k: number, format: WeightFormat, extra
       const weights = uploadWeights(gpu, stored, format);
       const y = gpu.storage(m * n * 4);
       const batch = gpu.batch();
-      matmul(gpu, batch, { x: gpu.upload(x), y, m, linear: { weights, n, k, at, biasAt: extras.bias ? at + n * k : null }, residual: residual ? gpu.upload(residual) : undefined });
+      matmul(gpu, batch, {
+        x: gpu.upload(x),
+        y,
+        m,
+        linear: { weights, n, k, at, biasAt: extras.bias ? at + n * k : null },
+        residual: residual ? gpu.upload(residual) : undefined,
+      });
       batch.submit();
-      const want = matmulCpu(x, m, stored.subarray(at, at + n * k), n, k, extras.bias ? stored.subarray(at + n * k) : null, residual);
+      const want = matmulCpu(
+        x,
+        m,
+        stored.subarray(at, at + n * k),
+        n,
+        k,
+        extras.bias ? stored.subarray(at + n * k) : null,
+        residual,
+      );
       return { got: await gpu.readF32(y, m * n), want };
     },
   };
@@ -98,17 +118,39 @@ function ropeCase(rows: number, heads: number, kvHeads: number, headDim: number,
       const k = gpu.storage(rows * kvHeads * headDim * 4);
       const v = gpu.storage(rows * kvHeads * headDim * 4);
       const batch = gpu.batch();
-      rope(gpu, batch, { qkv: qkvBuffer, k, v, table: gpu.upload(table), positions: gpu.upload(positions), rows, heads, kvHeads, headDim });
+      rope(gpu, batch, {
+        qkv: qkvBuffer,
+        k,
+        v,
+        table: gpu.upload(table),
+        positions: gpu.upload(positions),
+        rows,
+        heads,
+        kvHeads,
+        headDim,
+      });
       batch.submit();
       const want = ropeCpu(qkv, rows, heads, kvHeads, headDim, table, positions);
-      const got = [await gpu.readF32(qkvBuffer, qkv.length), await gpu.readF32(k, want.k.length), await gpu.readF32(v, want.v.length)];
+      const got = [
+        await gpu.readF32(qkvBuffer, qkv.length),
+        await gpu.readF32(k, want.k.length),
+        await gpu.readF32(v, want.v.length),
+      ];
       return { got: concat(got), want: concat([want.qkv, want.k, want.v]) };
     },
   };
 }
 
 /** Candidates of random lengths (1 … maxLength) after a shared prefix, as the scorer packs them. */
-function attentionCase(prefixLength: number, candidates: number, maxLength: number, heads: number, kvHeads: number, headDim: number, causal = true): KernelCase {
+function attentionCase(
+  prefixLength: number,
+  candidates: number,
+  maxLength: number,
+  heads: number,
+  kvHeads: number,
+  headDim: number,
+  causal = true,
+): KernelCase {
   return {
     kernel: "attention",
     shape: `prefix ${prefixLength}, ${candidates} candidate(s) of ≤${maxLength}, ${heads}/${kvHeads} heads of ${headDim}${causal ? "" : ", not causal"}`,
@@ -147,7 +189,21 @@ function attentionCase(prefixLength: number, candidates: number, maxLength: numb
         causal,
       });
       batch.submit();
-      const want = attentionCpu({ q, qStride, rows, heads, kvHeads, headDim, prefixK, prefixV, prefixLength, k, v, segments, causal });
+      const want = attentionCpu({
+        q,
+        qStride,
+        rows,
+        heads,
+        kvHeads,
+        headDim,
+        prefixK,
+        prefixV,
+        prefixLength,
+        k,
+        v,
+        segments,
+        causal,
+      });
       return { got: await gpu.readF32(out, want.length), want };
     },
   };
@@ -183,7 +239,14 @@ function mlpCase(rows: number, d: number, inner: number, format: WeightFormat): 
 }
 
 /** The table split in two buffers at `split` (a multiple of the vocabulary chunk), as a large one is. */
-function vocabParts(gpu: Gpu, table: Float32Array, vocab: number, d: number, format: WeightFormat, split: number | null) {
+function vocabParts(
+  gpu: Gpu,
+  table: Float32Array,
+  vocab: number,
+  d: number,
+  format: WeightFormat,
+  split: number | null,
+) {
   const cuts = split ? [0, split, vocab] : [0, vocab];
   return cuts.slice(0, -1).map((begin, i) => {
     const end = cuts[i + 1]!;
@@ -226,7 +289,16 @@ function logprobsCase(rows: number, vocab: number, d: number, format: WeightForm
       const chunks = Math.ceil(vocab / VOCAB_CHUNK);
       const out = gpu.storage(count * 4);
       const batch = gpu.batch();
-      logprobs(gpu, batch, { x: gpu.upload(x), rows, d, parts: vocabParts(gpu, table, vocab, d, format, split), pairs: gpu.upload(pairs), count, partials: gpu.storage(rows * chunks * 8), out });
+      logprobs(gpu, batch, {
+        x: gpu.upload(x),
+        rows,
+        d,
+        parts: vocabParts(gpu, table, vocab, d, format, split),
+        pairs: gpu.upload(pairs),
+        count,
+        partials: gpu.storage(rows * chunks * 8),
+        out,
+      });
       batch.submit();
       return { got: await gpu.readF32(out, count), want: logprobsCpu(x, d, table, vocab, pairs) };
     },
@@ -252,7 +324,10 @@ function segmentsCase(values: number, segments: number): KernelCase {
       const batch = gpu.batch();
       segmentTotals(gpu, batch, { values: gpu.upload(v), ranges: gpu.upload(ranges), totals, count: segments });
       batch.submit();
-      return { got: await gpu.readF32(totals, segments * 2), want: Float32Array.from(segmentTotalsCpu(v, ranges).flatMap((t) => [t.sum, t.mean])) };
+      return {
+        got: await gpu.readF32(totals, segments * 2),
+        want: Float32Array.from(segmentTotalsCpu(v, ranges).flatMap((t) => [t.sum, t.mean])),
+      };
     },
   };
 }
@@ -270,9 +345,20 @@ function layernormCase(rows: number, d: number, format: WeightFormat, xStride = 
       const gammaBeta = roundTo(floats(random, 2 * d), format);
       const y = gpu.storage(rows * d * 4);
       const batch = gpu.batch();
-      layernorm(gpu, batch, { x: gpu.upload(x), y, rows, d, eps: 1e-5, weights: uploadWeights(gpu, gammaBeta, format), xStride });
+      layernorm(gpu, batch, {
+        x: gpu.upload(x),
+        y,
+        rows,
+        d,
+        eps: 1e-5,
+        weights: uploadWeights(gpu, gammaBeta, format),
+        xStride,
+      });
       batch.submit();
-      return { got: await gpu.readF32(y, rows * d), want: layernormCpu(x, rows, d, gammaBeta.subarray(0, d), gammaBeta.subarray(d), 1e-5, xStride) };
+      return {
+        got: await gpu.readF32(y, rows * d),
+        want: layernormCpu(x, rows, d, gammaBeta.subarray(0, d), gammaBeta.subarray(d), 1e-5, xStride),
+      };
     },
   };
 }
@@ -301,7 +387,17 @@ function quickGeluMlpCase(rows: number, d: number, inner: number, format: Weight
         hidden: gpu.storage(rows * inner * 4),
       });
       batch.submit();
-      const want = quickGeluMlpCpu(x, rows, d, fc1.subarray(0, inner * d), fc1.subarray(inner * d), fc2.subarray(0, d * inner), fc2.subarray(d * inner), inner, residual);
+      const want = quickGeluMlpCpu(
+        x,
+        rows,
+        d,
+        fc1.subarray(0, inner * d),
+        fc1.subarray(inner * d),
+        fc2.subarray(0, d * inner),
+        fc2.subarray(d * inner),
+        inner,
+        residual,
+      );
       return { got: await gpu.readF32(y, rows * d), want };
     },
   };
@@ -355,7 +451,13 @@ function concat(parts: Float32Array[]): Float32Array {
   return out;
 }
 
-const llama3: RopeScaling = { type: "llama3", factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 64 };
+const llama3: RopeScaling = {
+  type: "llama3",
+  factor: 8,
+  lowFreqFactor: 1,
+  highFreqFactor: 4,
+  originalMaxPositions: 64,
+};
 
 export const KERNEL_CASES: KernelCase[] = [
   ...FORMATS.map((f) => matmulCase(7, 33, 17, f, { bias: true, residual: true })),

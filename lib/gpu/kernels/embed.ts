@@ -10,10 +10,19 @@ export interface VocabPart {
 }
 
 /** out[r, :] = the embedding of ids[r] (u32), over every part of the table. */
-export function embed(gpu: Gpu, batch: Batch, args: { ids: GPUBuffer; out: GPUBuffer; rows: number; d: number; parts: VocabPart[] }): void {
+export function embed(
+  gpu: Gpu,
+  batch: Batch,
+  args: { ids: GPUBuffer; out: GPUBuffer; rows: number; d: number; parts: VocabPart[] },
+): void {
   if (args.rows === 0) return;
   for (const part of args.parts) {
     const kernel = withWeights(gpu, "embed", source, part.weights.format);
-    batch.dispatch(gpu.kernel(kernel.name, kernel.source, kernel.constants), [args.rows, args.d, part.begin, part.end], [part.weights.buffer, args.ids, args.out], spread(Math.ceil((args.rows * args.d) / 256)));
+    batch.dispatch(
+      gpu.kernel(kernel.name, kernel.source, kernel.constants),
+      [args.rows, args.d, part.begin, part.end],
+      [part.weights.buffer, args.ids, args.out],
+      spread(Math.ceil((args.rows * args.d) / 256)),
+    );
   }
 }

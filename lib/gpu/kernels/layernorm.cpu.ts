@@ -1,7 +1,15 @@
 // CPU reference of layernorm.wgsl (and the CLIP reference's LayerNorm): biased variance around the
 // mean, as PyTorch. Rows of x may be `xStride` apart; the output is dense.
 
-export function layernormCpu(x: Float32Array, rows: number, d: number, gamma: ArrayLike<number>, beta: ArrayLike<number>, eps: number, xStride = d): Float32Array {
+export function layernormCpu(
+  x: Float32Array,
+  rows: number,
+  d: number,
+  gamma: ArrayLike<number>,
+  beta: ArrayLike<number>,
+  eps: number,
+  xStride = d,
+): Float32Array {
   const y = new Float32Array(rows * d);
   for (let r = 0; r < rows; r++) {
     const o = r * xStride;

@@ -1,6 +1,12 @@
 // CPU reference of the fused log-softmax + gather (lm-head-lse.wgsl, logprob-gather.wgsl), in f64.
 
-export function logprobsCpu(x: Float32Array, d: number, table: Float32Array, vocab: number, pairs: ArrayLike<number>): Float32Array {
+export function logprobsCpu(
+  x: Float32Array,
+  d: number,
+  table: Float32Array,
+  vocab: number,
+  pairs: ArrayLike<number>,
+): Float32Array {
   const count = pairs.length / 2;
   const out = new Float32Array(count);
   const lse = new Map<number, number>();

@@ -1,6 +1,14 @@
 // CPU reference of matmul.wgsl: y[m, n] = x[m, k] · w[n, k]ᵀ (+ bias[n]) (+ residual[m, n]), summed in f64.
 
-export function matmulCpu(x: Float32Array, m: number, w: Float32Array, n: number, k: number, bias?: Float32Array | null, residual?: Float32Array | null): Float32Array {
+export function matmulCpu(
+  x: Float32Array,
+  m: number,
+  w: Float32Array,
+  n: number,
+  k: number,
+  bias?: Float32Array | null,
+  residual?: Float32Array | null,
+): Float32Array {
   const y = new Float32Array(m * n);
   for (let i = 0; i < m; i++) {
     const xo = i * k;

@@ -12,11 +12,20 @@ export interface Linear {
 }
 
 /** y[m, n] = x[m, k] · wᵀ (+ bias) (+ residual). `y` must not be `x` or `residual`. */
-export function matmul(gpu: Gpu, batch: Batch, args: { x: GPUBuffer; y: GPUBuffer; m: number; linear: Linear; residual?: GPUBuffer }): void {
+export function matmul(
+  gpu: Gpu,
+  batch: Batch,
+  args: { x: GPUBuffer; y: GPUBuffer; m: number; linear: Linear; residual?: GPUBuffer },
+): void {
   const { x, y, m, linear, residual } = args;
   if (m === 0) return;
   const hasBias = linear.biasAt !== undefined && linear.biasAt !== null;
   const kernel = withWeights(gpu, "matmul", source, linear.weights.format);
   const pipeline = gpu.kernel(kernel.name, kernel.source, kernel.constants);
-  batch.dispatch(pipeline, [m, linear.n, linear.k, hasBias ? linear.biasAt! : 0, linear.at ?? 0, hasBias ? 1 : 0, residual ? 1 : 0], [linear.weights.buffer, x, y, residual ?? x], [Math.ceil(linear.n / 64), Math.ceil(m / 64), 1]);
+  batch.dispatch(
+    pipeline,
+    [m, linear.n, linear.k, hasBias ? linear.biasAt! : 0, linear.at ?? 0, hasBias ? 1 : 0, residual ? 1 : 0],
+    [linear.weights.buffer, x, y, residual ?? x],
+    [Math.ceil(linear.n / 64), Math.ceil(m / 64), 1],
+  );
 }

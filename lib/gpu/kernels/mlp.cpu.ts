@@ -14,7 +14,15 @@ export function siluMulCpu(gateUp: Float32Array, rows: number, inner: number): F
 }
 
 /** down(silu(x gateᵀ) · (x upᵀ)) + residual; `gateUp` is [2 · inner, d]. */
-export function mlpCpu(x: Float32Array, rows: number, d: number, gateUp: Float32Array, down: Float32Array, inner: number, residual: Float32Array): Float32Array {
+export function mlpCpu(
+  x: Float32Array,
+  rows: number,
+  d: number,
+  gateUp: Float32Array,
+  down: Float32Array,
+  inner: number,
+  residual: Float32Array,
+): Float32Array {
   const h = siluMulCpu(matmulCpu(x, rows, gateUp, 2 * inner, d), rows, inner);
   return matmulCpu(h, rows, down, d, inner, null, residual);
 }

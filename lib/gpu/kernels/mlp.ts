@@ -3,9 +3,18 @@ import { matmul, type Linear } from "./matmul";
 import source from "./silu-mul.wgsl";
 
 /** h[rows, inner] = silu(gate) · up, from the fused gate|up projection's output. */
-export function siluMul(gpu: Gpu, batch: Batch, args: { gateUp: GPUBuffer; h: GPUBuffer; rows: number; inner: number }): void {
+export function siluMul(
+  gpu: Gpu,
+  batch: Batch,
+  args: { gateUp: GPUBuffer; h: GPUBuffer; rows: number; inner: number },
+): void {
   if (args.rows === 0) return;
-  batch.dispatch(gpu.kernel("silu-mul", source), [args.rows, args.inner], [args.gateUp, args.h], spread(Math.ceil((args.rows * args.inner) / 256)));
+  batch.dispatch(
+    gpu.kernel("silu-mul", source),
+    [args.rows, args.inner],
+    [args.gateUp, args.h],
+    spread(Math.ceil((args.rows * args.inner) / 256)),
+  );
 }
 
 /**
@@ -16,7 +25,16 @@ export function siluMul(gpu: Gpu, batch: Batch, args: { gateUp: GPUBuffer; h: GP
 export function mlp(
   gpu: Gpu,
   batch: Batch,
-  args: { x: GPUBuffer; y: GPUBuffer; residual: GPUBuffer; rows: number; gateUp: Linear; down: Linear; gateUpOut: GPUBuffer; hidden: GPUBuffer },
+  args: {
+    x: GPUBuffer;
+    y: GPUBuffer;
+    residual: GPUBuffer;
+    rows: number;
+    gateUp: Linear;
+    down: Linear;
+    gateUpOut: GPUBuffer;
+    hidden: GPUBuffer;
+  },
 ): void {
   const inner = args.down.k;
   matmul(gpu, batch, { x: args.x, y: args.gateUpOut, m: args.rows, linear: args.gateUp });

@@ -1,6 +1,14 @@
 // CPU reference of rope.wgsl: returns the rotated q (in a copy of qkv) and the [row, kv head, d] k and v.
 
-export function ropeCpu(qkv: Float32Array, rows: number, heads: number, kvHeads: number, headDim: number, table: Float32Array, positions: ArrayLike<number>): { qkv: Float32Array; k: Float32Array; v: Float32Array } {
+export function ropeCpu(
+  qkv: Float32Array,
+  rows: number,
+  heads: number,
+  kvHeads: number,
+  headDim: number,
+  table: Float32Array,
+  positions: ArrayLike<number>,
+): { qkv: Float32Array; k: Float32Array; v: Float32Array } {
   const half = headDim / 2;
   const stride = (heads + 2 * kvHeads) * headDim;
   const out = Float32Array.from(qkv);
@@ -22,7 +30,8 @@ export function ropeCpu(qkv: Float32Array, rows: number, heads: number, kvHeads:
     for (let h = 0; h < heads; h++) rotate(qkv, base + h * headDim, out, base + h * headDim, pos);
     for (let h = 0; h < kvHeads; h++) {
       rotate(qkv, base + (heads + h) * headDim, k, (r * kvHeads + h) * headDim, pos);
-      for (let d = 0; d < headDim; d++) v[(r * kvHeads + h) * headDim + d] = qkv[base + (heads + kvHeads + h) * headDim + d]!;
+      for (let d = 0; d < headDim; d++)
+        v[(r * kvHeads + h) * headDim + d] = qkv[base + (heads + kvHeads + h) * headDim + d]!;
     }
   }
   return { qkv: out, k, v };

@@ -1,6 +1,9 @@
 // CPU reference of segments.wgsl (an empty segment's mean is 0, as there).
 
-export function segmentTotalsCpu(values: ArrayLike<number>, ranges: ArrayLike<number>): Array<{ sum: number; mean: number }> {
+export function segmentTotalsCpu(
+  values: ArrayLike<number>,
+  ranges: ArrayLike<number>,
+): Array<{ sum: number; mean: number }> {
   const out: Array<{ sum: number; mean: number }> = [];
   for (let s = 0; s < ranges.length / 2; s++) {
     let sum = 0;

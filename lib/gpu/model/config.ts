@@ -36,30 +36,38 @@ export function parseConfig(json: unknown, file = "config.json"): ModelConfig {
   const c = json as Json;
   const int = (field: string, fallback?: number): number => {
     const v = c[field] ?? fallback;
-    if (typeof v !== "number" || !Number.isInteger(v) || v <= 0) throw problem(field, `expected a positive whole number, got ${JSON.stringify(c[field])}`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
+      throw problem(field, `expected a positive whole number, got ${JSON.stringify(c[field])}`);
     return v;
   };
   const num = (obj: Json, field: string, where: string, fallback?: number): number => {
     const v = obj[field] ?? fallback;
-    if (typeof v !== "number" || !Number.isFinite(v)) throw problem(where, `expected a number, got ${JSON.stringify(obj[field])}`);
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw problem(where, `expected a number, got ${JSON.stringify(obj[field])}`);
     return v;
   };
 
   const type = c.model_type;
   if (type !== "llama" && type !== "qwen2") {
-    throw problem("model_type", `"${String(type)}" is not a model this scorer runs (llama: Llama 3.x, SmolLM2; qwen2: Qwen2, Qwen2.5)`);
+    throw problem(
+      "model_type",
+      `"${String(type)}" is not a model this scorer runs (llama: Llama 3.x, SmolLM2; qwen2: Qwen2, Qwen2.5)`,
+    );
   }
   const act = c.hidden_act ?? "silu";
-  if (act !== "silu") throw problem("hidden_act", `only "silu" (the SiLU-gated MLP) is supported, got ${JSON.stringify(act)}`);
+  if (act !== "silu")
+    throw problem("hidden_act", `only "silu" (the SiLU-gated MLP) is supported, got ${JSON.stringify(act)}`);
   if (c.mlp_bias === true) throw problem("mlp_bias", "MLP biases are not supported");
-  if (type === "qwen2" && c.use_sliding_window === true) throw problem("use_sliding_window", "sliding-window attention is not supported (Qwen2.5 checkpoints leave it off)");
+  if (type === "qwen2" && c.use_sliding_window === true)
+    throw problem("use_sliding_window", "sliding-window attention is not supported (Qwen2.5 checkpoints leave it off)");
 
   const hidden = int("hidden_size");
   const heads = int("num_attention_heads");
   const kvHeads = int("num_key_value_heads", heads);
   if (heads % kvHeads) throw problem("num_key_value_heads", `${kvHeads} does not divide num_attention_heads ${heads}`);
   const headDim = c.head_dim === undefined || c.head_dim === null ? hidden / heads : int("head_dim");
-  if (!Number.isInteger(headDim) || headDim % 2) throw problem("head_dim", `expected an even whole number, got ${headDim}`);
+  if (!Number.isInteger(headDim) || headDim % 2)
+    throw problem("head_dim", `expected an even whole number, got ${headDim}`);
   if (headDim > 128) throw problem("head_dim", `${headDim} is more than the attention kernel's 128`);
 
   const ropeJson = (c.rope_parameters ?? c.rope_scaling ?? null) as Json | null;
@@ -74,12 +82,19 @@ export function parseConfig(json: unknown, file = "config.json"): ModelConfig {
         factor: num(ropeJson, "factor", `${where}.factor`),
         lowFreqFactor: num(ropeJson, "low_freq_factor", `${where}.low_freq_factor`),
         highFreqFactor: num(ropeJson, "high_freq_factor", `${where}.high_freq_factor`),
-        originalMaxPositions: num(ropeJson, "original_max_position_embeddings", `${where}.original_max_position_embeddings`),
+        originalMaxPositions: num(
+          ropeJson,
+          "original_max_position_embeddings",
+          `${where}.original_max_position_embeddings`,
+        ),
       };
     } else if (kind === "linear") {
       scaling = { type: "linear", factor: num(ropeJson, "factor", `${where}.factor`) };
     } else if (kind !== "default") {
-      throw problem(`${where}.rope_type`, `"${String(kind)}" rope scaling is not supported (default, linear, llama3 are)`);
+      throw problem(
+        `${where}.rope_type`,
+        `"${String(kind)}" rope scaling is not supported (default, linear, llama3 are)`,
+      );
     }
   }
 

@@ -53,9 +53,28 @@ export class CpuModel implements LogprobEngine {
       const x = rmsnormCpu(h, n, c.hidden, norms.subarray(0, c.hidden), c.eps);
       const qkv = matmulCpu(x, n, qkvW, qkvRows, c.hidden, c.qkvBias ? qkvW.subarray(this.offsets.qkvBias) : null);
       const r = ropeCpu(qkv, n, c.heads, c.kvHeads, c.headDim, table, positions);
-      const attn = attentionCpu({ q: r.qkv, qStride: qkvRows, rows: n, heads: c.heads, kvHeads: c.kvHeads, headDim: c.headDim, prefixK: new Float32Array(0), prefixV: new Float32Array(0), prefixLength: 0, k: r.k, v: r.v, segments });
+      const attn = attentionCpu({
+        q: r.qkv,
+        qStride: qkvRows,
+        rows: n,
+        heads: c.heads,
+        kvHeads: c.kvHeads,
+        headDim: c.headDim,
+        prefixK: new Float32Array(0),
+        prefixV: new Float32Array(0),
+        prefixLength: 0,
+        k: r.k,
+        v: r.v,
+        segments,
+      });
       const h1 = matmulCpu(attn, n, oW, c.hidden, q, c.oBias ? oW.subarray(this.offsets.oBias) : null, h);
-      const x2 = rmsnormCpu(h1, n, c.hidden, norms.subarray(this.offsets.postNorm, this.offsets.postNorm + c.hidden), c.eps);
+      const x2 = rmsnormCpu(
+        h1,
+        n,
+        c.hidden,
+        norms.subarray(this.offsets.postNorm, this.offsets.postNorm + c.hidden),
+        c.eps,
+      );
       h = mlpCpu(x2, n, c.hidden, gateUp.subarray(0, 2 * c.inner * c.hidden), down, c.inner, h1);
     }
     return rmsnormCpu(h, n, c.hidden, this.store.get("norm"), c.eps);
@@ -66,7 +85,13 @@ export class CpuModel implements LogprobEngine {
     if (ids.length < 2) return new Float32Array(0);
     const x = this.hidden(ids);
     const pairs = ids.slice(1).flatMap((token, i) => [i, token]);
-    return logprobsCpu(x, this.config.hidden, this.store.get(this.config.tied ? "embed" : "lmHead"), this.config.vocab, pairs);
+    return logprobsCpu(
+      x,
+      this.config.hidden,
+      this.store.get(this.config.tied ? "embed" : "lmHead"),
+      this.config.vocab,
+      pairs,
+    );
   }
 
   async score(request: ScoreRequest): Promise<ScoreResult> {

@@ -31,14 +31,18 @@ export interface LogprobEngine {
 
 export function checkRequest(config: ModelConfig, request: ScoreRequest): void {
   const check = (ids: number[], what: string) => {
-    for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= config.vocab) throw new Error(`${what}: token id ${id} is outside the model's vocabulary of ${config.vocab}`);
+    for (const id of ids)
+      if (!Number.isInteger(id) || id < 0 || id >= config.vocab)
+        throw new Error(`${what}: token id ${id} is outside the model's vocabulary of ${config.vocab}`);
   };
   check(request.prefix, "prefix");
   request.candidates.forEach((c, i) => check(c, `candidate ${i}`));
   request.spans?.forEach(([from, to], i) => {
-    if (!(from >= 0 && to >= from && to <= (request.candidates[i]?.length ?? -1))) throw new Error(`candidate ${i}: span [${from}, ${to}) is outside its ${request.candidates[i]?.length} tokens`);
+    if (!(from >= 0 && to >= from && to <= (request.candidates[i]?.length ?? -1)))
+      throw new Error(`candidate ${i}: span [${from}, ${to}) is outside its ${request.candidates[i]?.length} tokens`);
   });
-  if (request.prefixFrom < 1 || request.prefixFrom > Math.max(1, request.prefix.length)) throw new Error(`prefixFrom ${request.prefixFrom} is outside 1 … ${request.prefix.length}`);
+  if (request.prefixFrom < 1 || request.prefixFrom > Math.max(1, request.prefix.length))
+    throw new Error(`prefixFrom ${request.prefixFrom} is outside 1 … ${request.prefix.length}`);
 }
 
 /** The span of candidate `i`'s own tokens that carry a log-prob (a first token with no prefix has none). */

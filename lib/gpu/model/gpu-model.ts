@@ -71,12 +71,21 @@ export class GpuModel implements LogprobEngine {
   private scratch: Scratch | null = null;
   private table: { buffer: GPUBuffer; positions: number } | null = null;
 
-  static async load(gpu: Gpu, source: WeightSource, options: { onProgress?: (p: LoadProgress) => void; maxRows?: number } = {}): Promise<GpuModel> {
+  static async load(
+    gpu: Gpu,
+    source: WeightSource,
+    options: { onProgress?: (p: LoadProgress) => void; maxRows?: number } = {},
+  ): Promise<GpuModel> {
     const config = parseConfig(await jsonFile(source, "config.json"), `${source.where}/config.json`);
     const layout = planLayout(config);
     const store = new GpuWeightStore(gpu, layout, config);
     try {
-      await streamCheckpoint(source, layout, (entry, placement) => store.writerFor(entry, placement), options.onProgress);
+      await streamCheckpoint(
+        source,
+        layout,
+        (entry, placement) => store.writerFor(entry, placement),
+        options.onProgress,
+      );
       await gpu.idle();
     } catch (error) {
       store.destroy();
@@ -130,7 +139,10 @@ export class GpuModel implements LogprobEngine {
     if (!this.table || this.table.positions < positions) {
       this.table?.buffer.destroy();
       const count = Math.max(positions, 256);
-      this.table = { buffer: this.gpu.upload(ropeTable(inverseFrequencies(this.config.rope), count), "rope"), positions: count };
+      this.table = {
+        buffer: this.gpu.upload(ropeTable(inverseFrequencies(this.config.rope), count), "rope"),
+        positions: count,
+      };
     }
     return this.table.buffer;
   }
@@ -140,7 +152,17 @@ export class GpuModel implements LogprobEngine {
    * in scratch.x. Attention sees `cache` (its first `cacheLength` rows) and the pass's own segments;
    * with `cacheAt`, the pass's keys and values are copied into the cache from that row.
    */
-  private pass(batch: Batch, s: Scratch, rows: number, ids: GPUBuffer, positions: GPUBuffer, segments: GPUBuffer, cache: KvCache[], cacheLength: number, cacheAt: number | null): void {
+  private pass(
+    batch: Batch,
+    s: Scratch,
+    rows: number,
+    ids: GPUBuffer,
+    positions: GPUBuffer,
+    segments: GPUBuffer,
+    cache: KvCache[],
+    cacheLength: number,
+    cacheAt: number | null,
+  ): void {
     const c = this.config;
     const b = s.buffers;
     const gpu = this.gpu;
@@ -152,20 +174,53 @@ export class GpuModel implements LogprobEngine {
       rmsnorm(gpu, batch, { x: b.h0, y: b.x, rows, d: c.hidden, eps: c.eps, weights: layer.norms, at: 0 });
       matmul(gpu, batch, { x: b.x, y: b.qkv, m: rows, linear: layer.qkv });
       rope(gpu, batch, { qkv: b.qkv, k: b.k, v: b.v, table, positions, rows, ...heads });
-      attention(gpu, batch, { q: b.qkv, qStride: (c.heads + 2 * c.kvHeads) * c.headDim, k: b.k, v: b.v, segments, out: b.attn, rows, prefix: { ...cache[l]!, length: cacheLength }, ...heads });
+      attention(gpu, batch, {
+        q: b.qkv,
+        qStride: (c.heads + 2 * c.kvHeads) * c.headDim,
+        k: b.k,
+        v: b.v,
+        segments,
+        out: b.attn,
+        rows,
+        prefix: { ...cache[l]!, length: cacheLength },
+        ...heads,
+      });
       if (cacheAt !== null) {
         batch.copy(b.k, 0, cache[l]!.k, cacheAt * kvRowBytes, rows * kvRowBytes);
         batch.copy(b.v, 0, cache[l]!.v, cacheAt * kvRowBytes, rows * kvRowBytes);
       }
       matmul(gpu, batch, { x: b.attn, y: b.h1, m: rows, linear: layer.o, residual: b.h0 });
-      rmsnorm(gpu, batch, { x: b.h1, y: b.x, rows, d: c.hidden, eps: c.eps, weights: layer.norms, at: this.postNormAt });
-      mlp(gpu, batch, { x: b.x, y: b.h0, residual: b.h1, rows, gateUp: layer.gateUp, down: layer.down, gateUpOut: b.gateUp, hidden: b.inner });
+      rmsnorm(gpu, batch, {
+        x: b.h1,
+        y: b.x,
+        rows,
+        d: c.hidden,
+        eps: c.eps,
+        weights: layer.norms,
+        at: this.postNormAt,
+      });
+      mlp(gpu, batch, {
+        x: b.x,
+        y: b.h0,
+        residual: b.h1,
+        rows,
+        gateUp: layer.gateUp,
+        down: layer.down,
+        gateUpOut: b.gateUp,
+        hidden: b.inner,
+      });
     });
     rmsnorm(gpu, batch, { x: b.h0, y: b.x, rows, d: c.hidden, eps: c.eps, weights: this.finalNorm });
   }
 
   /** log-probs of (row, token) pairs over `x`'s first `rows` rows, read back. */
-  private async headLogprobs(batch: Batch, x: GPUBuffer, rows: number, pairs: number[], ranges?: number[]): Promise<{ logprobs: Float32Array; totals: Float32Array | null }> {
+  private async headLogprobs(
+    batch: Batch,
+    x: GPUBuffer,
+    rows: number,
+    pairs: number[],
+    ranges?: number[],
+  ): Promise<{ logprobs: Float32Array; totals: Float32Array | null }> {
     const count = pairs.length / 2;
     if (count === 0) {
       batch.submit();
@@ -185,7 +240,10 @@ export class GpuModel implements LogprobEngine {
       segmentTotals(gpu, batch, { values: out, ranges: rangeBuffer, totals, count: ranges.length / 2 });
     }
     batch.submit();
-    const result = { logprobs: await gpu.readF32(out, count), totals: totals ? await gpu.readF32(totals, ranges!.length) : null };
+    const result = {
+      logprobs: await gpu.readF32(out, count),
+      totals: totals ? await gpu.readF32(totals, ranges!.length) : null,
+    };
     for (const buffer of [pairBuffer, partials, out, totals, rangeBuffer]) buffer?.destroy();
     return result;
   }
@@ -197,12 +255,19 @@ export class GpuModel implements LogprobEngine {
     const { prefix, candidates } = request;
     const lp = prefix.length;
     const longest = Math.max(0, ...candidates.map((t) => t.length));
-    if (longest > this.maxRows) throw new Error(`a candidate of ${longest} tokens is more than one pass of this model on this adapter holds (${this.maxRows})`);
+    if (longest > this.maxRows)
+      throw new Error(
+        `a candidate of ${longest} tokens is more than one pass of this model on this adapter holds (${this.maxRows})`,
+      );
     this.ropeTable(lp + longest);
     const candidateRows = candidates.reduce((n, t) => n + t.length, 0);
     const s = this.scratchFor(Math.min(this.maxRows, Math.max(lp, candidateRows, 1)));
     const kvBytes = Math.max(4, lp * c.kvHeads * c.headDim * 4);
-    const cache: KvCache[] = this.layers.map(() => ({ k: gpu.storage(kvBytes, "cache k"), v: gpu.storage(kvBytes, "cache v"), length: lp }));
+    const cache: KvCache[] = this.layers.map(() => ({
+      k: gpu.storage(kvBytes, "cache k"),
+      v: gpu.storage(kvBytes, "cache v"),
+      length: lp,
+    }));
     const temporary: GPUBuffer[] = cache.flatMap((k) => [k.k, k.v]);
     const upload = (data: Uint32Array) => {
       const buffer = gpu.upload(data);
@@ -219,7 +284,17 @@ export class GpuModel implements LogprobEngine {
         const batch = gpu.batch();
         const segments = new Uint32Array(rows * 2);
         for (let i = 0; i < rows; i++) segments.set([0, rows], i * 2);
-        this.pass(batch, s, rows, upload(Uint32Array.from(prefix.slice(start, start + rows))), upload(Uint32Array.from({ length: rows }, (_, i) => start + i)), upload(segments), cache, start, start);
+        this.pass(
+          batch,
+          s,
+          rows,
+          upload(Uint32Array.from(prefix.slice(start, start + rows))),
+          upload(Uint32Array.from({ length: rows }, (_, i) => start + i)),
+          upload(segments),
+          cache,
+          start,
+          start,
+        );
         if (start + rows === lp) batch.copy(s.buffers.x, (rows - 1) * c.hidden * 4, last, 0, c.hidden * 4);
         const pairs: number[] = [];
         for (let i = 0; i < rows; i++) {
@@ -227,7 +302,9 @@ export class GpuModel implements LogprobEngine {
           if (next >= request.prefixFrom && next < lp) pairs.push(i, prefix[next]!);
         }
         const { logprobs: got } = await this.headLogprobs(batch, s.buffers.x, rows, pairs);
-        got.forEach((value, j) => (prefixLogprobs[Math.max(start + 1, request.prefixFrom) - request.prefixFrom + j] = value));
+        got.forEach(
+          (value, j) => (prefixLogprobs[Math.max(start + 1, request.prefixFrom) - request.prefixFrom + j] = value),
+        );
       }
 
       // The candidates, as many per pass as fit; each pass's LM input is the prefix's last row, then its rows.

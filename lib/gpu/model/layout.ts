@@ -56,7 +56,10 @@ export function planLayout(c: ModelConfig): Layout {
           ] as Array<[string, number[]]>)
         : []),
     ]);
-    put(`layer.${i}.o`, [[`${p}self_attn.o_proj.weight`, [c.hidden, q]], ...(c.oBias ? ([[`${p}self_attn.o_proj.bias`, [c.hidden]]] as Array<[string, number[]]>) : [])]);
+    put(`layer.${i}.o`, [
+      [`${p}self_attn.o_proj.weight`, [c.hidden, q]],
+      ...(c.oBias ? ([[`${p}self_attn.o_proj.bias`, [c.hidden]]] as Array<[string, number[]]>) : []),
+    ]);
     put(`layer.${i}.gateUp`, [
       [`${p}mlp.gate_proj.weight`, [c.inner, c.hidden]],
       [`${p}mlp.up_proj.weight`, [c.inner, c.hidden]],
@@ -77,9 +80,12 @@ export function planLayout(c: ModelConfig): Layout {
 
 /** The checkpoint's safetensors files: the index's shards, else model.safetensors. */
 export async function checkpointFiles(source: WeightSource): Promise<string[]> {
-  const index = (await jsonFile(source, "model.safetensors.index.json")) as { weight_map?: Record<string, string> } | null;
+  const index = (await jsonFile(source, "model.safetensors.index.json")) as {
+    weight_map?: Record<string, string>;
+  } | null;
   if (index) {
-    if (!index.weight_map || typeof index.weight_map !== "object") throw new Error(`${source.where}/model.safetensors.index.json: weight_map: missing`);
+    if (!index.weight_map || typeof index.weight_map !== "object")
+      throw new Error(`${source.where}/model.safetensors.index.json: weight_map: missing`);
     return [...new Set(Object.values(index.weight_map))].sort();
   }
   return ["model.safetensors"];
@@ -105,7 +111,9 @@ export async function streamCheckpoint(
   const sizes = await Promise.all(
     files.map((f) =>
       source.size(f).catch((error: Error) => {
-        throw new Error(`${source.where}/${f}: cannot read the weights (${error.message.split(",")[0]}); a model folder holds model.safetensors or model.safetensors.index.json and its shards`);
+        throw new Error(
+          `${source.where}/${f}: cannot read the weights (${error.message.split(",")[0]}); a model folder holds model.safetensors or model.safetensors.index.json and its shards`,
+        );
       }),
     ),
   );
@@ -122,7 +130,9 @@ export async function streamCheckpoint(
         const placement = layout.place(entry.name);
         if (!placement) return null;
         if (entry.shape.join("x") !== placement.shape.join("x")) {
-          throw new Error(`${where}: tensor ${entry.name} has shape [${entry.shape}], config.json says [${placement.shape}]`);
+          throw new Error(
+            `${where}: tensor ${entry.name} has shape [${entry.shape}], config.json says [${placement.shape}]`,
+          );
         }
         seen.add(entry.name);
         return writerFor(entry, placement, file);
@@ -139,5 +149,8 @@ export async function streamCheckpoint(
     onProgress?.({ loaded, total, file });
   }
   const missing = layout.required.filter((name) => !seen.has(name));
-  if (missing.length) throw new Error(`${source.where}: the checkpoint lacks ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`);
+  if (missing.length)
+    throw new Error(
+      `${source.where}: the checkpoint lacks ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`,
+    );
 }

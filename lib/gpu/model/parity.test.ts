@@ -16,7 +16,10 @@ import { ModelTokenizer } from "./tokenizer";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const parity = JSON.parse(fs.readFileSync(path.join(FIXTURES, "parity.json"), "utf8")) as {
-  models: Record<string, { prefix: string; candidates: string[]; ids: number[][]; logprobs: Record<string, number[][]> }>;
+  models: Record<
+    string,
+    { prefix: string; candidates: string[]; ids: number[][]; logprobs: Record<string, number[][]> }
+  >;
 };
 
 /** [folder, family, reference in parity.json, tolerance] */
@@ -56,8 +59,12 @@ describe("tokenizers (@huggingface/tokenizers) against Python's tokenizers", () 
   });
 
   it("finds each model's chat template family by rendering its Jinja template", async () => {
-    expect((await ModelTokenizer.load(folderSource(path.join(FIXTURES, "llama-tiny")))).templateFamily()).toBe("llama3");
-    expect((await ModelTokenizer.load(folderSource(path.join(FIXTURES, "qwen2-tiny")))).templateFamily()).toBe("chatml");
+    expect((await ModelTokenizer.load(folderSource(path.join(FIXTURES, "llama-tiny")))).templateFamily()).toBe(
+      "llama3",
+    );
+    expect((await ModelTokenizer.load(folderSource(path.join(FIXTURES, "qwen2-tiny")))).templateFamily()).toBe(
+      "chatml",
+    );
   });
 });
 
@@ -86,7 +93,11 @@ describe("the shared prefix and the passes", () => {
     try {
       const a = await small.scoreContinuations(p.prefix, candidates, { prefixLogprobs: true });
       const b = await whole.scoreContinuations(p.prefix, candidates, { prefixLogprobs: true });
-      a.forEach((s, i) => s.tokens.forEach((t, j) => expect(Math.abs((t.logprob ?? 0) - (b[i]!.tokens[j]!.logprob ?? 0))).toBeLessThan(1e-5)));
+      a.forEach((s, i) =>
+        s.tokens.forEach((t, j) =>
+          expect(Math.abs((t.logprob ?? 0) - (b[i]!.tokens[j]!.logprob ?? 0))).toBeLessThan(1e-5),
+        ),
+      );
     } finally {
       small.dispose();
       whole.dispose();

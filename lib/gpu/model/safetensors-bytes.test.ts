@@ -69,10 +69,15 @@ describe("safetensorsFromStream", () => {
     const second = { bytes: 0 };
     const asked: number[] = [];
     const positions: number[] = [];
-    const read = await safetensorsFromStream(chunked(bytes, 0, first), wanted, (p) => positions.push(p), async (offset) => {
-      asked.push(offset);
-      return chunked(bytes, offset, second);
-    });
+    const read = await safetensorsFromStream(
+      chunked(bytes, 0, first),
+      wanted,
+      (p) => positions.push(p),
+      async (offset) => {
+        asked.push(offset);
+        return chunked(bytes, offset, second);
+      },
+    );
     expect(read("vision_model.embeddings.weight", [4])).toEqual(vision);
     expect(read("visual_projection.weight", [2, 2])).toEqual(projection);
     expect(asked).toEqual([bytes.byteLength - 32]);
@@ -97,11 +102,15 @@ describe("urlSource.streamFrom", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
-  const readAll = async (stream: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(stream).arrayBuffer());
+  const readAll = async (stream: ReadableStream<Uint8Array>) =>
+    new Uint8Array(await new Response(stream).arrayBuffer());
 
-  it.each([true, false])("gives the file's bytes from an offset whether the server answers ranges (%s) or sends it whole", async (ranges) => {
-    const source = urlSource(await serve(ranges));
-    const tail = await readAll(await source.streamFrom!("model.safetensors", 1_000_000));
-    expect(Buffer.compare(tail, bytes.subarray(1_000_000))).toBe(0);
-  });
+  it.each([true, false])(
+    "gives the file's bytes from an offset whether the server answers ranges (%s) or sends it whole",
+    async (ranges) => {
+      const source = urlSource(await serve(ranges));
+      const tail = await readAll(await source.streamFrom!("model.safetensors", 1_000_000));
+      expect(Buffer.compare(tail, bytes.subarray(1_000_000))).toBe(0);
+    },
+  );
 });

@@ -12,12 +12,16 @@ export function safetensorsReader(buffer: ArrayBuffer): TensorReader {
   if (buffer.byteLength < 8) throw new Error("not a safetensors file (shorter than its header length)");
   const headerLength = Number(view.getBigUint64(0, true));
   if (8 + headerLength > buffer.byteLength) throw new Error("not a safetensors file (header runs past the end)");
-  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 8, headerLength))) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 8, headerLength))) as Record<
+    string,
+    { dtype: string; shape: number[]; data_offsets: [number, number] }
+  >;
   const dataStart = 8 + headerLength;
   return (name, shape) => {
     const info = header[name];
     if (!info || name === "__metadata__") throw new Error(`no tensor ${name} in the checkpoint`);
-    if (info.shape.length !== shape.length || info.shape.some((d, i) => d !== shape[i])) throw new Error(`${name}: shape [${info.shape.join(", ")}], expected [${shape.join(", ")}]`);
+    if (info.shape.length !== shape.length || info.shape.some((d, i) => d !== shape[i]))
+      throw new Error(`${name}: shape [${info.shape.join(", ")}], expected [${shape.join(", ")}]`);
     const format = FORMATS[info.dtype as keyof typeof FORMATS];
     if (!format) throw new Error(`${name}: unsupported dtype ${info.dtype} (F32, F16 and BF16 are)`);
     const [begin, end] = info.data_offsets;
@@ -60,7 +64,10 @@ export async function safetensorsFromStream(
   await fill(8);
   const headerLength = Number(new DataView(pending.buffer, pending.byteOffset, 8).getBigUint64(0, true));
   await fill(8 + headerLength);
-  const header = JSON.parse(new TextDecoder().decode(pending.subarray(8, 8 + headerLength))) as Record<string, { dtype: string; shape: number[]; data_offsets: [number, number] }>;
+  const header = JSON.parse(new TextDecoder().decode(pending.subarray(8, 8 + headerLength))) as Record<
+    string,
+    { dtype: string; shape: number[]; data_offsets: [number, number] }
+  >;
   const tensors = Object.entries(header)
     .filter(([name]) => name !== "__metadata__" && wanted(name))
     .map(([name, info]) => ({ name, info, bytes: new Uint8Array(info.data_offsets[1] - info.data_offsets[0]) }));
@@ -100,7 +107,8 @@ export async function safetensorsFromStream(
   return (name, shape) => {
     const t = byName.get(name);
     if (!t) throw new Error(`no tensor ${name} in the checkpoint`);
-    if (t.info.shape.length !== shape.length || t.info.shape.some((d, i) => d !== shape[i])) throw new Error(`${name}: shape [${t.info.shape.join(", ")}], expected [${shape.join(", ")}]`);
+    if (t.info.shape.length !== shape.length || t.info.shape.some((d, i) => d !== shape[i]))
+      throw new Error(`${name}: shape [${t.info.shape.join(", ")}], expected [${shape.join(", ")}]`);
     const format = FORMATS[t.info.dtype as keyof typeof FORMATS];
     if (!format) throw new Error(`${name}: unsupported dtype ${t.info.dtype} (F32, F16 and BF16 are)`);
     return decodeWeights(t.bytes, format);

@@ -71,8 +71,15 @@ export function parseHeader(file: string, json: string): TensorEntry[] {
     if (name === "__metadata__") continue;
     const v = value as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     const offsets = v.data_offsets as number[] | undefined;
-    if (!Array.isArray(offsets) || offsets.length !== 2 || !Array.isArray(v.shape)) throw new Error(`${file}: tensor ${name}: malformed header entry`);
-    entries.push({ name, dtype: String(v.dtype) as Dtype, shape: v.shape as number[], begin: offsets[0]!, end: offsets[1]! });
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !Array.isArray(v.shape))
+      throw new Error(`${file}: tensor ${name}: malformed header entry`);
+    entries.push({
+      name,
+      dtype: String(v.dtype) as Dtype,
+      shape: v.shape as number[],
+      begin: offsets[0]!,
+      end: offsets[1]!,
+    });
   }
   return entries.sort((a, b) => a.begin - b.begin);
 }
@@ -92,18 +99,26 @@ export async function readSafetensors(
   try {
     const length = new DataView((await bytes.exactly(8, file)).buffer).getBigUint64(0, true);
     if (length > 100_000_000n) throw new Error(`${file}: a header of ${length} bytes: not a safetensors file`);
-    const entries = parseHeader(file, new TextDecoder().decode(await bytes.exactly(Number(length), `${file} (header)`)));
+    const entries = parseHeader(
+      file,
+      new TextDecoder().decode(await bytes.exactly(Number(length), `${file} (header)`)),
+    );
     const dataStart = 8 + Number(length);
     for (const entry of entries) {
       const writer = await writerFor(entry);
-      if (writer && !DTYPES.has(entry.dtype)) throw new Error(`${file}: tensor ${entry.name} is ${entry.dtype}; the scorer reads F32, F16 and BF16`);
+      if (writer && !DTYPES.has(entry.dtype))
+        throw new Error(`${file}: tensor ${entry.name} is ${entry.dtype}; the scorer reads F32, F16 and BF16`);
       // Skip to the tensor's start (gaps and unwanted tensors are read past, not stored).
       while (bytes.position < dataStart + entry.begin) {
-        if (!(await bytes.next(dataStart + entry.begin - bytes.position))) throw new Error(`${file}: ends before tensor ${entry.name}`);
+        if (!(await bytes.next(dataStart + entry.begin - bytes.position)))
+          throw new Error(`${file}: ends before tensor ${entry.name}`);
       }
       while (bytes.position < dataStart + entry.end) {
         const part = await bytes.next(dataStart + entry.end - bytes.position);
-        if (!part) throw new Error(`${file}: ends inside tensor ${entry.name} (at byte ${bytes.position} of ${dataStart + entry.end})`);
+        if (!part)
+          throw new Error(
+            `${file}: ends inside tensor ${entry.name} (at byte ${bytes.position} of ${dataStart + entry.end})`,
+          );
         if (writer) await writer.write(part);
       }
       if (writer) await writer.end();

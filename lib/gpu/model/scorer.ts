@@ -60,7 +60,10 @@ export class LocalScorer {
    * once, then each sequence's rest. Per sequence: log-probs of every token (null for the first, and
    * for shared ones unless `prefixLogprobs`), and sum/mean over tokens [spanFrom, end).
    */
-  private async run(sequences: Encoded[], options: { shareAtMost: number; prefixLogprobs: boolean; spanFrom?: number[] }) {
+  private async run(
+    sequences: Encoded[],
+    options: { shareAtMost: number; prefixLogprobs: boolean; spanFrom?: number[] },
+  ) {
     const ids = sequences.map((s) => s.ids);
     const shared = Math.min(commonPrefix(ids), options.shareAtMost);
     const prefix = ids[0]?.slice(0, shared) ?? [];
@@ -87,7 +90,11 @@ export class LocalScorer {
    * The one call: the log-probs of each candidate's tokens after `prefix` (tokenised together, as a
    * server scores `prefix + candidate`), with their sum and mean.
    */
-  async scoreContinuations(prefix: string, candidates: string[], options: { prefixLogprobs?: boolean } = {}): Promise<ContinuationScore[]> {
+  async scoreContinuations(
+    prefix: string,
+    candidates: string[],
+    options: { prefixLogprobs?: boolean } = {},
+  ): Promise<ContinuationScore[]> {
     const prefixBytes = utf8.encode(prefix).length;
     const encoded = candidates.map((c) => this.tokenizer.encode(prefix + c));
     // A token that straddles the boundary belongs to the continuation; an empty candidate has none.
@@ -96,14 +103,26 @@ export class LocalScorer {
       const at = e.ends.findIndex((end) => end > prefixBytes);
       return at < 0 ? e.ids.length : at;
     });
-    const runs = await this.run(encoded, { shareAtMost: Math.min(...starts), prefixLogprobs: options.prefixLogprobs ?? false, spanFrom: starts.map((s) => Math.max(1, s)) });
-    return runs.map((r, i) => ({ tokens: r.tokens, continuationStart: starts[i]!, sum: r.totals.sum, mean: r.totals.mean }));
+    const runs = await this.run(encoded, {
+      shareAtMost: Math.min(...starts),
+      prefixLogprobs: options.prefixLogprobs ?? false,
+      spanFrom: starts.map((s) => Math.max(1, s)),
+    });
+    return runs.map((r, i) => ({
+      tokens: r.tokens,
+      continuationStart: starts[i]!,
+      sum: r.totals.sum,
+      mean: r.totals.mean,
+    }));
   }
 
   /** As OpenAICompatibleClient.promptLogprobs, for many prompts at once (every token but the first scored). */
   async promptLogprobsBatch(prompts: string[]): Promise<TokenScore[][]> {
     const encoded = prompts.map((p) => this.tokenizer.encode(p));
-    const runs = await this.run(encoded, { shareAtMost: Math.min(...encoded.map((e) => Math.max(0, e.ids.length - 1))), prefixLogprobs: true });
+    const runs = await this.run(encoded, {
+      shareAtMost: Math.min(...encoded.map((e) => Math.max(0, e.ids.length - 1))),
+      prefixLogprobs: true,
+    });
     return runs.map((r) => r.tokens);
   }
 
@@ -117,7 +136,12 @@ export class LocalScorer {
    */
   async textLogprobsBatch(prefix: string, continuations: string[]): Promise<TextLogprobs[]> {
     const scores = await this.scoreContinuations(prefix, continuations);
-    return scores.map((s) => ({ tokens: s.tokens.slice(s.continuationStart).flatMap((t) => (t.logprob === null ? [] : [{ token: t.token, logprob: t.logprob }])), continuationStart: 0 }));
+    return scores.map((s) => ({
+      tokens: s.tokens
+        .slice(s.continuationStart)
+        .flatMap((t) => (t.logprob === null ? [] : [{ token: t.token, logprob: t.logprob }])),
+      continuationStart: 0,
+    }));
   }
 
   async textLogprobs(prefix: string, continuation = ""): Promise<TextLogprobs> {

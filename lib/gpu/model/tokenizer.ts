@@ -78,7 +78,8 @@ export class ModelTokenizer {
   private byteLength(id: number, token: string): number {
     const special = this.added.get(id);
     if (special !== undefined) return utf8.encode(special).length;
-    if (!this.byteLevel) throw new Error(`${this.where}: token offsets need a byte-level tokenizer (Llama 3, Qwen2, SmolLM2)`);
+    if (!this.byteLevel)
+      throw new Error(`${this.where}: token offsets need a byte-level tokenizer (Llama 3, Qwen2, SmolLM2)`);
     // Each character of a byte-level token stands for one byte.
     let n = 0;
     for (const ch of token) n += this.chars.has(ch) ? 1 : utf8.encode(ch).length;
@@ -92,7 +93,8 @@ export class ModelTokenizer {
   private special(name: string): string | undefined {
     const v = this.config[name];
     if (typeof v === "string") return v;
-    if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string") return (v as { content: string }).content;
+    if (v && typeof v === "object" && typeof (v as { content?: unknown }).content === "string")
+      return (v as { content: string }).content;
     return undefined;
   }
 
@@ -111,7 +113,12 @@ export class ModelTokenizer {
   applyChatTemplate(messages: Array<{ role: string; content: string }>, addGenerationPrompt = true): string {
     const source = this.chatTemplate();
     if (!source) throw new Error(`${this.where}: tokenizer_config.json has no chat_template`);
-    return new Template(source).render({ messages, add_generation_prompt: addGenerationPrompt, bos_token: this.special("bos_token") ?? "", eos_token: this.special("eos_token") ?? "" });
+    return new Template(source).render({
+      messages,
+      add_generation_prompt: addGenerationPrompt,
+      bos_token: this.special("bos_token") ?? "",
+      eos_token: this.special("eos_token") ?? "",
+    });
   }
 
   /**

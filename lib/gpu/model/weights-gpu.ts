@@ -41,9 +41,15 @@ export class GpuWeightStore {
     const vocabulary = name === "embed" || name === "lmHead";
     let perPart = elements;
     if (elements * bytes > limit) {
-      if (!vocabulary) throw new Error(`${name}: ${elements * bytes} bytes of weights are more than this adapter binds at once (${limit})`);
+      if (!vocabulary)
+        throw new Error(
+          `${name}: ${elements * bytes} bytes of weights are more than this adapter binds at once (${limit})`,
+        );
       const rows = Math.floor(limit / (this.config.hidden * bytes) / VOCAB_CHUNK) * VOCAB_CHUNK;
-      if (rows < VOCAB_CHUNK) throw new Error(`${name}: this adapter binds at most ${limit} bytes, less than ${VOCAB_CHUNK} rows of the vocabulary table`);
+      if (rows < VOCAB_CHUNK)
+        throw new Error(
+          `${name}: this adapter binds at most ${limit} bytes, less than ${VOCAB_CHUNK} rows of the vocabulary table`,
+        );
       perPart = rows * this.config.hidden;
     }
     const parts: Group["parts"] = [];
@@ -116,7 +122,11 @@ export class GpuWeightStore {
     const group = this.groups.get(name);
     if (!group) throw new Error(`weights ${name} were not loaded`);
     const d = this.config.hidden;
-    return group.parts.map((p) => ({ weights: { buffer: p.buffer, format: group.format, elements: p.elements }, begin: p.first / d, end: (p.first + p.elements) / d }));
+    return group.parts.map((p) => ({
+      weights: { buffer: p.buffer, format: group.format, elements: p.elements },
+      begin: p.first / d,
+      end: (p.first + p.elements) / d,
+    }));
   }
 
   /** Bytes held on the GPU. */

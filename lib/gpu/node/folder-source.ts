@@ -23,7 +23,9 @@ export function folderSource(dir: string): WeightSource {
       return Readable.toWeb(fs.createReadStream(file(name), { highWaterMark: 4 << 20 })) as ReadableStream<Uint8Array>;
     },
     async streamFrom(name, offset) {
-      return Readable.toWeb(fs.createReadStream(file(name), { start: offset, highWaterMark: 4 << 20 })) as ReadableStream<Uint8Array>;
+      return Readable.toWeb(
+        fs.createReadStream(file(name), { start: offset, highWaterMark: 4 << 20 }),
+      ) as ReadableStream<Uint8Array>;
     },
   };
 }

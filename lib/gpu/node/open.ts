@@ -11,7 +11,13 @@ type DawnModule = { create(flags: string[]): GPU };
 // dawn.node aborts the process once the object create() returned is garbage-collected: keep them all.
 const keepAlive: GPU[] = [];
 
-const VULKAN_LOADERS = ["/usr/lib/x86_64-linux-gnu/libvulkan.so.1", "/usr/lib/aarch64-linux-gnu/libvulkan.so.1", "/usr/lib64/libvulkan.so.1", "/usr/lib/libvulkan.so.1", "/usr/local/lib/libvulkan.so.1"];
+const VULKAN_LOADERS = [
+  "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+  "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+  "/usr/lib64/libvulkan.so.1",
+  "/usr/lib/libvulkan.so.1",
+  "/usr/local/lib/libvulkan.so.1",
+];
 
 export type NodeBackend = "vulkan" | "opengles";
 
@@ -20,7 +26,10 @@ function backendsToTry(): NodeBackend[] {
   if (chosen === "vulkan" || chosen === "opengles") return [chosen];
   if (chosen) throw new Error(`COLBENCH_WEBGPU_BACKEND: expected vulkan or opengles, got "${chosen}"`);
   // Without a Vulkan loader Dawn only prints a warning and finds nothing; skip it quietly.
-  const vulkan = process.platform !== "linux" || Boolean(process.env.VK_ICD_FILENAMES || process.env.VK_DRIVER_FILES) || VULKAN_LOADERS.some((f) => fs.existsSync(f));
+  const vulkan =
+    process.platform !== "linux" ||
+    Boolean(process.env.VK_ICD_FILENAMES || process.env.VK_DRIVER_FILES) ||
+    VULKAN_LOADERS.some((f) => fs.existsSync(f));
   return vulkan ? ["vulkan", "opengles"] : ["opengles"];
 }
 

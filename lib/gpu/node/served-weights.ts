@@ -10,10 +10,15 @@ import path from "node:path";
 export type ServedModel = "policy" | "critic" | "clip";
 export const SERVED_MODELS: readonly ServedModel[] = ["policy", "critic", "clip"];
 
-const ENV: Record<ServedModel, string> = { policy: "COLBENCH_POLICY_WEIGHTS", critic: "COLBENCH_CRITIC_WEIGHTS", clip: "COLBENCH_CLIP_WEIGHTS" };
+const ENV: Record<ServedModel, string> = {
+  policy: "COLBENCH_POLICY_WEIGHTS",
+  critic: "COLBENCH_CRITIC_WEIGHTS",
+  clip: "COLBENCH_CLIP_WEIGHTS",
+};
 
 /** The names a model folder's files may have: config, tokenizer, safetensors (sharded too). */
-const MODEL_FILE = /^(?:(?:config|generation_config|tokenizer|tokenizer_config|special_tokens_map)\.json|model(?:-\d{5}-of-\d{5})?\.safetensors|model\.safetensors\.index\.json)$/;
+const MODEL_FILE =
+  /^(?:(?:config|generation_config|tokenizer|tokenizer_config|special_tokens_map)\.json|model(?:-\d{5}-of-\d{5})?\.safetensors|model\.safetensors\.index\.json)$/;
 
 export function servedFolder(model: ServedModel): string | null {
   const dir = process.env[ENV[model]];
@@ -26,13 +31,17 @@ export function servedFolder(model: ServedModel): string | null {
 
 /** Each scoring model's folder name (what the scores are recorded under), or null where none is served. */
 export function servedModels(): Record<"policy" | "critic", string | null> {
-  return { policy: servedFolder("policy") && path.basename(servedFolder("policy")!), critic: servedFolder("critic") && path.basename(servedFolder("critic")!) };
+  return {
+    policy: servedFolder("policy") && path.basename(servedFolder("policy")!),
+    critic: servedFolder("critic") && path.basename(servedFolder("critic")!),
+  };
 }
 
 /** Checks a folder given to `colbench serve` and makes it the one served for `model`. */
 export function serveWeights(model: ServedModel, dir: string, option: string): void {
   const resolved = path.resolve(dir);
-  if (!fs.existsSync(path.join(resolved, "config.json"))) throw new Error(`${option}: ${dir} is not a model folder (no config.json)`);
+  if (!fs.existsSync(path.join(resolved, "config.json")))
+    throw new Error(`${option}: ${dir} is not a model folder (no config.json)`);
   process.env[ENV[model]] = resolved;
 }
 

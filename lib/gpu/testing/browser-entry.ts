@@ -38,7 +38,11 @@ async function scoreFixture(folder: string, prefix: string, candidates: string[]
   const gpu = await device();
   const source = urlSource(`${location.origin}/fixtures/${folder}`);
   const loads: number[] = [];
-  const scorer = new LocalScorer(await GpuModel.load(gpu, source, { onProgress: (p) => loads.push(p.loaded / p.total) }), await ModelTokenizer.load(source), folder);
+  const scorer = new LocalScorer(
+    await GpuModel.load(gpu, source, { onProgress: (p) => loads.push(p.loaded / p.total) }),
+    await ModelTokenizer.load(source),
+    folder,
+  );
   const scores = await scorer.scoreContinuations(prefix, candidates, { prefixLogprobs: true });
   scorer.dispose();
   return { loads, logprobs: scores.map((s) => s.tokens.map((t) => t.logprob)) };

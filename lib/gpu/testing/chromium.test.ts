@@ -15,8 +15,15 @@ import { WEBGPU_CHROMIUM_FLAGS } from "../chromium-flags";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
 const CLIP_FIXTURES = path.resolve(import.meta.dirname, "../../scoring/frontend/embedders/fixtures");
-const clipExpected = JSON.parse(fs.readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } };
-const CHROMIUM = [process.env.COLBENCH_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => p && fs.existsSync(p));
+const clipExpected = JSON.parse(fs.readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as {
+  embedding: { input: string; values: number[] };
+};
+const CHROMIUM = [
+  process.env.COLBENCH_CHROMIUM,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+].find((p) => p && fs.existsSync(p));
 const parity = JSON.parse(fs.readFileSync(path.join(FIXTURES, "parity.json"), "utf8")) as {
   models: Record<string, { prefix: string; candidates: string[]; logprobs: Record<string, number[][]> }>;
 };
@@ -47,16 +54,29 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!CHROMIUM) throw new Error("no Chromium found: run `npm run setup` (installs Debian's chromium) or set COLBENCH_CHROMIUM");
-  const bundle = await build({ entryPoints: [path.join(import.meta.dirname, "browser-entry.ts")], bundle: true, format: "esm", write: false, loader: { ".wgsl": "text" }, platform: "browser", logLevel: "error" });
+  if (!CHROMIUM)
+    throw new Error("no Chromium found: run `npm run setup` (installs Debian's chromium) or set COLBENCH_CHROMIUM");
+  const bundle = await build({
+    entryPoints: [path.join(import.meta.dirname, "browser-entry.ts")],
+    bundle: true,
+    format: "esm",
+    write: false,
+    loader: { ".wgsl": "text" },
+    platform: "browser",
+    logLevel: "error",
+  });
   const script = bundle.outputFiles[0]!.text;
   server = http.createServer((request, response) => {
     const url = new URL(request.url!, "http://x");
     if (url.pathname === "/") return response.end('<!doctype html><script type="module" src="/bundle.js"></script>');
-    if (url.pathname === "/bundle.js") return response.writeHead(200, { "content-type": "text/javascript" }).end(script);
-    const [prefix, root] = url.pathname.startsWith("/clip-fixtures/") ? ["/clip-fixtures/", CLIP_FIXTURES] : ["/fixtures/", FIXTURES];
+    if (url.pathname === "/bundle.js")
+      return response.writeHead(200, { "content-type": "text/javascript" }).end(script);
+    const [prefix, root] = url.pathname.startsWith("/clip-fixtures/")
+      ? ["/clip-fixtures/", CLIP_FIXTURES]
+      : ["/fixtures/", FIXTURES];
     const file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length)));
-    if (!url.pathname.startsWith(prefix) || !file.startsWith(root) || !fs.existsSync(file)) return response.writeHead(404).end();
+    if (!url.pathname.startsWith(prefix) || !file.startsWith(root) || !fs.existsSync(file))
+      return response.writeHead(404).end();
     response.writeHead(200, { "content-length": fs.statSync(file).size });
     if (request.method === "HEAD") return response.end();
     fs.createReadStream(file).pipe(response);
@@ -64,7 +84,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", ...WEBGPU_CHROMIUM_FLAGS],
+    args: [
+      "--no-sandbox",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+      ...WEBGPU_CHROMIUM_FLAGS,
+    ],
   });
   page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -79,40 +108,83 @@ afterAll(async () => {
 describe("lib/gpu in Chromium (SwiftShader WebGPU)", () => {
   it("a case of each kernel matches its CPU reference", { timeout: 180_000 }, async () => {
     const { adapter, results } = await page.evaluate(
-      (names) => (globalThis as unknown as { kernelCases(n: string[]): Promise<{ adapter: { architecture: string }; results: Array<{ name: string; error: number | string; tolerance: number; ms: number }> }> }).kernelCases(names),
+      (names) =>
+        (
+          globalThis as unknown as {
+            kernelCases(
+              n: string[],
+            ): Promise<{
+              adapter: { architecture: string };
+              results: Array<{ name: string; error: number | string; tolerance: number; ms: number }>;
+            }>;
+          }
+        ).kernelCases(names),
       CASES,
     );
-    console.log(`Chromium adapter: ${adapter.architecture}, ${os.cpus().length} cores; ${results.map((r) => `${r.name} ${r.ms.toFixed(0)} ms`).join(", ")}`);
+    console.log(
+      `Chromium adapter: ${adapter.architecture}, ${os.cpus().length} cores; ${results.map((r) => `${r.name} ${r.ms.toFixed(0)} ms`).join(", ")}`,
+    );
     expect(results.map((r) => r.name)).toEqual(CASES);
-    for (const r of results) expect({ name: r.name, ok: typeof r.error === "number" && r.error <= r.tolerance }).toEqual({ name: r.name, ok: true });
+    for (const r of results)
+      expect({ name: r.name, ok: typeof r.error === "number" && r.error <= r.tolerance }).toEqual({
+        name: r.name,
+        ok: true,
+      });
   });
 
-  it("scores the sharded Qwen2 fixture as PyTorch does, loading its weights with progress", { timeout: 180_000 }, async () => {
-    const p = parity.models.qwen2!;
-    const { loads, logprobs } = await page.evaluate(
-      ([prefix, candidates]) => (globalThis as unknown as { scoreFixture(f: string, p: string, c: string[]): Promise<{ loads: number[]; logprobs: Array<Array<number | null>> }> }).scoreFixture("qwen2-tiny", prefix, candidates),
-      [p.prefix, p.candidates] as const,
-    );
-    expect(loads.at(-1)).toBe(1);
-    let worst = 0;
-    logprobs.forEach((tokens, i) => {
-      expect(tokens[0]).toBeNull();
-      p.logprobs["qwen2-tiny"]![i]!.forEach((want, t) => (worst = Math.max(worst, Math.abs(tokens[t + 1]! - want))));
-    });
-    console.log(`Chromium qwen2-tiny vs PyTorch: max abs error ${worst.toExponential(2)}`);
-    expect(worst).toBeLessThan(1e-3);
-  });
+  it(
+    "scores the sharded Qwen2 fixture as PyTorch does, loading its weights with progress",
+    { timeout: 180_000 },
+    async () => {
+      const p = parity.models.qwen2!;
+      const { loads, logprobs } = await page.evaluate(
+        ([prefix, candidates]) =>
+          (
+            globalThis as unknown as {
+              scoreFixture(
+                f: string,
+                p: string,
+                c: string[],
+              ): Promise<{ loads: number[]; logprobs: Array<Array<number | null>> }>;
+            }
+          ).scoreFixture("qwen2-tiny", prefix, candidates),
+        [p.prefix, p.candidates] as const,
+      );
+      expect(loads.at(-1)).toBe(1);
+      let worst = 0;
+      logprobs.forEach((tokens, i) => {
+        expect(tokens[0]).toBeNull();
+        p.logprobs["qwen2-tiny"]![i]!.forEach((want, t) => (worst = Math.max(worst, Math.abs(tokens[t + 1]! - want))));
+      });
+      console.log(`Chromium qwen2-tiny vs PyTorch: max abs error ${worst.toExponential(2)}`);
+      expect(worst).toBeLessThan(1e-3);
+    },
+  );
 
-  it("embeds the CLIP fixture's screenshot as transformers does (the PNG decoded by the browser, weights streamed)", { timeout: 180_000 }, async () => {
-    const { f16, embeddings } = await page.evaluate(
-      ([image]) =>
-        (globalThis as unknown as { embedClipFixture(f: string, i: string, formats: string[]): Promise<{ f16: boolean; embeddings: Record<string, number[]> }> }).embedClipFixture("tiny-clip", image, ["f32", "f16"]),
-      [clipExpected.embedding.input] as const,
-    );
-    const error = (got: number[]) => Math.max(...clipExpected.embedding.values.map((v, i) => Math.abs(v - got[i]!)));
-    console.log(`Chromium CLIP vs transformers: f32 ${error(embeddings.f32!).toExponential(2)}, f16 weights ${error(embeddings.f16!).toExponential(2)} (shader-f16: ${f16})`);
-    expect(embeddings.f32).toHaveLength(clipExpected.embedding.values.length);
-    expect(error(embeddings.f32!)).toBeLessThan(1e-4);
-    expect(error(embeddings.f16!)).toBeLessThan(2e-3);
-  });
+  it(
+    "embeds the CLIP fixture's screenshot as transformers does (the PNG decoded by the browser, weights streamed)",
+    { timeout: 180_000 },
+    async () => {
+      const { f16, embeddings } = await page.evaluate(
+        ([image]) =>
+          (
+            globalThis as unknown as {
+              embedClipFixture(
+                f: string,
+                i: string,
+                formats: string[],
+              ): Promise<{ f16: boolean; embeddings: Record<string, number[]> }>;
+            }
+          ).embedClipFixture("tiny-clip", image, ["f32", "f16"]),
+        [clipExpected.embedding.input] as const,
+      );
+      const error = (got: number[]) => Math.max(...clipExpected.embedding.values.map((v, i) => Math.abs(v - got[i]!)));
+      console.log(
+        `Chromium CLIP vs transformers: f32 ${error(embeddings.f32!).toExponential(2)}, f16 weights ${error(embeddings.f16!).toExponential(2)} (shader-f16: ${f16})`,
+      );
+      expect(embeddings.f32).toHaveLength(clipExpected.embedding.values.length);
+      expect(error(embeddings.f32!)).toBeLessThan(1e-4);
+      expect(error(embeddings.f16!)).toBeLessThan(2e-3);
+    },
+  );
 });

@@ -54,12 +54,19 @@ export function gatedRepo(): FixtureRepo {
 }
 
 function sampleLines(file: string, from: number, to: number): string {
-  const lines = readFileSync(path.join(projectRoot, "samples", file), "utf8").trim().split("\n").slice(from, to);
+  const lines = readFileSync(path.join(projectRoot, "samples", file), "utf8")
+    .trim()
+    .split("\n")
+    .slice(from, to);
   // Told apart from the seeded samples (tasks are keyed on content), so imports count as new.
-  return lines.map((line) => {
-    const task = JSON.parse(line) as { problem_description: string };
-    return JSON.stringify({ ...task, problem_description: `${task.problem_description} (hub fixture)` });
-  }).join("\n") + "\n";
+  return (
+    lines
+      .map((line) => {
+        const task = JSON.parse(line) as { problem_description: string };
+        return JSON.stringify({ ...task, problem_description: `${task.problem_description} (hub fixture)` });
+      })
+      .join("\n") + "\n"
+  );
 }
 
 /** facebook/collaborative_agent_bench as the hub lays it out, plus a frontend file the real one lacks. */

@@ -68,11 +68,18 @@ function store(fixture: FixtureRepo): StoredRepo {
     const sha256 = createHash("sha256").update(content).digest("hex");
     const isLfs = lfs(p);
     // An LFS file's git blob is its pointer; the hub lists the pointer's id as `oid`.
-    const pointer = Buffer.from(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${content.length}\n`);
+    const pointer = Buffer.from(
+      `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256}\nsize ${content.length}\n`,
+    );
     files.set(p, { content, sha256, lfs: isLfs, gitOid: gitOid(isLfs ? pointer : content) });
   }
   const commit = createHash("sha1")
-    .update([...files].sort(([a], [b]) => a.localeCompare(b)).map(([p, f]) => `${p}:${f.gitOid}`).join("\n"))
+    .update(
+      [...files]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([p, f]) => `${p}:${f.gitOid}`)
+        .join("\n"),
+    )
     .update(fixture.type + fixture.name)
     .digest("hex");
   return { fixture, commit, files };
@@ -90,7 +97,12 @@ export async function startHubServer(fixtures: FixtureRepo[]): Promise<HubServer
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://hub");
-    requests.push({ method: req.method ?? "GET", path: `${url.pathname}${url.search}`, range: req.headers.range ?? null, authorization: req.headers.authorization ?? null });
+    requests.push({
+      method: req.method ?? "GET",
+      path: `${url.pathname}${url.search}`,
+      range: req.headers.range ?? null,
+      authorization: req.headers.authorization ?? null,
+    });
     const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
 
     // /api/{models|datasets}/{owner}/{name}/{revision|tree}/{rev}[/{path}]
@@ -109,9 +121,17 @@ export async function startHubServer(fixtures: FixtureRepo[]): Promise<HubServer
     const repo = repos.get(`${type}:${name}`);
     if (!repo) return json(res, 404, { error: "Repository not found" }, { "X-Error-Code": "RepoNotFound" });
     if (repo.fixture.gatedToken && req.headers.authorization !== `Bearer ${repo.fixture.gatedToken}`) {
-      return json(res, 401, { error: `Access to ${type} ${name} is restricted. You must have access to it and be authenticated to access it. Please log in.` }, { "X-Error-Code": "GatedRepo" });
+      return json(
+        res,
+        401,
+        {
+          error: `Access to ${type} ${name} is restricted. You must have access to it and be authenticated to access it. Please log in.`,
+        },
+        { "X-Error-Code": "GatedRepo" },
+      );
     }
-    if (rev !== "main" && rev !== "HEAD" && rev !== repo.commit) return json(res, 404, { error: `Invalid rev id: ${rev}` }, { "X-Error-Code": "RevisionNotFound" });
+    if (rev !== "main" && rev !== "HEAD" && rev !== repo.commit)
+      return json(res, 404, { error: `Invalid rev id: ${rev}` }, { "X-Error-Code": "RevisionNotFound" });
     const filePath = rest.join("/");
 
     if (api && action === "revision") {
@@ -139,7 +159,13 @@ export async function startHubServer(fixtures: FixtureRepo[]): Promise<HubServer
         if (slash >= 0) dirs.add(prefix + below.slice(0, slash));
         if (slash >= 0 && !recursive) continue;
         const pointerSize = 134;
-        entries.push({ type: "file", oid: f.gitOid, size: f.lfs ? f.content.length : f.content.length, path: p, ...(f.lfs ? { lfs: { oid: f.sha256, size: f.content.length, pointerSize } } : {}) });
+        entries.push({
+          type: "file",
+          oid: f.gitOid,
+          size: f.lfs ? f.content.length : f.content.length,
+          path: p,
+          ...(f.lfs ? { lfs: { oid: f.sha256, size: f.content.length, pointerSize } } : {}),
+        });
       }
       for (const d of dirs) entries.push({ type: "directory", oid: gitOid(Buffer.from(d)), size: 0, path: d });
       return json(res, 200, entries);
@@ -147,7 +173,13 @@ export async function startHubServer(fixtures: FixtureRepo[]): Promise<HubServer
     if (!api && action === "resolve") {
       const file = repo.files.get(filePath);
       // The hub names the commit even when the file is absent (Python then remembers it in .no_exist/).
-      if (!file) return json(res, 404, { error: "Entry not found" }, { "X-Error-Code": "EntryNotFound", "X-Repo-Commit": repo.commit });
+      if (!file)
+        return json(
+          res,
+          404,
+          { error: "Entry not found" },
+          { "X-Error-Code": "EntryNotFound", "X-Repo-Commit": repo.commit },
+        );
       let content = file.content;
       if (faults.corrupt?.includes(filePath)) {
         content = Buffer.from(content);

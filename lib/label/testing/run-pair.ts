@@ -37,19 +37,49 @@ export async function makeRunPair(store: Store, options: { tasks: number; prefix
     if (task?.source === `${prefix}-tasks`) mine.push(id);
   }
   const run = async (name: string, good: (i: number) => boolean) => {
-    const { id } = await store.runs.insert({ name, benchmark: "backend", config: { benchmark: "backend", selector: "all", taskIds: mine, bestOf: 1 } as never });
+    const { id } = await store.runs.insert({
+      name,
+      benchmark: "backend",
+      config: { benchmark: "backend", selector: "all", taskIds: mine, bestOf: 1 } as never,
+    });
     await store.episodes.ensure(id, mine, 1);
     const episodes = await store.episodes.unfinished(id);
     for (const [i, episode] of episodes.entries()) {
       const ok = good(i);
-      await store.episodes.appendTurn(episode.id, { index: 0, role: "simulator", content: episode.task.problemDescription });
+      await store.episodes.appendTurn(episode.id, {
+        index: 0,
+        role: "simulator",
+        content: episode.task.problemDescription,
+      });
       const prompt = [{ role: "user", content: episode.task.problemDescription }];
-      await store.episodes.appendTurn(episode.id, { index: 1, role: "agent", prompt, content: `${ok ? "Could you tell me" : "What is"} what scale_${i} returns for 1?`, rawOutput: `THOUGHT: ask\nOUTPUT: what should scale_${i} return for 1?` });
-      await store.episodes.appendTurn(episode.id, { index: 2, role: "simulator", content: "It depends on the task number." });
+      await store.episodes.appendTurn(episode.id, {
+        index: 1,
+        role: "agent",
+        prompt,
+        content: `${ok ? "Could you tell me" : "What is"} what scale_${i} returns for 1?`,
+        rawOutput: `THOUGHT: ask\nOUTPUT: what should scale_${i} return for 1?`,
+      });
+      await store.episodes.appendTurn(episode.id, {
+        index: 2,
+        role: "simulator",
+        content: "It depends on the task number.",
+      });
       const answer = `def scale_${i}(x):\n    return x * ${ok ? i + 2 : 1}`;
-      await store.episodes.appendTurn(episode.id, { index: 3, role: "agent", prompt: [...prompt, { role: "assistant", content: "a question" }, { role: "user", content: "an answer" }], content: `I WANT TO ANSWER:\n${answer}` });
+      await store.episodes.appendTurn(episode.id, {
+        index: 3,
+        role: "agent",
+        prompt: [...prompt, { role: "assistant", content: "a question" }, { role: "user", content: "an answer" }],
+        content: `I WANT TO ANSWER:\n${answer}`,
+      });
       const tests = [
-        { name: "test1", expression: `scale_${i}(1) + 0 * len("SECRET_test_${prefix}_${i}")`, passed: ok, reason: ok ? "ok" : "mismatch", expected: `SECRET_expected_${prefix}_${i}`, actual: ok ? `SECRET_expected_${prefix}_${i}` : "1" },
+        {
+          name: "test1",
+          expression: `scale_${i}(1) + 0 * len("SECRET_test_${prefix}_${i}")`,
+          passed: ok,
+          reason: ok ? "ok" : "mismatch",
+          expected: `SECRET_expected_${prefix}_${i}`,
+          actual: ok ? `SECRET_expected_${prefix}_${i}` : "1",
+        },
         { name: "test2", expression: `scale_${i}(3)`, passed: true, reason: "ok" },
       ];
       await store.episodes.finish(episode.id, { answer, reward: ok ? 1 : 0.5, details: { tests } });
@@ -58,6 +88,11 @@ export async function makeRunPair(store: Store, options: { tasks: number; prefix
   };
   const a = await run(`${prefix}-model-a`, (i) => i % 3 !== 0);
   const b = await run(`${prefix}-model-b`, (i) => i % 2 === 0);
-  const secrets = mine.flatMap((_, i) => [`SECRET_reference_${prefix}_${i}`, `SECRET_hint_${prefix}_${i}`, `SECRET_test_${prefix}_${i}`, `SECRET_expected_${prefix}_${i}`]);
+  const secrets = mine.flatMap((_, i) => [
+    `SECRET_reference_${prefix}_${i}`,
+    `SECRET_hint_${prefix}_${i}`,
+    `SECRET_test_${prefix}_${i}`,
+    `SECRET_expected_${prefix}_${i}`,
+  ]);
   return { a, b, taskIds: mine, secrets };
 }

@@ -16,7 +16,9 @@ beforeAll(async () => {
   outside = mkdtempSync(path.join(os.tmpdir(), "colbench-hostile-"));
   // So that a CI log says which of the checks below had their mechanism to test.
   const iso = scorer.isolation;
-  console.info(`sandbox isolation here: ${iso.network}; ${iso.filesystem}; ${iso.pid}; ${iso.user}; cgroup ${iso.cgroup}`);
+  console.info(
+    `sandbox isolation here: ${iso.network}; ${iso.filesystem}; ${iso.pid}; ${iso.user}; cgroup ${iso.cgroup}`,
+  );
 });
 afterAll(async () => {
   await scorer?.close();
@@ -123,14 +125,18 @@ describe("hostile answers", () => {
   it("a fork bomb is contained and leaves no process behind", async (ctx) => {
     if (!processesBounded()) ctx.skip(); // needs an unprivileged uid (RLIMIT_NPROC) or a pids cgroup
     await hostile(`def f(x):\n    while True:\n        ${OS}.fork()\n`);
-    await hostile(`def f(x):\n    o = ${OS}\n    while True:\n        try:\n            o.fork()\n        except BaseException:\n            pass\n`);
+    await hostile(
+      `def f(x):\n    o = ${OS}\n    while True:\n        try:\n            o.fork()\n        except BaseException:\n            pass\n`,
+    );
     expect(leftovers()).toEqual([]);
     await stillScores();
   });
 
   it("a daemon that escapes with setsid() still dies with the answer", async (ctx) => {
     if (!pidIsolated()) ctx.skip(); // needs a pid namespace or an unprivileged uid to sweep
-    await hostile(`def f(x):\n    o = ${OS}\n    if o.fork() == 0:\n        o.setsid()\n        __import__('time').sleep(60)\n    return None\n`);
+    await hostile(
+      `def f(x):\n    o = ${OS}\n    if o.fork() == 0:\n        o.setsid()\n        __import__('time').sleep(60)\n    return None\n`,
+    );
     expect(leftovers()).toEqual([]);
     await stillScores();
   });
@@ -158,7 +164,10 @@ describe("hostile answers", () => {
 
   it("ignoring the alarm, or a long C call that never yields, is killed and the next test still runs", async () => {
     const ignore = `def f(x):\n    s = __import__('signal')\n    s.signal(s.SIGALRM, s.SIG_IGN)\n    while True:\n        pass\n`;
-    expect((await hostile(ignore, { a: "f(1)", b: "f(2)" })).tests.map((t) => t.reason)).toEqual(["timeout", "timeout"]);
+    expect((await hostile(ignore, { a: "f(1)", b: "f(2)" })).tests.map((t) => t.reason)).toEqual([
+      "timeout",
+      "timeout",
+    ]);
     const stuck = "def f(x):\n    return sum(range(10 ** 12)) if x == 1 else x * 3\n";
     const result = await hostile(stuck, { a: "f(1)", b: "f(2)" });
     expect(result.tests.map((t) => t.reason)).toEqual(["timeout", "mismatch"]);
@@ -166,14 +175,18 @@ describe("hostile answers", () => {
   });
 
   it("deep recursion through C crashes only the sandbox child", async () => {
-    const deep = "def f(x):\n    __import__('s' + 'ys').setrecursionlimit(10 ** 7)\n    g = lambda n: list(map(g, [n + 1]))\n    return g(0)\n";
+    const deep =
+      "def f(x):\n    __import__('s' + 'ys').setrecursionlimit(10 ** 7)\n    g = lambda n: list(map(g, [n + 1]))\n    return g(0)\n";
     const result = await hostile(deep, { a: "f(1)", b: "f(2)" });
-    for (const test of result.tests) expect(test.reason).toMatch(/^(crashed: |exception: (RecursionError|MemoryError))/);
+    for (const test of result.tests)
+      expect(test.reason).toMatch(/^(crashed: |exception: (RecursionError|MemoryError))/);
     await stillScores();
   });
 
   it("printing a billion characters neither floods nor breaks anything", async () => {
-    const result = await hostile("def f(x):\n    for _ in range(1000):\n        print('x' * 10 ** 6)\n    return x * 3\n");
+    const result = await hostile(
+      "def f(x):\n    for _ in range(1000):\n        print('x' * 10 ** 6)\n    return x * 3\n",
+    );
     expect(result.tests[0]!.reason).toBe("mismatch");
     expect(result.output!.length).toBeLessThan(10_000);
     await stillScores();
@@ -198,7 +211,9 @@ describe("hostile answers", () => {
     // Deeper than recursive removers go (shutil.rmtree stops at ~1000 levels and leaves the rest).
     const zygotes = scorer.zygotePids();
     const restarts = scorer.restarts;
-    await hostile(`def f(x):\n    o = ${OS}\n    for _ in range(2500):\n        o.mkdir('d')\n        o.chdir('d')\n        open('f', 'w').write('x')\n    return None\n`);
+    await hostile(
+      `def f(x):\n    o = ${OS}\n    for _ in range(2500):\n        o.mkdir('d')\n        o.chdir('d')\n        open('f', 'w').write('x')\n    return None\n`,
+    );
     await stillScores();
     expect(scorer.restarts).toBe(restarts);
     expect(scorer.zygotePids()).toEqual(zygotes);

@@ -6,7 +6,9 @@ describe("score input lines", () => {
 
   it("accepts official trajectories and bare records", () => {
     const wrapped = parseBackendScoreLine(JSON.stringify({ task, dialogue_history: [], answer: "x", reward: 0 }));
-    const bare = parseBackendScoreLine(JSON.stringify({ ground_truth: task.ground_truth, test_cases: task.test_cases, answer: "x" }));
+    const bare = parseBackendScoreLine(
+      JSON.stringify({ ground_truth: task.ground_truth, test_cases: task.test_cases, answer: "x" }),
+    );
     expect(wrapped.ok && bare.ok).toBe(true);
     if (!wrapped.ok || !bare.ok) return;
     expect(wrapped.line.input).toEqual({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: "x" });

@@ -39,7 +39,9 @@ describe.skipIf(!existsSync(file))("official backend test set (../shared/colbenc
 
   it("scores every ground truth against itself: 996 pass, and the known ones fail for the known reasons", async () => {
     const scores = await Promise.all(
-      tasks.map((task) => scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth })),
+      tasks.map((task) =>
+        scorer.score({ groundTruth: task.ground_truth, testCases: task.test_cases, answer: task.ground_truth }),
+      ),
     );
     const failing = scores.flatMap((score, index) => (score.reward === 1 ? [] : [index]));
 
@@ -54,7 +56,15 @@ describe.skipIf(!existsSync(file))("official backend test set (../shared/colbenc
     expect(scores[456]!.tests.every((t) => t.reason === "banned: sudo")).toBe(true);
     const unbanned = tasks[456]!.ground_truth.replace('"sudo ', '"su" "do ');
     expect(unbanned).not.toContain("sudo");
-    expect((await scorer.score({ groundTruth: tasks[456]!.ground_truth, testCases: tasks[456]!.test_cases, answer: unbanned })).reward).toBe(1);
+    expect(
+      (
+        await scorer.score({
+          groundTruth: tasks[456]!.ground_truth,
+          testCases: tasks[456]!.test_cases,
+          answer: unbanned,
+        })
+      ).reward,
+    ).toBe(1);
     const nan = scores[741]!.tests.filter((t) => !t.passed);
     if (importable("numpy")) {
       expect(nan.length).toBeGreaterThan(0);

@@ -60,17 +60,26 @@ describe("backend worker pool", () => {
   });
 
   // Without numpy the lane has nothing to speed up; its routing is then all there is to see.
-  const numpy = spawnSync(process.env.COLBENCH_PYTHON ?? "python3", ["-c", "import numpy"], { stdio: "ignore" }).status === 0;
+  const numpy =
+    spawnSync(process.env.COLBENCH_PYTHON ?? "python3", ["-c", "import numpy"], { stdio: "ignore" }).status === 0;
   it.skipIf(!numpy)("answers that mention numpy go to a numpy worker started on first need", async () => {
     scorer = await BackendScorer.start({ workers: 1 });
     expect(scorer.workerPids()).toHaveLength(1);
     const truth = "def f(xs):\n    return sum(xs) / len(xs)\n";
     const tests = { a: "f([1, 2, 3])", b: "f([2.5])" };
-    const named = await scorer.score({ groundTruth: truth, testCases: tests, answer: "import numpy as np\ndef f(xs):\n    return float(np.mean(xs))\n" });
+    const named = await scorer.score({
+      groundTruth: truth,
+      testCases: tests,
+      answer: "import numpy as np\ndef f(xs):\n    return float(np.mean(xs))\n",
+    });
     expect(named.reward).toBe(1);
     expect(scorer.workerPids()).toHaveLength(2);
     // A name the router cannot see still works (numpy is imported in the child instead).
-    const hidden = await scorer.score({ groundTruth: truth, testCases: tests, answer: "def f(xs):\n    return float(__import__('nu' + 'mpy').mean(xs))\n" });
+    const hidden = await scorer.score({
+      groundTruth: truth,
+      testCases: tests,
+      answer: "def f(xs):\n    return float(__import__('nu' + 'mpy').mean(xs))\n",
+    });
     expect(hidden.reward).toBe(1);
   });
 
@@ -79,7 +88,10 @@ describe("backend worker pool", () => {
     const truth = "def f(xs):\n    return sum(xs) / len(xs)\n";
     const numpyAnswer = "import numpy as np\ndef f(xs):\n    return float(np.mean(xs))\n";
     scorer.warmFor([{ groundTruth: truth, answer: truth }]);
-    scorer.warmFor([{ groundTruth: truth, answer: numpyAnswer }, { groundTruth: truth, answer: numpyAnswer }]);
+    scorer.warmFor([
+      { groundTruth: truth, answer: numpyAnswer },
+      { groundTruth: truth, answer: numpyAnswer },
+    ]);
     const deadline = Date.now() + 20_000;
     while (scorer.workerPids().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const pids = scorer.workerPids();
@@ -90,16 +102,21 @@ describe("backend worker pool", () => {
   });
 
   // A function that keeps its child busy for `ms` per call (the same in the ground truth and the answer).
-  const spin = (ms: number) => `import time\ndef f(x):\n    end = time.monotonic() + ${ms / 1000}\n    while time.monotonic() < end:\n        pass\n    return x * 2\n`;
+  const spin = (ms: number) =>
+    `import time\ndef f(x):\n    end = time.monotonic() + ${ms / 1000}\n    while time.monotonic() < end:\n        pass\n    return x * 2\n`;
   const tenTests = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, `f(${i})`]));
 
   it("answers queued behind a slow one are handed back and scored by an idle worker", async () => {
     scorer = await BackendScorer.start({ workers: 2 });
     const order: string[] = [];
     // One test (nothing to split): 0.6 s in one child.
-    const slow = scorer.score({ groundTruth: spin(300), testCases: { a: "f(1)" }, answer: spin(300) }).then((r) => (order.push("slow"), r));
+    const slow = scorer
+      .score({ groundTruth: spin(300), testCases: { a: "f(1)" }, answer: spin(300) })
+      .then((r) => (order.push("slow"), r));
     const fast = Array.from({ length: 30 }, (_, i) =>
-      scorer!.score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth }).then((r) => (order.push("fast"), r)),
+      scorer!
+        .score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth })
+        .then((r) => (order.push("fast"), r)),
     );
     const results = await Promise.all([slow, ...fast]);
     expect(results.map((r) => r.reward)).toEqual(Array(31).fill(1));
@@ -117,8 +134,23 @@ describe("backend worker pool", () => {
     const shared = await scorer.score({ groundTruth: spin(40), testCases: tenTests, answer });
     expect(scorer.splits).toBe(1);
     expect(shared.tests.map((t) => t.name)).toEqual(Object.keys(tenTests));
-    expect(shared.tests.map((t) => t.passed)).toEqual([true, false, true, false, true, false, true, false, true, false]);
-    expect(shared.tests.map((t) => t.reason)).toEqual(Array(10).fill(0).map((_, i) => (i % 2 ? "mismatch" : "ok")));
+    expect(shared.tests.map((t) => t.passed)).toEqual([
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(shared.tests.map((t) => t.reason)).toEqual(
+      Array(10)
+        .fill(0)
+        .map((_, i) => (i % 2 ? "mismatch" : "ok")),
+    );
     expect(shared.tests[3]!.actual).toBe("-1");
     expect(shared.reward).toBe(0.5);
     // A lane of one worker has no one to share with: the same answer is scored whole.
@@ -132,7 +164,9 @@ describe("backend worker pool", () => {
 
   it("keeps the last answers of a batch in its own queue, for whichever worker is free first", async () => {
     scorer = await BackendScorer.start({ workers: 2 });
-    const pending = Array.from({ length: 40 }, (_, i) => scorer!.score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth }));
+    const pending = Array.from({ length: 40 }, (_, i) =>
+      scorer!.score({ groundTruth: truth, testCases: { a: `f(${i})` }, answer: truth }),
+    );
     // A long queue fills both pipelines, but not with all of it: 22 go out, 18 wait here (with the
     // whole pipeline used, 32 and 8, one worker could be left idle while the other works through 16).
     const { workers, queued } = scorer.load();

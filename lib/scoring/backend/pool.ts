@@ -70,7 +70,11 @@ export class WorkerPool {
   }
 
   /** Starts `size` main workers (all must start); `lanes` names spawners of lazily started ones. */
-  static async start(size: number, spawnWorker: SpawnWorker, lanes: Record<string, SpawnWorker> = {}): Promise<WorkerPool> {
+  static async start(
+    size: number,
+    spawnWorker: SpawnWorker,
+    lanes: Record<string, SpawnWorker> = {},
+  ): Promise<WorkerPool> {
     const started = await Promise.allSettled(Array.from({ length: size }, (_, slot) => spawnWorker(slot)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) {
@@ -89,19 +93,26 @@ export class WorkerPool {
   /** Live workers' process ids, all lanes (tests use them to kill some). */
   pids(lane?: string): number[] {
     const lanes = lane ? [this.lanes.get(lane)].filter((l): l is Lane => !!l) : [...this.lanes.values()];
-    return lanes.flatMap((l) => l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.pid !== undefined ? [slot.worker.pid] : [])));
+    return lanes.flatMap((l) =>
+      l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.pid !== undefined ? [slot.worker.pid] : [])),
+    );
   }
 
   /** Requests each live worker of `lane` holds, and how many wait here for one (diagnostics, tests). */
   load(lane = MAIN_LANE): { workers: number[]; queued: number } {
     const l = this.lanes.get(lane);
-    return { workers: l?.slots.flatMap((slot) => (slot.worker?.alive ? [slot.worker.load] : [])) ?? [], queued: l?.queue.length ?? 0 };
+    return {
+      workers: l?.slots.flatMap((slot) => (slot.worker?.alive ? [slot.worker.load] : [])) ?? [],
+      queued: l?.queue.length ?? 0,
+    };
   }
 
   /** Live workers' zygotes (the processes that fork sandbox children), all lanes. */
   zygotePids(): number[] {
     return [...this.lanes.values()].flatMap((l) =>
-      l.slots.flatMap((slot) => (slot.worker?.alive && slot.worker.hello.zygote !== undefined ? [slot.worker.hello.zygote] : [])),
+      l.slots.flatMap((slot) =>
+        slot.worker?.alive && slot.worker.hello.zygote !== undefined ? [slot.worker.hello.zygote] : [],
+      ),
     );
   }
 
@@ -140,7 +151,8 @@ export class WorkerPool {
       let best: SandboxWorker | null = null;
       for (const slot of lane.slots) {
         const worker = slot.worker;
-        if (worker?.alive && !worker.stalled && worker.load < limit && (!best || worker.load < best.load)) best = worker;
+        if (worker?.alive && !worker.stalled && worker.load < limit && (!best || worker.load < best.load))
+          best = worker;
       }
       if (!best) break;
       this.dispatch(lane, best, lane.queue.shift()!);

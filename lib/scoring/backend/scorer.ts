@@ -147,7 +147,9 @@ export class BackendScorer {
       return worker;
     };
     const numpyLane = (options.numpyLane ?? true) && !preload.includes("numpy");
-    const lanes: Record<string, (slot: number) => Promise<SandboxWorker>> = numpyLane ? { [NUMPY_LANE]: spawner([...preload, "numpy"], false) } : {};
+    const lanes: Record<string, (slot: number) => Promise<SandboxWorker>> = numpyLane
+      ? { [NUMPY_LANE]: spawner([...preload, "numpy"], false) }
+      : {};
     const pool = await WorkerPool.start(workers, spawner(preload, pin), lanes);
     const first = pool.hello;
     const isolation: BackendIsolation = {
@@ -248,7 +250,9 @@ export class BackendScorer {
 
   /** Only where the work runs depends on this guess; the result never does. */
   private laneOf(input: Pick<BackendScoreInput, "answer" | "groundTruth">): string {
-    return this.numpyLane && (input.answer.includes("numpy") || input.groundTruth.includes("numpy")) ? NUMPY_LANE : MAIN_LANE;
+    return this.numpyLane && (input.answer.includes("numpy") || input.groundTruth.includes("numpy"))
+      ? NUMPY_LANE
+      : MAIN_LANE;
   }
 
   private requestTimeoutMs(tests: number): number {
@@ -256,7 +260,8 @@ export class BackendScorer {
     // Its hello reports the limits in force and the per-test budget it computes from them
     // (workers/python/limits.py), so the two sides cannot drift apart.
     const { setup_timeout: setup, per_test_budget: perTest } = this.limits;
-    if (setup === undefined || perTest === undefined) throw new Error("the sandbox worker's hello lacks setup_timeout or per_test_budget");
+    if (setup === undefined || perTest === undefined)
+      throw new Error("the sandbox worker's hello lacks setup_timeout or per_test_budget");
     return Math.ceil((setup + tests * perTest) * 1000) + 10_000;
   }
 }

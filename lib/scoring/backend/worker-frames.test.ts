@@ -38,7 +38,13 @@ describe("the worker's frames", () => {
   it("reads and writes any text, non-ASCII and unpaired surrogates included", async () => {
     const answer = "def f(s):\n    print('ü ✓')\n    return s + '\\ud800' + '✓'\n";
     const { messages, status } = await talk([
-      encodeFrame({ id: 7, type: "score", ground_truth: "def f(s):\n    return s\n", answer, tests: [["ünï", "f('é')"]] }),
+      encodeFrame({
+        id: 7,
+        type: "score",
+        ground_truth: "def f(s):\n    return s\n",
+        answer,
+        tests: [["ünï", "f('é')"]],
+      }),
       encodeFrame({ id: 8, type: "ping" }),
     ]);
     expect(status).toBe(0);
@@ -56,8 +62,12 @@ describe("the worker's frames", () => {
   });
 
   it("answers what is not one JSON object with an error, then stops", async () => {
-    for (const body of ["{\"id\": 1, \"type\": \"ping\"} trailing", "{\"id\": 1, \"type\": tru}", "[1, 2]", "NaN", ""]) {
-      const { messages, status } = await talk([encodeFrame({ id: 1, type: "ping" }), rawFrame(body), encodeFrame({ id: 3, type: "ping" })]);
+    for (const body of ['{"id": 1, "type": "ping"} trailing', '{"id": 1, "type": tru}', "[1, 2]", "NaN", ""]) {
+      const { messages, status } = await talk([
+        encodeFrame({ id: 1, type: "ping" }),
+        rawFrame(body),
+        encodeFrame({ id: 3, type: "ping" }),
+      ]);
       expect(messages.slice(1, 2)).toEqual([{ id: 1, type: "pong" }]);
       expect(messages[2]).toMatchObject({ id: null, type: "error", message: expect.stringMatching(/^bad frame: /) });
       expect(messages).toHaveLength(3);

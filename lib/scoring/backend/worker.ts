@@ -1,5 +1,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { encodeFrame, FrameDecoder, type HelloMessage, type ScoreReply, type ScoreRequest, type WorkerMessage } from "./protocol";
+import {
+  encodeFrame,
+  FrameDecoder,
+  type HelloMessage,
+  type ScoreReply,
+  type ScoreRequest,
+  type WorkerMessage,
+} from "./protocol";
 
 // One Python sandbox worker process (workers/python/worker.py). It works on one request at a
 // time, in the order sent; answer code never runs here, nor in the worker: it forks a sandboxed
@@ -84,7 +91,9 @@ export class SandboxWorker {
     // EPIPE after the worker died is reported through "exit"; nothing to do here.
     child.stdin.on("error", () => {});
     child.on("error", (error) => this.handleExit(`could not run the worker: ${error.message}`));
-    child.on("exit", (code, signal) => this.handleExit(signal ? `worker killed by ${signal}` : `worker exited with status ${code}`));
+    child.on("exit", (code, signal) =>
+      this.handleExit(signal ? `worker killed by ${signal}` : `worker exited with status ${code}`),
+    );
   }
 
   static start(options: WorkerSpawnOptions): Promise<SandboxWorker> {
@@ -137,7 +146,9 @@ export class SandboxWorker {
   private handleExit(reason: string): void {
     if (this.exited) return;
     this.exited = true;
-    const detail = this.stderrTail.trim() ? `${reason}: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")}` : reason;
+    const detail = this.stderrTail.trim()
+      ? `${reason}: ${this.stderrTail.trim().split("\n").slice(-3).join(" | ")}`
+      : reason;
     this.exitReason = detail;
     this.helloWaiter?.reject(new Error(`the sandbox worker failed to start (${detail})`));
     this.helloWaiter = null;

@@ -24,7 +24,10 @@ async function look(expression: string, setup = ""): Promise<string> {
 
 describe("the zygote", () => {
   it("holds none of the worker's modules, nor ctypes, json or site", async () => {
-    const seen = await look("sorted(m for m in __import__('s' + 'ys').modules if m in WANTED)", "    WANTED = {'worker', 'scoring', 'protocol', 'isolation', 'answers', 'ctypes', 'json', 're', 'site', 'enum'}\n");
+    const seen = await look(
+      "sorted(m for m in __import__('s' + 'ys').modules if m in WANTED)",
+      "    WANTED = {'worker', 'scoring', 'protocol', 'isolation', 'answers', 'ctypes', 'json', 're', 'site', 'enum'}\n",
+    );
     expect(seen).toBe("[]");
     // Nor their shared libraries: every mapping costs each fork.
     const maps = readFileSync(`/proc/${scorer.zygotePids()[0]}/maps`, "utf8");
@@ -68,8 +71,18 @@ describe("modules the zygote imports ahead", () => {
   const preloaded = (name: string) =>
     `def f():\n    return '${name}' in __import__('s' + 'ys').modules\ndef unused():\n    return ${name}.Any\n`;
   const asks = async (scorer: BackendScorer, name: string) =>
-    (await scorer.score({ groundTruth: "def f():\n    return True\n", testCases: { a: "f()" }, answer: preloaded(name) })).reward === 1;
-  const plain = { groundTruth: "def f(x):\n    return x\n", testCases: { a: "f(1)" }, answer: "def f(x):\n    return x\n" };
+    (
+      await scorer.score({
+        groundTruth: "def f():\n    return True\n",
+        testCases: { a: "f()" },
+        answer: preloaded(name),
+      })
+    ).reward === 1;
+  const plain = {
+    groundTruth: "def f(x):\n    return x\n",
+    testCases: { a: "f(1)" },
+    answer: "def f(x):\n    return x\n",
+  };
 
   it("are imported only once answers keep naming them", async () => {
     // The first answer to name a module imports it itself; the second finds it loaded.

@@ -12,5 +12,9 @@ export async function decodePngInBrowser(png: Blob): Promise<RgbaImage> {
   context.drawImage(bitmap, 0, 0);
   bitmap.close();
   const data = context.getImageData(0, 0, canvas.width, canvas.height, { colorSpace: "srgb" }).data;
-  return { width: canvas.width, height: canvas.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+  return {
+    width: canvas.width,
+    height: canvas.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+  };
 }

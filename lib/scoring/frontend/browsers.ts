@@ -19,8 +19,10 @@ export function defaultExecutable(browser: BrowserName): string {
   return browser === "firefox" ? defaultFirefox() : defaultChromium();
 }
 
-export const INSTALL_FIREFOX = "install it with `scripts/setup.sh --with-firefox` (Debian: `apt-get install -y firefox-esr`), or set COLBENCH_FIREFOX to a Firefox binary";
-export const INSTALL_CHROMIUM = "install it with `scripts/setup.sh` (Debian: `apt-get install -y chromium`), or set COLBENCH_CHROMIUM to a Chromium binary";
+export const INSTALL_FIREFOX =
+  "install it with `scripts/setup.sh --with-firefox` (Debian: `apt-get install -y firefox-esr`), or set COLBENCH_FIREFOX to a Firefox binary";
+export const INSTALL_CHROMIUM =
+  "install it with `scripts/setup.sh` (Debian: `apt-get install -y chromium`), or set COLBENCH_CHROMIUM to a Chromium binary";
 
 export interface EngineStatus {
   browser: BrowserName;
@@ -37,7 +39,11 @@ export function detectEngine(browser: BrowserName): EngineStatus {
   const path = defaultExecutable(browser);
   const install = browser === "firefox" ? INSTALL_FIREFOX : INSTALL_CHROMIUM;
   if (!existsSync(path)) return { browser, found: false, path, install };
-  const run = spawnSync(path, ["--version"], { encoding: "utf8", timeout: 20_000, env: { ...process.env, MOZ_HEADLESS: "1" } });
+  const run = spawnSync(path, ["--version"], {
+    encoding: "utf8",
+    timeout: 20_000,
+    env: { ...process.env, MOZ_HEADLESS: "1" },
+  });
   const version = /(Mozilla Firefox|Chromium|Google Chrome)[^\n]*/.exec(`${run.stdout ?? ""}`)?.[0]?.trim();
   return { browser, found: true, path, ...(version ? { version } : {}), install };
 }
@@ -50,5 +56,7 @@ export function detectFirefox(): EngineStatus {
 /** Throws the instruction to add the engine when it is not there. */
 export function requireEngine(browser: BrowserName, executablePath = defaultExecutable(browser)): void {
   if (existsSync(executablePath)) return;
-  throw new Error(`${browser} is not installed (no ${executablePath}): ${browser === "firefox" ? INSTALL_FIREFOX : INSTALL_CHROMIUM}`);
+  throw new Error(
+    `${browser} is not installed (no ${executablePath}): ${browser === "firefox" ? INSTALL_FIREFOX : INSTALL_CHROMIUM}`,
+  );
 }

@@ -10,9 +10,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("classifyAnswer", () => {
   it("tells HTML from a screenshot path and from no answer", () => {
-    expect(classifyAnswer("<html><body>hi</body></html>", dir)).toEqual({ kind: "html", html: "<html><body>hi</body></html>" });
+    expect(classifyAnswer("<html><body>hi</body></html>", dir)).toEqual({
+      kind: "html",
+      html: "<html><body>hi</body></html>",
+    });
     expect(classifyAnswer("final.png", dir)).toEqual({ kind: "image", path: path.join(dir, "final.png") });
-    expect(classifyAnswer(path.join(dir, "final.png"), "/")).toEqual({ kind: "image", path: path.join(dir, "final.png") });
+    expect(classifyAnswer(path.join(dir, "final.png"), "/")).toEqual({
+      kind: "image",
+      path: path.join(dir, "final.png"),
+    });
     expect(classifyAnswer("missing.png", dir)).toMatchObject({ kind: "none" });
     expect(classifyAnswer(null, dir)).toMatchObject({ kind: "none" });
     expect(classifyAnswer("shot.jpg", dir)).toMatchObject({ field: "answer" });
@@ -23,7 +29,10 @@ describe("classifyAnswer", () => {
 
 describe("parseFrontendScoreLine", () => {
   it("reads trajectories and bare lines, keyed by the ground truth", () => {
-    const r = parseFrontendScoreLine(JSON.stringify({ task: { ground_truth: "<p>x</p>", problem_description: "d" }, answer: "<p>y</p>" }), dir);
+    const r = parseFrontendScoreLine(
+      JSON.stringify({ task: { ground_truth: "<p>x</p>", problem_description: "d" }, answer: "<p>y</p>" }),
+      dir,
+    );
     expect(r.ok && r.line.taskKey).toBe(frontendTaskKey("<p>x</p>"));
     const bare = parseFrontendScoreLine(JSON.stringify({ ground_truth: "<p>x</p>", answer: null }), dir);
     expect(bare.ok && bare.line.answer.kind).toBe("none");

@@ -20,7 +20,8 @@ const trajectoryLine = z.looseObject({
 });
 const bareLine = z.looseObject({ ground_truth: groundTruth, answer });
 
-export type FrontendAnswer = { kind: "html"; html: string } | { kind: "image"; path: string } | { kind: "none"; reason: string };
+export type FrontendAnswer =
+  { kind: "html"; html: string } | { kind: "image"; path: string } | { kind: "none"; reason: string };
 
 export interface FrontendScoreLine {
   /** The decoded line, written back out with results added. */
@@ -47,7 +48,8 @@ export function classifyAnswer(value: string | null, baseDir: string): FrontendA
   if (value === null) return { kind: "none", reason: "no answer" };
   const trimmed = value.trim();
   if (!IMAGE_PATH.test(trimmed)) return { kind: "html", html: value };
-  if (!/\.png$/i.test(trimmed)) return { field: "answer", message: `only PNG screenshots can be scored, not ${path.extname(trimmed)}` };
+  if (!/\.png$/i.test(trimmed))
+    return { field: "answer", message: `only PNG screenshots can be scored, not ${path.extname(trimmed)}` };
   const candidates = path.isAbsolute(trimmed) ? [trimmed] : [path.resolve(baseDir, trimmed), path.resolve(trimmed)];
   const found = candidates.find((p) => existsSync(p));
   return found ? { kind: "image", path: found } : { kind: "none", reason: `no such image: ${trimmed}` };

@@ -24,7 +24,10 @@ export type PlaceholderPhotoSource = () => Promise<string | null> | string | nul
 
 export function placeholderPhotoAt(file: string): PlaceholderPhoto {
   const resolved = path.resolve(file);
-  if (!existsSync(resolved)) throw new Error(`placeholder photo ${file}: no such file (supply picsum.photos/id/48 as a JPEG or PNG, or leave the option out for generated stand-ins)`);
+  if (!existsSync(resolved))
+    throw new Error(
+      `placeholder photo ${file}: no such file (supply picsum.photos/id/48 as a JPEG or PNG, or leave the option out for generated stand-ins)`,
+    );
   const bytes = readFileSync(resolved);
   if (!isImage(bytes)) throw new Error(`placeholder photo ${file}: not a JPEG, PNG or WebP image`);
   return { path: resolved, placeholders: `picsum-48:${createHash("sha256").update(bytes).digest("hex").slice(0, 12)}` };
@@ -34,7 +37,10 @@ export function placeholderPhotoAt(file: string): PlaceholderPhoto {
  * The photo to use: the option (null: none, whatever else is set), else $COLBENCH_PLACEHOLDER_PHOTO,
  * else the cache hook, else none (generated stand-ins).
  */
-export async function resolvePlaceholderPhoto(option?: string | null, fromCache?: PlaceholderPhotoSource): Promise<PlaceholderPhoto | null> {
+export async function resolvePlaceholderPhoto(
+  option?: string | null,
+  fromCache?: PlaceholderPhotoSource,
+): Promise<PlaceholderPhoto | null> {
   if (option === null) return null;
   const given = option ?? process.env.COLBENCH_PLACEHOLDER_PHOTO;
   if (given) return placeholderPhotoAt(given);

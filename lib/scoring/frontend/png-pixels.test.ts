@@ -32,7 +32,11 @@ describe("decodePngPixels", () => {
     const rgba = { width: 3, height: 2, data: Uint8Array.from({ length: 24 }, (_, i) => (i * 37) % 256) };
     const png = encodePng(rgba);
     expect(isPlainPng(png)).toBe(true);
-    const icc = withChunk(png, "iCCP", Buffer.concat([Buffer.from("x\0\0", "latin1"), zlib.deflateSync(Buffer.alloc(8))]));
+    const icc = withChunk(
+      png,
+      "iCCP",
+      Buffer.concat([Buffer.from("x\0\0", "latin1"), zlib.deflateSync(Buffer.alloc(8))]),
+    );
     expect(isPlainPng(icc)).toBe(false);
     const decoded = await decodePngPixels(icc);
     expect(decoded.channels).toBe(4);

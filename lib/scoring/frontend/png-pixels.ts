@@ -15,7 +15,7 @@ export function isPlainPng(png: Uint8Array): boolean {
   if (png.length < 33) return false;
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   if (png[24] !== 8 || (png[25] !== 2 && png[25] !== 6)) return false;
-  for (let at = 8; at + 8 <= png.length; ) {
+  for (let at = 8; at + 8 <= png.length;) {
     const length = view.getUint32(at);
     const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);
     if (type === "IDAT") return true;
@@ -30,7 +30,12 @@ export async function decodePngPixels(png: Uint8Array): Promise<Pixels8> {
     try {
       const { data, info } = await sharp(png, { limitInputPixels: false }).raw().toBuffer({ resolveWithObject: true });
       if ((info.channels === 3 || info.channels === 4) && data.length === info.width * info.height * info.channels) {
-        return { width: info.width, height: info.height, channels: info.channels, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
+        return {
+          width: info.width,
+          height: info.height,
+          channels: info.channels,
+          data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+        };
       }
     } catch {
       // pngjs below names what is wrong with the file.

@@ -17,7 +17,11 @@ export interface RgbaImage {
 
 export function decodePng(png: Uint8Array): RgbaImage {
   const img = PNG.sync.read(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
-  return { width: img.width, height: img.height, data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) };
+  return {
+    width: img.width,
+    height: img.height,
+    data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength),
+  };
 }
 
 export function encodePng(img: RgbaImage): Buffer {
@@ -30,7 +34,11 @@ let black: Buffer | null = null;
 
 /** What ColBench scores when a page cannot be rendered: a black 224x224 image. */
 export function fallbackPng(): Buffer {
-  black ??= encodePng({ width: 224, height: 224, data: new Uint8Array(224 * 224 * 4).fill(0).map((_, i) => (i % 4 === 3 ? 255 : 0)) });
+  black ??= encodePng({
+    width: 224,
+    height: 224,
+    data: new Uint8Array(224 * 224 * 4).fill(0).map((_, i) => (i % 4 === 3 ? 255 : 0)),
+  });
   return black;
 }
 

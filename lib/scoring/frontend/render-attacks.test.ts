@@ -45,16 +45,29 @@ const page = (head: string, body = "", script = "") =>
 /** Each escape gets the target origin (http://127.0.0.1:PORT or http://localhost:PORT) and a tag. */
 const ESCAPES: Array<[string, (origin: string, host: string) => string]> = [
   ["fetch", (o) => page("", "", `fetch("${o}/fetch").catch(() => {})`)],
-  ["fetch keepalive POST", (o) => page("", "", `fetch("${o}/keepalive", {method: "POST", body: "x", keepalive: true}).catch(() => {})`)],
+  [
+    "fetch keepalive POST",
+    (o) => page("", "", `fetch("${o}/keepalive", {method: "POST", body: "x", keepalive: true}).catch(() => {})`),
+  ],
   ["XMLHttpRequest", (o) => page("", "", `const x = new XMLHttpRequest(); x.open("GET", "${o}/xhr"); x.send()`)],
   ["img", (o) => page("", `<img src="${o}/img.png">`)],
   ["new Image()", (o) => page("", "", `new Image().src = "${o}/image"`)],
-  ["svg image", (o) => page("", `<svg width="10" height="10"><image href="${o}/svg.png" width="10" height="10"/></svg>`)],
+  [
+    "svg image",
+    (o) => page("", `<svg width="10" height="10"><image href="${o}/svg.png" width="10" height="10"/></svg>`),
+  ],
   ["input type=image", (o) => page("", `<input type="image" src="${o}/input.png">`)],
   ["CSS background url()", (o) => page(`<style>body{background:url(${o}/bg.png)}</style>`)],
   ["CSS @import", (o) => page(`<style>@import url("${o}/import.css");</style>`)],
   ["CSS @font-face", (o) => page(`<style>@font-face{font-family:x;src:url(${o}/font.woff)} h1{font-family:x}</style>`)],
-  ["CSS cursor and list-style-image", (o) => page(`<style>h1{cursor:url(${o}/cur.png),auto} ul{list-style-image:url(${o}/li.png)}</style>`, "<ul><li>x</li></ul>")],
+  [
+    "CSS cursor and list-style-image",
+    (o) =>
+      page(
+        `<style>h1{cursor:url(${o}/cur.png),auto} ul{list-style-image:url(${o}/li.png)}</style>`,
+        "<ul><li>x</li></ul>",
+      ),
+  ],
   ["link stylesheet", (o) => page(`<link rel="stylesheet" href="${o}/style.css">`)],
   ["link preload", (o) => page(`<link rel="preload" as="image" href="${o}/preload.png">`)],
   ["link prefetch", (o) => page(`<link rel="prefetch" href="${o}/prefetch">`)],
@@ -66,29 +79,81 @@ const ESCAPES: Array<[string, (origin: string, host: string) => string]> = [
   ["iframe srcdoc that fetches", (o) => page("", `<iframe srcdoc="<script>fetch('${o}/srcdoc')</script>"></iframe>`)],
   ["object", (o) => page("", `<object data="${o}/object"></object>`)],
   ["embed", (o) => page("", `<embed src="${o}/embed">`)],
-  ["video and audio", (o) => page("", `<video src="${o}/v.mp4" autoplay muted></video><audio src="${o}/a.mp3" autoplay></audio>`)],
-  ["video track", (o) => page("", `<video src="data:video/mp4;base64,AAAA"><track default src="${o}/track.vtt"></video>`)],
+  [
+    "video and audio",
+    (o) => page("", `<video src="${o}/v.mp4" autoplay muted></video><audio src="${o}/a.mp3" autoplay></audio>`),
+  ],
+  [
+    "video track",
+    (o) => page("", `<video src="data:video/mp4;base64,AAAA"><track default src="${o}/track.vtt"></video>`),
+  ],
   ["base href", (o) => page(`<base href="${o}/">`, `<img src="based.png">`)],
-  ["form auto-submit", (o) => page("", `<form id="f" method="POST" action="${o}/form"><input name="a" value="b"></form>`, `document.getElementById("f").submit()`)],
+  [
+    "form auto-submit",
+    (o) =>
+      page(
+        "",
+        `<form id="f" method="POST" action="${o}/form"><input name="a" value="b"></form>`,
+        `document.getElementById("f").submit()`,
+      ),
+  ],
   ["meta refresh", (o) => page(`<meta http-equiv="refresh" content="0;url=${o}/refresh">`)],
   ["location change", (o) => page("", "", `location.href = "${o}/location"`)],
   ["a click", (o) => page("", `<a id="a" href="${o}/click">x</a>`, `document.getElementById("a").click()`)],
   ["a ping", (o) => page("", `<a id="a" href="#x" ping="${o}/ping">x</a>`, `document.getElementById("a").click()`)],
   ["window.open", (o) => page("", "", `window.open("${o}/popup")`)],
-  ["target=_blank", (o) => page("", `<a id="a" href="${o}/blank" target="_blank">x</a>`, `document.getElementById("a").click()`)],
+  [
+    "target=_blank",
+    (o) => page("", `<a id="a" href="${o}/blank" target="_blank">x</a>`, `document.getElementById("a").click()`),
+  ],
   ["WebSocket", (_o, h) => page("", "", `new WebSocket("ws://${h}/socket")`)],
   ["sendBeacon", (o) => page("", "", `navigator.sendBeacon("${o}/beacon", "data")`)],
   ["EventSource", (o) => page("", "", `new EventSource("${o}/events")`)],
-  ["WebRTC STUN", (_o, h) => page("", "", `const pc = new RTCPeerConnection({iceServers: [{urls: "stun:${h}"}]}); pc.createDataChannel("x"); pc.createOffer().then((o) => pc.setLocalDescription(o))`)],
-  ["dedicated Worker", (o) => page("", "", `new Worker(URL.createObjectURL(new Blob(["fetch('${o}/worker')"], {type: "text/javascript"})))`)],
-  ["Worker importScripts", (o) => page("", "", `new Worker(URL.createObjectURL(new Blob(["importScripts('${o}/import.js')"], {type: "text/javascript"})))`)],
-  ["SharedWorker", (o) => page("", "", `new SharedWorker(URL.createObjectURL(new Blob(["fetch('${o}/shared')"], {type: "text/javascript"})))`)],
-  ["service worker", (o) => page("", "", `navigator.serviceWorker && navigator.serviceWorker.register("${o}/sw.js").catch(() => {})`)],
+  [
+    "WebRTC STUN",
+    (_o, h) =>
+      page(
+        "",
+        "",
+        `const pc = new RTCPeerConnection({iceServers: [{urls: "stun:${h}"}]}); pc.createDataChannel("x"); pc.createOffer().then((o) => pc.setLocalDescription(o))`,
+      ),
+  ],
+  [
+    "dedicated Worker",
+    (o) =>
+      page("", "", `new Worker(URL.createObjectURL(new Blob(["fetch('${o}/worker')"], {type: "text/javascript"})))`),
+  ],
+  [
+    "Worker importScripts",
+    (o) =>
+      page(
+        "",
+        "",
+        `new Worker(URL.createObjectURL(new Blob(["importScripts('${o}/import.js')"], {type: "text/javascript"})))`,
+      ),
+  ],
+  [
+    "SharedWorker",
+    (o) =>
+      page(
+        "",
+        "",
+        `new SharedWorker(URL.createObjectURL(new Blob(["fetch('${o}/shared')"], {type: "text/javascript"})))`,
+      ),
+  ],
+  [
+    "service worker",
+    (o) => page("", "", `navigator.serviceWorker && navigator.serviceWorker.register("${o}/sw.js").catch(() => {})`),
+  ],
 ];
 
 /** A page let out: the engine as a plain setup starts it, no namespace, no interception, no proxy. */
 async function plainBrowser(engine: BrowserName): Promise<{ browser: Browser; close(): Promise<void> }> {
-  if (engine === "chromium") return launchChromium(defaultChromium(), POOL_CHROMIUM_FLAGS.filter((f) => !f.startsWith("--proxy")));
+  if (engine === "chromium")
+    return launchChromium(
+      defaultChromium(),
+      POOL_CHROMIUM_FLAGS.filter((f) => !f.startsWith("--proxy")),
+    );
   const browser = await puppeteer.launch({ browser: "firefox", executablePath: defaultFirefox(), headless: true });
   return { browser, close: () => browser.close() };
 }
@@ -96,46 +161,61 @@ async function plainBrowser(engine: BrowserName): Promise<{ browser: Browser; cl
 for (const engine of BROWSERS) {
   const executable = defaultExecutable(engine);
   const present = existsSync(executable);
-  describe.skipIf(!present)(present ? `agent pages rendered by the pool reach nothing (${engine})` : `agent pages rendered by the pool reach nothing (${engine}; skipped: no ${executable})`, () => {
-    let pool: RenderPool;
-    beforeAll(async () => {
-      pool = await RenderPool.start({ browser: engine, cache: false, deadlineMs: 4_000 });
-    }, 60_000);
-    afterAll(async () => pool?.close());
+  describe.skipIf(!present)(
+    present
+      ? `agent pages rendered by the pool reach nothing (${engine})`
+      : `agent pages rendered by the pool reach nothing (${engine}; skipped: no ${executable})`,
+    () => {
+      let pool: RenderPool;
+      beforeAll(async () => {
+        pool = await RenderPool.start({ browser: engine, cache: false, deadlineMs: 4_000 });
+      }, 60_000);
+      afterAll(async () => pool?.close());
 
-    it(`a page let out (plain ${engine}, no namespace, interception or proxy) is heard: the listener works`, { timeout: 60_000 }, async () => {
-      const { browser, close } = await plainBrowser(engine);
-      try {
-        const tab = await browser.newPage();
-        const before = hits.length;
-        await tab.setContent(ESCAPES.find(([name]) => name === "WebSocket")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
-        await tab.setContent(ESCAPES.find(([name]) => name === "sendBeacon")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`), { waitUntil: "load" });
-        await expect.poll(() => hits.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
-      } finally {
-        await close();
-      }
-      hits.length = 0;
-    });
-
-    it(`holds ${ESCAPES.length * 2} escapes (each at 127.0.0.1 and at localhost)`, { timeout: 300_000 }, async () => {
-      console.log(`renderer isolation (${engine}): ${pool.isolation.describe}`);
-      let tried = 0;
-      const statuses: string[] = [];
-      await Promise.all(
-        ESCAPES.flatMap(([name, make]) =>
-          [`127.0.0.1:${port}`, `localhost:${port}`].map(async (host) => {
-            const result = await pool.render(make(`http://${host}`, host));
-            statuses.push(`${name}: ${result.status}`);
-            tried++;
-          }),
-        ),
+      it(
+        `a page let out (plain ${engine}, no namespace, interception or proxy) is heard: the listener works`,
+        { timeout: 60_000 },
+        async () => {
+          const { browser, close } = await plainBrowser(engine);
+          try {
+            const tab = await browser.newPage();
+            const before = hits.length;
+            await tab.setContent(
+              ESCAPES.find(([name]) => name === "WebSocket")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`),
+              { waitUntil: "load" },
+            );
+            await tab.setContent(
+              ESCAPES.find(([name]) => name === "sendBeacon")![1](`http://127.0.0.1:${port}`, `127.0.0.1:${port}`),
+              { waitUntil: "load" },
+            );
+            await expect.poll(() => hits.length - before, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+          } finally {
+            await close();
+          }
+          hits.length = 0;
+        },
       );
-      // Some ways out are asynchronous (a worker starting, an ICE gathering): give them time to try.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      const held = tried - hits.length;
-      console.log(`attacks (${engine}): ${tried} tried, ${held} held`);
-      expect(hits, statuses.join("\n")).toEqual([]);
-      expect(tried).toBeGreaterThanOrEqual(60);
-    });
-  });
+
+      it(`holds ${ESCAPES.length * 2} escapes (each at 127.0.0.1 and at localhost)`, { timeout: 300_000 }, async () => {
+        console.log(`renderer isolation (${engine}): ${pool.isolation.describe}`);
+        let tried = 0;
+        const statuses: string[] = [];
+        await Promise.all(
+          ESCAPES.flatMap(([name, make]) =>
+            [`127.0.0.1:${port}`, `localhost:${port}`].map(async (host) => {
+              const result = await pool.render(make(`http://${host}`, host));
+              statuses.push(`${name}: ${result.status}`);
+              tried++;
+            }),
+          ),
+        );
+        // Some ways out are asynchronous (a worker starting, an ICE gathering): give them time to try.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const held = tried - hits.length;
+        console.log(`attacks (${engine}): ${tried} tried, ${held} held`);
+        expect(hits, statuses.join("\n")).toEqual([]);
+        expect(tried).toBeGreaterThanOrEqual(60);
+      });
+    },
+  );
 }

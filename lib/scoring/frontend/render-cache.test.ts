@@ -53,7 +53,9 @@ describe("the render cache", () => {
   it("refuses to keep a render that is not known good", async () => {
     await expect(cache.put(png, record("<p>a</p>", { status: "failed" }))).rejects.toThrow(/stored as failed/);
     await expect(cache.put(png, record("<p>b</p>", { verified: undefined }))).rejects.toThrow(/how it was verified/);
-    await expect(cache.put(png, record("<p>c</p>", { width: 1366, height: 8 }))).rejects.toThrow(/4x3 picture recorded as 1366x8/);
+    await expect(cache.put(png, record("<p>c</p>", { width: 1366, height: 8 }))).rejects.toThrow(
+      /4x3 picture recorded as 1366x8/,
+    );
     expect(unusableRender(Buffer.from("not a png"), record("<p>d</p>"))).toMatch(/not a PNG/);
   });
 
@@ -64,7 +66,14 @@ describe("the render cache", () => {
     expect(await cache.get(old.id)).not.toBeNull();
     expect(await cache.usable(old.id)).toBeNull();
 
-    const other = record("<p>other</p>", { verified: { revision: RENDERER_REVISION - 1, document: "same", extent: { width: 4, height: 3 }, content: "found" } });
+    const other = record("<p>other</p>", {
+      verified: {
+        revision: RENDERER_REVISION - 1,
+        document: "same",
+        extent: { width: 4, height: 3 },
+        content: "found",
+      },
+    });
     plant(other.id, other);
     expect(await cache.usable(other.id)).toBeNull();
 
@@ -79,6 +88,8 @@ describe("the render cache", () => {
     const chromium = renderId(html, { settings, browser: "chromium/156" });
     expect(renderId(html, { settings, browser: "firefox/153" })).not.toBe(chromium);
     expect(renderId(html, { settings: settingsFor("studio-1280"), browser: "chromium/156" })).not.toBe(chromium);
-    expect(renderId(html, { settings: { ...settings, placeholders: "picsum-48:0123456789ab" }, browser: "chromium/156" })).not.toBe(chromium);
+    expect(
+      renderId(html, { settings: { ...settings, placeholders: "picsum-48:0123456789ab" }, browser: "chromium/156" }),
+    ).not.toBe(chromium);
   });
 });

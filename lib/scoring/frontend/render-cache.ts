@@ -67,14 +67,16 @@ export interface RenderSidecar {
 export function unusableRender(png: Uint8Array, meta: RenderSidecar): string | null {
   if (meta.status !== "ok") return `stored as ${meta.status}`;
   if (!meta.verified) return "stored without the record of how it was verified";
-  if (meta.verified.revision !== RENDERER_REVISION) return `verified by renderer revision ${meta.verified.revision}, not ${RENDERER_REVISION}`;
+  if (meta.verified.revision !== RENDERER_REVISION)
+    return `verified by renderer revision ${meta.verified.revision}, not ${RENDERER_REVISION}`;
   let size: { width: number; height: number };
   try {
     size = pngSize(png);
   } catch {
     return "not a PNG image";
   }
-  if (size.width !== meta.width || size.height !== meta.height || size.width === 0 || size.height === 0) return `a ${size.width}x${size.height} picture recorded as ${meta.width}x${meta.height}`;
+  if (size.width !== meta.width || size.height !== meta.height || size.width === 0 || size.height === 0)
+    return `a ${size.width}x${size.height} picture recorded as ${meta.width}x${meta.height}`;
   return null;
 }
 
@@ -89,7 +91,10 @@ export class RenderCache {
   /** The render stored under `id`, whatever it is (the studio's image route serves it as stored); see usable() for scoring. */
   async get(id: string): Promise<{ png: Buffer; meta: RenderSidecar } | null> {
     try {
-      const [png, meta] = await Promise.all([readFile(this.pngPath(id)), readFile(this.pngPath(id).replace(/\.png$/, ".json"), "utf8")]);
+      const [png, meta] = await Promise.all([
+        readFile(this.pngPath(id)),
+        readFile(this.pngPath(id).replace(/\.png$/, ".json"), "utf8"),
+      ]);
       return { png, meta: JSON.parse(meta) as RenderSidecar };
     } catch {
       return null;

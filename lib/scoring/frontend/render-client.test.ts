@@ -36,8 +36,14 @@ describe("the render pool's cache of known-good renders", () => {
     const pool = await RenderPool.start({ cache, workerPath, executablePath: process.execPath });
     try {
       const first = await pool.render("<p>checked</p>");
-      expect(first).toMatchObject({ status: "ok", cached: false, verified: { revision: RENDERER_REVISION, document: "same" } });
-      const meta = JSON.parse(readFileSync(path.join(cache, first.id.slice(0, 2), `${first.id}.json`), "utf8")) as RenderSidecar;
+      expect(first).toMatchObject({
+        status: "ok",
+        cached: false,
+        verified: { revision: RENDERER_REVISION, document: "same" },
+      });
+      const meta = JSON.parse(
+        readFileSync(path.join(cache, first.id.slice(0, 2), `${first.id}.json`), "utf8"),
+      ) as RenderSidecar;
       expect(meta.verified).toEqual(first.verified);
       const again = await pool.render("<p>checked</p>");
       expect(again).toMatchObject({ status: "ok", cached: true, verified: first.verified });

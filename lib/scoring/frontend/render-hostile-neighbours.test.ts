@@ -25,7 +25,8 @@ import type { RenderSidecar } from "./render-cache";
 const MARK = [0x11, 0x22, 0x33] as const;
 const heading = (name: string) => `<h1 style="font:bold 32px sans-serif;color:#123">${name}</h1>`;
 
-const refresh = (name: string, content: string) => `<html><head><meta http-equiv="refresh" content="${content}"></head><body>${heading(name)}</body></html>`;
+const refresh = (name: string, content: string) =>
+  `<html><head><meta http-equiv="refresh" content="${content}"></head><body>${heading(name)}</body></html>`;
 
 function hugeTable(bytes: number): string {
   const rows: string[] = [];
@@ -68,7 +69,8 @@ function inspect(png: Buffer): { blank: boolean; marked: boolean } {
   let blank = true;
   let marked = false;
   for (let i = 0; i < data.length && (blank || !marked); i += 4) {
-    if (blank && (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2] || data[i + 3] !== data[3])) blank = false;
+    if (blank && (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2] || data[i + 3] !== data[3]))
+      blank = false;
     if (!marked && data[i] === MARK[0] && data[i + 1] === MARK[1] && data[i + 2] === MARK[2]) marked = true;
   }
   return { blank, marked };
@@ -83,99 +85,121 @@ const inRound = (html: string, round: number) => `${html}\n<!-- round ${round} -
 for (const engine of ["chromium", "firefox"] as BrowserName[]) {
   const executable = defaultExecutable(engine);
   const present = existsSync(executable);
-  describe.skipIf(!present)(present ? `hostile neighbours (${engine})` : `hostile neighbours (${engine}; skipped: no ${executable})`, () => {
-    const cacheDir = mkdtempSync(path.join(os.tmpdir(), `colbench-neighbours-${engine}-`));
-    afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+  describe.skipIf(!present)(
+    present ? `hostile neighbours (${engine})` : `hostile neighbours (${engine}; skipped: no ${executable})`,
+    () => {
+      const cacheDir = mkdtempSync(path.join(os.tmpdir(), `colbench-neighbours-${engine}-`));
+      afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
-    it(`cannot blank, shrink or navigate an ordinary page's render, nor get a bad image cached (${ROUNDS} rounds at concurrency 3)`, { timeout: 600_000 }, async () => {
-      const pool = await RenderPool.start({ browser: engine, cache: cacheDir, concurrency: 3, deadlineMs: 3_000, captureTimeoutMs: 6_000, memoryLimitMb: 1024 });
-      const started = Date.now();
-      try {
-        const ordinary = ordinaryPages();
-        const alone: Buffer[] = [];
-        for (const html of ordinary) {
-          const r = await pool.render(html, { cache: false });
-          expect(r.status, describeOf(r)).toBe("ok");
-          alone.push(r.png);
-        }
+      it(
+        `cannot blank, shrink or navigate an ordinary page's render, nor get a bad image cached (${ROUNDS} rounds at concurrency 3)`,
+        { timeout: 600_000 },
+        async () => {
+          const pool = await RenderPool.start({
+            browser: engine,
+            cache: cacheDir,
+            concurrency: 3,
+            deadlineMs: 3_000,
+            captureTimeoutMs: 6_000,
+            memoryLimitMb: 1024,
+          });
+          const started = Date.now();
+          try {
+            const ordinary = ordinaryPages();
+            const alone: Buffer[] = [];
+            for (const html of ordinary) {
+              const r = await pool.render(html, { cache: false });
+              expect(r.status, describeOf(r)).toBe("ok");
+              alone.push(r.png);
+            }
 
-        const bad: string[] = [];
-        let ordinaryRendered = 0;
-        let ordinaryOk = 0;
-        const okHostile = new Map<string, string>();
-        // Decoded once per picture: a 1354x16384 capture of the table takes a while.
-        const inspected = new Map<string, { blank: boolean; marked: boolean }>();
-        const pictures = new Map<string, Buffer>();
-        const look = (id: string, png: Buffer) => {
-          if (!inspected.has(id)) inspected.set(id, inspect(png));
-          return inspected.get(id)!;
-        };
-        const names = Object.keys(NEIGHBOURS);
-        for (let round = 0; round < ROUNDS; round++) {
-          const jobs: { name: string; html: string; ordinary: number | null }[] = [];
-          let next = round;
-          for (const name of names) {
-            jobs.push({ name, html: inRound(NEIGHBOURS[name]!, round), ordinary: null });
-            for (let k = 0; k < BEHIND; k++, next++) {
-              const i = next % ordinary.length;
-              jobs.push({ name: `ordinary ${i} after ${name}`, html: inRound(ordinary[i]!, round), ordinary: i });
+            const bad: string[] = [];
+            let ordinaryRendered = 0;
+            let ordinaryOk = 0;
+            const okHostile = new Map<string, string>();
+            // Decoded once per picture: a 1354x16384 capture of the table takes a while.
+            const inspected = new Map<string, { blank: boolean; marked: boolean }>();
+            const pictures = new Map<string, Buffer>();
+            const look = (id: string, png: Buffer) => {
+              if (!inspected.has(id)) inspected.set(id, inspect(png));
+              return inspected.get(id)!;
+            };
+            const names = Object.keys(NEIGHBOURS);
+            for (let round = 0; round < ROUNDS; round++) {
+              const jobs: { name: string; html: string; ordinary: number | null }[] = [];
+              let next = round;
+              for (const name of names) {
+                jobs.push({ name, html: inRound(NEIGHBOURS[name]!, round), ordinary: null });
+                for (let k = 0; k < BEHIND; k++, next++) {
+                  const i = next % ordinary.length;
+                  jobs.push({ name: `ordinary ${i} after ${name}`, html: inRound(ordinary[i]!, round), ordinary: i });
+                }
+              }
+              const roundStarted = Date.now();
+              const results = await Promise.all(jobs.map((j) => pool.render(j.html)));
+              for (const [i, job] of jobs.entries()) {
+                const r = results[i]!;
+                const where = `round ${round + 1}, ${job.name}: ${describeOf(r)}`;
+                if (r.status === "ok") pictures.set(r.id, r.png);
+                if (r.status === "ok" && look(r.id, r.png).blank) bad.push(`${where}: a blank image called ok`);
+                if (r.status !== "ok" && !(r.error && r.retried))
+                  bad.push(`${where}: not ok without saying why after a second try`);
+                if (job.ordinary === null) {
+                  if (r.status !== "ok") continue;
+                  okHostile.set(r.id, job.name);
+                  if (!look(r.id, r.png).marked)
+                    bad.push(`${where}: called ok without its own heading, a capture of another document`);
+                  continue;
+                }
+                ordinaryRendered++;
+                if (r.status !== "ok") continue;
+                ordinaryOk++;
+                const differs = samePixels(r.png, alone[job.ordinary]!);
+                if (differs) bad.push(`${where}: ${differs} from its render alone`);
+              }
+              console.log(
+                `hostile neighbours (${engine}), round ${round + 1} (${Date.now() - roundStarted} ms):\n  ${jobs.map((j, i) => `${j.name}: ${describeOf(results[i]!)}`).join("\n  ")}`,
+              );
             }
-          }
-          const roundStarted = Date.now();
-          const results = await Promise.all(jobs.map((j) => pool.render(j.html)));
-          for (const [i, job] of jobs.entries()) {
-            const r = results[i]!;
-            const where = `round ${round + 1}, ${job.name}: ${describeOf(r)}`;
-            if (r.status === "ok") pictures.set(r.id, r.png);
-            if (r.status === "ok" && look(r.id, r.png).blank) bad.push(`${where}: a blank image called ok`);
-            if (r.status !== "ok" && !(r.error && r.retried)) bad.push(`${where}: not ok without saying why after a second try`);
-            if (job.ordinary === null) {
-              if (r.status !== "ok") continue;
-              okHostile.set(r.id, job.name);
-              if (!look(r.id, r.png).marked) bad.push(`${where}: called ok without its own heading, a capture of another document`);
-              continue;
-            }
-            ordinaryRendered++;
-            if (r.status !== "ok") continue;
-            ordinaryOk++;
-            const differs = samePixels(r.png, alone[job.ordinary]!);
-            if (differs) bad.push(`${where}: ${differs} from its render alone`);
-          }
-          console.log(`hostile neighbours (${engine}), round ${round + 1} (${Date.now() - roundStarted} ms):\n  ${jobs.map((j, i) => `${j.name}: ${describeOf(results[i]!)}`).join("\n  ")}`);
-        }
 
-        // The cache: only renders known good, each with the record of how it was verified.
-        const byId = new Map<string, number>();
-        for (let round = 0; round < ROUNDS; round++) ordinary.forEach((html, i) => byId.set(pool.idFor(inRound(html, round)), i));
-        let cached = 0;
-        for (const sub of readdirSync(cacheDir)) {
-          for (const file of readdirSync(path.join(cacheDir, sub)).filter((f) => f.endsWith(".json"))) {
-            const meta = JSON.parse(readFileSync(path.join(cacheDir, sub, file), "utf8")) as RenderSidecar;
-            const png = readFileSync(path.join(cacheDir, sub, `${meta.id}.png`));
-            cached++;
-            const what = byId.has(meta.id) ? `ordinary ${byId.get(meta.id)}` : (okHostile.get(meta.id) ?? "an unknown page");
-            if (meta.status !== "ok") bad.push(`cache: ${what} stored as ${meta.status}`);
-            if (!meta.verified) bad.push(`cache: ${what} without the record of how it was verified`);
-            const seen = pictures.get(meta.id)?.equals(png) ? look(meta.id, png) : inspect(png);
-            if (seen.blank) bad.push(`cache: ${what} is a blank image`);
-            if (okHostile.has(meta.id) && !seen.marked) bad.push(`cache: ${what} without its own heading, a capture of another document`);
-            const i = byId.get(meta.id);
-            if (i !== undefined) {
-              const differs = samePixels(png, alone[i]!);
-              if (differs) bad.push(`cache: ${what}: ${differs} from its render alone`);
+            // The cache: only renders known good, each with the record of how it was verified.
+            const byId = new Map<string, number>();
+            for (let round = 0; round < ROUNDS; round++)
+              ordinary.forEach((html, i) => byId.set(pool.idFor(inRound(html, round)), i));
+            let cached = 0;
+            for (const sub of readdirSync(cacheDir)) {
+              for (const file of readdirSync(path.join(cacheDir, sub)).filter((f) => f.endsWith(".json"))) {
+                const meta = JSON.parse(readFileSync(path.join(cacheDir, sub, file), "utf8")) as RenderSidecar;
+                const png = readFileSync(path.join(cacheDir, sub, `${meta.id}.png`));
+                cached++;
+                const what = byId.has(meta.id)
+                  ? `ordinary ${byId.get(meta.id)}`
+                  : (okHostile.get(meta.id) ?? "an unknown page");
+                if (meta.status !== "ok") bad.push(`cache: ${what} stored as ${meta.status}`);
+                if (!meta.verified) bad.push(`cache: ${what} without the record of how it was verified`);
+                const seen = pictures.get(meta.id)?.equals(png) ? look(meta.id, png) : inspect(png);
+                if (seen.blank) bad.push(`cache: ${what} is a blank image`);
+                if (okHostile.has(meta.id) && !seen.marked)
+                  bad.push(`cache: ${what} without its own heading, a capture of another document`);
+                const i = byId.get(meta.id);
+                if (i !== undefined) {
+                  const differs = samePixels(png, alone[i]!);
+                  if (differs) bad.push(`cache: ${what}: ${differs} from its render alone`);
+                }
+              }
             }
+            console.log(
+              `hostile neighbours (${engine}): ${ordinaryOk} of ${ordinaryRendered} ordinary renders ok, ${cached} renders cached, ${bad.length} problems, ${Math.round((Date.now() - started) / 1000)} s`,
+            );
+            expect(bad).toEqual([]);
+            // Failing an ordinary page, with its reason, is allowed; failing them all would pass the checks above for nothing.
+            expect(ordinaryOk).toBeGreaterThanOrEqual(0.9 * ordinaryRendered);
+            expect(cached).toBeGreaterThan(0);
+          } finally {
+            await pool.close();
           }
-        }
-        console.log(
-          `hostile neighbours (${engine}): ${ordinaryOk} of ${ordinaryRendered} ordinary renders ok, ${cached} renders cached, ${bad.length} problems, ${Math.round((Date.now() - started) / 1000)} s`,
-        );
-        expect(bad).toEqual([]);
-        // Failing an ordinary page, with its reason, is allowed; failing them all would pass the checks above for nothing.
-        expect(ordinaryOk).toBeGreaterThanOrEqual(0.9 * ordinaryRendered);
-        expect(cached).toBeGreaterThan(0);
-      } finally {
-        await pool.close();
-      }
-    });
-  });
+        },
+      );
+    },
+  );
 }

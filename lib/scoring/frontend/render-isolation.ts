@@ -25,11 +25,23 @@ function works(args: string[]): boolean {
 export function renderIsolation(): RenderIsolation {
   if (probed) return probed;
   if (process.env.COLBENCH_RENDER_NETNS === "0") {
-    probed = { network: "none", wrap: [], describe: "network: none (COLBENCH_RENDER_NETNS=0): interception, a proxy to nowhere and blocked popups only" };
+    probed = {
+      network: "none",
+      wrap: [],
+      describe: "network: none (COLBENCH_RENDER_NETNS=0): interception, a proxy to nowhere and blocked popups only",
+    };
   } else if (process.platform === "linux" && works(["--net"])) {
-    probed = { network: "netns", wrap: ["unshare", "--net"], describe: "network: own namespace, no interface up; popups blocked" };
+    probed = {
+      network: "netns",
+      wrap: ["unshare", "--net"],
+      describe: "network: own namespace, no interface up; popups blocked",
+    };
   } else if (process.platform === "linux" && works(["--map-root-user", "--net"])) {
-    probed = { network: "userns+netns", wrap: ["unshare", "--map-root-user", "--net"], describe: "network: own user and network namespace, no interface up; popups blocked" };
+    probed = {
+      network: "userns+netns",
+      wrap: ["unshare", "--map-root-user", "--net"],
+      describe: "network: own user and network namespace, no interface up; popups blocked",
+    };
   } else {
     probed = {
       network: "none",

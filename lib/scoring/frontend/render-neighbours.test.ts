@@ -27,45 +27,61 @@ const describeOf = (r: RenderResult) =>
 for (const engine of ["chromium", "firefox"] as BrowserName[]) {
   const executable = defaultExecutable(engine);
   const present = existsSync(executable);
-  describe.skipIf(!present)(present ? `render isolation (${engine})` : `render isolation (${engine}; skipped: no ${executable})`, () => {
-    it("renders ten ordinary pages beside hostile ones exactly as it renders them alone", { timeout: 240_000 }, async () => {
-      const pool = await RenderPool.start({ browser: engine, cache: false, concurrency: 3, deadlineMs: 3_000, captureTimeoutMs: 6_000, memoryLimitMb: 1024 });
-      try {
-        const ordinary = ordinaryPages();
-        const alone: RenderResult[] = [];
-        for (const html of ordinary) alone.push(await pool.render(html));
-        for (const r of alone) expect(r.status, describeOf(r)).toBe("ok");
+  describe.skipIf(!present)(
+    present ? `render isolation (${engine})` : `render isolation (${engine}; skipped: no ${executable})`,
+    () => {
+      it(
+        "renders ten ordinary pages beside hostile ones exactly as it renders them alone",
+        { timeout: 240_000 },
+        async () => {
+          const pool = await RenderPool.start({
+            browser: engine,
+            cache: false,
+            concurrency: 3,
+            deadlineMs: 3_000,
+            captureTimeoutMs: 6_000,
+            memoryLimitMb: 1024,
+          });
+          try {
+            const ordinary = ordinaryPages();
+            const alone: RenderResult[] = [];
+            for (const html of ordinary) alone.push(await pool.render(html));
+            for (const r of alone) expect(r.status, describeOf(r)).toBe("ok");
 
-        // Hostile pages first in the queue, each followed by ordinary ones, so that every ordinary
-        // page is rendered while some hostile page is at work.
-        const names = Object.keys(HOSTILE_PAGES);
-        const jobs: { name: string; html: string; ordinary: number | null }[] = [];
-        let next = 0;
-        for (const name of names) {
-          jobs.push({ name, html: HOSTILE_PAGES[name]!, ordinary: null });
-          for (let k = 0; k < 2 && next < ordinary.length; k++, next++) jobs.push({ name: `ordinary ${next}`, html: ordinary[next]!, ordinary: next });
-        }
-        while (next < ordinary.length) jobs.push({ name: `ordinary ${next}`, html: ordinary[next]!, ordinary: next++ });
-        const results = await Promise.all(jobs.map((j) => pool.render(j.html)));
-
-        const report = jobs.map((j, i) => `${j.name}: ${describeOf(results[i]!)}`);
-        console.log(`render isolation (${engine}):\n  ${report.join("\n  ")}`);
-        for (const [i, job] of jobs.entries()) {
-          const r = results[i]!;
-          if (job.ordinary === null) {
-            // A hostile page's render says why it is not a clean one, and counts only after a second try in a fresh browser.
-            if (r.status !== "ok") {
-              expect(r.error, job.name).toBeTruthy();
-              expect(r.retried, job.name).toBeDefined();
+            // Hostile pages first in the queue, each followed by ordinary ones, so that every ordinary
+            // page is rendered while some hostile page is at work.
+            const names = Object.keys(HOSTILE_PAGES);
+            const jobs: { name: string; html: string; ordinary: number | null }[] = [];
+            let next = 0;
+            for (const name of names) {
+              jobs.push({ name, html: HOSTILE_PAGES[name]!, ordinary: null });
+              for (let k = 0; k < 2 && next < ordinary.length; k++, next++)
+                jobs.push({ name: `ordinary ${next}`, html: ordinary[next]!, ordinary: next });
             }
-            continue;
+            while (next < ordinary.length)
+              jobs.push({ name: `ordinary ${next}`, html: ordinary[next]!, ordinary: next++ });
+            const results = await Promise.all(jobs.map((j) => pool.render(j.html)));
+
+            const report = jobs.map((j, i) => `${j.name}: ${describeOf(results[i]!)}`);
+            console.log(`render isolation (${engine}):\n  ${report.join("\n  ")}`);
+            for (const [i, job] of jobs.entries()) {
+              const r = results[i]!;
+              if (job.ordinary === null) {
+                // A hostile page's render says why it is not a clean one, and counts only after a second try in a fresh browser.
+                if (r.status !== "ok") {
+                  expect(r.error, job.name).toBeTruthy();
+                  expect(r.retried, job.name).toBeDefined();
+                }
+                continue;
+              }
+              expect(r.status, `${job.name}: ${describeOf(r)}`).toBe("ok");
+              expect(samePixels(r.png, alone[job.ordinary]!.png), job.name).toBeNull();
+            }
+          } finally {
+            await pool.close();
           }
-          expect(r.status, `${job.name}: ${describeOf(r)}`).toBe("ok");
-          expect(samePixels(r.png, alone[job.ordinary]!.png), job.name).toBeNull();
-        }
-      } finally {
-        await pool.close();
-      }
-    });
-  });
+        },
+      );
+    },
+  );
 }

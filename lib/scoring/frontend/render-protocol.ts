@@ -2,7 +2,13 @@
 // workers/render/main.ts (a separate Node process that owns Chromium). Untrusted HTML only ever
 // crosses this boundary as a string; it is parsed and run on the worker's side.
 
-import { DEFAULT_PROFILE, PROFILES, type BrowserName, type ProfileName, type RenderGeometry } from "../../colbench/render-profile";
+import {
+  DEFAULT_PROFILE,
+  PROFILES,
+  type BrowserName,
+  type ProfileName,
+  type RenderGeometry,
+} from "../../colbench/render-profile";
 
 /**
  * Everything that changes the pixels of a render besides the page and the browser: the profile's

@@ -52,9 +52,12 @@ describe.skipIf(!existsSync(chromium))(`render pool (${chromium})`, () => {
   });
 
   it("captures the whole page, taller than the viewport, with 100vh meaning the viewport, beside Firefox's scrollbar", async () => {
-    const r = await pool.render(`<html><body style="margin:0"><div style="height:100vh;background:#f00"></div><div style="height:1500px;background:#00f"></div></body></html>`, {
-      cache: false,
-    });
+    const r = await pool.render(
+      `<html><body style="margin:0"><div style="height:100vh;background:#f00"></div><div style="height:1500px;background:#00f"></div></body></html>`,
+      {
+        cache: false,
+      },
+    );
     const img = decodePng(r.png);
     // paper: a 1366x682 window; a page taller than it is laid out 12 px narrower, as Firefox lays it out beside its scrollbar.
     expect([img.width, img.height]).toEqual([1354, 682 + 1500]);
@@ -71,10 +74,19 @@ describe.skipIf(!existsSync(chromium))(`render pool (${chromium})`, () => {
     const standards = decodePng((await pool.render(`<!DOCTYPE html><html>${body}`, { cache: false })).png);
     expect([standards.width, standards.height]).toEqual([1366, 682]);
     // A flex body too (Chromium keeps it stretched however its height is put in words): its item's 132 px.
-    const flex = decodePng((await pool.render(`<html><body style="display:flex;margin:0"><div style="padding:16px;background:#00f"><p style="margin:0;height:100px">x</p></div></body></html>`, { cache: false })).png);
+    const flex = decodePng(
+      (
+        await pool.render(
+          `<html><body style="display:flex;margin:0"><div style="padding:16px;background:#00f"><p style="margin:0;height:100px">x</p></div></body></html>`,
+          { cache: false },
+        )
+      ).png,
+    );
     expect(flex.height).toBe(132);
     // A height the page sets itself is kept: a quirks page whose body is 100% tall fills the window.
-    const full = decodePng((await pool.render(`<html><body style="height:100%;margin:0"><p>x</p></body></html>`, { cache: false })).png);
+    const full = decodePng(
+      (await pool.render(`<html><body style="height:100%;margin:0"><p>x</p></body></html>`, { cache: false })).png,
+    );
     expect(full.height).toBe(682);
   });
 
@@ -102,14 +114,20 @@ describe.skipIf(!existsSync(chromium))(`render pool (${chromium})`, () => {
   });
 
   it("cuts off a script that never finishes", async () => {
-    const r = await pool.render(`<html><body><h1>before</h1><script>while (true) {}</script><p>after</p></body></html>`, { cache: false });
+    const r = await pool.render(
+      `<html><body><h1>before</h1><script>while (true) {}</script><p>after</p></body></html>`,
+      { cache: false },
+    );
     expect(r.status).toBe("timeout");
     expect(r.png.length).toBeGreaterThan(0);
     await expectNormalPage(pool);
   });
 
   it("cuts off a loop started from a timer after load", async () => {
-    const r = await pool.render(`<html><body><h1>hi</h1><script>setTimeout(() => { for (;;) {} }, 0)</script></body></html>`, { cache: false });
+    const r = await pool.render(
+      `<html><body><h1>hi</h1><script>setTimeout(() => { for (;;) {} }, 0)</script></body></html>`,
+      { cache: false },
+    );
     expect(["ok", "timeout"]).toContain(r.status);
     await expectNormalPage(pool);
   });

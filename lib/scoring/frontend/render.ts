@@ -5,7 +5,13 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { projectRoot } from "../../paths";
-import { DEFAULT_BROWSER, DEFAULT_PROFILE, type BrowserName, type ProfileName, type RenderProfile } from "../../colbench/render-profile";
+import {
+  DEFAULT_BROWSER,
+  DEFAULT_PROFILE,
+  type BrowserName,
+  type ProfileName,
+  type RenderProfile,
+} from "../../colbench/render-profile";
 import { defaultExecutable, requireEngine } from "./browsers";
 import { resolvePlaceholderPhoto, type PlaceholderPhoto, type PlaceholderPhotoSource } from "./placeholder-photo";
 import { FALLBACK_SIZE, fallbackPng } from "./png";
@@ -127,7 +133,13 @@ export class RenderPool {
     // Firefox is driven over a WebSocket, so its namespace has its own loopback up (nothing else listens there).
     this.isolation =
       this.browser === "firefox" && isolation.network !== "none"
-        ? { ...isolation, describe: isolation.describe.replace("no interface up", "only its own loopback up, for the driver's WebSocket to Firefox") }
+        ? {
+            ...isolation,
+            describe: isolation.describe.replace(
+              "no interface up",
+              "only its own loopback up, for the driver's WebSocket to Firefox",
+            ),
+          }
         : isolation;
     this.settings = { ...settingsFor(options.profile ?? DEFAULT_PROFILE, photo?.placeholders), ...options.settings };
     const cache = options.cache ?? true;
@@ -159,7 +171,10 @@ export class RenderPool {
 
   /** The id a page would get with this pool's browser and settings. */
   idFor(html: string, settings?: Partial<RenderSettings>): string {
-    return renderId(html, { settings: { ...this.settings, ...settings }, browser: `${this.browser}/${this.browserMajor()}` });
+    return renderId(html, {
+      settings: { ...this.settings, ...settings },
+      browser: `${this.browser}/${this.browserMajor()}`,
+    });
   }
 
   /** The worker process's id (for diagnostics such as CPU accounting), while one runs. */
@@ -180,7 +195,18 @@ export class RenderPool {
     const profile = this.profileOf(settings);
     if (hit) {
       const { width, height, status, aborted, blocked, verified } = hit.meta;
-      return { id, profile, png: hit.png, width, height, status, aborted, blocked, cached: true, ...(verified ? { verified } : {}) };
+      return {
+        id,
+        profile,
+        png: hit.png,
+        width,
+        height,
+        status,
+        aborted,
+        blocked,
+        cached: true,
+        ...(verified ? { verified } : {}),
+      };
     }
     const maxBytes = this.options.maxHtmlBytes ?? DEFAULT_MAX_HTML_BYTES;
     let reply =
@@ -188,7 +214,11 @@ export class RenderPool {
         ? failedReply(0, `the page is larger than ${maxBytes} bytes`)
         : await this.send(html, settings, opts.deadlineMs ?? this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     // "ok" is believed only with the worker's account of how the capture was checked.
-    if (reply.status === "ok" && !reply.verified) reply = { ...failedReply(reply.reqId, "the render worker did not say how it checked the capture"), ...(reply.retried ? { retried: reply.retried } : {}) };
+    if (reply.status === "ok" && !reply.verified)
+      reply = {
+        ...failedReply(reply.reqId, "the render worker did not say how it checked the capture"),
+        ...(reply.retried ? { retried: reply.retried } : {}),
+      };
     const png = Buffer.from(reply.png.buffer, reply.png.byteOffset, reply.png.byteLength);
     const result: RenderResult = {
       id,
@@ -331,7 +361,11 @@ export class RenderPool {
           }, 2_000).unref();
         }
         if (!ready) {
-          reject(new Error(`render worker exited (${signal ?? code}) before it was ready: ${this.stderrTail.trim().slice(-800)}`));
+          reject(
+            new Error(
+              `render worker exited (${signal ?? code}) before it was ready: ${this.stderrTail.trim().slice(-800)}`,
+            ),
+          );
           return;
         }
         // Jobs in flight in a dead worker get one more try in a fresh one.
@@ -347,5 +381,14 @@ export class RenderPool {
 }
 
 function failedReply(reqId: number, error: string): RenderReply {
-  return { type: "result", reqId, status: "failed", png: fallbackPng(), ...FALLBACK_SIZE, aborted: 0, blocked: [], error };
+  return {
+    type: "result",
+    reqId,
+    status: "failed",
+    png: fallbackPng(),
+    ...FALLBACK_SIZE,
+    aborted: 0,
+    blocked: [],
+    error,
+  };
 }

@@ -45,9 +45,17 @@ describe.skipIf(!existsSync(chromium))("FrontendScorer", () => {
 describe("what a score keeps of a render that was not clean", () => {
   it("says how the render ended and what a first attempt met", () => {
     expect(renderTrouble({ status: "ok" })).toBeUndefined();
-    expect(renderTrouble({ status: "failed", error: "capturing the page took longer than 15000 ms", retried: { status: "failed", error: "the page used 2100 MiB, more than its 2048 MiB" } })).toBe(
+    expect(
+      renderTrouble({
+        status: "failed",
+        error: "capturing the page took longer than 15000 ms",
+        retried: { status: "failed", error: "the page used 2100 MiB, more than its 2048 MiB" },
+      }),
+    ).toBe(
       "first attempt failed: the page used 2100 MiB, more than its 2048 MiB; rendered again alone in a fresh browser; then failed: capturing the page took longer than 15000 ms",
     );
-    expect(renderTrouble({ status: "ok", retried: { status: "timeout" } })).toBe("first attempt timeout; rendered again alone in a fresh browser");
+    expect(renderTrouble({ status: "ok", retried: { status: "timeout" } })).toBe(
+      "first attempt timeout; rendered again alone in a fresh browser",
+    );
   });
 });

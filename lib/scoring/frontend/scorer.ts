@@ -35,7 +35,10 @@ export interface FrontendScore {
 /** What a score keeps of a render that was not clean (absent for a clean first attempt). */
 export function renderTrouble(r: Pick<RenderResult, "status" | "error" | "retried">): string | undefined {
   const parts: string[] = [];
-  if (r.retried) parts.push(`first attempt ${r.retried.status}${r.retried.error ? `: ${r.retried.error}` : ""}; rendered again alone in a fresh browser`);
+  if (r.retried)
+    parts.push(
+      `first attempt ${r.retried.status}${r.retried.error ? `: ${r.retried.error}` : ""}; rendered again alone in a fresh browser`,
+    );
   if (r.status !== "ok") parts.push(`${r.status}${r.error ? `: ${r.error}` : ""}`);
   return parts.length ? parts.join("; then ") : undefined;
 }
@@ -63,7 +66,10 @@ export class FrontendScorer {
 
   async score(groundTruth: string, answer: FrontendAnswer): Promise<FrontendScore> {
     const [target, answered] = await Promise.all([this.pool.render(groundTruth), this.answerImage(answer)]);
-    const [a, t] = await Promise.all([this.embedding(answered.id, answered.png, answered.cacheable), this.embedding(target.id, target.png, target.status === "ok")]);
+    const [a, t] = await Promise.all([
+      this.embedding(answered.id, answered.png, answered.cacheable),
+      this.embedding(target.id, target.png, target.status === "ok"),
+    ]);
     const answerError = answered.trouble;
     const targetError = renderTrouble(target);
     return {
@@ -80,7 +86,9 @@ export class FrontendScorer {
     };
   }
 
-  private async answerImage(answer: FrontendAnswer): Promise<{ id: string; png: Buffer; status: AnswerSource; cacheable: boolean; trouble?: string }> {
+  private async answerImage(
+    answer: FrontendAnswer,
+  ): Promise<{ id: string; png: Buffer; status: AnswerSource; cacheable: boolean; trouble?: string }> {
     if (answer.kind === "none") return { id: "fallback", png: fallbackPng(), status: "none", cacheable: false };
     if (answer.kind === "image") {
       const png = await readFile(answer.path);
@@ -97,11 +105,15 @@ export class FrontendScorer {
     let pending = this.embeddings.get(key);
     if (!pending) {
       const dir = this.pool.cacheDir;
-      const file = onDisk && dir && /^[0-9a-f]{64}$/.test(id) ? path.join(dir, id.slice(0, 2), `${id}.${this.embedder.id}.f32`) : null;
+      const file =
+        onDisk && dir && /^[0-9a-f]{64}$/.test(id)
+          ? path.join(dir, id.slice(0, 2), `${id}.${this.embedder.id}.f32`)
+          : null;
       pending = (async () => {
         if (file) {
           const bytes = await readFile(file).catch(() => null);
-          if (bytes && bytes.byteLength % 4 === 0 && bytes.byteLength > 0) return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+          if (bytes && bytes.byteLength % 4 === 0 && bytes.byteLength > 0)
+            return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
         }
         const v = await this.embedder.embed(png);
         if (file) {

@@ -8,7 +8,10 @@ import { frontendTaskKey } from "../frontend/input";
 // bootstrap over tasks with a fixed seed, so the same files always print the same interval.
 
 const scoredLine = z.union([
-  z.looseObject({ task: z.looseObject({ ground_truth: z.string().min(1, "must be a non-empty string") }), reward: z.number() }),
+  z.looseObject({
+    task: z.looseObject({ ground_truth: z.string().min(1, "must be a non-empty string") }),
+    reward: z.number(),
+  }),
   z.looseObject({ ground_truth: z.string().min(1, "must be a non-empty string"), reward: z.number() }),
 ]);
 
@@ -30,11 +33,15 @@ export function parseScoredLine(text: string): ScoredLineParse {
     );
     return {
       ok: false,
-      problems: issues.map((issue) => ({ field: issue.path.length ? issue.path.join(".") : "(line)", message: issue.message })),
+      problems: issues.map((issue) => ({
+        field: issue.path.length ? issue.path.join(".") : "(line)",
+        message: issue.message,
+      })),
     };
   }
   const d = parsed.data as { task?: { ground_truth: string }; ground_truth?: string; reward: number };
-  if (!Number.isFinite(d.reward)) return { ok: false, problems: [{ field: "reward", message: "must be a finite number" }] };
+  if (!Number.isFinite(d.reward))
+    return { ok: false, problems: [{ field: "reward", message: "must be a finite number" }] };
   return { ok: true, taskKey: frontendTaskKey(d.task?.ground_truth ?? d.ground_truth!), reward: d.reward };
 }
 
@@ -79,7 +86,11 @@ function meanByTask(samples: { taskKey: string; reward: number }[]): Map<string,
 }
 
 /** Per-task outcomes (1 win, 0.5 tie, 0 loss for A) and the bootstrap interval of their mean. */
-export function winRate(a: { taskKey: string; reward: number }[], b: { taskKey: string; reward: number }[], confidence = 0.95): WinRate {
+export function winRate(
+  a: { taskKey: string; reward: number }[],
+  b: { taskKey: string; reward: number }[],
+  confidence = 0.95,
+): WinRate {
   const ra = meanByTask(a);
   const rb = meanByTask(b);
   const outcomes: number[] = [];

@@ -10,7 +10,7 @@ describe("meanWithInterval", () => {
     expect(e.high).toBeCloseTo(1, 6);
     const tight = meanWithInterval(Array.from({ length: 100 }, (_, i) => (i % 2 ? 0.6 : 0.4)));
     expect(tight.mean).toBeCloseTo(0.5, 12);
-    expect(tight.high - tight.low).toBeCloseTo(2 * 1.959964 * Math.sqrt(0.01 * 100 / 99 / 100), 6);
+    expect(tight.high - tight.low).toBeCloseTo(2 * 1.959964 * Math.sqrt((0.01 * 100) / 99 / 100), 6);
   });
 
   it("handles no and one unit", () => {

@@ -10,11 +10,7 @@ describe("backend metrics", () => {
   });
 
   it("takes each task's best sample, then averages over tasks", () => {
-    const groups = [
-      [0.2, 1, 0.5],
-      [0, 0.4],
-      [0.7],
-    ];
+    const groups = [[0.2, 1, 0.5], [0, 0.4], [0.7]];
     const all = bestOfK(groups);
     expect(all.bestOfK).toBeCloseTo((1 + 0.4 + 0.7) / 3);
     expect(all.bestOfKSuccess).toBeCloseTo(1 / 3);

@@ -34,7 +34,10 @@ export function bestOfTask(samples: readonly number[], k?: number): number {
 
 /** Best-of-k over tasks: `groups` holds each task's sample rewards in sampling order; only the
  *  first k of each count (all of them when k is omitted). */
-export function bestOfK(groups: readonly (readonly number[])[], k?: number): { bestOfK: number; bestOfKSuccess: number } {
+export function bestOfK(
+  groups: readonly (readonly number[])[],
+  k?: number,
+): { bestOfK: number; bestOfKSuccess: number } {
   const best = groups.filter((g) => g.length > 0).map((g) => bestOfTask(g, k));
   return { bestOfK: mean(best), bestOfKSuccess: successRate(best) };
 }

@@ -10,7 +10,11 @@ export const CLIP_FIXTURES = path.join(projectRoot, "lib", "scoring", "frontend"
 export const TINY_CLIP = path.join(CLIP_FIXTURES, "tiny-clip");
 
 /** transformers' normalised embedding of one fixture picture by the tiny CLIP. */
-export const expectedEmbedding = (JSON.parse(readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as { embedding: { input: string; values: number[] } }).embedding;
+export const expectedEmbedding = (
+  JSON.parse(readFileSync(path.join(CLIP_FIXTURES, "expected.json"), "utf8")) as {
+    embedding: { input: string; values: number[] };
+  }
+).embedding;
 
 export const fixturePng = (name: string) => readFileSync(path.join(CLIP_FIXTURES, name));
 

@@ -21,7 +21,8 @@ function blurBomb(): string {
 /** Deeply nested flex and grid boxes with many children: a layout that is slow to compute and huge to draw. */
 function hugeLayout(): string {
   let inner = "x";
-  for (let i = 0; i < 400; i++) inner = `<div style="display:${i % 2 ? "flex" : "grid"};padding:1px;border:1px solid #${(i * 2654435761 % 0xffffff).toString(16).padStart(6, "0")}">${inner}<span>${i}</span></div>`;
+  for (let i = 0; i < 400; i++)
+    inner = `<div style="display:${i % 2 ? "flex" : "grid"};padding:1px;border:1px solid #${((i * 2654435761) % 0xffffff).toString(16).padStart(6, "0")}">${inner}<span>${i}</span></div>`;
   const cells = Array.from({ length: 60_000 }, (_, i) => `<td style="box-shadow:0 0 20px #000">${i}</td>`).join("");
   return `<html><body>${inner}<table><tr>${cells}</tr></table><div style="width:30000px;height:30000px;background:repeating-linear-gradient(45deg,#000 0 1px,#fff 1px 3px)"></div></body></html>`;
 }

@@ -37,8 +37,15 @@ export class Marionette {
   /** Starts headless Firefox with Marionette on a free port and opens a session (window 1366x768, as Selenium leaves it). */
   static async launch(executablePath: string): Promise<Marionette> {
     const profile = mkdtempSync(path.join(os.tmpdir(), "colbench-marionette-"));
-    writeFileSync(path.join(profile, "user.js"), 'user_pref("marionette.port", 0);\nuser_pref("browser.shell.checkDefaultBrowser", false);\n');
-    const firefox = spawn(executablePath, ["--headless", "--marionette", "--no-remote", "--profile", profile, "about:blank"], { stdio: "ignore" });
+    writeFileSync(
+      path.join(profile, "user.js"),
+      'user_pref("marionette.port", 0);\nuser_pref("browser.shell.checkDefaultBrowser", false);\n',
+    );
+    const firefox = spawn(
+      executablePath,
+      ["--headless", "--marionette", "--no-remote", "--profile", profile, "about:blank"],
+      { stdio: "ignore" },
+    );
     try {
       const portFile = path.join(profile, "MarionetteActivePort");
       const deadline = Date.now() + 60_000;

@@ -28,7 +28,16 @@ const shiftWords = (text: string) => text.replace(/&[a-z#0-9]+;|[A-Za-z]/g, (m) 
 export function reword(html: string): string {
   return html.replace(
     /(<(script|style|title)\b[\s\S]*?<\/\2>)|(<!--[\s\S]*?-->)|(\bplaceholder\s*=\s*)(["'])([^"']*)\5|>([^<]+)</gi,
-    (whole, skipped?: string, _tag?: string, comment?: string, attr?: string, quote?: string, value?: string, text?: string) => {
+    (
+      whole,
+      skipped?: string,
+      _tag?: string,
+      comment?: string,
+      attr?: string,
+      quote?: string,
+      value?: string,
+      text?: string,
+    ) => {
       if (skipped || comment) return whole;
       if (attr !== undefined) return `${attr}${quote}${shiftWords(value ?? "")}${quote}`;
       return text === undefined ? whole : `>${shiftWords(text)}<`;
@@ -70,9 +79,11 @@ const LAYOUT_CLASS = new RegExp(
 /** Padding, which is only spacing on a box that draws nothing of its own. */
 const PADDING_CLASS = /^(?:[a-z0-9]+:)*p[xytblr]?-\S+$/;
 /** Classes that make a box visible by itself (a fill, a border, a shadow): its padding is part of its look. */
-const DRAWN_BOX = /^(?:[a-z0-9]+:)*(?:bg-(?!opacity|cover|contain|center|fixed|no-repeat|repeat|top|bottom|left|right|clip|origin)\S+|border(?:-[trblxy])?(?:-\d+)?|rounded\S*|shadow\S*|ring\S*)$/;
+const DRAWN_BOX =
+  /^(?:[a-z0-9]+:)*(?:bg-(?!opacity|cover|contain|center|fixed|no-repeat|repeat|top|bottom|left|right|clip|origin)\S+|border(?:-[trblxy])?(?:-\d+)?|rounded\S*|shadow\S*|ring\S*)$/;
 const RESPONSIVE_DISPLAY = /^[a-z0-9]+:(?:flex|inline-flex|grid|inline-grid|block|inline-block|table)$/;
-const LAYOUT_STYLE = /^(?:display|position|float|clear|top|right|bottom|left|inset|z-index|margin.*|gap|row-gap|column-gap|flex.*|grid.*|justify-.*|align-.*|place-.*|order|text-align|transform)$/;
+const LAYOUT_STYLE =
+  /^(?:display|position|float|clear|top|right|bottom|left|inset|z-index|margin.*|gap|row-gap|column-gap|flex.*|grid.*|justify-.*|align-.*|place-.*|order|text-align|transform)$/;
 
 /**
  * The page with its arrangement undone, as if its layout CSS had failed: Tailwind's display,
@@ -116,9 +127,21 @@ function effective(classes: string[], pattern: RegExp): string | undefined {
   return best;
 }
 
-const classesOf = (startTag: string) => /\bclass\s*=\s*(["'])([^"']*)\1/i.exec(startTag)?.[2]?.split(/\s+/).filter(Boolean) ?? [];
+const classesOf = (startTag: string) =>
+  /\bclass\s*=\s*(["'])([^"']*)\1/i.exec(startTag)?.[2]?.split(/\s+/).filter(Boolean) ?? [];
 const SIZED = /^(?:[a-z0-9]+:)*(?:w-|flex-none$)/;
-const INTRINSIC = new Set(["img", "svg", "video", "picture", "iframe", "canvas", "input", "button", "select", "textarea"]);
+const INTRINSIC = new Set([
+  "img",
+  "svg",
+  "video",
+  "picture",
+  "iframe",
+  "canvas",
+  "input",
+  "button",
+  "select",
+  "textarea",
+]);
 
 /**
  * Gives each column of a row (flex) or grid its share of the width as an inline style, where it has
@@ -136,7 +159,8 @@ function keepColumnWidths(html: string): string {
       const kids = childElements(html, el.inner[0], el.inner[1]).filter((k) => k.tag !== "script" && k.tag !== "style");
       let columns = 0;
       if (display === "flex" || display === "inline-flex") {
-        if (!/^flex-col/.test(effective(classes, /^flex-(?:row|col)(?:-reverse)?$/) ?? "flex-row")) columns = kids.length;
+        if (!/^flex-col/.test(effective(classes, /^flex-(?:row|col)(?:-reverse)?$/) ?? "flex-row"))
+          columns = kids.length;
       } else if (display === "grid" || display === "inline-grid") {
         columns = Number(/^grid-cols-(\d+)$/.exec(effective(classes, /^grid-cols-\d+$/) ?? "")?.[1] ?? 1);
       }
@@ -148,7 +172,11 @@ function keepColumnWidths(html: string): string {
           const span = Number(/^col-span-(\d+)$/.exec(effective(own, /^col-span-\d+$/) ?? "")?.[1] ?? 1);
           const width = `width:${((100 * Math.min(span, columns)) / columns).toFixed(3)}%`;
           const style = /\bstyle\s*=\s*(["'])/i.exec(tag);
-          inserts.push(style ? [k.start + style.index + style[0].length, `${width};`] : [k.start + 1 + k.tag.length, ` style="${width}"`]);
+          inserts.push(
+            style
+              ? [k.start + style.index + style[0].length, `${width};`]
+              : [k.start + 1 + k.tag.length, ` style="${width}"`],
+          );
         }
       }
       visit(el.inner[0], el.inner[1], depth + 1);
@@ -179,7 +207,12 @@ const HUE_SWAP: Record<string, string> = {
  */
 export function swapHues(html: string): string {
   return mapClasses(html, (classes) =>
-    classes.map((c) => c.replace(/^((?:[a-z0-9]+:)*(?:bg|text|border|from|via|to|ring|divide|placeholder)-)([a-z]+)(-\d+)$/, (m, pre: string, hue: string, shade: string) => (HUE_SWAP[hue] ? `${pre}${HUE_SWAP[hue]}${shade}` : m))),
+    classes.map((c) =>
+      c.replace(
+        /^((?:[a-z0-9]+:)*(?:bg|text|border|from|via|to|ring|divide|placeholder)-)([a-z]+)(-\d+)$/,
+        (m, pre: string, hue: string, shade: string) => (HUE_SWAP[hue] ? `${pre}${HUE_SWAP[hue]}${shade}` : m),
+      ),
+    ),
   );
 }
 
@@ -191,15 +224,36 @@ export function darkMode(html: string): string {
   const mirrored = mapClasses(html, (classes) =>
     classes.map((c) =>
       c
-        .replace(/^((?:[a-z0-9]+:)*(?:bg|text|border|divide|placeholder)-)(gray|grey|stone)-(\d+)$/, (_m, pre: string, hue: string, shade: string) => `${pre}${hue}-${Math.min(900, Math.max(50, 1000 - Number(shade)))}`)
-        .replace(/^((?:[a-z0-9]+:)*(?:bg|text|border)-)(white|black)$/, (_m, pre: string, v: string) => `${pre}${v === "white" ? "gray-900" : "white"}`),
+        .replace(
+          /^((?:[a-z0-9]+:)*(?:bg|text|border|divide|placeholder)-)(gray|grey|stone)-(\d+)$/,
+          (_m, pre: string, hue: string, shade: string) =>
+            `${pre}${hue}-${Math.min(900, Math.max(50, 1000 - Number(shade)))}`,
+        )
+        .replace(
+          /^((?:[a-z0-9]+:)*(?:bg|text|border)-)(white|black)$/,
+          (_m, pre: string, v: string) => `${pre}${v === "white" ? "gray-900" : "white"}`,
+        ),
     ),
   );
   // The browser's own white page and black text, for elements that do not set them.
   return mirrored.replace(/<head\b[^>]*>|<body\b/i, (m) => `<style>html{background:#111827;color:#f9fafb}</style>${m}`);
 }
 
-const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+const VOID = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+]);
 
 interface Span {
   start: number;
@@ -285,8 +339,13 @@ export function removeImages(html: string): string {
 
 /** Another typeface: serif text throughout (Tailwind's font family classes replaced, and a rule for the rest). */
 export function serifFont(html: string): string {
-  const swapped = mapClasses(html, (classes) => classes.map((c) => c.replace(/^((?:[a-z0-9]+:)*)font-(?:sans|mono)$/, "$1font-serif")));
-  return swapped.replace(/<head\b[^>]*>|<body\b/i, (m) => `<style>html,body{font-family:Georgia,"DejaVu Serif",serif}</style>${m}`);
+  const swapped = mapClasses(html, (classes) =>
+    classes.map((c) => c.replace(/^((?:[a-z0-9]+:)*)font-(?:sans|mono)$/, "$1font-serif")),
+  );
+  return swapped.replace(
+    /<head\b[^>]*>|<body\b/i,
+    (m) => `<style>html,body{font-family:Georgia,"DejaVu Serif",serif}</style>${m}`,
+  );
 }
 
 /**
@@ -302,5 +361,14 @@ export function dropSection(html: string): string {
 }
 
 /** Every variant by name, for benches and tests. */
-export const PAGE_VARIANTS = { reword, breakLayout, swapHues, darkMode, reverseSections, removeImages, serifFont, dropSection } as const;
+export const PAGE_VARIANTS = {
+  reword,
+  breakLayout,
+  swapHues,
+  darkMode,
+  reverseSections,
+  removeImages,
+  serifFont,
+  dropSection,
+} as const;
 export type PageVariant = keyof typeof PAGE_VARIANTS;

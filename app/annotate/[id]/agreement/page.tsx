@@ -34,7 +34,11 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           JSON
         </a>
         {" · exports: "}
-        {["raw", queue.kind === "trajectory" ? "openrlhf-critic" : "openrlhf-policy", ...(queue.kind === "turn" ? ["trl-dpo"] : [])].map((f, i) => (
+        {[
+          "raw",
+          queue.kind === "trajectory" ? "openrlhf-critic" : "openrlhf-policy",
+          ...(queue.kind === "turn" ? ["trl-dpo"] : []),
+        ].map((f, i) => (
           <span key={f}>
             {i ? ", " : ""}
             <a href={`/api/queues/${queue.id}/export?format=${f}`} className="text-teal-700 underline">
@@ -111,9 +115,9 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         <section>
           <h2 className="mb-2 text-lg font-semibold">Confusion between people</h2>
           <p className="mb-2 text-xs text-stone-500">
-            Coincidences: for each pair, each two people&apos;s labels (Krippendorff&apos;s weighting). A and B are the pair&apos;s stored sides, not the
-            left and right each person saw: the desk shows every person the two sides in an order of their own, and a press on the left side is stored as
-            whichever side was shown there.
+            Coincidences: for each pair, each two people&apos;s labels (Krippendorff&apos;s weighting). A and B are the
+            pair&apos;s stored sides, not the left and right each person saw: the desk shows every person the two sides
+            in an order of their own, and a press on the left side is stored as whichever side was shown there.
           </p>
           <table className="w-full rounded-lg border border-stone-200 bg-white text-sm" data-testid="confusion">
             <thead className="bg-stone-100 text-xs text-stone-500">
@@ -154,7 +158,9 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
             <tbody className="divide-y divide-stone-100">
               {report.versusSource.matrix.map((row, i) => (
                 <tr key={report.versusSource.rows[i]}>
-                  <th className="px-3 py-1.5 text-left text-xs text-stone-500">{report.versusSource.rows[i] === "tie" ? "scored equal" : NAMES[report.versusSource.rows[i]!]}</th>
+                  <th className="px-3 py-1.5 text-left text-xs text-stone-500">
+                    {report.versusSource.rows[i] === "tie" ? "scored equal" : NAMES[report.versusSource.rows[i]!]}
+                  </th>
                   {row.map((v, j) => (
                     <td key={j} className={cell}>
                       {v}

@@ -1,7 +1,13 @@
 import fs from "node:fs/promises";
 import { requestViewer } from "@/app/_lib/viewer";
 import { mayViewRender } from "@/lib/access/renders";
-import { defaultRenderDir, isRenderId, RenderCache, renderId, type RenderSidecar } from "@/lib/scoring/frontend/render-cache";
+import {
+  defaultRenderDir,
+  isRenderId,
+  RenderCache,
+  renderId,
+  type RenderSidecar,
+} from "@/lib/scoring/frontend/render-cache";
 import { getStore } from "@/lib/store";
 import { answersArePages } from "@/app/_lib/answer-kind";
 
@@ -27,7 +33,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     targetInMembersQueue: (userId) => store.renders.targetInMembersQueue(id, userId),
     isTargetOf: async (episodeId) => {
       const [target, cached] = await Promise.all([store.seats.target(episodeId), cache.get(id)]);
-      return Boolean(target && cached && answersArePages(target.benchmark) && renderId(target.groundTruth, keyOf(cached.meta)) === id);
+      return Boolean(
+        target &&
+        cached &&
+        answersArePages(target.benchmark) &&
+        renderId(target.groundTruth, keyOf(cached.meta)) === id,
+      );
     },
   });
   // The same answer as a missing render: whether a target was ever rendered is not for this viewer either.
@@ -35,7 +46,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   try {
     const png = await fs.readFile(cache.pngPath(id));
     // Private: who may see it depends on who asks, so no shared cache keeps it.
-    return new Response(new Uint8Array(png), { headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=31536000, immutable" } });
+    return new Response(new Uint8Array(png), {
+      headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=31536000, immutable" },
+    });
   } catch {
     return new Response("no such render", { status: 404 });
   }

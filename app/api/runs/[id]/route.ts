@@ -15,5 +15,11 @@ export async function DELETE(_request: Request, { params }: { params: Promise<{ 
   const refusal = await refuseDelete(store, id);
   if (refusal) return Response.json({ error: `cannot delete ${run.name}: ${refusal}` }, { status: 409 });
   const deleted = await deleteRun(store, id);
-  return Response.json({ run: run.name, deleted: true, episodes: deleted?.episodes ?? 0, turns: deleted?.turns ?? 0, renderFiles: deleted?.renderFiles ?? 0 });
+  return Response.json({
+    run: run.name,
+    deleted: true,
+    episodes: deleted?.episodes ?? 0,
+    turns: deleted?.turns ?? 0,
+    renderFiles: deleted?.renderFiles ?? 0,
+  });
 }

@@ -13,7 +13,11 @@ export async function POST(request: Request) {
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = startSchema.safeParse(json.value ?? {});
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   try {
     getOfficialImports().start(parsed.data.split);
   } catch (error) {

@@ -13,9 +13,11 @@ export async function PATCH(request: Request, { params }: { params: Promise<{ id
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = z.object({ disabled: z.boolean() }).safeParse(json.value);
-  if (!parsed.success || !Number.isSafeInteger(id)) return Response.json({ error: "expected {disabled: true|false} for a user id" }, { status: 400 });
+  if (!parsed.success || !Number.isSafeInteger(id))
+    return Response.json({ error: "expected {disabled: true|false} for a user id" }, { status: 400 });
   const store = await getStore();
-  if (!(await store.users.list()).some((u) => u.id === id)) return Response.json({ error: `no user ${id}` }, { status: 404 });
+  if (!(await store.users.list()).some((u) => u.id === id))
+    return Response.json({ error: `no user ${id}` }, { status: 404 });
   await store.users.setDisabled(id, parsed.data.disabled);
   return Response.json({ ok: true });
 }

@@ -20,7 +20,12 @@ export default async function AgentSeatPage({ params }: { params: Promise<{ epis
   const view = await agentSeatView(await getStore(), episodeId);
   if (!view) notFound();
   return (
-    <SeatPage title="You are the agent" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat}>
+    <SeatPage
+      title="You are the agent"
+      benchmark={view.benchmark}
+      episodeId={view.episodeId}
+      personSeat={view.personSeat}
+    >
       <AgentSeat view={view} />
     </SeatPage>
   );

@@ -28,14 +28,31 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
     view.personOpposite && seesHidden(viewer) ? (
       <span className="text-sm text-stone-600">
         The agent is a person: hand them a link from{" "}
-        <Link className="text-teal-700 underline" href={`/episodes/${view.episodeId}#seat-links`} data-testid="seat-links-link">
+        <Link
+          className="text-teal-700 underline"
+          href={`/episodes/${view.episodeId}#seat-links`}
+          data-testid="seat-links-link"
+        >
           the episode&apos;s seat links
         </Link>
       </span>
     ) : null;
   return (
-    <SeatPage title="You are the collaborator" benchmark={view.benchmark} episodeId={view.episodeId} personSeat={view.personSeat} extra={invite}>
-      <CollaboratorSeat view={view} clip={benchmarkViews[view.benchmark].similarityInBrowser ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null) : null} />
+    <SeatPage
+      title="You are the collaborator"
+      benchmark={view.benchmark}
+      episodeId={view.episodeId}
+      personSeat={view.personSeat}
+      extra={invite}
+    >
+      <CollaboratorSeat
+        view={view}
+        clip={
+          benchmarkViews[view.benchmark].similarityInBrowser
+            ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null)
+            : null
+        }
+      />
     </SeatPage>
   );
 }

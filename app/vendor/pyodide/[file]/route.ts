@@ -21,7 +21,9 @@ export async function GET(_request: Request, { params }: { params: Promise<{ fil
   if (!type) return new Response("not a Pyodide file", { status: 404 });
   try {
     const body = await fs.readFile(path.join(process.cwd(), "node_modules", "pyodide", file));
-    return new Response(new Uint8Array(body), { headers: { "Content-Type": type, "Cache-Control": "public, max-age=86400" } });
+    return new Response(new Uint8Array(body), {
+      headers: { "Content-Type": type, "Cache-Control": "public, max-age=86400" },
+    });
   } catch {
     return new Response(`${file} is not installed (npm install pyodide)`, { status: 404 });
   }

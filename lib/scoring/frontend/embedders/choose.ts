@@ -19,12 +19,22 @@ export interface EmbedderChoice {
   notice?: string;
 }
 
-
-export async function chooseFrontendEmbedder(asked: { embedder?: EmbedderName; clip?: string } = {}, options: { timeoutMs?: number } = {}): Promise<EmbedderChoice> {
-  if (asked.embedder === "default") return { embedder: "default", reason: "the weight-free embedder (default-v2) was asked for; its scores are not comparable with the paper's" };
+export async function chooseFrontendEmbedder(
+  asked: { embedder?: EmbedderName; clip?: string } = {},
+  options: { timeoutMs?: number } = {},
+): Promise<EmbedderChoice> {
+  if (asked.embedder === "default")
+    return {
+      embedder: "default",
+      reason: "the weight-free embedder (default-v2) was asked for; its scores are not comparable with the paper's",
+    };
   const given = asked.clip ?? process.env.COLBENCH_CLIP;
   if (given || asked.embedder === "clip-vit-b32") {
-    return { embedder: "clip-vit-b32", clip: given ?? CLIP_HUB_ID, reason: `CLIP ViT-B/32 was asked for (weights: ${given ?? CLIP_HUB_ID})` };
+    return {
+      embedder: "clip-vit-b32",
+      clip: given ?? CLIP_HUB_ID,
+      reason: `CLIP ViT-B/32 was asked for (weights: ${given ?? CLIP_HUB_ID})`,
+    };
   }
   const settings = hubSettings();
   try {
@@ -36,10 +46,18 @@ export async function chooseFrontendEmbedder(asked: { embedder?: EmbedderName; c
         reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} will be downloaded from ${settings.endpoint} (${formatBytes(found.bytes)}) into ${settings.cacheDir} when the run starts scoring`,
       };
     }
-    return { embedder: "clip-vit-b32", clip: CLIP_HUB_ID, reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} is in the Hugging Face cache (${settings.cacheDir})` };
+    return {
+      embedder: "clip-vit-b32",
+      clip: CLIP_HUB_ID,
+      reason: `CLIP ViT-B/32, the paper's metric: ${CLIP_HUB_ID} is in the Hugging Face cache (${settings.cacheDir})`,
+    };
   } catch (error) {
     const why = error instanceof HubError ? error.message : String(error);
     const reason = `the weight-free default-v2, because CLIP ViT-B/32 can be neither found nor fetched: ${why}`;
-    return { embedder: "default", reason, notice: `frontend similarity uses default-v2, not CLIP ViT-B/32 (not comparable with the paper's scores): ${why}` };
+    return {
+      embedder: "default",
+      reason,
+      notice: `frontend similarity uses default-v2, not CLIP ViT-B/32 (not comparable with the paper's scores): ${why}`,
+    };
   }
 }

@@ -33,8 +33,14 @@ class GraphBuilder {
 
   /** A float32 constant (weights); little-endian raw bytes, as typed arrays are on every platform Node runs on here. */
   floats(name: string, dims: number[], data: Float32Array): string {
-    if (data.length !== dims.reduce((a, b) => a * b, 1)) throw new Error(`${name}: ${data.length} values for shape [${dims}]`);
-    this.initializers.push({ name, dims, dataType: FLOAT, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
+    if (data.length !== dims.reduce((a, b) => a * b, 1))
+      throw new Error(`${name}: ${data.length} values for shape [${dims}]`);
+    this.initializers.push({
+      name,
+      dims,
+      dataType: FLOAT,
+      rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    });
     return name;
   }
 
@@ -63,19 +69,39 @@ function concatRows(...parts: Float32Array[]): Float32Array {
 
 /** The serialized ModelProto of a loaded CLIP vision tower. */
 export function buildClipVisionOnnx(model: ClipVisionModel): Uint8Array {
-  const { hiddenSize: H, intermediateSize: I, numHeads: heads, imageSize: S, patchSize: P, projectionDim: E, layerNormEps: eps } = model.config;
+  const {
+    hiddenSize: H,
+    intermediateSize: I,
+    numHeads: heads,
+    imageSize: S,
+    patchSize: P,
+    projectionDim: E,
+    layerNormEps: eps,
+  } = model.config;
   const grid = (S / P) ** 2;
   const T = grid + 1;
   const D = H / heads;
   const g = new GraphBuilder();
 
   const layerNorm = (x: string, prefix: string, affine: { weight: Float32Array; bias: Float32Array }) =>
-    g.op("LayerNormalization", [x, g.floats(`${prefix}.weight`, [H], affine.weight), g.floats(`${prefix}.bias`, [H], affine.bias)], [int("axis", -1), float("epsilon", eps)]);
+    g.op(
+      "LayerNormalization",
+      [x, g.floats(`${prefix}.weight`, [H], affine.weight), g.floats(`${prefix}.bias`, [H], affine.bias)],
+      [int("axis", -1), float("epsilon", eps)],
+    );
   const gemm = (x: string, prefix: string, w: Float32Array, out: number, inp: number, bias?: Float32Array) =>
-    g.op("Gemm", [x, g.floats(`${prefix}.weight`, [out, inp], w), ...(bias ? [g.floats(`${prefix}.bias`, [out], bias)] : [])], [int("transB", 1)]);
+    g.op(
+      "Gemm",
+      [x, g.floats(`${prefix}.weight`, [out, inp], w), ...(bias ? [g.floats(`${prefix}.bias`, [out], bias)] : [])],
+      [int("transB", 1)],
+    );
 
   // Patches: [N, H, g, g] → [N, grid, H]; a zero token in front; class + positions added.
-  let h = g.op("Conv", ["pixel_values", g.floats("embeddings.patch_embedding.weight", [H, 3, P, P], model.patchEmbedding)], [ints("kernel_shape", [P, P]), ints("strides", [P, P])]);
+  let h = g.op(
+    "Conv",
+    ["pixel_values", g.floats("embeddings.patch_embedding.weight", [H, 3, P, P], model.patchEmbedding)],
+    [ints("kernel_shape", [P, P]), ints("strides", [P, P])],
+  );
   h = g.op("Reshape", [h, g.int64s("shape_patches", [0, H, -1])]);
   h = g.op("Transpose", [h], [ints("perm", [0, 2, 1])]);
   h = g.op("Pad", [h, g.int64s("pad_class_token", [0, 1, 0, 0, 0, 0])]);
@@ -95,7 +121,14 @@ export function buildClipVisionOnnx(model: ClipVisionModel): Uint8Array {
     const p = `encoder.layers.${l}`;
     const x = layerNorm(h, `${p}.layer_norm1`, layer.ln1);
     // One projection for q, k and v: their weights stacked by rows.
-    const qkv = gemm(x, `${p}.self_attn.qkv_proj`, concatRows(layer.q.weight, layer.k.weight, layer.v.weight), 3 * H, H, concatRows(layer.q.bias, layer.k.bias, layer.v.bias));
+    const qkv = gemm(
+      x,
+      `${p}.self_attn.qkv_proj`,
+      concatRows(layer.q.weight, layer.k.weight, layer.v.weight),
+      3 * H,
+      H,
+      concatRows(layer.q.bias, layer.k.bias, layer.v.bias),
+    );
     const split = g.op("Transpose", [g.op("Reshape", [qkv, qkvShape])], [ints("perm", [2, 0, 3, 1, 4])]); // [3, N, heads, T, D]
     const [q, k, v] = pick.map((index) => g.op("Gather", [split, index], [int("axis", 0)]));
     const scores = g.op("Mul", [g.op("MatMul", [q!, g.op("Transpose", [k!], [ints("perm", [0, 1, 3, 2])])]), scale]);
@@ -109,13 +142,20 @@ export function buildClipVisionOnnx(model: ClipVisionModel): Uint8Array {
   });
 
   // The class token after the last layer, post-LayerNorm, projected, L2-normalised.
-  const cls = g.op("Gather", [g.op("Reshape", [h, g.int64s("shape_sequence", [-1, T, H])]), pick[0]!], [int("axis", 1)]);
+  const cls = g.op(
+    "Gather",
+    [g.op("Reshape", [h, g.int64s("shape_sequence", [-1, T, H])]), pick[0]!],
+    [int("axis", 1)],
+  );
   const pooled = layerNorm(cls, "post_layernorm", model.postLayerNorm);
   const projected = gemm(pooled, "visual_projection", model.projection, E, H);
   g.op("LpNormalization", [projected], [int("axis", 1), int("p", 2)], "image_embeds");
 
   const tensorType = (dims: Array<number | string>): Onnx.ITypeProto => ({
-    tensorType: { elemType: FLOAT, shape: { dim: dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })) } },
+    tensorType: {
+      elemType: FLOAT,
+      shape: { dim: dims.map((d) => (typeof d === "number" ? { dimValue: d } : { dimParam: d })) },
+    },
   });
   const modelProto = onnx.ModelProto.create({
     irVersion: CLIP_ONNX_IR_VERSION,

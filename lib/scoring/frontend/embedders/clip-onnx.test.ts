@@ -8,7 +8,13 @@ import { OnnxClipEmbedder } from "./clip-onnx";
 import { clipPreprocess } from "./clip-preprocess";
 import { embedImage, loadClipVision } from "./clip-vision";
 import { createEmbedder } from "./index";
-import { CLIP_FIXTURES as FIXTURES, TINY_CLIP as TINY, expectedEmbedding, fixturePng as png, maxAbs } from "../../testing/clip-fixtures";
+import {
+  CLIP_FIXTURES as FIXTURES,
+  TINY_CLIP as TINY,
+  expectedEmbedding,
+  fixturePng as png,
+  maxAbs,
+} from "../../testing/clip-fixtures";
 
 // The cpu device (ONNX Runtime on a graph built from the checkpoint) against the TypeScript
 // reference and against transformers itself (fixtures/expected.json, make_clip_fixture.py), on the
@@ -43,9 +49,12 @@ describe("CLIP on ONNX Runtime (the cpu device), tiny random CLIP", () => {
       // Eight different images in one batch: each as the reference computes it alone.
       const model = loadClipVision(TINY);
       const shot = clipPreprocess(decodePng(png("screenshot.png")), 96);
-      const images = Array.from({ length: 8 }, (_, b) => shot.map((v, i) => v * (1 - b / 16) + Math.sin(i * (b + 1) * 0.01) / 4));
+      const images = Array.from({ length: 8 }, (_, b) =>
+        shot.map((v, i) => v * (1 - b / 16) + Math.sin(i * (b + 1) * 0.01) / 4),
+      );
       const batch = await Promise.all(images.map((pixels) => ort.embedPixels(pixels)));
-      for (const [b, pixels] of images.entries()) expect(maxAbs(batch[b]!, embedImage(model, pixels)), `image ${b}`).toBeLessThan(1e-5);
+      for (const [b, pixels] of images.entries())
+        expect(maxAbs(batch[b]!, embedImage(model, pixels)), `image ${b}`).toBeLessThan(1e-5);
     } finally {
       await ort.close();
     }
@@ -92,24 +101,33 @@ describe("CLIP on ONNX Runtime (the cpu device), tiny random CLIP", () => {
 });
 
 const FULL = process.env.COLBENCH_CLIP_FULL;
-const fullReason = "needs the full-size random ViT-B/32: python fixtures/make_clip_fixture.py --full DIR, then COLBENCH_CLIP_FULL=DIR";
-describe.skipIf(!FULL || !existsSync(path.join(FULL, "expected.json")))(`CLIP on ONNX Runtime, full-size random ViT-B/32 (${FULL ? "from $COLBENCH_CLIP_FULL" : fullReason})`, () => {
-  it("equals transformers and the TypeScript reference within 1e-5", { timeout: 300_000 }, async () => {
-    const full = JSON.parse(readFileSync(path.join(FULL!, "expected.json"), "utf8")) as { embeddings: Record<string, number[]> };
-    const ort = await OnnxClipEmbedder.load(FULL!);
-    const reference = ClipEmbedder.load(FULL!);
-    try {
-      expect(ort.id).toBe("clip-vit-b32");
-      for (const [name, values] of Object.entries(full.embeddings)) {
-        const a = await ort.embed(png(name));
-        const r = await reference.embed(png(name));
-        const errors = { ortVsTransformers: maxAbs(a, values), ortVsReference: maxAbs(a, r), referenceVsTransformers: maxAbs(r, values) };
-        console.log(`full-size ${name}: max abs ${JSON.stringify(errors)}`);
-        for (const [pair, error] of Object.entries(errors)) expect(error, pair).toBeLessThan(1e-5);
+const fullReason =
+  "needs the full-size random ViT-B/32: python fixtures/make_clip_fixture.py --full DIR, then COLBENCH_CLIP_FULL=DIR";
+describe.skipIf(!FULL || !existsSync(path.join(FULL, "expected.json")))(
+  `CLIP on ONNX Runtime, full-size random ViT-B/32 (${FULL ? "from $COLBENCH_CLIP_FULL" : fullReason})`,
+  () => {
+    it("equals transformers and the TypeScript reference within 1e-5", { timeout: 300_000 }, async () => {
+      const full = JSON.parse(readFileSync(path.join(FULL!, "expected.json"), "utf8")) as {
+        embeddings: Record<string, number[]>;
+      };
+      const ort = await OnnxClipEmbedder.load(FULL!);
+      const reference = ClipEmbedder.load(FULL!);
+      try {
+        expect(ort.id).toBe("clip-vit-b32");
+        for (const [name, values] of Object.entries(full.embeddings)) {
+          const a = await ort.embed(png(name));
+          const r = await reference.embed(png(name));
+          const errors = {
+            ortVsTransformers: maxAbs(a, values),
+            ortVsReference: maxAbs(a, r),
+            referenceVsTransformers: maxAbs(r, values),
+          };
+          console.log(`full-size ${name}: max abs ${JSON.stringify(errors)}`);
+          for (const [pair, error] of Object.entries(errors)) expect(error, pair).toBeLessThan(1e-5);
+        }
+      } finally {
+        await ort.close();
       }
-    } finally {
-      await ort.close();
-    }
-  });
-});
-
+    });
+  },
+);

@@ -56,7 +56,9 @@ export class OnnxClipEmbedder implements ImageEmbedder {
   ) {}
 
   static async load(folder: string, options: OnnxClipOptions = {}): Promise<OnnxClipEmbedder> {
-    const config = parseClipConfig(JSON.parse(readFileSync(path.join(folder, "config.json"), "utf8")) as Record<string, unknown>);
+    const config = parseClipConfig(
+      JSON.parse(readFileSync(path.join(folder, "config.json"), "utf8")) as Record<string, unknown>,
+    );
     let file = options.onnxFile;
     if (!file) {
       const graph = await cachedGraph(folder, GRAPH_VERSION, () => buildClipVisionOnnx(loadClipVision(folder)));
@@ -69,7 +71,14 @@ export class OnnxClipEmbedder implements ImageEmbedder {
       executionMode: "sequential",
       graphOptimizationLevel: "all",
     });
-    return new OnnxClipEmbedder(clipEmbedderId(config), config, session, options.batchSize ?? 8, file, !options.onnxFile);
+    return new OnnxClipEmbedder(
+      clipEmbedderId(config),
+      config,
+      session,
+      options.batchSize ?? 8,
+      file,
+      !options.onnxFile,
+    );
   }
 
   async embed(png: Uint8Array): Promise<Float32Array> {

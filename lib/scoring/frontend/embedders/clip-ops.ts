@@ -14,7 +14,14 @@ import { quickGeluCpu } from "../../../gpu/kernels/quick-gelu.cpu";
  * loads: 16 running sums, 8 loads for 16 multiply-adds, which keeps V8's scalar code busy
  * instead of waiting on memory (about 3x a plain triple loop here).
  */
-export function linear(x: Float32Array, M: number, K: number, w: Float32Array, N: number, bias?: Float32Array): Float32Array {
+export function linear(
+  x: Float32Array,
+  M: number,
+  K: number,
+  w: Float32Array,
+  N: number,
+  bias?: Float32Array,
+): Float32Array {
   const out = new Float32Array(M * N);
   const M4 = M - (M % 4);
   const N4 = N - (N % 4);
@@ -28,26 +35,68 @@ export function linear(x: Float32Array, M: number, K: number, w: Float32Array, N
       const w1 = w0 + K;
       const w2 = w1 + K;
       const w3 = w2 + K;
-      let s00 = 0, s01 = 0, s02 = 0, s03 = 0;
-      let s10 = 0, s11 = 0, s12 = 0, s13 = 0;
-      let s20 = 0, s21 = 0, s22 = 0, s23 = 0;
-      let s30 = 0, s31 = 0, s32 = 0, s33 = 0;
+      let s00 = 0,
+        s01 = 0,
+        s02 = 0,
+        s03 = 0;
+      let s10 = 0,
+        s11 = 0,
+        s12 = 0,
+        s13 = 0;
+      let s20 = 0,
+        s21 = 0,
+        s22 = 0,
+        s23 = 0;
+      let s30 = 0,
+        s31 = 0,
+        s32 = 0,
+        s33 = 0;
       for (let k = 0; k < K; k++) {
-        const a0 = x[x0 + k]!, a1 = x[x1 + k]!, a2 = x[x2 + k]!, a3 = x[x3 + k]!;
-        const b0 = w[w0 + k]!, b1 = w[w1 + k]!, b2 = w[w2 + k]!, b3 = w[w3 + k]!;
-        s00 += a0 * b0; s01 += a0 * b1; s02 += a0 * b2; s03 += a0 * b3;
-        s10 += a1 * b0; s11 += a1 * b1; s12 += a1 * b2; s13 += a1 * b3;
-        s20 += a2 * b0; s21 += a2 * b1; s22 += a2 * b2; s23 += a2 * b3;
-        s30 += a3 * b0; s31 += a3 * b1; s32 += a3 * b2; s33 += a3 * b3;
+        const a0 = x[x0 + k]!,
+          a1 = x[x1 + k]!,
+          a2 = x[x2 + k]!,
+          a3 = x[x3 + k]!;
+        const b0 = w[w0 + k]!,
+          b1 = w[w1 + k]!,
+          b2 = w[w2 + k]!,
+          b3 = w[w3 + k]!;
+        s00 += a0 * b0;
+        s01 += a0 * b1;
+        s02 += a0 * b2;
+        s03 += a0 * b3;
+        s10 += a1 * b0;
+        s11 += a1 * b1;
+        s12 += a1 * b2;
+        s13 += a1 * b3;
+        s20 += a2 * b0;
+        s21 += a2 * b1;
+        s22 += a2 * b2;
+        s23 += a2 * b3;
+        s30 += a3 * b0;
+        s31 += a3 * b1;
+        s32 += a3 * b2;
+        s33 += a3 * b3;
       }
       let o = i * N + j;
-      out[o] = s00; out[o + 1] = s01; out[o + 2] = s02; out[o + 3] = s03;
+      out[o] = s00;
+      out[o + 1] = s01;
+      out[o + 2] = s02;
+      out[o + 3] = s03;
       o += N;
-      out[o] = s10; out[o + 1] = s11; out[o + 2] = s12; out[o + 3] = s13;
+      out[o] = s10;
+      out[o + 1] = s11;
+      out[o + 2] = s12;
+      out[o + 3] = s13;
       o += N;
-      out[o] = s20; out[o + 1] = s21; out[o + 2] = s22; out[o + 3] = s23;
+      out[o] = s20;
+      out[o + 1] = s21;
+      out[o + 2] = s22;
+      out[o + 3] = s23;
       o += N;
-      out[o] = s30; out[o + 1] = s31; out[o + 2] = s32; out[o + 3] = s33;
+      out[o] = s30;
+      out[o + 1] = s31;
+      out[o + 2] = s32;
+      out[o + 3] = s33;
     }
   }
   // Leftover rows and columns, one dot product at a time.
@@ -67,7 +116,14 @@ export function linear(x: Float32Array, M: number, K: number, w: Float32Array, N
 }
 
 /** LayerNorm over the last dimension of x[M, D] (biased variance, as PyTorch): lib/gpu's reference. */
-export function layerNorm(x: Float32Array, M: number, D: number, gamma: Float32Array, beta: Float32Array, eps: number): Float32Array {
+export function layerNorm(
+  x: Float32Array,
+  M: number,
+  D: number,
+  gamma: Float32Array,
+  beta: Float32Array,
+  eps: number,
+): Float32Array {
   return layernormCpu(x, M, D, gamma, beta, eps);
 }
 
@@ -85,7 +141,14 @@ export function quickGeluInPlace(x: Float32Array): void {
  * Multi-head self-attention core: softmax(q kᵀ · scale) v per head, for q, k, v of shape
  * [T, heads * headDim] (the projections' outputs, heads side by side); returns [T, heads * headDim].
  */
-export function attention(q: Float32Array, k: Float32Array, v: Float32Array, T: number, heads: number, headDim: number): Float32Array {
+export function attention(
+  q: Float32Array,
+  k: Float32Array,
+  v: Float32Array,
+  T: number,
+  heads: number,
+  headDim: number,
+): Float32Array {
   const D = heads * headDim;
   const scale = headDim ** -0.5;
   const out = new Float32Array(T * D);

@@ -31,7 +31,8 @@ export function shortestEdgeSize(width: number, height: number, size: number): [
 
 /** transformers' center_crop for a crop no larger than the image (top/left rounded down). */
 export function centerCrop(img: Rgb8, cropW: number, cropH: number): Rgb8 {
-  if (cropW > img.width || cropH > img.height) throw new Error(`cannot crop ${cropW}x${cropH} from ${img.width}x${img.height}`);
+  if (cropW > img.width || cropH > img.height)
+    throw new Error(`cannot crop ${cropW}x${cropH} from ${img.width}x${img.height}`);
   const top = Math.floor((img.height - cropH) / 2);
   const left = Math.floor((img.width - cropW) / 2);
   const data = new Uint8Array(cropW * cropH * 3);
@@ -54,7 +55,12 @@ export function clipResizeCrop(img: RgbaImage, size: number): Rgb8 {
 export function clipResizeCropPixels(img: Pixels8, size: number): Rgb8 {
   const [w, h] = shortestEdgeSize(img.width, img.height, size);
   if (size > w || size > h) throw new Error(`cannot crop ${size}x${size} from ${w}x${h}`);
-  return resizeBicubicCrop(img, w, h, { left: Math.floor((w - size) / 2), top: Math.floor((h - size) / 2), width: size, height: size });
+  return resizeBicubicCrop(img, w, h, {
+    left: Math.floor((w - size) / 2),
+    top: Math.floor((h - size) / 2),
+    width: size,
+    height: size,
+  });
 }
 
 /** Rescale and normalise to CLIP's input: float32 [3, size, size]. */

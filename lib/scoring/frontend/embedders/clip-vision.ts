@@ -4,7 +4,13 @@ import * as cpu from "./clip-ops";
 import { assembleClipVision, type ClipVisionModel } from "../../../gpu/clip/model";
 import { SafetensorsFile } from "./safetensors";
 
-export { assembleClipVision, parseClipConfig, type ClipVisionConfig, type ClipVisionModel, type TensorReader } from "../../../gpu/clip/model";
+export {
+  assembleClipVision,
+  parseClipConfig,
+  type ClipVisionConfig,
+  type ClipVisionModel,
+  type TensorReader,
+} from "../../../gpu/clip/model";
 
 // CLIP's vision tower with its projection (transformers' CLIPVisionModelWithProjection):
 // patch convolution (no bias) + class token + position embeddings, pre-LayerNorm, pre-norm

@@ -20,7 +20,9 @@ const expected = { embedding: expectedEmbedding };
 let gpu: Gpu;
 beforeAll(async () => {
   gpu = await openNodeGpu();
-  console.log(`adapter: ${gpu.info.backend} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}, shader-f16: ${gpu.info.f16}`);
+  console.log(
+    `adapter: ${gpu.info.backend} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}, shader-f16: ${gpu.info.f16}`,
+  );
 });
 afterAll(() => gpu?.destroy());
 
@@ -28,7 +30,11 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
   const model = loadClipVision(TINY);
 
   it("equals transformers within 1e-4 in f32, through createEmbedder's decode and preprocessing", async () => {
-    const embedder = await createEmbedder("clip-vit-b32", { clipPath: TINY, device: "webgpu", webgpu: { format: "f32" } });
+    const embedder = await createEmbedder("clip-vit-b32", {
+      clipPath: TINY,
+      device: "webgpu",
+      webgpu: { format: "f32" },
+    });
     try {
       expect(embedder.id).toBe("clip-vision-h64-l2-p32-i96-e32");
       const embedding = await embedder.embed(png(expected.embedding.input));
@@ -47,7 +53,9 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
     const embedder = WebGpuClipEmbedder.fromModel(gpu, model, { format: "f16" });
     try {
       const error = maxAbs(await embedder.embed(png(expected.embedding.input)), expected.embedding.values);
-      console.log(`webgpu f16 weights (shader-f16: ${gpu.info.f16}) vs transformers: max abs error ${error.toExponential(2)}`);
+      console.log(
+        `webgpu f16 weights (shader-f16: ${gpu.info.f16}) vs transformers: max abs error ${error.toExponential(2)}`,
+      );
       expect(error).toBeLessThan(2e-3);
     } finally {
       await embedder.close();
@@ -59,9 +67,12 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
     try {
       expect(embedder.vision.maxBatch).toBe(3);
       const shot = clipPreprocess(decodePng(png("screenshot.png")), 96);
-      const images = Array.from({ length: 8 }, (_, b) => shot.map((v, i) => v * (1 - b / 16) + Math.sin(i * (b + 1) * 0.01) / 4));
+      const images = Array.from({ length: 8 }, (_, b) =>
+        shot.map((v, i) => v * (1 - b / 16) + Math.sin(i * (b + 1) * 0.01) / 4),
+      );
       const batch = await Promise.all(images.map((pixels) => embedder.embedPixels(pixels)));
-      for (const [b, pixels] of images.entries()) expect(maxAbs(batch[b]!, embedImage(model, pixels)), `image ${b}`).toBeLessThan(1e-5);
+      for (const [b, pixels] of images.entries())
+        expect(maxAbs(batch[b]!, embedImage(model, pixels)), `image ${b}`).toBeLessThan(1e-5);
       // The images differ, so their embeddings do (a batch mixing rows up would show here).
       expect(maxAbs(batch[0]!, batch[7]!)).toBeGreaterThan(1e-3);
     } finally {
@@ -93,7 +104,9 @@ describe("CLIP on WebGPU (the webgpu device), tiny random CLIP", () => {
 
   it("lowers the batch to what one binding of the adapter holds", () => {
     const big = { ...model.config, imageSize: 224, patchSize: 32, intermediateSize: 3072, hiddenSize: 768 };
-    const fake = { limits: { maxStorageBufferBindingSize: 50 * 3072 * 4 * 5 + 1, maxBufferSize: 1 << 30 } } as unknown as Gpu;
+    const fake = {
+      limits: { maxStorageBufferBindingSize: 50 * 3072 * 4 * 5 + 1, maxBufferSize: 1 << 30 },
+    } as unknown as Gpu;
     expect(GpuClipVision.batchLimit(fake, big, 16)).toBe(5);
     expect(GpuClipVision.batchLimit(fake, big, 2)).toBe(2);
   });
@@ -105,7 +118,10 @@ describe("the browser's checkpoint reader (safetensors bytes in memory)", () => 
     const { safetensorsReader } = await import("../../../gpu/model/safetensors-bytes");
     const bytes = readFileSync(path.join(TINY, "model.safetensors"));
     const read = safetensorsReader(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    const fromBytes = assembleClipVision(JSON.parse(readFileSync(path.join(TINY, "config.json"), "utf8")) as Record<string, unknown>, read);
+    const fromBytes = assembleClipVision(
+      JSON.parse(readFileSync(path.join(TINY, "config.json"), "utf8")) as Record<string, unknown>,
+      read,
+    );
     const fromFile = loadClipVision(TINY);
     expect(fromBytes.config).toEqual(fromFile.config);
     expect(Array.from(fromBytes.layers[1]!.fc2.weight)).toEqual(Array.from(fromFile.layers[1]!.fc2.weight));
@@ -130,7 +146,12 @@ describe("CLIP's vision tower streamed from a served folder (the browser's loade
       });
     const progress: number[] = [];
     const model = await loadClipVisionFrom(
-      { where: "test", text: async (name) => (name === "config.json" ? config : null), size: async () => bytes.byteLength, stream: async () => stream() },
+      {
+        where: "test",
+        text: async (name) => (name === "config.json" ? config : null),
+        size: async () => bytes.byteLength,
+        stream: async () => stream(),
+      },
       (p) => progress.push(p.loaded / p.total),
     );
     const fromFile = loadClipVision(TINY);

@@ -31,7 +31,12 @@ export class WebGpuClipEmbedder implements ImageEmbedder {
     this.id = clipEmbedderId(vision.config);
   }
 
-  static fromModel(gpu: Gpu, model: ClipVisionModel, options: GpuClipOptions = {}, ownsDevice = false): WebGpuClipEmbedder {
+  static fromModel(
+    gpu: Gpu,
+    model: ClipVisionModel,
+    options: GpuClipOptions = {},
+    ownsDevice = false,
+  ): WebGpuClipEmbedder {
     return new WebGpuClipEmbedder(GpuClipVision.load(gpu, model, options), ownsDevice);
   }
 

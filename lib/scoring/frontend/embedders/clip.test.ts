@@ -13,7 +13,10 @@ import { SafetensorsFile } from "./safetensors";
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 interface Expected {
-  preprocess: Record<string, { input: string; size: number; cropped: string; samples: [number, number, number, number][] }>;
+  preprocess: Record<
+    string,
+    { input: string; size: number; cropped: string; samples: [number, number, number, number][] }
+  >;
   embedding: { input: string; size: number; values: number[] };
   dtypes: Record<string, number[]>;
 }
@@ -68,7 +71,14 @@ describe("CLIP vision tower matches CLIPVisionModelWithProjection", () => {
   const model = loadClipVision(path.join(FIXTURES, "tiny-clip"));
 
   it("reads the vision config (vision-only and CLIPModel layouts)", () => {
-    expect(model.config).toMatchObject({ hiddenSize: 64, numLayers: 2, numHeads: 4, imageSize: 96, patchSize: 32, projectionDim: 32 });
+    expect(model.config).toMatchObject({
+      hiddenSize: 64,
+      numLayers: 2,
+      numHeads: 4,
+      imageSize: 96,
+      patchSize: 32,
+      projectionDim: 32,
+    });
     const full = parseClipConfig({ projection_dim: 512, vision_config: { hidden_size: 768, patch_size: 32 } });
     expect(full).toMatchObject({ hiddenSize: 768, numLayers: 12, imageSize: 224, projectionDim: 512 });
     expect(() => parseClipConfig({ hidden_act: "gelu" })).toThrow(/quick_gelu/);

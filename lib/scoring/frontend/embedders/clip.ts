@@ -16,7 +16,10 @@ export class ClipEmbedder implements ImageEmbedder {
   readonly id: string;
   readonly device = "reference";
 
-  private constructor(readonly model: ClipVisionModel, id: string) {
+  private constructor(
+    readonly model: ClipVisionModel,
+    id: string,
+  ) {
     this.id = id;
   }
 

@@ -235,7 +235,14 @@ function paletteBlock(wk: Working): number[] {
 }
 
 /** Membership of `x` in the classes between `bounds`, each bound blurred over +-ramp (memberships sum to 1). */
-function rampMembership(x: number, bounds: readonly number[], ramp: number, out: Float64Array, at: number, weight: number): void {
+function rampMembership(
+  x: number,
+  bounds: readonly number[],
+  ramp: number,
+  out: Float64Array,
+  at: number,
+  weight: number,
+): void {
   let below = 1;
   for (let k = 0; k <= bounds.length; k++) {
     const above = k < bounds.length ? Math.min(1, Math.max(0, (x - bounds[k]! + ramp) / (2 * ramp))) : 0;
@@ -301,7 +308,11 @@ function coloursBlock(wk: Working): number[] {
   const total = new Float64Array(12);
   const { lab } = wk;
   for (let i = 0; i < wk.w * wk.h; i++) colourClass(lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!, total, 1);
-  return amounts(Array.from(total, (c) => c / wk.screen), 0.01, 5);
+  return amounts(
+    Array.from(total, (c) => c / wk.screen),
+    0.01,
+    5,
+  );
 }
 
 /**
@@ -326,7 +337,14 @@ function inkBlock(wk: Working): number[] {
     byScale.push(count / (lw * lw * 0.625));
     [lightness, lw, lh] = halve(lightness, lw, lh);
   }
-  return join([amounts(Array.from(byColour, (c) => c / wk.screen), 0.003, 0), amounts(byScale, 0.003, 0)]);
+  return join([
+    amounts(
+      Array.from(byColour, (c) => c / wk.screen),
+      0.003,
+      0,
+    ),
+    amounts(byScale, 0.003, 0),
+  ]);
 }
 
 /** A single-channel image averaged over 2x2 blocks. */

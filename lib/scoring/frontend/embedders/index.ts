@@ -43,7 +43,10 @@ const DEVICES: Record<EmbedderDevice, DeviceLoader> = {
     return OnnxClipEmbedder.load(folder, { onnxFile: options.onnxFile, onBuild: options.onBuild });
   },
   webgpu: async (folder, options) => {
-    const [{ openNodeGpu }, { WebGpuClipEmbedder }] = await Promise.all([import("../../../gpu/node/open"), import("./clip-webgpu")]);
+    const [{ openNodeGpu }, { WebGpuClipEmbedder }] = await Promise.all([
+      import("../../../gpu/node/open"),
+      import("./clip-webgpu"),
+    ]);
     return WebGpuClipEmbedder.fromModel(await openNodeGpu(), loadClipVision(folder), options.webgpu, true);
   },
   reference: async (folder) => ClipEmbedder.load(folder),
@@ -61,6 +64,9 @@ export async function createEmbedder(name: EmbedderName, options: EmbedderOption
   const onnxFile = device === "cpu" ? (options.onnxFile ?? (process.env.COLBENCH_CLIP_ONNX || undefined)) : undefined;
   const ref = options.clipPath ?? process.env.COLBENCH_CLIP ?? CLIP_HUB_ID;
   // A graph exported elsewhere carries its weights: only the config is read from the checkpoint.
-  const { folder } = await resolveModel(ref, { files: onnxFile ? ["config.json"] : CLIP_FILES, onProgress: options.onProgress });
+  const { folder } = await resolveModel(ref, {
+    files: onnxFile ? ["config.json"] : CLIP_FILES,
+    onProgress: options.onProgress,
+  });
   return DEVICES[device](folder, { ...options, onnxFile });
 }

@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { hubSettings } from "../../../hub";
 
@@ -9,7 +18,9 @@ import { hubSettings } from "../../../hub";
 // checkpoint or builder makes a new graph and an unchanged one is built once.
 
 export function onnxCacheDir(): string {
-  return path.resolve(process.env.COLBENCH_ONNX_CACHE ?? path.join(path.dirname(hubSettings().cacheDir), "colbench-onnx"));
+  return path.resolve(
+    process.env.COLBENCH_ONNX_CACHE ?? path.join(path.dirname(hubSettings().cacheDir), "colbench-onnx"),
+  );
 }
 
 /**
@@ -47,10 +58,21 @@ export function writeAtomically(file: string, bytes: Uint8Array | string): void 
 }
 
 /** The graph file for a checkpoint folder, built by `build` the first time. */
-export async function cachedGraph(folder: string, builderVersion: string, build: () => Uint8Array): Promise<{ file: string; built: boolean }> {
+export async function cachedGraph(
+  folder: string,
+  builderVersion: string,
+  build: () => Uint8Array,
+): Promise<{ file: string; built: boolean }> {
   const weights = await weightsSha256(path.join(folder, "model.safetensors"));
   const config = readFileSync(path.join(folder, "config.json"));
-  const key = createHash("sha256").update(weights).update("\0").update(config).update("\0").update(builderVersion).digest("hex").slice(0, 32);
+  const key = createHash("sha256")
+    .update(weights)
+    .update("\0")
+    .update(config)
+    .update("\0")
+    .update(builderVersion)
+    .digest("hex")
+    .slice(0, 32);
   const file = path.join(onnxCacheDir(), `clip-vision-${key}.onnx`);
   if (existsSync(file)) return { file, built: false };
   writeAtomically(file, build());

@@ -14,7 +14,11 @@ function image(width: number, height: number, channels: 3 | 4, seed: number): Pi
   return { width, height, channels, data };
 }
 
-const rgb = (img: Pixels8) => ({ width: img.width, height: img.height, data: img.channels === 3 ? img.data : img.data.filter((_, i) => i % 4 !== 3) });
+const rgb = (img: Pixels8) => ({
+  width: img.width,
+  height: img.height,
+  data: img.channels === 3 ? img.data : img.data.filter((_, i) => i % 4 !== 3),
+});
 
 describe("resizeBicubicCrop", () => {
   it.each([
@@ -40,11 +44,18 @@ describe("resizeBicubicCrop", () => {
     const whole = resizeBicubic(src, 160, 224);
     const crop = resizeBicubicCrop(src, 160, 224, { left: 0, top: 100, width: 37, height: 124 });
     for (let y = 0; y < 124; y++) {
-      expect(Buffer.compare(Buffer.from(crop.data.subarray(y * 37 * 3, (y + 1) * 37 * 3)), Buffer.from(whole.data.subarray(((100 + y) * 160) * 3, ((100 + y) * 160 + 37) * 3)))).toBe(0);
+      expect(
+        Buffer.compare(
+          Buffer.from(crop.data.subarray(y * 37 * 3, (y + 1) * 37 * 3)),
+          Buffer.from(whole.data.subarray((100 + y) * 160 * 3, ((100 + y) * 160 + 37) * 3)),
+        ),
+      ).toBe(0);
     }
   });
 
   it("refuses a box outside the resized image", () => {
-    expect(() => resizeBicubicCrop(image(50, 50, 3, 1), 40, 40, { left: 10, top: 0, width: 40, height: 40 })).toThrow(/cannot crop 40x40 at 10,0 from 40x40/);
+    expect(() => resizeBicubicCrop(image(50, 50, 3, 1), 40, 40, { left: 10, top: 0, width: 40, height: 40 })).toThrow(
+      /cannot crop 40x40 at 10,0 from 40x40/,
+    );
   });
 });

@@ -57,7 +57,8 @@ function coefficients(inSize: number, in0: number, in1: number, outSize: number)
     for (let x = 0; x < ksize; x++) {
       let w = x < xmax ? k[x]! : 0;
       if (x < xmax && ww !== 0) w /= ww;
-      kk[xx * ksize + x] = w < 0 ? Math.trunc(-0.5 + w * (1 << PRECISION_BITS)) : Math.trunc(0.5 + w * (1 << PRECISION_BITS));
+      kk[xx * ksize + x] =
+        w < 0 ? Math.trunc(-0.5 + w * (1 << PRECISION_BITS)) : Math.trunc(0.5 + w * (1 << PRECISION_BITS));
     }
     bounds[xx * 2] = xmin;
     bounds[xx * 2 + 1] = xmax;
@@ -160,7 +161,8 @@ export interface CropBox {
  */
 export function resizeBicubicCrop(src: Pixels8, width: number, height: number, crop: CropBox): Rgb8 {
   const { left, top, width: cw, height: ch } = crop;
-  if (left < 0 || top < 0 || left + cw > width || top + ch > height) throw new Error(`cannot crop ${cw}x${ch} at ${left},${top} from ${width}x${height}`);
+  if (left < 0 || top < 0 || left + cw > width || top + ch > height)
+    throw new Error(`cannot crop ${cw}x${ch} at ${left},${top} from ${width}x${height}`);
   const C = src.channels;
   const h = width !== src.width ? coefficients(src.width, 0, src.width, width) : null;
   const v = height !== src.height ? coefficients(src.height, 0, src.height, height) : null;

@@ -34,7 +34,8 @@ export function f16ToF32(h: number): number {
 
 /** Converts raw little-endian bytes of one dtype to float32 values. */
 export function decodeTensorBytes(bytes: Uint8Array, dtype: string): Float32Array {
-  if (dtype !== "F32" && dtype !== "F16" && dtype !== "BF16") throw new Error(`unsupported tensor dtype ${dtype} (F32, F16 and BF16 are)`);
+  if (dtype !== "F32" && dtype !== "F16" && dtype !== "BF16")
+    throw new Error(`unsupported tensor dtype ${dtype} (F32, F16 and BF16 are)`);
   const n = bytes.byteLength / BYTES[dtype];
   if (!Number.isInteger(n)) throw new Error(`${bytes.byteLength} bytes is not a whole number of ${dtype} values`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -110,13 +111,17 @@ export class SafetensorsFile {
   read(name: string, expectedShape?: number[]): Tensor {
     const info = this.tensors.get(name);
     if (!info) throw new Error(`${this.path}: no tensor named ${name}`);
-    if (expectedShape && (expectedShape.length !== info.shape.length || expectedShape.some((d, i) => d !== info.shape[i]))) {
+    if (
+      expectedShape &&
+      (expectedShape.length !== info.shape.length || expectedShape.some((d, i) => d !== info.shape[i]))
+    ) {
       throw new Error(`${this.path}: ${name} has shape [${info.shape}], expected [${expectedShape}]`);
     }
     const [begin, end] = info.data_offsets;
     const data = decodeTensorBytes(this.readAt(this.dataStart + begin, end - begin), info.dtype);
     const count = info.shape.reduce((a, b) => a * b, 1);
-    if (data.length !== count) throw new Error(`${this.path}: ${name} holds ${data.length} values for shape [${info.shape}]`);
+    if (data.length !== count)
+      throw new Error(`${this.path}: ${name} holds ${data.length} values for shape [${info.shape}]`);
     return { shape: info.shape, data };
   }
 

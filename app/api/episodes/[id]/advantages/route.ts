@@ -17,7 +17,10 @@ const template = z.object({
   specialTokens: z.record(z.string(), z.unknown()).optional(),
   assistantHeader: z.string().max(10_000).optional(),
   assistantHeaderTokens: z.number().int().min(0).nullable().optional(),
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
 });
 const bodySchema = z.object({
   device: z.string().min(1).max(300),
@@ -28,7 +31,16 @@ const bodySchema = z.object({
     settingsFrom: z.enum(["run", "default"]),
   }),
   turns: z
-    .array(z.object({ turn: z.number().int().min(0), ...values, candidates: z.array(z.object({ index: z.number().int().min(0), ...values })).max(1000).optional() }))
+    .array(
+      z.object({
+        turn: z.number().int().min(0),
+        ...values,
+        candidates: z
+          .array(z.object({ index: z.number().int().min(0), ...values }))
+          .max(1000)
+          .optional(),
+      }),
+    )
     .min(1)
     .max(1000),
 });
@@ -39,11 +51,16 @@ const bodySchema = z.object({
  * what `rank` stored. What `rank` stored is never written here: the run's ranking stays its own.
  */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  if (!seesHidden(requestViewer(request))) return Response.json({ error: "researchers and admins only" }, { status: 403 });
+  if (!seesHidden(requestViewer(request)))
+    return Response.json({ error: "researchers and admins only" }, { status: 403 });
   const id = Number.parseInt((await params).id, 10);
   if (!Number.isSafeInteger(id)) return Response.json({ error: "no such episode" }, { status: 404 });
   const models = servedModels();
-  if (!models.critic || !models.policy) return Response.json({ error: "this studio serves no policy and critic (start it with --policy-weights DIR --critic-weights DIR)" }, { status: 409 });
+  if (!models.critic || !models.policy)
+    return Response.json(
+      { error: "this studio serves no policy and critic (start it with --policy-weights DIR --critic-weights DIR)" },
+      { status: 409 },
+    );
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = bodySchema.safeParse(json.value);
@@ -54,10 +71,13 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const { device, definition, turns } = parsed.data;
   try {
     const used = { ...definition, template: definition.template as RecordedTemplate };
-    const saved = await (await getStore()).sweet.saveBrowserScores(id, { device, models: { critic: models.critic, policy: models.policy }, ...used }, turns);
+    const saved = await (
+      await getStore()
+    ).sweet.saveBrowserScores(id, { device, models: { critic: models.critic, policy: models.policy }, ...used }, turns);
     return Response.json(saved);
   } catch (error) {
-    if (error instanceof ScoreError) return Response.json({ error: error.message }, { status: error.message.startsWith("no episode") ? 404 : 400 });
+    if (error instanceof ScoreError)
+      return Response.json({ error: error.message }, { status: error.message.startsWith("no episode") ? 404 : 400 });
     throw error;
   }
 }

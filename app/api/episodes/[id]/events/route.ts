@@ -25,8 +25,15 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (!seesHidden(viewer) && !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId))) {
     return Response.json({ error: "this episode's turns are for its seats, researchers and admins" }, { status: 403 });
   }
-  if (seat === "simulator" && !seesHidden(viewer) && !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId && s.seat === "simulator"))) {
-    return Response.json({ error: "the collaborator's view is for that seat, researchers and admins" }, { status: 403 });
+  if (
+    seat === "simulator" &&
+    !seesHidden(viewer) &&
+    !(viewer.kind === "seats" && viewer.seats.some((s) => s.episodeId === episodeId && s.seat === "simulator"))
+  ) {
+    return Response.json(
+      { error: "the collaborator's view is for that seat, researchers and admins" },
+      { status: 403 },
+    );
   }
   const store = await getStore();
   const episode = await store.episodes.ref(episodeId);
@@ -60,7 +67,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
       } else if (event.type === "episode" && event.episodeId === episodeId) {
         // The score's details list the tests; a seat learns only the reward, or why it failed.
         reads = reads.then(async () => {
-          const failure = event.status === "failed" ? failureFor(seat, await store.episodes.failure(episodeId).catch(() => null)) : null;
+          const failure =
+            event.status === "failed"
+              ? failureFor(seat, await store.episodes.failure(episodeId).catch(() => null))
+              : null;
           send("status", { status: event.status, reward: event.reward ?? null, failure });
         });
       } else if (event.type === "waiting" && event.episodeIds.includes(episodeId)) {
@@ -72,7 +82,12 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     };
     // Subscribe before reading the snapshot so no turn falls between the two; the client keys turns by index.
     const unsubscribe = bus.subscribe(onEvent);
-    const [turns, current, isPlaying, failure] = await Promise.all([store.episodes.turns(episodeId), store.episodes.ref(episodeId), playing(), store.episodes.failure(episodeId)]);
+    const [turns, current, isPlaying, failure] = await Promise.all([
+      store.episodes.turns(episodeId),
+      store.episodes.ref(episodeId),
+      playing(),
+      store.episodes.failure(episodeId),
+    ]);
     const awaited = seats.awaiting(runId);
     send("snapshot", {
       turns: turns.map((t) => turnFor(seat, t)),

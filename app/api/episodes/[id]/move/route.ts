@@ -24,7 +24,10 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!body.ok) return body.response;
   const parsed = moveSchema.safeParse(body.value);
   if (!parsed.success) {
-    return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   }
   const store = await getStore();
   const episode = await store.episodes.forSeat(episodeId);
@@ -32,14 +35,23 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const limit = messageLimit(episode.runConfig);
   const length = [...parsed.data.text].length;
   if (length > limit) {
-    return Response.json({ error: `a move is at most ${limit.toLocaleString("en")} characters, code or page included; this one has ${length.toLocaleString("en")}` }, { status: 413 });
+    return Response.json(
+      {
+        error: `a move is at most ${limit.toLocaleString("en")} characters, code or page included; this one has ${length.toLocaleString("en")}`,
+      },
+      { status: 413 },
+    );
   }
-  if (episode.runId === null) return Response.json({ error: `episode ${episodeId} was imported and is not played here` }, { status: 409 });
+  if (episode.runId === null)
+    return Response.json({ error: `episode ${episodeId} was imported and is not played here` }, { status: 409 });
   // A seat link moves for its own seat only.
   const viewer = requestViewer(request);
   const seat = parsed.data.role;
   if (viewer.kind === "seats" && !viewer.seats.some((s) => s.episodeId === episodeId && s.seat === seat)) {
-    return Response.json({ error: `this link is not for the ${seat === "agent" ? "agent" : "collaborator"}'s seat` }, { status: 403 });
+    return Response.json(
+      { error: `this link is not for the ${seat === "agent" ? "agent" : "collaborator"}'s seat` },
+      { status: 403 },
+    );
   }
   try {
     getSeats().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);

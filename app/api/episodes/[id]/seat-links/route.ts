@@ -28,7 +28,10 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   return Response.json(listed);
 }
 
-const newLinkSchema = z.object({ seat: z.enum(["agent", "simulator"]), days: z.number().positive().max(365).optional() });
+const newLinkSchema = z.object({
+  seat: z.enum(["agent", "simulator"]),
+  days: z.number().positive().max(365).optional(),
+});
 
 /** A new link for a person's seat, answered once with its key (only the key's hash is kept). */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -38,7 +41,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const body = await jsonBody(request);
   if (!body.ok) return body.response;
   const parsed = newLinkSchema.safeParse(body.value);
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   try {
     const issued = await handOutSeat(await getStore(), id, parsed.data.seat, parsed.data.days);
     return Response.json({ ...issued, link: `${studioOrigin(request)}${issued.url}` }, { status: 201 });

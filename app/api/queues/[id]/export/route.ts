@@ -10,9 +10,11 @@ const FORMATS = ["raw", ...TRAINING_FORMATS];
 
 /** Raw labels, or the pairs people decided as a training file (as `colbench labels export`); the summary is in a header. */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  if (!seesHidden(requestViewer(request))) return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
+  if (!seesHidden(requestViewer(request)))
+    return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
   const format = new URL(request.url).searchParams.get("format") ?? "raw";
-  if (!FORMATS.includes(format)) return Response.json({ error: `format: one of ${FORMATS.join(", ")}` }, { status: 400 });
+  if (!FORMATS.includes(format))
+    return Response.json({ error: `format: one of ${FORMATS.join(", ")}` }, { status: 400 });
   const store = await getStore();
   const queue = await store.queues.find(Number.parseInt((await params).id, 10));
   if (!queue) return Response.json({ error: "no such queue" }, { status: 404 });

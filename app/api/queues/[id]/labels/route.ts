@@ -22,7 +22,16 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   if (!outcome.ok) return Response.json({ error: outcome.error }, { status: outcome.status });
   // A resend keeps the first label: say which choice that is, and how to change it.
   const kept = outcome.kept
-    ? { kept: outcome.kept.side, message: `you labelled this pair already: your first choice (${outcome.kept.side.replace("_", " ")}) is kept; undo it to label again` }
+    ? {
+        kept: outcome.kept.side,
+        message: `you labelled this pair already: your first choice (${outcome.kept.side.replace("_", " ")}) is kept; undo it to label again`,
+      }
     : {};
-  return Response.json({ stored: true, duplicate: outcome.duplicate, ...kept, next: outcome.next, progress: outcome.progress });
+  return Response.json({
+    stored: true,
+    duplicate: outcome.duplicate,
+    ...kept,
+    next: outcome.next,
+    progress: outcome.progress,
+  });
 }

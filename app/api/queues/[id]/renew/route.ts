@@ -8,5 +8,8 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const got = await deskRequest(request, params, z.object({}));
   if (!got.ok) return got.response;
-  return Response.json({ renewed: await got.store.labels.renew(got.desk.queue.id, got.desk.userId, LEASE_MS), leaseMs: LEASE_MS });
+  return Response.json({
+    renewed: await got.store.labels.renew(got.desk.queue.id, got.desk.userId, LEASE_MS),
+    leaseMs: LEASE_MS,
+  });
 }

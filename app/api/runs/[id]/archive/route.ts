@@ -12,7 +12,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const body = await jsonBody(request);
   if (!body.ok) return body.response;
   const parsed = bodySchema.safeParse(body.value);
-  if (!parsed.success) return Response.json({ error: "body: expected {\"archived\": true|false}" }, { status: 400 });
+  if (!parsed.success) return Response.json({ error: 'body: expected {"archived": true|false}' }, { status: 400 });
   const done = Number.isSafeInteger(id) && (await (await getStore()).runs.setArchived(id, parsed.data.archived));
   if (!done) return Response.json({ error: `no run ${(await params).id}` }, { status: 404 });
   return Response.json({ run: id, archived: parsed.data.archived });

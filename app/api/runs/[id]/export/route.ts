@@ -12,19 +12,27 @@ const FORMATS = ["official", "official-best-of-k", ...TRAINING_FORMATS];
 /** A run as a JSONL download: its trajectories, or its SWEET-RL training pairs (as `colbench export`). */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   // Trajectories carry the simulator's prompts, and so the hidden information.
-  if (!seesHidden(requestViewer(request))) return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
+  if (!seesHidden(requestViewer(request)))
+    return Response.json({ error: "exports are for researchers and admins" }, { status: 403 });
   const runId = Number.parseInt((await params).id, 10);
   const query = new URL(request.url).searchParams;
   const format = query.get("format") ?? "official";
-  if (!FORMATS.includes(format)) return Response.json({ error: `format: one of ${FORMATS.join(", ")}` }, { status: 400 });
+  if (!FORMATS.includes(format))
+    return Response.json({ error: `format: one of ${FORMATS.join(", ")}` }, { status: 400 });
   const store = await getStore();
   const run = await store.runs.find(runId);
   if (!run) return Response.json({ error: `no run ${runId}` }, { status: 404 });
   const template = await templateForRun(store, runId);
   const lines =
     format === "official" || format === "official-best-of-k"
-      ? officialLines(store, runId, template, { layout: format === "official" ? "task" : "best-of-k", inputs: query.get("inputs") === "messages" ? "messages" : "string" })
-      : trainingLines(store, runId, format as TrainingFormat, { withPrompt: query.get("withPrompt") === "1", template });
+      ? officialLines(store, runId, template, {
+          layout: format === "official" ? "task" : "best-of-k",
+          inputs: query.get("inputs") === "messages" ? "messages" : "string",
+        })
+      : trainingLines(store, runId, format as TrainingFormat, {
+          withPrompt: query.get("withPrompt") === "1",
+          template,
+        });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -37,6 +45,9 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     },
   });
   return new Response(body, {
-    headers: { "Content-Type": "application/x-ndjson; charset=utf-8", "Content-Disposition": `attachment; filename="${run.name.replace(/[^\w.-]+/g, "_")}.${format}.jsonl"` },
+    headers: {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${run.name.replace(/[^\w.-]+/g, "_")}.${format}.jsonl"`,
+    },
   });
 }

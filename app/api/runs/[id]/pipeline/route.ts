@@ -34,7 +34,11 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const json = await jsonBody(request);
   if (!json.ok) return json.response;
   const parsed = stepSchema.safeParse(json.value);
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") }, { status: 400 });
+  if (!parsed.success)
+    return Response.json(
+      { error: parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ") },
+      { status: 400 },
+    );
   if (!(await (await getStore()).runs.find(runId))) return Response.json({ error: `no run ${runId}` }, { status: 404 });
   try {
     getPipelineJobs().start(runId, parsed.data);

@@ -14,11 +14,21 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   const id = Number.parseInt((await params).id, 10);
   const store = await getStore();
   // The gate lets collaborator seats ask; this route says which task is theirs.
-  if (!(await mayViewTarget(requestViewer(request), id, async (episodeId) => (await store.seats.target(episodeId))?.taskId ?? null))) {
-    return Response.json({ error: "a target page is for researchers, admins and that task's collaborator seat" }, { status: 403 });
+  if (
+    !(await mayViewTarget(
+      requestViewer(request),
+      id,
+      async (episodeId) => (await store.seats.target(episodeId))?.taskId ?? null,
+    ))
+  ) {
+    return Response.json(
+      { error: "a target page is for researchers, admins and that task's collaborator seat" },
+      { status: 403 },
+    );
   }
   const task = Number.isSafeInteger(id) ? await store.tasks.get(id) : null;
-  if (!task || !answersArePages(task.benchmark)) return new Response("no such task with a target page", { status: 404 });
+  if (!task || !answersArePages(task.benchmark))
+    return new Response("no such task with a target page", { status: 404 });
   return new Response(rewriteForOfflinePreview(task.groundTruth), {
     headers: {
       "Content-Type": "text/html; charset=utf-8",

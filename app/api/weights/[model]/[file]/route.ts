@@ -20,23 +20,38 @@ async function serve(request: Request, { params }: Params, body: boolean): Promi
   // The route checks the viewer itself too, whatever reached it: researchers and admins, and CLIP for a collaborator seat.
   const viewer = requestViewer(request);
   if (!seesHidden(viewer) && !(model === "clip" && collaboratorEpisodes(viewer).length > 0)) {
-    return Response.json({ error: "served weights are for researchers and admins (CLIP's also for a collaborator seat)" }, { status: 403 });
+    return Response.json(
+      { error: "served weights are for researchers and admins (CLIP's also for a collaborator seat)" },
+      { status: 403 },
+    );
   }
   const found = servedFile(model, file);
-  if (!found) return Response.json({ error: `no ${file} in a served ${model} folder (start the studio with --${model}-weights DIR)` }, { status: 404 });
+  if (!found)
+    return Response.json(
+      { error: `no ${file} in a served ${model} folder (start the studio with --${model}-weights DIR)` },
+      { status: 404 },
+    );
   const size = fs.statSync(found).size;
   const type = file.endsWith(".json") ? "application/json" : "application/octet-stream";
   const headers = { "Content-Type": type, "Cache-Control": "private, no-cache", "Accept-Ranges": "bytes" };
   // A page that needs only part of a checkpoint (CLIP's vision tower sits after its text tower) asks
   // for the bytes from there on.
   const range = parseByteRange(request.headers.get("range"), size);
-  if (range === "unsatisfiable") return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
+  if (range === "unsatisfiable")
+    return new Response(null, { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}` } });
   const { start, end } = range ?? { start: 0, end: size - 1 };
-  const partHeaders = { ...headers, "Content-Length": String(end - start + 1), ...(range ? { "Content-Range": `bytes ${start}-${end}/${size}` } : {}) };
+  const partHeaders = {
+    ...headers,
+    "Content-Length": String(end - start + 1),
+    ...(range ? { "Content-Range": `bytes ${start}-${end}/${size}` } : {}),
+  };
   const status = range ? 206 : 200;
   if (!body) return new Response(null, { status, headers: partHeaders });
   if (size === 0) return new Response(null, { status, headers: partHeaders });
-  return new Response(Readable.toWeb(fs.createReadStream(found, { start, end, highWaterMark: 4 << 20 })) as ReadableStream, { status, headers: partHeaders });
+  return new Response(
+    Readable.toWeb(fs.createReadStream(found, { start, end, highWaterMark: 4 << 20 })) as ReadableStream,
+    { status, headers: partHeaders },
+  );
 }
 
 export function GET(request: Request, context: Params) {

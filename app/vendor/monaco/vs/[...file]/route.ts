@@ -7,5 +7,7 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ file: string[] }> }) {
   const found = await monacoFile((await params).file);
   if (!found.ok) return new Response(found.error, { status: 404 });
-  return new Response(new Uint8Array(found.body), { headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=86400" } });
+  return new Response(new Uint8Array(found.body), {
+    headers: { "Content-Type": found.type, "Cache-Control": "public, max-age=86400" },
+  });
 }
