@@ -27,10 +27,46 @@ const frontendTask: ScriptedTask = {
 
 type Message = { role: string; content: unknown };
 
+interface TokenLogprob {
+  token: string;
+  logprob: number;
+  bytes?: number[] | null;
+  top_logprobs: Array<{ token: string; logprob: number }>;
+}
+
+interface Choice {
+  index: number;
+  finish_reason: string;
+  text: string;
+  message: { role: string; content: string };
+  // Chat completions carry `content`; text completions (vLLM's echo scoring) the four parallel lists; absent
+  // unless asked for, which the tests check.
+  logprobs: {
+    content: [TokenLogprob, ...TokenLogprob[]];
+    tokens: [string, ...string[]];
+    token_logprobs: Array<number | null>;
+    top_logprobs: Array<Record<string, number> | null>;
+    text_offset: number[];
+  };
+}
+
+/** What the tests read of an answer: OpenAI's completion, chat completion, model list and error shapes. */
+interface ReplyBody {
+  id: string;
+  object: string;
+  created: number;
+  model: string;
+  // Tuples with a first element: the tests index the first choice and token, which the shape checks assert.
+  choices: [Choice, ...Choice[]];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  data: Array<{ id: string }>;
+  error: { type: string; code: string | null; message: string };
+}
+
 interface ChatReply {
   status: number;
   headers: Headers;
-  body: any;
+  body: ReplyBody;
   text: string;
 }
 
@@ -49,7 +85,7 @@ async function post(path: string, body: unknown): Promise<ChatReply> {
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  return { status: res.status, headers: res.headers, body: parsed as ReplyBody, text };
 }
 
 const chat = (model: string, messages: Message[], extra: Record<string, unknown> = {}) =>
@@ -57,7 +93,7 @@ const chat = (model: string, messages: Message[], extra: Record<string, unknown>
 
 const contentOf = (reply: ChatReply): string => {
   expect(reply.status).toBe(200);
-  return reply.body.choices[0].message.content as string;
+  return reply.body.choices[0].message.content;
 };
 
 /** Plays an agent through `turns` turns with a fixed human reply; returns the agent's contents. */
@@ -256,7 +292,7 @@ describe("scripted model server", () => {
     const first = asked.body.choices[0].logprobs.content[0];
     expect(first.top_logprobs).toHaveLength(3);
     expect(first.top_logprobs[0]).toMatchObject({ token: first.token, logprob: first.logprob });
-    expect(first.top_logprobs[1].logprob).toBeLessThan(first.logprob);
+    expect(first.top_logprobs[1]?.logprob).toBeLessThan(first.logprob);
   });
 
   it("refuses stream: true with a 400 OpenAI error", async () => {
@@ -294,7 +330,7 @@ describe("scripted model server", () => {
     expect(lp0.token_logprobs).toHaveLength(lp0.tokens.length);
     expect(lp0.text_offset[0]).toBe(0);
     lp0.tokens.forEach((t: string, i: number) =>
-      expect(prompt.slice(lp0.text_offset[i], lp0.text_offset[i] + t.length)).toBe(t),
+      expect(prompt.slice(lp0.text_offset[i], (lp0.text_offset[i] ?? NaN) + t.length)).toBe(t),
     );
     expect(r0.body.usage.prompt_tokens).toBe(lp0.tokens.length);
     expect(r0.body.usage.completion_tokens).toBe(0);
@@ -354,7 +390,7 @@ describe("scripted model server", () => {
       (await ask("null-logprobs")).choices[0].logprobs.token_logprobs.slice(1).some((v: number | null) => v === null),
     ).toBe(true);
     const shifted = (await ask("shifted-offsets")).choices[0].logprobs;
-    expect(shifted.text_offset[3]).toBe(shifted.text_offset[2] + shifted.tokens[2].length + 1);
+    expect(shifted.text_offset[3]).toBe((shifted.text_offset[2] ?? NaN) + (shifted.tokens[2]?.length ?? NaN) + 1);
     expect((await ask("forced-bos")).choices[0].logprobs.tokens[0]).toBe("<|begin_of_text|>");
   });
 
@@ -446,7 +482,7 @@ describe("scripted model server", () => {
         let out = "";
         let err = "";
         const timer = setTimeout(() => reject(new Error(`no URL printed; stderr: ${err}`)), 30_000);
-        child.stdout!.on("data", (d: Buffer) => {
+        child.stdout.on("data", (d: Buffer) => {
           out += d.toString();
           const m = /listening (http:\/\/\S+)/.exec(out);
           if (m) {
@@ -454,7 +490,7 @@ describe("scripted model server", () => {
             resolve(m[1]!);
           }
         });
-        child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (err += d.toString()));
         child.once("exit", (code) => reject(new Error(`exited ${code}; stderr: ${err}`)));
       });
       expect(url).toMatch(/\/v1$/);
