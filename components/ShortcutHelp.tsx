@@ -33,6 +33,8 @@ export function ShortcutHelp({ search }: { search: boolean }) {
       }
     };
     window.addEventListener("keydown", onKey);
+    // Only the effect knows when the listener is attached: the mark is set right after it.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- one extra render, once
     setListening(true);
     return () => window.removeEventListener("keydown", onKey);
   }, [path, router, search]);

@@ -26,6 +26,9 @@ export function VirtualRows<T>({
   label: string;
 }) {
   const parent = useRef<HTMLDivElement>(null);
+  // The React Compiler is not enabled here (next.config.ts), so nothing memoises this component's use of
+  // TanStack Virtual's changing functions; the warning is about a compiler this studio does not run.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => parent.current,

@@ -25,6 +25,9 @@ export function SystemRecheck({ running }: { running: boolean }) {
     }
   };
   useEffect(() => {
+    // Waiting for a background check is a request started on arrival, what effects are for; `busy` is already
+    // true from the first render, so its setState changes nothing.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (running) void check();
     // Only on arrival: a check the page itself started in the background.
     // eslint-disable-next-line react-hooks/exhaustive-deps

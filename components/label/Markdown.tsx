@@ -12,7 +12,10 @@ import { marked } from "marked";
 export function Markdown({ text }: { text: string }) {
   const [html, setHtml] = useState<string | null>(null);
   useEffect(() => {
-    const raw = marked.parse(text, { async: false, gfm: true }) as string;
+    const raw = marked.parse(text, { async: false, gfm: true });
+    // DOMPurify needs the browser's DOM, so the sanitised HTML can only be made after mounting; the server's
+    // render (the plain text) and the first client render agree.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setHtml(
       DOMPurify.sanitize(raw, {
         USE_PROFILES: { html: true },

@@ -16,6 +16,9 @@ export function useDraft(
   useEffect(() => {
     const saved = window.localStorage.getItem(storageKey);
     if (saved !== null) {
+      // This browser's storage exists only after mounting; reading it during render would make the first
+      // client render differ from the server's.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setValue(saved);
       setRestored(true);
     }

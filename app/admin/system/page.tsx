@@ -97,10 +97,15 @@ export const metadata: Metadata = { title: "System" };
 /** A report older than this is checked again in the background when the page is opened. */
 const STALE_MS = 60_000;
 
+/** Read at each request: this page is rendered on the server for every visit, never cached. */
+function isStale(report: ReturnType<typeof lastReport>): boolean {
+  return !report || Date.now() - Date.parse(report.at) > STALE_MS;
+}
+
 export default async function SystemPage() {
   // The last report at once; the checks (seconds) run in the background and the button shows their result.
   const report = lastReport();
-  const stale = !report || Date.now() - Date.parse(report.at) > STALE_MS;
+  const stale = isStale(report);
   if (stale) void checkSystem().catch(() => {});
   // checkSystem opens the database before its check is in flight: a check this page started counts as running.
   const running = stale || checkRunning();

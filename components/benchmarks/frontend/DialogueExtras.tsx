@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { EpisodeStreamState } from "@/components/live/useEpisodeStream";
 import { LiveSimilarity } from "@/components/play/LiveSimilarity";
 
@@ -13,9 +13,13 @@ export function FrontendDialogueExtras({ live, clip }: { live: EpisodeStreamStat
   const [shown, setShown] = useState<{ agent: string | null; target: string | null }>({ agent: null, target: null });
   const agentRender = live.awaiting?.role === "simulator" ? live.awaiting.agentRenderId : undefined;
   const targetRender = live.awaiting?.role === "simulator" ? live.awaiting.targetRenderId : undefined;
-  useEffect(() => {
-    if (agentRender || targetRender) setShown({ agent: agentRender ?? null, target: targetRender ?? null });
-  }, [agentRender, targetRender]);
+  // Adjusted while rendering (React's pattern for state that follows a prop), so the new pair never shows a
+  // frame late.
+  if (
+    (agentRender || targetRender) &&
+    (shown.agent !== (agentRender ?? null) || shown.target !== (targetRender ?? null))
+  )
+    setShown({ agent: agentRender ?? null, target: targetRender ?? null });
   return (
     <>
       <div className="mt-4">
