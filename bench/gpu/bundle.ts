@@ -13,6 +13,7 @@ export const GPU_BENCH_ENTRIES: Record<string, string> = {
   "parity.mjs": "bench/gpu/parity.ts",
   "webgpu-logprobs.mjs": "bench/webgpu-logprobs.ts",
   "clip-gpu.mjs": "bench/gpu/clip-gpu.ts",
+  "generate.mjs": "bench/generate.ts",
 };
 
 /** Writes the bundles into `outDir`; returns their paths and sizes. */

@@ -62,7 +62,7 @@ fs.writeFileSync(pixelFile, all);
 
 const gpu = await openNodeGpu();
 const info = gpu.info;
-const adapter = `${info.backend}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
+const adapter = `${info.graphicsApi}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
 console.log(`adapter ${adapter}; shader-f16 ${info.f16 ? "yes" : "no"}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const summary: Record<string, unknown> = { adapter, model: MODEL, images: IMAGES, distinct: distinct.length };

@@ -78,7 +78,7 @@ async function check(name: string, tolerance: number, run: () => Promise<number>
 
 const gpu = await openNodeGpu();
 const info = gpu.info;
-const adapter = `${info.backend}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
+const adapter = `${info.graphicsApi}: ${info.description || info.architecture || info.vendor}${info.software ? " (software)" : ""}`;
 console.log(
   `adapter ${adapter}; vendor ${info.vendor}, architecture ${info.architecture}; shader-f16 ${info.f16 ? "yes" : "no"}`,
 );

@@ -32,7 +32,7 @@ const SCREENSHOTS = Number(option("screenshots", "100"));
 const DEBS = ["libvulkan1", "libglvnd0", "libglx0", "libegl1", "libgl1", "libopengl0", "libgles2"];
 const CARRY_LIMIT = 64 * 1024 * 1024;
 
-const step = async (what: string, done: boolean, run: () => unknown | Promise<unknown>) => {
+const step = async (what: string, done: boolean, run: () => unknown) => {
   const started = performance.now();
   if (done) return console.log(`${what}: kept`);
   await run();

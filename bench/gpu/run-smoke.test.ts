@@ -72,6 +72,7 @@ describe.skipIf(!python)("bench/gpu/run.py --smoke (skipped: no python3 on this 
       };
       expect(summary.machine_line).toBe(lines[0]);
       expect(summary.clip?.webgpu).toMatchObject({ model: "tiny", images: 4 });
+      expect(out).toMatch(/generate \(32-token prompt, 16 new\): webgpu first token \S+ ms, decode \S+ tok\/s/);
       if (torch) {
         expect(Object.keys(summary.stages)).toEqual([
           "parity",
@@ -80,10 +81,12 @@ describe.skipIf(!python)("bench/gpu/run.py --smoke (skipped: no python3 on this 
           "logprobs pytorch sdpa",
           "clip webgpu",
           "clip pytorch",
+          "generate",
         ]);
+        expect(out).toMatch(/ratio generate webgpu \/ transformers: .*; the same ids/);
         expect(Number(/clip max \|webgpu f32 - pytorch fp32\| (\S+)/.exec(out)?.[1])).toBeLessThan(1e-4);
       } else {
-        expect(Object.keys(summary.stages)).toEqual(["parity", "logprobs webgpu", "clip webgpu"]);
+        expect(Object.keys(summary.stages)).toEqual(["parity", "logprobs webgpu", "clip webgpu", "generate"]);
         expect(out).toContain("PyTorch peers: skipped: missing torch");
         expect(out).toContain("--target .dev/gpu/pydeps");
       }

@@ -2,8 +2,9 @@
 brings up Dawn on the GPU from what bench/gpu/prepare.ts gathered (.dev/gpu: Node, dawn.node, Debian's
 Vulkan loader and GL dispatch libraries, the bundles, screenshots), runs lib/gpu's parity cases on the
 GPU adapter, then the log-prob bench (Qwen2.5-0.5B shape, 16 candidates x 256 tokens after a 1024-token
-prefix, random weights) and the CLIP bench (ViT-B/32, random weights, 1000 screenshots) each beside
-PyTorch on the same GPU, and prints the ratios. Figures also go to WORK/summary.json (and $OUT).
+prefix, random weights), the CLIP bench (ViT-B/32, random weights, 1000 screenshots) and the generation
+bench (the same 0.5B weights: time to first token and decode tokens/s beside transformers' generate) each
+beside PyTorch on the same GPU, and prints the ratios. Figures also go to WORK/summary.json (and $OUT).
 
     python3 bench/gpu/run.py                # on the GPU machine (see bench/gpu/README.md)
     python3 bench/gpu/run.py --smoke        # here: the software adapter, small sizes, PyTorch (if any) on the CPU
@@ -38,7 +39,7 @@ NVIDIA_ICDS = [
 ]
 ICD_DIRS = ["/usr/local/nvidia/share/vulkan/icd.d", "/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
 # Each stage's share of what is left of the budget when it starts (what an earlier one leaves flows on).
-STAGE_SHARES = {"parity": 3, "logprobs webgpu": 3, "logprobs pytorch eager": 1, "logprobs pytorch sdpa": 1, "clip webgpu": 3, "clip pytorch": 1}
+STAGE_SHARES = {"parity": 3, "logprobs webgpu": 3, "logprobs pytorch eager": 1, "logprobs pytorch sdpa": 1, "clip webgpu": 3, "clip pytorch": 1, "generate": 2}
 PEER_MODULES = ["torch", "transformers", "numpy"]
 # deb -> a library it provides (installed only where the library is missing).
 DEB_LIBRARIES = {
@@ -258,8 +259,8 @@ def main():
     parser.add_argument("--budget", type=float, default=450, help="seconds for the whole run; each stage gets a share of what is left (default 450)")
     parser.add_argument("--stage-timeout", type=float, help="seconds any one stage may take (still within --budget), instead of its share")
     parser.add_argument("--peers", choices=["auto", "skip", "require"], default="auto", help="the PyTorch peers: run them where torch, transformers and numpy are (auto), never, or fail without them")
-    parser.add_argument("--only", default="parity,logprobs,clip")
-    parser.add_argument("--software", action="store_true", help="use Dawn's OpenGL ES backend even where a Vulkan driver is")
+    parser.add_argument("--only", default="parity,logprobs,clip,generate")
+    parser.add_argument("--software", action="store_true", help="use Dawn on OpenGL ES even where a Vulkan driver is")
     args = parser.parse_args()
     default_carry = REPO / ".dev" / ("gpu-smoke" if args.smoke and (REPO / ".dev" / "gpu-smoke").exists() else "gpu")
     carry = pathlib.Path(args.carry or default_carry).resolve()
@@ -284,7 +285,7 @@ def main():
 
     icd = machine["nvidia_icd"]
     if args.software:
-        env["COLBENCH_WEBGPU_BACKEND"] = "opengles"
+        env["COLBENCH_WEBGPU_API"] = "opengles"
     elif icd:
         env.setdefault("VK_DRIVER_FILES", icd)
         env.setdefault("VK_ICD_FILENAMES", icd)
@@ -355,6 +356,25 @@ def main():
             if theirs:
                 results["clip"]["pytorch"] = theirs["clip_torch"]
 
+    if "generate" in stages:
+        # The generator (prefill, KV cache, decode) beside transformers' generate, which the bench runs
+        # itself as a child process: the Qwen2.5-0.5B shape's random weights the log-prob stage saved
+        # (written here by a one-token log-prob request when that stage did not run); the committed
+        # tiny Llama in the smoke test.
+        if args.smoke:
+            folder = REPO / "lib" / "gpu" / "fixtures" / "llama-tiny"
+        else:
+            folder = work / "wg" / "qwen2.5-0.5b"
+            if not (folder / "model.safetensors").exists():
+                save = [node, work / "webgpu-logprobs.mjs", "--shape", "qwen2.5-0.5b", "--save", work / "wg", "--runs", "1", "--prefix", "1", "--candidates", "1", "--length", "1"]
+                subprocess.run([str(c) for c in save], env=env, timeout=max(1.0, cap("generate") / 2), check=False)
+        command = [node, work / "generate.mjs", "--root", REPO, "--model", folder, "--devices", "webgpu", "--python", sys.executable, "--peer", "auto" if peers else "skip"]
+        command += ["--prompt", "32", "--new", "16", "--runs", "1"] if args.smoke else ["--prompt", "128", "--new", "64", "--runs", "3", "--torch-device", device] + ([] if cuda else ["--torch-dtype", "float32"])
+        got = run_stage("generate", command, env, cap("generate"), results)
+        drop("generate")
+        if got:
+            results["generate"] = got
+
     report(results)
     (work / "summary.json").write_text(json.dumps(results, indent=1))
     if os.environ.get("OUT"):
@@ -366,7 +386,7 @@ def main():
 
 def report(r):
     print("\n== summary", flush=True)
-    adapter = (r.get("parity") or {}).get("adapter") or (r.get("logprobs") or {}).get("adapter") or ((r.get("clip") or {}).get("webgpu") or {}).get("adapter") or "?"
+    adapter = (r.get("parity") or {}).get("adapter") or (r.get("logprobs") or {}).get("adapter") or ((r.get("clip") or {}).get("webgpu") or {}).get("adapter") or ((r.get("generate") or {}).get("webgpu") or {}).get("engine") or "?"
     software = "software" in adapter or "llvmpipe" in adapter.lower()
     print(r["machine_line"])
     print(f"date {r['date']}; adapter {adapter}; PyTorch on {r.get('gpu', r['torch_device'])}" if r["peers"] == "run" else f"date {r['date']}; adapter {adapter}; {r['peers']}")
@@ -399,6 +419,15 @@ def report(r):
                 print(f"ratio clip webgpu {ours} / pytorch {theirs}, {w['images']} images: {w[ours]['ms'] / t[theirs]['ms']:.2f} ({w[ours]['ms']:.1f} ms vs {t[theirs]['ms']:.1f} ms; {goal})")
         if "float32" in t and "max_abs_diff_vs_webgpu" in t["float32"]:
             print(f"clip max |webgpu f32 - pytorch fp32| {t['float32']['max_abs_diff_vs_webgpu']:.2e}")
+    g = r.get("generate")
+    if g and g.get("webgpu"):
+        w, t = g["webgpu"], g.get("transformers") or {}
+        line = f"generate ({g['prompt']}-token prompt, {g['new']} new): webgpu first token {w['first_token_ms']:.1f} ms, decode {w['decode_tokens_per_s'] or 0:.1f} tok/s"
+        if "first_token_ms" in t:
+            line += f"; transformers first token {t['first_token_ms']:.1f} ms, decode {t['decode_tokens_per_s'] or 0:.1f} tok/s ({t['engine']})"
+        print(line)
+        if "first_token_ratio" in w:
+            print(f"ratio generate webgpu / transformers: first token {w['first_token_ratio']:.2f}x the time, decode {w['decode_ratio'] or 0:.2f}x the speed; {w['tokens']}")
     for name, s in r["stages"].items():
         if s["status"] != 0:
             print(f"FAILED stage {name}: {s['status']}")

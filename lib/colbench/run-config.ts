@@ -14,16 +14,36 @@ export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
 
 /** A side of the dialogue: a model server, or a person at the studio (moves arrive from a browser). */
 export const humanPlayerSchema = z.object({ human: z.literal(true) });
-export const playerSchema = z.union([serverSpecSchema, humanPlayerSchema]);
+/**
+ * The agent as a model run in the playing process itself (`--agent local:MODEL`, lib/gpu/generate):
+ * the hub id or folder, where it ran, the chat template its prompts were written in, and the
+ * sampling beyond the run's temperature and token limit.
+ */
+export const localPlayerSchema = z.object({
+  local: z.object({
+    model: z.string().min(1),
+    device: z.enum(["webgpu", "cpu"]),
+    template: z.string(),
+    topP: z.number().gt(0).max(1),
+    seed: z.number().int(),
+  }),
+});
+export const playerSchema = z.union([serverSpecSchema, humanPlayerSchema, localPlayerSchema]);
 export type Player = z.infer<typeof playerSchema>;
+export type LocalPlayer = z.infer<typeof localPlayerSchema>;
 
 export function isHuman(player: Player): player is z.infer<typeof humanPlayerSchema> {
   return "human" in player;
 }
 
-/** How a side is shown: the model's name, or "human". */
+export function isLocal(player: Player): player is LocalPlayer {
+  return "local" in player;
+}
+
+/** How a side is shown: the model's name, "local:" and the model for one run in-process, or "human". */
 export function playerName(player: Player): string {
-  return isHuman(player) ? "human" : player.model;
+  if (isHuman(player)) return "human";
+  return isLocal(player) ? `local:${player.local.model}` : player.model;
 }
 
 /** Dollars per million tokens of one side's model, for the run page's cost estimate. */

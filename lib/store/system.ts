@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/generated/client";
-import { isHuman, runConfigBaseSchema } from "../colbench/run-config";
+import { isHuman, isLocal, runConfigBaseSchema } from "../colbench/run-config";
 
 // What `colbench doctor` and the System page read about the database itself.
 
@@ -64,7 +64,7 @@ export async function runServers(prisma: PrismaClient): Promise<RunServer[]> {
     const parsed = runConfigBaseSchema.safeParse(run.config);
     if (!parsed.success) continue;
     for (const side of [parsed.data.agent, parsed.data.simulator]) {
-      if (isHuman(side)) continue;
+      if (isHuman(side) || isLocal(side)) continue;
       const server = servers.get(side.baseUrl) ?? {
         baseUrl: side.baseUrl,
         models: [],

@@ -462,6 +462,10 @@ const llama3: RopeScaling = {
 export const KERNEL_CASES: KernelCase[] = [
   ...FORMATS.map((f) => matmulCase(7, 33, 17, f, { bias: true, residual: true })),
   matmulCase(1, 67, 129, "f32", {}),
+  // Decode steps' rows (matvec.wgsl): every format, bias and residual, an offset, K not a multiple of 32.
+  matmulCase(1, 300, 70, "f16", { bias: true, residual: true }),
+  matmulCase(4, 33, 65, "bf16", { bias: true, at: 5 }),
+  matmulCase(3, 9, 31, "f32", { residual: true }),
   matmulCase(513, 65, 31, "f16", { bias: true }),
   matmulCase(16, 9, 300, "bf16", { residual: true, at: 37 }),
   matmulCase(5, 7, 3, "f16", { at: 3 }),

@@ -10,7 +10,7 @@ import { KERNEL_CASES } from "./cases";
 let gpu: Gpu;
 beforeAll(async () => {
   gpu = await openNodeGpu();
-  console.log(`adapter: ${gpu.info.backend} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}`);
+  console.log(`adapter: ${gpu.info.graphicsApi} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}`);
 });
 afterAll(() => gpu?.destroy());
 

@@ -7,6 +7,7 @@ import { rmsnormCpu } from "../kernels/rmsnorm.cpu";
 import { ropeCpu } from "../kernels/rope.cpu";
 import { inverseFrequencies, ropeTable } from "../rope-table";
 import { parseConfig, type ModelConfig } from "./config";
+import { checkAppend, type DecodeEngine, type DecodeSession } from "./decode";
 import { checkRequest, scoredSpan, type LogprobEngine, type ScoreRequest, type ScoreResult } from "./engine";
 import { planLayout, streamCheckpoint, type LoadProgress } from "./layout";
 import { jsonFile, type WeightSource } from "./source";
@@ -14,9 +15,18 @@ import { CpuWeightStore } from "./weights-cpu";
 
 // The same model on the CPU, built from the kernels' CPU references: each candidate is run whole
 // (prefix and candidate, one causal sequence, no cache), so it also checks the GPU runner's prefix
-// sharing. For tiny models (tests, the studio's e2e check) and as the bench's peer.
+// sharing. For tiny models (tests, the studio's e2e check) and as the bench's peer. Generation
+// (startSession) keeps each layer's keys and values as it goes, as the GPU runner does.
 
-export class CpuModel implements LogprobEngine {
+/** Keys and values of the tokens a session has run, per layer ([capacity, kvHeads, headDim]). */
+interface CpuKvCache {
+  k: Float32Array[];
+  v: Float32Array[];
+  length: number;
+  table: Float32Array;
+}
+
+export class CpuModel implements LogprobEngine, DecodeEngine {
   readonly device = "cpu";
 
   static async load(source: WeightSource, options: { onProgress?: (p: LoadProgress) => void } = {}): Promise<CpuModel> {
@@ -33,15 +43,19 @@ export class CpuModel implements LogprobEngine {
     private readonly offsets: ReturnType<typeof planLayout>["offsets"],
   ) {}
 
-  /** Final-normed hidden states of one causal sequence. */
-  hidden(ids: number[]): Float32Array {
+  /**
+   * Final-normed hidden states of one causal sequence; with `cache`, of tokens that follow the ones
+   * it holds (attending to them), whose keys and values it then holds too.
+   */
+  hidden(ids: number[], cache?: CpuKvCache): Float32Array {
     const c = this.config;
     const n = ids.length;
     const q = c.heads * c.headDim;
     const kv = c.kvHeads * c.headDim;
     const qkvRows = q + 2 * kv;
-    const table = ropeTable(inverseFrequencies(c.rope), Math.max(1, n));
-    const positions = Array.from({ length: n }, (_, i) => i);
+    const start = cache?.length ?? 0;
+    const table = cache?.table ?? ropeTable(inverseFrequencies(c.rope), Math.max(1, n));
+    const positions = Array.from({ length: n }, (_, i) => start + i);
     const segments = Array.from({ length: 2 * n }, (_, i) => (i % 2 ? n : 0));
     let h = embedCpu(this.store.get("embed"), c.hidden, ids);
     for (let l = 0; l < c.layers; l++) {
@@ -60,13 +74,17 @@ export class CpuModel implements LogprobEngine {
         heads: c.heads,
         kvHeads: c.kvHeads,
         headDim: c.headDim,
-        prefixK: new Float32Array(0),
-        prefixV: new Float32Array(0),
-        prefixLength: 0,
+        prefixK: cache ? cache.k[l]!.subarray(0, start * kv) : new Float32Array(0),
+        prefixV: cache ? cache.v[l]!.subarray(0, start * kv) : new Float32Array(0),
+        prefixLength: start,
         k: r.k,
         v: r.v,
         segments,
       });
+      if (cache) {
+        cache.k[l]!.set(r.k, start * kv);
+        cache.v[l]!.set(r.v, start * kv);
+      }
       const h1 = matmulCpu(attn, n, oW, c.hidden, q, c.oBias ? oW.subarray(this.offsets.oBias) : null, h);
       const x2 = rmsnormCpu(
         h1,
@@ -77,7 +95,38 @@ export class CpuModel implements LogprobEngine {
       );
       h = mlpCpu(x2, n, c.hidden, gateUp.subarray(0, 2 * c.inner * c.hidden), down, c.inner, h1);
     }
+    if (cache) cache.length += n;
     return rmsnormCpu(h, n, c.hidden, this.store.get("norm"), c.eps);
+  }
+
+  /** The logits of one final-normed hidden row (the LM head in f64 sums, as matmul.wgsl's reference). */
+  logits(row: Float32Array): Float32Array {
+    const c = this.config;
+    return matmulCpu(row, 1, this.store.get(c.tied ? "embed" : "lmHead"), c.vocab, c.hidden);
+  }
+
+  startSession(capacity: number): DecodeSession {
+    const c = this.config;
+    const kv = c.kvHeads * c.headDim;
+    const cache: CpuKvCache = {
+      k: Array.from({ length: c.layers }, () => new Float32Array(capacity * kv)),
+      v: Array.from({ length: c.layers }, () => new Float32Array(capacity * kv)),
+      length: 0,
+      table: ropeTable(inverseFrequencies(c.rope), Math.max(1, capacity)),
+    };
+    const session: DecodeSession = {
+      capacity,
+      get length() {
+        return cache.length;
+      },
+      append: async (ids) => {
+        checkAppend(c, session, ids);
+        const x = this.hidden(ids, cache);
+        return this.logits(x.subarray((ids.length - 1) * c.hidden, ids.length * c.hidden));
+      },
+      dispose: () => {},
+    };
+    return session;
   }
 
   /** log p(ids[i] | ids[..i]) for i ≥ 1. */

@@ -10,9 +10,11 @@ import { segmentTotals } from "../kernels/segments";
 import { inverseFrequencies, ropeTable } from "../rope-table";
 import type { GpuWeights } from "../weights";
 import { parseConfig, type ModelConfig } from "./config";
+import type { DecodeEngine, DecodeSession } from "./decode";
 import { checkRequest, scoredSpan, type LogprobEngine, type ScoreRequest, type ScoreResult } from "./engine";
 import { planLayout, streamCheckpoint, type LoadProgress } from "./layout";
 import { jsonFile, type WeightSource } from "./source";
+import { GpuDecodeSession } from "./gpu-decode";
 import { GpuWeightStore } from "./weights-gpu";
 
 // A Llama-family causal LM on WebGPU, for scoring: the shared prefix goes through the layers once
@@ -30,7 +32,7 @@ interface Layer {
 }
 
 /** Activations for passes of up to `rows` rows. */
-class Scratch {
+export class Scratch {
   readonly buffers: Record<"h0" | "h1" | "x" | "qkv" | "k" | "v" | "attn" | "gateUp" | "inner" | "lmIn", GPUBuffer>;
 
   constructor(
@@ -60,14 +62,15 @@ class Scratch {
   }
 }
 
-export class GpuModel implements LogprobEngine {
+export class GpuModel implements LogprobEngine, DecodeEngine {
   readonly device: string;
   /** Rows per pass: bounded by the largest activation buffer the adapter binds. */
   readonly maxRows: number;
   private readonly layers: Layer[];
   private readonly finalNorm: GpuWeights;
   private readonly embedding: VocabPart[];
-  private readonly head: VocabPart[];
+  /** The LM head's table (the embedding's when tied); read by gpu-decode.ts. */
+  readonly head: VocabPart[];
   private scratch: Scratch | null = null;
   private table: { buffer: GPUBuffer; positions: number } | null = null;
 
@@ -95,7 +98,7 @@ export class GpuModel implements LogprobEngine {
   }
 
   private constructor(
-    private readonly gpu: Gpu,
+    readonly gpu: Gpu,
     readonly config: ModelConfig,
     private readonly store: GpuWeightStore,
     offsets: ReturnType<typeof planLayout>["offsets"],
@@ -117,7 +120,7 @@ export class GpuModel implements LogprobEngine {
     this.head = c.tied ? this.embedding : store.vocabulary("lmHead");
     const widest = Math.max(2 * c.inner, qkvRows, c.hidden) * 4;
     this.maxRows = Math.max(1, Math.min(maxRows, Math.floor(gpu.limits.maxStorageBufferBindingSize / widest) - 1));
-    this.device = `webgpu: ${gpu.info.backend}, ${gpu.info.description || gpu.info.architecture || gpu.info.vendor}${gpu.info.software ? " (software)" : ""}`;
+    this.device = `webgpu: ${gpu.info.graphicsApi}, ${gpu.info.description || gpu.info.architecture || gpu.info.vendor}${gpu.info.software ? " (software)" : ""}`;
   }
 
   private readonly postNormAt: number;
@@ -127,7 +130,8 @@ export class GpuModel implements LogprobEngine {
     return this.store.bytes;
   }
 
-  private scratchFor(rows: number): Scratch {
+  /** @internal Activations for passes of `rows` rows (shared by every call: one at a time). */
+  scratchFor(rows: number): Scratch {
     if (!this.scratch || this.scratch.rows < rows) {
       this.scratch?.destroy();
       this.scratch = new Scratch(this.gpu, this.config, rows);
@@ -135,7 +139,8 @@ export class GpuModel implements LogprobEngine {
     return this.scratch;
   }
 
-  private ropeTable(positions: number): GPUBuffer {
+  /** @internal */
+  ropeTable(positions: number): GPUBuffer {
     if (!this.table || this.table.positions < positions) {
       this.table?.buffer.destroy();
       const count = Math.max(positions, 256);
@@ -152,7 +157,8 @@ export class GpuModel implements LogprobEngine {
    * in scratch.x. Attention sees `cache` (its first `cacheLength` rows) and the pass's own segments;
    * with `cacheAt`, the pass's keys and values are copied into the cache from that row.
    */
-  private pass(
+  /** @internal */
+  pass(
     batch: Batch,
     s: Scratch,
     rows: number,
@@ -322,31 +328,7 @@ export class GpuModel implements LogprobEngine {
           // Empty candidates only: nothing to run.
           continue;
         }
-        const ids = new Uint32Array(rows);
-        const positions = new Uint32Array(rows);
-        const segments = new Uint32Array(rows * 2);
-        const pairs: number[] = [];
-        const ranges: number[] = [];
-        const firsts: number[] = [];
-        let at = 0;
-        for (const index of group) {
-          const tokens = candidates[index]!;
-          // Pair p scores own token j = p - first + skip (a first token with no prefix has no pair).
-          const first = pairs.length / 2;
-          const skip = lp > 0 ? 0 : 1;
-          tokens.forEach((token, j) => {
-            ids[at + j] = token;
-            positions[at + j] = lp + j;
-            segments.set([at, at + tokens.length], (at + j) * 2);
-            // Row 0 of the LM input is the prefix's last row; the pass's rows follow from row 1.
-            if (j === 0 && lp > 0) pairs.push(0, token);
-            else if (j > 0) pairs.push(at + j, token);
-          });
-          firsts.push(first);
-          const [from, to] = scoredSpan(request, index);
-          ranges.push(first + from - skip, first + to - skip);
-          at += tokens.length;
-        }
+        const { ids, positions, segments, pairs, ranges, firsts } = groupLayout(request, group, rows);
         const batch = gpu.batch();
         this.pass(batch, s, rows, upload(ids), upload(positions), upload(segments), cache, lp, null);
         batch.copy(last, 0, s.buffers.lmIn, 0, c.hidden * 4);
@@ -372,9 +354,50 @@ export class GpuModel implements LogprobEngine {
     }
   }
 
+  /** Generation: a KV cache of `capacity` tokens for every layer, and passes that extend it (gpu-decode.ts). */
+  startSession(capacity: number): DecodeSession {
+    return new GpuDecodeSession(this, capacity);
+  }
+
   dispose(): void {
     this.scratch?.destroy();
     this.table?.buffer.destroy();
     this.store.destroy();
   }
+}
+
+/**
+ * How a group of candidates fills one pass after the prefix: each row's token, position and attention
+ * segment (its own candidate), the (LM row, token) pairs to score, each candidate's scored span as a
+ * range of pairs, and where each candidate's pairs start.
+ */
+function groupLayout(request: ScoreRequest, group: number[], rows: number) {
+  const { candidates } = request;
+  const lp = request.prefix.length;
+  const ids = new Uint32Array(rows);
+  const positions = new Uint32Array(rows);
+  const segments = new Uint32Array(rows * 2);
+  const pairs: number[] = [];
+  const ranges: number[] = [];
+  const firsts: number[] = [];
+  let at = 0;
+  for (const index of group) {
+    const tokens = candidates[index]!;
+    // Pair p scores own token j = p - first + skip (a first token with no prefix has no pair).
+    const first = pairs.length / 2;
+    const skip = lp > 0 ? 0 : 1;
+    tokens.forEach((token, j) => {
+      ids[at + j] = token;
+      positions[at + j] = lp + j;
+      segments.set([at, at + tokens.length], (at + j) * 2);
+      // Row 0 of the LM input is the prefix's last row; the pass's rows follow from row 1.
+      if (j === 0 && lp > 0) pairs.push(0, token);
+      else if (j > 0) pairs.push(at + j, token);
+    });
+    firsts.push(first);
+    const [from, to] = scoredSpan(request, index);
+    ranges.push(first + from - skip, first + to - skip);
+    at += tokens.length;
+  }
+  return { ids, positions, segments, pairs, ranges, firsts };
 }

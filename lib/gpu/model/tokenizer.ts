@@ -86,6 +86,21 @@ export class ModelTokenizer {
     return n;
   }
 
+  /** A chat template's output as ids: its text only, since the template writes any BOS it wants (as servers encode a chat prompt). */
+  encodeText(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  /** The id of a token given by its text (a special token's content), or null when it has none. */
+  idOf(token: string): number | null {
+    return this.tokenizer.token_to_id(token) ?? null;
+  }
+
+  /** tokenizer_config.json's eos_token, if any. */
+  get endToken(): string | undefined {
+    return this.special("eos_token");
+  }
+
   decode(ids: number[]): string {
     return this.tokenizer.decode(ids, { skip_special_tokens: false });
   }
@@ -103,7 +118,8 @@ export class ModelTokenizer {
     const t = this.config.chat_template;
     if (typeof t === "string") return t;
     if (Array.isArray(t)) {
-      const named = t.find((e: { name?: string }) => e.name === "default") ?? t[0];
+      const entries = t as Array<{ name?: unknown; template?: unknown } | undefined>;
+      const named = entries.find((e) => e?.name === "default") ?? entries[0];
       return typeof named?.template === "string" ? named.template : null;
     }
     return null;

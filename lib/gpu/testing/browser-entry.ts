@@ -3,6 +3,8 @@ import { loadClipVisionFrom } from "../clip/source";
 import { GpuClipVision, type ClipWeightFormat } from "../clip/vision";
 import { KERNEL_CASES } from "../kernels/cases";
 import { clipPreprocess } from "../../scoring/frontend/embedders/clip-preprocess";
+import { generate } from "../generate/generate";
+import type { Sampling } from "../generate/sampler";
 import { GpuModel } from "../model/gpu-model";
 import { LocalScorer } from "../model/scorer";
 import { urlSource } from "../model/source";
@@ -48,6 +50,21 @@ async function scoreFixture(folder: string, prefix: string, candidates: string[]
   return { loads, logprobs: scores.map((s) => s.tokens.map((t) => t.logprob)) };
 }
 
+/** Generation on a fixture streamed over HTTP: each prompt's tokens and every step's logits. */
+async function generateFixture(folder: string, prompts: number[][], maxNewTokens: number, sampling?: Sampling) {
+  const gpu = await device();
+  const source = urlSource(`${location.origin}/fixtures/${folder}`);
+  const model = await GpuModel.load(gpu, source);
+  const tokenizer = await ModelTokenizer.load(source);
+  const out = [];
+  for (const prompt of prompts) {
+    const g = await generate(model, tokenizer, prompt, { maxNewTokens, sampling, keepLogits: true });
+    out.push({ ids: g.ids, logits: g.logits!.map((l) => Array.from(l)) });
+  }
+  model.dispose();
+  return out;
+}
+
 /** The tiny CLIP fixture streamed over HTTP, a PNG decoded by the browser, embedded on WebGPU, in each weight format. */
 async function embedClipFixture(folder: string, image: string, formats: ClipWeightFormat[]) {
   const gpu = await device();
@@ -63,4 +80,4 @@ async function embedClipFixture(folder: string, image: string, formats: ClipWeig
   return { f16: gpu.info.f16, embeddings: out };
 }
 
-Object.assign(globalThis, { kernelCases, scoreFixture, embedClipFixture });
+Object.assign(globalThis, { kernelCases, scoreFixture, embedClipFixture, generateFixture });

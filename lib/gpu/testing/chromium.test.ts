@@ -32,6 +32,7 @@ const parity = JSON.parse(fs.readFileSync(path.join(FIXTURES, "parity.json"), "u
 // the whole table (kernels.test.ts) runs on Dawn in Node and this subset checks the browser's path.
 const CASES = [
   "matmul 7x33x17 f16 +bias +residual",
+  "matmul 1x300x70 f16 +bias +residual",
   "matmul 16x9x300 bf16 +residual at 37",
   "rmsnorm 1x37 f32",
   "rope 7 rows, 6/2 heads of 10, llama3",
@@ -111,9 +112,7 @@ describe("lib/gpu in Chromium (SwiftShader WebGPU)", () => {
       (names) =>
         (
           globalThis as unknown as {
-            kernelCases(
-              n: string[],
-            ): Promise<{
+            kernelCases(n: string[]): Promise<{
               adapter: { architecture: string };
               results: Array<{ name: string; error: number | string; tolerance: number; ms: number }>;
             }>;
@@ -158,6 +157,59 @@ describe("lib/gpu in Chromium (SwiftShader WebGPU)", () => {
       });
       console.log(`Chromium qwen2-tiny vs PyTorch: max abs error ${worst.toExponential(2)}`);
       expect(worst).toBeLessThan(1e-3);
+    },
+  );
+
+  it(
+    "generates on the Qwen2 fixture as transformers does, and draws a seed's tokens as Node does",
+    { timeout: 180_000 },
+    async () => {
+      const reference = JSON.parse(fs.readFileSync(path.join(FIXTURES, "generation.json"), "utf8")) as {
+        models: Record<
+          string,
+          { cases: Array<{ ids: number[]; generated: number[]; steps: Array<{ top: Array<[number, number]> }> }> }
+        >;
+      };
+      const cases = reference.models.qwen2!.cases;
+      type Generated = Array<{ ids: number[]; logits: number[][] }>;
+      const run = (prompts: number[][], n: number, sampling?: unknown) =>
+        page.evaluate(
+          ([p, k, s]) =>
+            (
+              globalThis as unknown as {
+                generateFixture(f: string, p: number[][], k: number, s?: unknown): Promise<Generated>;
+              }
+            ).generateFixture("qwen2-tiny", p, k, s),
+          [prompts, n, sampling] as const,
+        );
+      const greedy = await run(
+        cases.map((c) => c.ids),
+        64,
+      );
+      let worst = 0;
+      greedy.forEach((g, i) => {
+        expect(g.ids).toEqual(cases[i]!.generated);
+        g.logits.forEach((logits, step) => {
+          for (const [token, value] of cases[i]!.steps[step]!.top)
+            worst = Math.max(worst, Math.abs(logits[token]! - value));
+        });
+      });
+      console.log(
+        `Chromium generation qwen2-tiny vs transformers: max |logit difference| ${worst.toExponential(2)} (top 16 of 3 x 64 steps)`,
+      );
+      expect(worst).toBeLessThan(1e-3);
+      // The same seed in Node (CPU path) and in the page: the same draws.
+      const { CpuModel } = await import("../model/cpu-model");
+      const { ModelTokenizer } = await import("../model/tokenizer");
+      const { folderSource } = await import("../node/folder-source");
+      const { generate } = await import("../generate/generate");
+      const source = folderSource(path.join(FIXTURES, "qwen2-tiny"));
+      const sampling = { temperature: 1.3, topP: 0.9, seed: 11 };
+      const node = await generate(await CpuModel.load(source), await ModelTokenizer.load(source), cases[0]!.ids, {
+        maxNewTokens: 24,
+        sampling,
+      });
+      expect((await run([cases[0]!.ids], 24, sampling))[0]!.ids).toEqual(node.ids);
     },
   );
 
