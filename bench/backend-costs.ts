@@ -34,7 +34,9 @@ const score = (scorer: BackendScorer, list: typeof tasks) =>
     list.map((t) => scorer.score({ groundTruth: t.ground_truth, testCases: t.test_cases, answer: t.ground_truth })),
   );
 
-const scorer = await BackendScorer.start({ workers: 1, numpyLane: false });
+// A fork per request: these are per-child figures (a resident child is counted only once it is
+// reaped); bench/backend-scoring.ts measures resident children.
+const scorer = await BackendScorer.start({ workers: 1, numpyLane: false, reuseChildren: false });
 try {
   console.log(`children: ${scorer.isolation.fork}`);
   await score(scorer, tasks.slice(0, 50)); // warm: the zygote has imported what the first tasks ask for

@@ -8,7 +8,10 @@
 // per round: this VM's speed drifts by tens of percent from second to second, and scoring all
 // 1000 with one and then with the other compared whichever got the faster seconds.
 //
-//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--slice S] [--python PY] [--show-slices]
+// --no-reuse forks a child per request (BackendScorer's reuseChildren: false), the peer to compare
+// resident children with.
+//
+//   npx tsx bench/backend-scoring.ts [--workers N] [--rounds R] [--slice S] [--python PY] [--show-slices] [--no-reuse]
 
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -44,12 +47,13 @@ const { values } = parseArgs({
     slice: { type: "string", default: "100" },
     python: { type: "string", default: process.env.COLBENCH_PYTHON ?? "python3" },
     "show-slices": { type: "boolean", default: false },
+    "no-reuse": { type: "boolean", default: false },
   },
 });
 const workers = Number(values.workers);
 const rounds = Number(values.rounds);
 const sliceSize = Math.max(1, Number(values.slice));
-const python = values.python!;
+const python = values.python;
 
 const file = path.join(sharedColbenchDir(), "backend_test.jsonl");
 if (!existsSync(file)) {
@@ -103,7 +107,7 @@ async function reference(): Promise<Contender> {
 async function sandboxed(): Promise<Contender> {
   const started = performance.now();
   const nodeCpu = process.cpuUsage();
-  const scorer = await BackendScorer.start({ workers, python });
+  const scorer = await BackendScorer.start({ workers, python, reuseChildren: !values["no-reuse"] });
   seen.isolation ??= scorer.isolation;
   const reasons: string[][] = [];
   let warmed = false;
@@ -284,5 +288,7 @@ if (flaky.length) console.log(`sandboxed rewards that changed between rounds:\n 
 if (seen.isolation) {
   const iso = seen.isolation;
   console.log(`sandbox: ${iso.network}; ${iso.pid}; ${iso.user}; cgroup ${iso.cgroup}`);
-  console.log(`children: ${iso.fork}`);
+  console.log(
+    `children: ${iso.fork}${iso.reuse ? "; requests workers/python/reuse.py allows run in a resident child while more wait" : ""}`,
+  );
 }

@@ -11,10 +11,14 @@ child mostly just runs.
 
 from __future__ import annotations
 
+import builtins
+import gc
 import io
 import marshal
 import os
 import reprlib
+import resource
+import struct
 # The C module: `signal` wraps it in enums, ~0.9 MB that every fork would copy page tables for.
 import _signal as signal
 import sys
@@ -28,6 +32,9 @@ _getpid = os.getpid
 _loads = marshal.loads
 _setitimer = signal.setitimer
 _ITIMER_REAL = signal.ITIMER_REAL
+_kill = os.kill
+_SIGSTOP = signal.SIGSTOP
+_collect = gc.collect
 
 OK, TIMEOUT, ERROR = 0, 1, 2
 # After the first alarm keep re-firing, so an answer that swallows one
@@ -42,6 +49,11 @@ class CallTimeout(BaseException):
 class _Clock:
     armed = False
     fired = False
+    # A call timed out or ran out of memory: a resident child then ends
+    # (an alarm or MemoryError raised anywhere may leave a module half-way).
+    tainted = False
+    # The message of the exception the last call raised ("" when none, or unprintable).
+    message = ""
 
 
 def _on_alarm(signum, frame):
@@ -71,16 +83,37 @@ def _timed(fn, limit: float):
         except CallTimeout:
             result = (TIMEOUT, None)
         except BaseException as err:  # SystemExit and friends fail the call too
+            if type(err) is MemoryError:
+                _Clock.tainted = True
             result = (ERROR, type(err).__name__[:80])
+            # Still under the alarm: str() runs the exception's own __str__, which is answer code.
+            _Clock.message = _message(err)
         finally:
             _disarm()
     except CallTimeout:  # fired between the call's end and _disarm()
         result = (TIMEOUT, None)
     if _Clock.fired:
+        _Clock.tainted = True
         # Past the limit is None even if the answer swallowed the alarm and
         # went on to return something.
         return (TIMEOUT, None)
     return result
+
+
+# What a failing test's record carries beside its reason: the exception's message, and what the
+# answer printed while that test ran (the start of each; the whole output is in the done record).
+_MESSAGE_CHARS = 300
+_TEST_OUTPUT_CHARS = 2000
+
+
+def _message(err) -> str:
+    try:
+        text = str(err)
+    except BaseException:
+        return ""
+    if type(text) is not str:
+        return ""
+    return text if len(text) <= _MESSAGE_CHARS else text[:_MESSAGE_CHARS - 1] + "\u2026"
 
 
 def _run(definition, expression):
@@ -169,6 +202,7 @@ def _verdict(expected, actual) -> tuple[bool, str]:
     try:
         same = bool(e_value == a_value)
     except BaseException as err:
+        _Clock.tainted = True
         return False, f"compare failed: {type(err).__name__[:80]}"
     return same, "ok" if same else "mismatch"
 
@@ -225,24 +259,120 @@ def run(box, progress: P.Progress, limits, code: bytes, indices: list, cpu_secon
     the worker and marshalled: each (code object, None) or (None, error type
     name); `indices` are the tests to run."""
     try:
-        truth, answer, expressions = _loads(code)
         box.enter_child(cpu_seconds)
         _mkdir("ground_truth", 0o700)
         _mkdir("answer", 0o700)
-        _enter_dir(box.scratch_truth)
-        own = _getpid()
-        expected = _expected(progress, limits, truth, expressions, indices, own)
-        # The answer gets its own cwd: it never sees files the ground truth made.
-        _enter_dir(box.scratch_answer)
-        _answers(progress, limits, answer, expressions, indices, expected, own)
-        progress.begin(P.DONE, -1, limits.setup_timeout)
-        progress.append(P.DONE_RECORD, -1, False, _SINK.text())
+        _score(box, progress, limits, code, indices, _getpid())
     except BaseException as err:
-        try:
-            progress.append(P.FATAL, -1, False, f"{type(err).__name__}: {err}"[:300])
-        except BaseException:
-            pass
+        _fatal(progress, err)
     _exit(0)
+
+
+def _score(box, progress: P.Progress, limits, code: bytes, indices: list, own: int) -> None:
+    truth, answer, expressions = _loads(code)
+    _enter_dir(box.scratch_truth)
+    expected = _expected(progress, limits, truth, expressions, indices, own)
+    # The answer gets its own cwd: it never sees files the ground truth made.
+    _enter_dir(box.scratch_answer)
+    _answers(progress, limits, answer, expressions, indices, expected, own)
+    progress.begin(P.DONE, -1, limits.setup_timeout)
+    progress.append(P.DONE_RECORD, -1, False, _SINK.text())
+
+
+def _fatal(progress: P.Progress, err: BaseException) -> None:
+    try:
+        progress.append(P.FATAL, -1, False, f"{type(err).__name__}: {err}"[:300])
+    except BaseException:
+        pass
+
+
+# The job a resident child is given next (written by the zygote into the
+# mailbox it shares with that child alone): code bytes (0: the same code as
+# the last job), bytes of the marshalled (test list, ...), RLIMIT_CPU seconds;
+# then the code, then the test list.
+MAIL = struct.Struct("<qqq")
+MAIL_DATA = 32
+# A resident child ends itself after this many requests, or once its peak
+# memory has grown this much since its first (a fresh child starts small).
+RESIDENT_REQUESTS = 512
+RESIDENT_GROWTH_KIB = 32 << 10
+
+
+def serve(box, progress: P.Progress, limits, mailbox, code: bytes, indices: list,
+          cpu_seconds: int, watched: tuple) -> None:
+    """Entry point of a resident child (never returns): scores the request it
+    was forked for, then stops itself (SIGSTOP; the zygote sees it stopped)
+    and, continued, scores the next one from `mailbox`, until a request leaves
+    it in a state a fresh child would not start in: then it exits after that
+    request's results, and the zygote forks anew. Only requests reuse.py
+    allows come here. `watched` names the modules whose objects must stay
+    the ones they were (reuse.ALLOWED)."""
+    try:
+        box.enter_child(cpu_seconds, resident=True)
+        _mkdir("ground_truth", 0o700)
+        _mkdir("answer", 0o700)
+    except BaseException as err:
+        _fatal(progress, err)
+        _exit(0)
+    own = _getpid()
+    usage, self_usage = resource.getrusage, resource.RUSAGE_SELF
+    peak = usage(self_usage).ru_maxrss + RESIDENT_GROWTH_KIB
+    ceiling = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    modules = sys.modules
+    count = len(modules)
+    seen = _fingerprint(modules, watched)
+    keep = True
+    for _ in range(RESIDENT_REQUESTS):
+        _Clock.tainted = False
+        try:
+            _score(box, progress, limits, code, indices, own)
+        except BaseException as err:
+            _fatal(progress, err)
+            break
+        if not keep or _Clock.tainted:
+            break
+        # Cycles the request left are collected now, on its time: a finalizer
+        # must not run during the next request.
+        _collect()
+        if (usage(self_usage).ru_maxrss > peak or len(modules) != count
+                or _fingerprint(modules, watched) != seen):
+            break
+        _kill(own, _SIGSTOP)
+        # Continued by the zygote: the next job is in the mailbox.
+        try:
+            code_len, tail_len, cpu_seconds = MAIL.unpack_from(mailbox, 0)
+            if code_len:
+                code = mailbox[MAIL_DATA:MAIL_DATA + code_len]
+            at = MAIL_DATA + code_len
+            indices, _, _, keep = _loads(mailbox[at:at + tail_len])
+            progress.rewind()
+            _fresh_output(limits)
+            used = usage(self_usage)
+            soft = int(used.ru_utime + used.ru_stime) + 1 + cpu_seconds
+            if soft > ceiling:
+                break  # as if fresh: this request's own CPU limit would not fit
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, ceiling))
+        except BaseException as err:
+            _fatal(progress, err)
+            break
+    _exit(0)
+
+
+def _fingerprint(modules: dict, watched: tuple) -> tuple:
+    """The objects builtins and the watched modules hold, by identity."""
+    seen = [tuple(map(id, builtins.__dict__.values()))]
+    for name in watched:
+        module = modules.get(name)
+        if module is not None:
+            seen.append(tuple(map(id, module.__dict__.values())))
+    return tuple(seen)
+
+
+def _fresh_output(limits) -> None:
+    global _SINK
+    _SINK = _Sink(limits.output_chars)
+    sys.stdout = sys.stderr = _SINK
+    _STDIN.seek(0)
 
 
 def _expected(progress: P.Progress, limits, truth, expressions, indices, own: int) -> dict:
@@ -261,6 +391,8 @@ def _expected(progress: P.Progress, limits, truth, expressions, indices, own: in
         try:
             expected[index] = (OK, _run(truth[0], expressions[index][0]))
         except BaseException as err:
+            if type(err) is MemoryError:
+                _Clock.tainted = True
             expected[index] = (ERROR, type(err).__name__[:80])
         _guard(own)
     return expected
@@ -275,6 +407,8 @@ def _answers(progress: P.Progress, limits, answer, expressions, indices, expecte
             break
         progress.begin(P.CALL, index, limits.call_timeout)
         error = answer[1] or expressions[index][1]
+        _Clock.message = ""
+        printed = len(_SINK._parts)
         if error:
             actual = (ERROR, error)
         else:
@@ -289,6 +423,11 @@ def _answers(progress: P.Progress, limits, answer, expressions, indices, expecte
         progress.append(P.VERDICT, index, passed, reason)
         if progress.room() < _VERDICT_RESERVE:
             continue  # keep what is left for verdicts: reprs are only for display
+        if not passed:
+            # Why it failed beyond the exception's class, and what it printed meanwhile.
+            output = "".join(_SINK._parts[printed:])[:_TEST_OUTPUT_CHARS]
+            if _Clock.message or output:
+                progress.append(P.FAILED, index, False, _Clock.message or None, output or None)
         shown_expected = shown_actual = None
         if expected[index][0] == OK:
             shown_expected = _short_repr(expected[index][1], cap)

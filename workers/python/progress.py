@@ -39,7 +39,8 @@ VERDICT = b"V"  # index, passed, reason
 SHOWN = b"S"  # index, expected repr, actual repr
 DONE_RECORD = b"D"  # captured output
 FATAL = b"F"  # message
-_KINDS = frozenset((VERDICT, SHOWN, DONE_RECORD, FATAL))
+FAILED = b"X"  # index, the exception's message, what the answer printed during that test
+_KINDS = frozenset((VERDICT, SHOWN, DONE_RECORD, FATAL, FAILED))
 
 
 def shared_memory(size: int, name: str) -> int:
@@ -114,6 +115,12 @@ class Progress:
         return out, True
 
     # child side
+
+    def rewind(self) -> None:
+        """A resident child's own counters, for its next request (the zygote
+        has reset the shared header)."""
+        self._committed = 0
+        self._seq = 0
 
     def begin(self, phase: int, index: int, limit: float) -> None:
         self._seq += 1

@@ -27,6 +27,9 @@ class Confinement:
         self.scratch_root: str = settings["scratch_root"]
         self._own_scratch_root = bool(settings["own_scratch_root"])
         self._fd_limit: int = settings["fd_limit"]
+        # A resident child's CPU seconds over its whole life (RLIMIT_CPU hard).
+        # (Set by the zygote from its limits.)
+        self.resident_cpu = 0
         self._scratch_count = 0
         # The scratch root is a private tmpfs (the mount namespace's): the
         # zygote's loop makes and removes scratch dirs itself (see _serve).
@@ -97,10 +100,13 @@ class Confinement:
             except InterruptedError:
                 continue
 
-    def enter_child(self, cpu_seconds: int) -> None:
+    def enter_child(self, cpu_seconds: int, resident: bool = False) -> None:
         """In the child, right after fork. Kept to the few steps that must
         happen there: every object touched costs the child copy-on-write page
-        faults. fds 0-2 are already /dev/null (the zygote's own)."""
+        faults. fds 0-2 are already /dev/null (the zygote's own). A resident
+        child (see child.serve) gets `cpu_seconds` as its soft CPU limit and
+        sets it anew for each later request, below a hard limit that bounds
+        its whole life."""
         signal.pthread_sigmask(signal.SIG_SETMASK, self.child_mask)
         if not self.zygote_init:
             os.setsid()  # the process-group kill needs a group of our own
@@ -108,7 +114,8 @@ class Confinement:
         # may be reachable from answer code.
         os.closerange(3, self._fd_limit)
         os.chdir(self.scratch)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds))
+        resource.setrlimit(resource.RLIMIT_CPU,
+                           (cpu_seconds, self.resident_cpu if resident else cpu_seconds))
         if self.uid is not None:
             # (The zygote already dropped supplementary groups.)
             os.setresgid(self.uid, self.uid, self.uid)

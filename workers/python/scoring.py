@@ -13,6 +13,7 @@ from _collections import deque
 
 import answers
 import progress as P
+import reuse
 
 # Source this large is refused rather than compiled (the worker compiles
 # outside the sandbox; see _compile).
@@ -63,7 +64,7 @@ _EXPRESSIONS = _CodeCache(4096)
 class Plan:
     """A request checked and compiled, ready to run (or already decided)."""
 
-    __slots__ = ("result", "truth", "code", "expressions", "n", "blob", "modules", "part")
+    __slots__ = ("result", "truth", "code", "expressions", "n", "blob", "modules", "part", "reusable")
 
     def __init__(self) -> None:
         self.result: dict | None = None
@@ -73,6 +74,7 @@ class Plan:
         self.blob = b""  # all the code, marshalled for the zygote
         self.modules: frozenset = frozenset()  # of LAZY_MODULES, those the code names
         self.part = False  # the tests a split left (the same answer, counted once)
+        self.reusable = False  # may run in the resident child (reuse.py)
 
 
 def prepare(request: dict, limits) -> Plan:
@@ -102,6 +104,8 @@ def prepare(request: dict, limits) -> Plan:
     plan.expressions = [get(expression, "<test>", "eval") for _, expression in tests]
     if plan.n:
         plan.blob = marshal.dumps((plan.truth, plan.code, plan.expressions))
+        if REUSE:
+            plan.reusable = reuse.allows((plan.truth[0], plan.code[0], *(e[0] for e in plan.expressions)))
         if LAZY_MODULES:
             found: set = set()
             for code, _ in (plan.truth, plan.code, *plan.expressions):
@@ -115,6 +119,9 @@ def prepare(request: dict, limits) -> Plan:
 # its DEFAULT_PRELOAD). Only these: what an answer names must not make the
 # zygote (root, and every later child's parent) run any other module's code.
 LAZY_MODULES: frozenset = frozenset()
+# Whether requests reuse.py allows run in the zygote's resident child (the
+# worker's `reuse` setting); otherwise every request gets a fresh child.
+REUSE = True
 
 
 class _Demand:
@@ -186,7 +193,7 @@ def execute(plan: Plan, zygote, limits, progress: P.Progress, door=None) -> dict
             break
         children += 1
         run = _run_child(zygote, limits, progress, pending, hard_deadline,
-                         share.door(pending) if share else None, modules)
+                         share.door(pending) if share else None, modules, plan.reusable)
         if share:
             for i in share.given:
                 results[i] = {"passed": False, "reason": GIVEN_AWAY}
@@ -245,6 +252,9 @@ class _Share:
 
     def meanwhile(self) -> None:
         self._door.meanwhile()
+
+    def waiting(self) -> bool:
+        return self._door.waiting()
 
     @property
     def stall(self):
@@ -315,9 +325,12 @@ class _Run:
 
 
 def _run_child(zygote, limits, progress: P.Progress, pending: list,
-               hard_deadline: float, door, modules: frozenset) -> _Run:
+               hard_deadline: float, door, modules: frozenset, reusable: bool) -> _Run:
     cpu_seconds = math.ceil(hard_deadline - time.monotonic()) + 1
-    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, door, modules)
+    # A resident child stays only while more requests wait: an idle worker
+    # holds no child (and no scratch dir) between requests.
+    keep = reusable and door is not None and door.waiting()
+    status, killed = zygote.run(pending, cpu_seconds, hard_deadline, door, modules, reusable, keep)
     run = _Run()
     run.killed = killed
     if os.WIFSIGNALED(status):
@@ -333,7 +346,8 @@ def _collect(run: _Run, progress: P.Progress, pending: set) -> None:
     records, _ = progress.records()
     results = run.results
     shown: dict = {}
-    VERDICT, SHOWN, DONE, FATAL = P.VERDICT, P.SHOWN, P.DONE_RECORD, P.FATAL
+    VERDICT, SHOWN, DONE, FATAL, FAILED = P.VERDICT, P.SHOWN, P.DONE_RECORD, P.FATAL, P.FAILED
+    failed: dict = {}
     for kind, index, passed, first, second in records:
         if kind == DONE:
             run.finished = True
@@ -345,8 +359,18 @@ def _collect(run: _Run, progress: P.Progress, pending: set) -> None:
         elif kind == VERDICT:
             if index not in results:
                 results[index] = {"passed": passed, "reason": (first or "")[:200]}
+        elif kind == FAILED:
+            failed.setdefault(index, (first, second))
         elif index not in shown:
             shown[index] = (first, second)
+    for index, (message, output) in failed.items():
+        result = results.get(index)
+        if result is None or result["passed"]:
+            continue
+        if message:
+            result["message"] = message[:300]
+        if output:
+            result["output"] = output[:2000]
     for index, (expected, actual) in shown.items():
         result = results.get(index)
         if result is None:

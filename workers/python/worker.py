@@ -81,6 +81,11 @@ class Door:
             if message is not None:
                 self.ahead.append((message, _prepare(message, self._limits)))
 
+    def waiting(self) -> bool:
+        """Whether another request is already here (read ahead if so)."""
+        self.meanwhile()
+        return bool(self.ahead)
+
     def release(self) -> bool:
         """Hands back every request waiting here; False once the input has
         ended (nothing more can arrive)."""
@@ -162,6 +167,7 @@ def main() -> int:
     # asked for (numpy for its numpy lane) are imported there, before any child.
     zygote = Z.start(iso, limits, sources, list(config.get("preload") or []), lazy, path)
     scoring.LAZY_MODULES = lazy - set(zygote.preloaded)
+    scoring.REUSE = config.get("reuse", True) is not False
     shared = zygote.progress
     protocol.write_message(1, {
         "type": "hello",
@@ -176,6 +182,7 @@ def main() -> int:
         "limits": {**limits.as_dict(), "per_test_budget": limits.per_test_budget()},
         "preloaded": zygote.preloaded,
         "preload_on_demand": sorted(scoring.LAZY_MODULES),
+        "reuse": scoring.REUSE,
     })
     channel = protocol.Channel(0, 1)
     door = Door(channel, limits)

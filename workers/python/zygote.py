@@ -28,6 +28,7 @@ import sys
 from importlib.machinery import SourceFileLoader
 
 import progress as P
+import reuse
 from zygote_main import NO_CHILD, READY_LENGTH, REPLY, REQUEST, read_exact
 
 # A child still running after this long (seconds) is slow: the worker then
@@ -99,16 +100,19 @@ class Zygote:
         self._fresh = True
 
     def run(self, pending: list, cpu_seconds: int, hard_deadline: float,
-            door=None, modules: frozenset = frozenset()) -> tuple[int, bool]:
+            door=None, modules: frozenset = frozenset(), reusable: bool = False,
+            keep: bool = False) -> tuple[int, bool]:
         """One child for the pending tests: (wait status, killed at a deadline).
         `door`, if given, is the worker's input while the child runs (see
         worker.Door): `door.meanwhile()` runs once the child is under way (it
         must not touch the job area: the zygote may not have read it yet), and
         `door.release()` whenever the child is slow and requests wait. The
-        zygote imports those of `modules` it has not yet before it forks."""
+        zygote imports those of `modules` it has not yet before it forks.
+        `reusable`: the request may run in the resident child (see reuse.py),
+        which stays for the next one if `keep` (more requests are waiting)."""
         new = sorted(modules.difference(self.loaded)) if modules else []
         self.loaded.update(new)
-        tail = marshal.dumps((pending, new))
+        tail = marshal.dumps((pending, new, reusable, keep))
         at = self._code_len
         if at + len(tail) > JOB_SIZE:
             raise ValueError("too many tests for the job area")
@@ -179,6 +183,8 @@ def start(iso, limits, sources: list, preload: list, lazy: frozenset, path: list
         "preload": list(preload),
         "lazy": sorted(lazy),
         "path": list(path),
+        # What a resident child checks it still holds after each request.
+        "watched": sorted(reuse.ALLOWED),
     }
     os.write(bundle_fd, marshal.dumps({"modules": sources, "settings": settings}))
     inherited = [requests_r, replies_w, jobs_fd, progress_fd, bundle_fd]

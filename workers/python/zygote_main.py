@@ -98,6 +98,7 @@ def main(settings: dict) -> None:
     try:
         limits = Limits(**settings["limits"])
         box = sandbox.Confinement(settings["confinement"])
+        box.resident_cpu = int(limits.request_budget(limits.max_tests)) + 1
         progress = P.Progress(settings["progress"])
         jobs = mmap.mmap(settings["jobs"], settings["job_size"])
         for fd in (settings["progress"], settings["jobs"]):
@@ -127,13 +128,14 @@ def main(settings: dict) -> None:
         finally:
             os._exit(code)
     try:
-        code = _serve(box, progress, limits, jobs, settings["requests"], replies, modules)
+        code = _serve(box, progress, limits, jobs, settings["requests"], replies, modules,
+                      tuple(settings["watched"]))
     finally:
         os._exit(code)
 
 
 def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mmap,
-           requests: int, replies: int, modules: _Modules) -> int:
+           requests: int, replies: int, modules: _Modules, watched: tuple) -> int:
     # Every page the zygote writes after a fork costs it a fault (a copy while
     # the child still shares it), so this loop allocates little and touches
     # few objects; in particular it waits for a child without looking at its
@@ -145,13 +147,15 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
     wait_child, chld = _signal.sigtimedwait, (_signal.SIGCHLD,)
     loads, unpack, pack, reset = marshal.loads, REQUEST.unpack, REPLY.pack, progress.reset
     make_scratch, remove_scratch, sweep = box.make_scratch, box.remove_scratch, box.sweep
-    run_child, fresh_sink = child.run, child.fresh_sink
+    run_child, serve_child, fresh_sink = child.run, child.serve, child.fresh_sink
     # The usual case spelled out here, with the box's methods as the fallback:
     # every method call and raised exception after a fork is more of the
     # zygote's pages written (and so copied or faulted in) again.
     quick = box.zygote_init and box.quick_scratch
     mkdir, chown, rmdir, kill = os.mkdir, os.chown, os.rmdir, os.kill
-    uid, SIGKILL = box.uid, _signal.SIGKILL
+    uid, SIGKILL, SIGCONT = box.uid, _signal.SIGKILL, _signal.SIGCONT
+    stopped, WAIT = os.WIFSTOPPED, os.WNOHANG | os.WUNTRACED
+    mail_pack, MAIL_DATA = child.MAIL.pack_into, child.MAIL_DATA
     setup_timeout = limits.setup_timeout
     first_wait = max(0.0, min(_POLL, limits.grace + min(
         limits.setup_timeout, limits.ground_truth_timeout, limits.call_timeout,
@@ -159,6 +163,12 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
     view = memoryview(jobs)
     code = None
     size = REQUEST.size
+    # The resident child (child.serve), stopped between requests, and the
+    # mailbox only it and the zygote map; reusable requests go to it (see
+    # reuse.py). Only with the pid namespace: its kill(-1) sweep is what ends
+    # it before any other child is forked.
+    resident = 0
+    mailbox = None
     while True:
         head = read(requests, size)
         if len(head) < size:
@@ -175,10 +185,20 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
                 # pages written after every fork; the child makes ~13 more.
                 code = None
                 code = view[:code_len].tobytes()
-            pending, names = loads(view[at:at + length])
+            pending, names, reusable, keep = loads(view[at:at + length])
+            reusable = reusable and quick
+            if resident and not reusable:
+                # Another kind of request: the resident child goes first (with
+                # its scratch dir), so that no answer ever shares a namespace,
+                # a uid's processes or a scratch dir with it.
+                resident = 0
+                _retire(box, mailbox)
+                mailbox = None
             if names:
                 modules.load(names)
-            if quick:
+            if resident:
+                scratch = box.scratch
+            elif quick:
                 scratch = box.scratch
                 try:
                     mkdir(scratch, 0o700)
@@ -192,18 +212,45 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
             write(replies, pack(NO_CHILD, 0))
             continue
         status, killed = NO_CHILD, 0
+        pid = 0
         try:
             reset(setup_timeout)
-            fresh_sink(limits)
-            pid = fork()
-            if pid == 0:
-                run_child(box, progress, limits, code, pending, cpu_seconds)
-            try:
-                wait_child(chld, first_wait)
-                done, status = waitpid(pid, WNOHANG)
-                if not done:
-                    status, killed = _supervise(box, pid, progress, limits, hard_deadline)
-            finally:
+            if resident:
+                pid = resident
+                resident = 0  # until it stops again
+                mail_pack(mailbox, 0, code_len, length, cpu_seconds)
+                if code_len:
+                    mailbox[MAIL_DATA:MAIL_DATA + code_len] = view[:code_len]
+                mailbox[MAIL_DATA + code_len:MAIL_DATA + code_len + length] = view[at:at + length]
+                kill(pid, SIGCONT)
+            else:
+                fresh_sink(limits)
+                keep = reusable and keep  # a lone request gets a plain child
+                if keep:
+                    mailbox = mmap.mmap(-1, len(jobs))
+                pid = fork()
+                if pid == 0:
+                    if keep:
+                        serve_child(box, progress, limits, mailbox, code, pending, cpu_seconds, watched)
+                    run_child(box, progress, limits, code, pending, cpu_seconds)
+            wait_child(chld, first_wait)
+            done, status = waitpid(pid, WAIT)
+            if not done:
+                status, killed = _supervise(box, pid, progress, limits, hard_deadline)
+            if stopped(status):
+                resident, status = pid, 0
+        except OSError:
+            if not pid:
+                # No child (the fork failed): its scratch dir and mailbox go.
+                if mailbox is not None:
+                    mailbox.close()
+                    mailbox = None
+                remove_scratch(scratch)
+        finally:
+            if not resident and pid:
+                if mailbox is not None:
+                    mailbox.close()
+                    mailbox = None
                 if quick:
                     # As sweep(): whatever the child left in the namespace.
                     try:
@@ -212,21 +259,25 @@ def _serve(box: sandbox.Confinement, progress: P.Progress, limits, jobs: mmap.mm
                         pass
                     else:
                         sweep(pid)
+                    try:
+                        rmdir(box.scratch_truth)
+                        rmdir(box.scratch_answer)
+                        rmdir(scratch)
+                    except OSError:
+                        remove_scratch(scratch)
                 else:
                     sweep(pid)
-        except OSError:
-            pass
-        finally:
-            if quick:
-                try:
-                    rmdir(box.scratch_truth)
-                    rmdir(box.scratch_answer)
-                    rmdir(scratch)
-                except OSError:
                     remove_scratch(scratch)
-            else:
-                remove_scratch(scratch)
         write(replies, pack(status, killed))
+
+
+def _retire(box: sandbox.Confinement, mailbox) -> None:
+    """Ends the stopped resident child (and anything else in the namespace)
+    and removes its scratch dir."""
+    box.sweep(0)
+    if mailbox is not None:
+        mailbox.close()
+    box.remove_scratch(box.scratch)
 
 
 def _supervise(box: sandbox.Confinement, pid: int, progress: P.Progress, limits,
@@ -242,6 +293,7 @@ def _supervise(box: sandbox.Confinement, pid: int, progress: P.Progress, limits,
             return os.waitpid(pid, 0)[1], True
         # Wakes at the child's exit (or any other child's: then it looks again).
         _signal.sigtimedwait((_signal.SIGCHLD,), min(deadline - now, _POLL))
-        done, status = os.waitpid(pid, os.WNOHANG)
+        # (A resident child stopping after its request counts as done.)
+        done, status = os.waitpid(pid, os.WNOHANG | os.WUNTRACED)
         if done:
             return status, False

@@ -78,7 +78,7 @@ export class WorkerPool {
     const started = await Promise.allSettled(Array.from({ length: size }, (_, slot) => spawnWorker(slot)));
     const failed = started.find((s): s is PromiseRejectedResult => s.status === "rejected");
     if (failed) {
-      await Promise.all(started.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
+      await Promise.all(started.flatMap((s) => (s.status === "fulfilled" ? [s.value.close()] : [])));
       throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
     }
     const slots = started.map((s) => ({
@@ -142,7 +142,11 @@ export class WorkerPool {
     for (const lane of this.lanes.values()) {
       for (const job of lane.queue.splice(0)) job.reject(new Error("the backend scorer was closed"));
     }
-    await Promise.all([...this.lanes.values()].flatMap((lane) => lane.slots.map((slot) => slot.worker?.close())));
+    await Promise.all(
+      [...this.lanes.values()].flatMap((lane) =>
+        lane.slots.flatMap((slot) => (slot.worker ? [slot.worker.close()] : [])),
+      ),
+    );
   }
 
   private pump(lane: Lane): void {

@@ -29,6 +29,8 @@ export interface HelloMessage {
   preloaded: Record<string, string>;
   /** Modules the zygote may import ahead, once requests keep naming one (workers/python/README.md). */
   preload_on_demand?: string[];
+  /** Whether requests reuse.py allows run in a resident child. */
+  reuse?: boolean;
 }
 
 export interface ScoreRequest {
@@ -52,6 +54,9 @@ export interface WorkerTestResult {
   reason: string;
   expected?: string;
   actual?: string;
+  /** A failing test's exception message, and what the answer printed during it (made in the sandboxed child). */
+  message?: string;
+  output?: string;
 }
 
 export interface ScoreReply {

@@ -21,6 +21,10 @@ export interface BackendTestResult {
   expected?: string;
   /** Capped repr of the answer's output, when it produced one. */
   actual?: string;
+  /** A failed test's exception message (its class is in `reason`), capped; made in the sandboxed child. */
+  message?: string;
+  /** What the answer printed during this failed test, capped. */
+  output?: string;
 }
 
 export interface BackendScore {
@@ -74,6 +78,11 @@ export interface BackendScorerOptions {
   /** Answers (or ground truths) that mention numpy go to workers with numpy imported, started
    *  the first time one is needed; the others fork from lean workers. Default true. */
   numpyLane?: boolean;
+  /** Requests whose code workers/python/reuse.py allows (no way to reach state that outlives its
+   *  namespace) run one after another in a resident sandbox child while more wait, instead of a
+   *  fresh fork each; everything else still gets a fresh child. Default true; false forks a child
+   *  per request (workers/python/README.md, "Resident children"). */
+  reuseChildren?: boolean;
 }
 
 /** What the sandbox could enforce on this machine, as the worker detected it at start. */
@@ -86,6 +95,8 @@ export interface BackendIsolation extends SandboxIsolationReport {
   preloadOnDemand: string[];
   /** How the zygote forks sandbox children. */
   fork: string;
+  /** Whether requests reuse.py allows run in a resident child (the reuseChildren option). */
+  reuse: boolean;
 }
 
 const MIN_PYTHON: [number, number] = [3, 9];
@@ -131,6 +142,7 @@ export class BackendScorer {
       const config = {
         limits: options.limits ?? {},
         preload: modules,
+        reuse: options.reuseChildren ?? true,
         ...(pinned ? { cpu: slot } : {}),
       };
       const worker = await SandboxWorker.start({ python, workerPath, config });
@@ -159,6 +171,7 @@ export class BackendScorer {
       preloaded: Object.keys(first.preloaded),
       preloadOnDemand: first.preload_on_demand ?? [],
       fork: first.zygote_fork ?? "",
+      reuse: first.reuse ?? false,
     };
     return new BackendScorer(pool, isolation, first.limits, numpyLane);
   }
@@ -237,6 +250,8 @@ export class BackendScorer {
       const result: BackendTestResult = { name, expression, passed: r.passed, reason: r.reason };
       if (r.expected !== undefined) result.expected = r.expected;
       if (r.actual !== undefined) result.actual = r.actual;
+      if (typeof r.message === "string") result.message = r.message;
+      if (typeof r.output === "string") result.output = r.output;
       return result;
     });
     const score: BackendScore = { reward: reply.reward, tests: results };

@@ -69,7 +69,11 @@ describe("the worker's frames", () => {
         encodeFrame({ id: 3, type: "ping" }),
       ]);
       expect(messages.slice(1, 2)).toEqual([{ id: 1, type: "pong" }]);
-      expect(messages[2]).toMatchObject({ id: null, type: "error", message: expect.stringMatching(/^bad frame: /) });
+      expect(messages[2]).toMatchObject({
+        id: null,
+        type: "error",
+        message: expect.stringMatching(/^bad frame: /) as unknown,
+      });
       expect(messages).toHaveLength(3);
       expect(status).toBe(2);
     }
