@@ -86,3 +86,40 @@ export function failureOf(details: unknown): EpisodeFailure | null {
   if (d.failure && typeof d.failure.message === "string") return d.failure;
   return typeof d.error === "string" ? { message: d.error } : null;
 }
+
+/**
+ * The reason a failure is counted under on the run page: what happened without this episode's own
+ * figures (its wait, its attempts), so that the episodes of one outage (one server, one start) or
+ * one error share it.
+ */
+export function failureReason(failure: EpisodeFailure): string {
+  const s = failure.server;
+  if (!s) return failure.message.split("\n")[0]!.slice(0, 300);
+  const who = failure.side ? `the ${failure.side}'s model server` : "the model server";
+  const neverStarted = failure.moves === 0 ? "; never started" : "";
+  if (s.downSince !== undefined) {
+    return `${who} ${s.server} was down (since ${s.downSince.slice(11, 19)} UTC: ${s.cause})${neverStarted}`;
+  }
+  return `${who} ${s.server} failed on ${s.path}: ${s.cause}${neverStarted}`;
+}
+
+export interface FailureGroup {
+  reason: string;
+  count: number;
+  /** The first few episodes with it (ids, in the order given). */
+  examples: number[];
+}
+
+/** Failed episodes grouped by reason, the most frequent first (ties: the first seen first). */
+export function groupFailures(episodes: Array<{ id: number; details: unknown }>, examples = 3): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const episode of episodes) {
+    const failure = failureOf(episode.details);
+    const reason = failure ? failureReason(failure) : "no reason was recorded";
+    const group = groups.get(reason) ?? { reason, count: 0, examples: [] };
+    group.count++;
+    if (group.examples.length < examples) group.examples.push(episode.id);
+    groups.set(reason, group);
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count);
+}

@@ -4,6 +4,7 @@ import { messages } from "@electric-sql/pglite";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { serialize } from "pg-protocol";
+import { from as copyFrom } from "pg-copy-streams";
 import { PgliteHost } from "./pglite-host";
 
 // PGlite is one PostgreSQL session shared by every client of the socket. What separate sessions of
@@ -108,8 +109,8 @@ describe("the PGlite socket server", () => {
     await a.query("BEGIN");
     await a.query("INSERT INTO t (v) VALUES ('uncommitted')");
     const seenByB = b
-      .query("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'")
-      .then((r) => r.rows[0].n as number);
+      .query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'")
+      .then((r) => r.rows[0]!.n);
     const seenByOwner = owner
       .query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'uncommitted'")
       .then((r) => r.rows[0]!.n);
@@ -124,7 +125,7 @@ describe("the PGlite socket server", () => {
     let seen: Promise<number> | undefined;
     await server.pglite.transaction(async (tx) => {
       await tx.query("INSERT INTO t (v) VALUES ('owner tx')");
-      seen = a.query("SELECT count(*)::int AS n FROM t WHERE v = 'owner tx'").then((r) => r.rows[0].n as number);
+      seen = a.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'owner tx'").then((r) => r.rows[0]!.n);
       await sleep(150);
       expect(await server.connections()).toBeGreaterThan(0);
     });
@@ -134,7 +135,9 @@ describe("the PGlite socket server", () => {
       throw new Error("changed my mind");
     });
     await expect(failing).rejects.toThrow("changed my mind");
-    expect((await a.query("SELECT count(*)::int AS n FROM t WHERE v = 'owner rolled back'")).rows[0].n).toBe(0);
+    expect(
+      (await a.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'owner rolled back'")).rows[0]!.n,
+    ).toBe(0);
     // PostgreSQL's errors reach the owner's thread as PGlite's own, with their fields.
     await server.pglite.exec("CREATE TABLE u (id int PRIMARY KEY); INSERT INTO u VALUES (1)");
     const duplicate = await server.pglite.query("INSERT INTO u VALUES (1)").catch((error: unknown) => error);
@@ -142,7 +145,7 @@ describe("the PGlite socket server", () => {
     expect(duplicate).toMatchObject({ code: "23505", constraint: "u_pkey" });
     expect(
       (await server.pglite.query<{ n: number; at: Date }>("SELECT 2::int AS n, now() AS at")).rows[0],
-    ).toMatchObject({ n: 2, at: expect.any(Date) });
+    ).toMatchObject({ n: 2, at: expect.any(Date) as unknown });
   });
 
   it("passes a NOTIFY to every client and owner listener on the channel, whoever sent it, across one client's UNLISTEN", async () => {
@@ -183,11 +186,14 @@ describe("the PGlite socket server", () => {
     await c.query("BEGIN");
     await c.query("INSERT INTO t (v) VALUES ('left open')");
     await c.end();
-    expect((await a.query("SELECT count(*)::int AS n FROM t WHERE v = 'left open'")).rows[0].n).toBe(0);
+    expect((await a.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'left open'")).rows[0]!.n).toBe(0);
     // The client's own is gone; the owner's (lib/db/prepared-statements.ts) are not the client's to drop.
     expect(
-      (await a.query("SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name NOT LIKE 'colbench_owner_%'"))
-        .rows[0].n,
+      (
+        await a.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name NOT LIKE 'colbench_owner_%'",
+        )
+      ).rows[0]!.n,
     ).toBe(0);
     expect(await server.inTransaction()).toBe(false);
   });
@@ -207,8 +213,8 @@ describe("the PGlite socket server", () => {
     await idle.query("BEGIN");
     await idle.query("INSERT INTO t (v) VALUES ('idle')");
     const started = Date.now();
-    const count = await other.query("SELECT count(*)::int AS n FROM t WHERE v = 'idle'");
-    expect(count.rows[0].n).toBe(0);
+    const count = await other.query<{ n: number }>("SELECT count(*)::int AS n FROM t WHERE v = 'idle'");
+    expect(count.rows[0]!.n).toBe(0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     await expect(idle.query("SELECT 1")).rejects.toThrow();
   });
@@ -240,14 +246,24 @@ describe("the PGlite socket server", () => {
       many.map(async (client, k) => {
         for (let i = 0; i < 40; i++) {
           const text = "x".repeat(50_000 * (k % 3)) + String(i);
-          const r = await client.query("INSERT INTO t (v) VALUES ($1) RETURNING length(v) AS n, $2::int AS k", [
-            text,
-            k,
-          ]);
-          if (r.rows[0].n !== text.length || r.rows[0].k !== k) wrong++;
+          const r = await client.query<{ n: number; k: number }>(
+            "INSERT INTO t (v) VALUES ($1) RETURNING length(v) AS n, $2::int AS k",
+            [text, k],
+          );
+          if (r.rows[0]!.n !== text.length || r.rows[0]!.k !== k) wrong++;
         }
       }),
     );
     expect(wrong).toBe(0);
+  });
+
+  it("refuses COPY … FROM STDIN with an error instead of ending PGlite, and goes on serving", async () => {
+    const client = await connect();
+    const stream = client.query(copyFrom("COPY t (v) FROM STDIN"));
+    const refused = new Promise<Error>((resolve) => stream.on("error", resolve));
+    stream.end("a\n");
+    expect((await refused).message).toMatch(/COPY … FROM STDIN is not supported by the embedded database/);
+    expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    expect((await (await connect()).query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
   });
 });

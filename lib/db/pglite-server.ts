@@ -8,6 +8,7 @@ import {
   PROTOCOL_3,
   SSL_REQUEST,
   authenticationCleartext,
+  errorAnswer,
   errorResponse,
   listenChanges,
   notification,
@@ -22,8 +23,10 @@ import {
   startupPacket,
   sync,
   takeMessages,
+  textRowAnswer,
   type FrontendMessage,
 } from "./wire";
+import { SNAPSHOT_COLUMNS, SNAPSHOT_STATEMENT, type SnapshotCopy, type SnapshotMaker } from "./snapshot";
 
 /**
  * Serves the owner's PGlite to other processes as a PostgreSQL server on 127.0.0.1, so CLI
@@ -41,6 +44,10 @@ import {
  * - a client that leaves mid-transaction is rolled back; one idle in a transaction longer than
  *   `idleInTransactionMs` is disconnected, as PostgreSQL's idle_in_transaction_session_timeout does.
  * Session settings (SET, temporary tables, SQL-level PREPARE) are shared: clients must not rely on them.
+ *
+ * One statement is the server's own: `SELECT colbench_snapshot_folder()` (lib/db/snapshot.ts) copies
+ * the folder while the client holds the gate and answers with the copy's path; the copy is removed
+ * when that client's connection ends. A backup reads the copy, not the owner's session.
  */
 export interface PgliteServerOptions {
   db: PGlite;
@@ -50,6 +57,8 @@ export interface PgliteServerOptions {
   /** 0 picks a free port. */
   port?: number;
   idleInTransactionMs?: number;
+  /** Copies of the folder for backups; absent (an in-memory database): the statement is refused. */
+  snapshots?: SnapshotMaker;
 }
 
 type OwnerListener = (payload: string) => void;
@@ -72,6 +81,8 @@ class Client {
   private idleTimer: NodeJS.Timeout | null = null;
   readonly statements = new Set<string>();
   readonly channels = new Set<string>();
+  /** Copies of the folder taken for this client, removed when it leaves. */
+  readonly snapshots: string[] = [];
 
   constructor(
     private readonly server: PgliteServer,
@@ -158,6 +169,14 @@ class Client {
   }
 
   private async execute(batch: Buffer[]): Promise<void> {
+    if (batch.length === 1 && this.status === "I" && isSnapshotRequest(batch[0]!)) return this.snapshot();
+    if (batch.some(isCopyFromClient)) {
+      // PGlite cannot take a COPY's data across calls: it ends its WebAssembly program (everyone's
+      // database) at the first CopyData. Refused before it reaches PGlite.
+      const text = "COPY … FROM STDIN is not supported by the embedded database: use INSERT";
+      if (this.socket.writable) this.socket.write(errorAnswer("0A000", text, this.status));
+      return;
+    }
     const input: Buffer[] = [];
     for (const raw of batch) {
       if (raw[0] === 0x00) {
@@ -196,6 +215,38 @@ class Client {
     if (kept.length && this.socket.writable) this.socket.write(kept.length === 1 ? kept[0]! : Buffer.concat(kept));
   }
 
+  /**
+   * Answers the snapshot statement: the folder is copied while others go on (the gate let go), then
+   * brought up to date behind the gate (lib/db/snapshot.ts), the only moment anyone waits for it.
+   */
+  private async snapshot(): Promise<void> {
+    const maker = this.server.snapshots;
+    const answer = (bytes: Buffer) => void (this.socket.writable && this.socket.write(bytes));
+    if (!maker)
+      return answer(
+        errorAnswer("0A000", "the embedded database is in memory: there is no folder to copy for a backup"),
+      );
+    let copy: SnapshotCopy | undefined;
+    try {
+      this.release?.();
+      this.release = null;
+      copy = await maker.start();
+      this.release = await this.server.gate.acquire();
+      if (this.closed) {
+        this.release();
+        this.release = null;
+        return void (await copy.discard());
+      }
+      const { takenAt } = copy.finish();
+      this.snapshots.push(copy.folder);
+      answer(textRowAnswer([...SNAPSHOT_COLUMNS], [copy.folder, takenAt]));
+    } catch (error) {
+      await copy?.discard().catch(() => {});
+      this.release ??= await this.server.gate.acquire();
+      answer(errorAnswer("58030", `could not copy the database folder for a backup: ${(error as Error).message}`));
+    }
+  }
+
   private startIdle(): void {
     this.clearIdle();
     const ms = this.server.idleInTransactionMs;
@@ -230,6 +281,7 @@ class Client {
     this.clearIdle();
     this.queue.length = 0;
     this.socket.destroy();
+    for (const folder of this.snapshots.splice(0)) void this.server.snapshots?.drop(folder).catch(() => {});
     void this.server.forget(this, this.release, this.unsynced);
     this.release = null;
   }
@@ -270,6 +322,10 @@ export class PgliteServer {
     });
     this.server = server;
     this.port = (server.address() as net.AddressInfo).port;
+  }
+
+  get snapshots(): SnapshotMaker | undefined {
+    return this.options.snapshots;
   }
 
   get address(): { host: string; port: number } {
@@ -369,4 +425,16 @@ export class PgliteServer {
     // Wait for the clean-ups the disconnections queued on the gate.
     await this.gate.run(async () => {});
   }
+}
+
+function isSnapshotRequest(raw: Buffer): boolean {
+  if (raw[0] !== 0x51 /* Q */) return false;
+  return sqlOf(raw)?.trim().replace(/;$/, "").trim().toLowerCase() === SNAPSHOT_STATEMENT.toLowerCase();
+}
+
+/** A simple query that starts a COPY … FROM STDIN. */
+function isCopyFromClient(raw: Buffer): boolean {
+  if (raw[0] !== 0x51 /* Q */) return false;
+  const sql = sqlOf(raw);
+  return !!sql && /^\s*copy\b[\s\S]*\bfrom\s+stdin\b/i.test(sql);
 }

@@ -5,6 +5,7 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { PgliteServer } from "./pglite-server";
 import { PreparedStatements, textParsers } from "./prepared-statements";
 import { SessionGate } from "./session-gate";
+import { folderSnapshots, removeStaleSnapshots } from "./snapshot";
 import { keepStatistics, STALE_TABLES_SQL, type StatisticsKeeper } from "./statistics";
 import type { ArrayType, HostInit, RawResult, Request, ToHost, ToWorker, WireError } from "./worker-protocol";
 
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
     if (init.dataDir) fs.mkdirSync(path.dirname(init.dataDir), { recursive: true });
     pg = await PGlite.create(init.dataDir);
     const gate = new SessionGate();
+    // Backups read a copy of the folder (lib/db/snapshot.ts); an in-memory database has none.
+    if (init.dataDir) await removeStaleSnapshots(path.resolve(init.dataDir));
     const options = {
+      snapshots: init.dataDir ? folderSnapshots(path.resolve(init.dataDir)) : undefined,
       db: pg,
       gate,
       password: init.password,
@@ -96,6 +100,52 @@ async function main(): Promise<void> {
   }
 }
 
+/** PGlite's result as the host expects it: rows and fields, and the counts a command reports. */
+const plainResult = (result: {
+  rows: unknown[];
+  fields: Array<{ name: string; dataTypeID: number }>;
+  affectedRows?: number;
+  rowCount?: number;
+  command?: string;
+}): RawResult => ({
+  rows: result.rows as RawResult["rows"],
+  fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+  affectedRows: result.affectedRows,
+  rowCount: result.rowCount,
+  command: result.command,
+});
+
+/**
+ * Opens PGlite's transaction as `id` and resolves once it is entered; it stays open until the host
+ * commits or rolls it back, and then lets the gate go (`release`).
+ */
+function beginTransaction(
+  pg: PGlite,
+  transactions: Map<number, OpenTransaction>,
+  id: number,
+  release: () => void,
+): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    let finish!: () => void;
+    const finished = new Promise<void>((done) => (finish = done));
+    let entered = false;
+    const result = pg.transaction(async (tx) => {
+      entered = true;
+      transactions.set(id, { tx, finish, result });
+      resolve(id);
+      await finished;
+    });
+    result
+      .catch((error: unknown) => {
+        if (!entered) reject(error instanceof Error ? error : new Error(String(error)));
+      })
+      .finally(() => {
+        transactions.delete(id);
+        release();
+      });
+  });
+}
+
 function serve(
   pg: PGlite,
   server: PgliteServer,
@@ -108,20 +158,6 @@ function serve(
   const listening = new Map<string, () => void>();
   let nextTransaction = 1;
   let closing: Promise<void> | null = null;
-
-  const plain = (result: {
-    rows: unknown[];
-    fields: Array<{ name: string; dataTypeID: number }>;
-    affectedRows?: number;
-    rowCount?: number;
-    command?: string;
-  }): RawResult => ({
-    rows: result.rows as RawResult["rows"],
-    fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
-    affectedRows: result.affectedRows,
-    rowCount: result.rowCount,
-    command: result.command,
-  });
 
   const target = (tx: number | undefined) => {
     if (tx === undefined) return undefined;
@@ -145,31 +181,12 @@ function serve(
         const results = tx
           ? await tx.exec(request.sql, { rowMode: "array", parsers: raw })
           : await gate.run(() => pg.exec(request.sql, { rowMode: "array", parsers: raw }));
-        return results.map(plain);
+        return results.map(plainResult);
       }
       case "begin": {
         // The gate is held from BEGIN to COMMIT: nobody's statements land inside this transaction.
         const release = await gate.acquire();
-        const id = nextTransaction++;
-        return new Promise<number>((resolve, reject) => {
-          let finish!: () => void;
-          const finished = new Promise<void>((done) => (finish = done));
-          let entered = false;
-          const result = pg.transaction(async (tx) => {
-            entered = true;
-            transactions.set(id, { tx, finish, result });
-            resolve(id);
-            await finished;
-          });
-          result
-            .catch((error: unknown) => {
-              if (!entered) reject(error);
-            })
-            .finally(() => {
-              transactions.delete(id);
-              release();
-            });
-        });
+        return beginTransaction(pg, transactions, nextTransaction++, release);
       }
       case "commit":
       case "rollback": {

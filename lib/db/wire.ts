@@ -133,6 +133,42 @@ export function startupPacket(): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/**
+ * A simple query's whole answer made by the server itself: one row of text columns, its
+ * CommandComplete and ReadyForQuery (idle). Columns are sent as text (type 25).
+ */
+export function textRowAnswer(columns: string[], values: string[]): Buffer {
+  const fields = columns.map((name) => {
+    const after = Buffer.alloc(18);
+    after.writeInt32BE(0, 0); // no table
+    after.writeInt16BE(0, 4); // no column number
+    after.writeInt32BE(25, 6); // text
+    after.writeInt16BE(-1, 10); // variable length
+    after.writeInt32BE(-1, 12); // no type modifier
+    after.writeInt16BE(0, 16); // text format
+    return Buffer.concat([cstring(name), after]);
+  });
+  const count = Buffer.alloc(2);
+  count.writeInt16BE(columns.length);
+  const cells = values.map((value) => {
+    const bytes = Buffer.from(value, "utf8");
+    const length = Buffer.alloc(4);
+    length.writeInt32BE(bytes.length);
+    return Buffer.concat([length, bytes]);
+  });
+  return Buffer.concat([
+    message("T", Buffer.concat([count, ...fields])),
+    message("D", Buffer.concat([count, ...cells])),
+    message("C", cstring("SELECT 1")),
+    message("Z", Buffer.from("I")),
+  ]);
+}
+
+/** A statement's error that leaves the session usable: ErrorResponse, then ReadyForQuery (idle by default). */
+export function errorAnswer(code: string, text: string, status: "I" | "T" | "E" = "I"): Buffer {
+  return Buffer.concat([errorResponse(code, text, "ERROR"), message("Z", Buffer.from(status))]);
+}
+
 export function simpleQuery(sql: string): Buffer {
   return message("Q", cstring(sql));
 }

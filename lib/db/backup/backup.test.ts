@@ -112,7 +112,7 @@ describe.each(backends)("backup and restore from $label", (backend) => {
     await expect(restoreBackup(cut, { folder })).rejects.toThrow(/cut short/);
     expect(fs.existsSync(path.join(folder, "db"))).toBe(false);
 
-    const header = JSON.parse(whole[0]!);
+    const header = JSON.parse(whole[0]!) as { migrations: string[] };
     const newer = path.join(dir, `newer-${backend.label}.gz`);
     fs.writeFileSync(
       newer,

@@ -120,7 +120,7 @@ function checkEnd(where: string, value: Record<string, unknown>): EndLine {
 function checkHeader(file: string, value: unknown): BackupHeader {
   const header = value as BackupHeader;
   if (header?.format !== FORMAT)
-    throw new BackupFileError(`${file}: not a colbench backup (line 1 has no "format": "${FORMAT}")`);
+    throw new BackupFileError(`${file}: not a colbench backup (line 1 has no "format": "${String(FORMAT)}")`);
   if (typeof header.version !== "number") throw new BackupFileError(`${file}, line 1: field "version" is not a number`);
   if (header.version > VERSION)
     throw new BackupFileError(
@@ -165,7 +165,7 @@ export async function* readBackup(
           throw new BackupFileError(`${where}: a row of ${table} has ${value.length} values for ${width} columns`);
         yield { kind: "row", table, values: checkRow(where, value), number };
       } else if (value && typeof value === "object" && "table" in value) {
-        const line = checkTable(where, value as Record<string, unknown>);
+        const line = checkTable(where, value);
         if (seen.has(line.table)) throw new BackupFileError(`${where}: table ${line.table} appears a second time`);
         seen.add(line.table);
         table = line.table;
@@ -173,13 +173,13 @@ export async function* readBackup(
         yield { kind: "table", line, number };
       } else if (value && typeof value === "object" && "sequence" in value) {
         table = null;
-        yield { kind: "sequence", line: checkSequence(where, value as Record<string, unknown>), number };
+        yield { kind: "sequence", line: checkSequence(where, value), number };
       } else if (value && typeof value === "object" && "file" in value) {
         table = null;
-        yield { kind: "file", line: checkFile(where, value as Record<string, unknown>), number };
+        yield { kind: "file", line: checkFile(where, value), number };
       } else if (value && typeof value === "object" && "end" in value) {
         ended = true;
-        yield { kind: "end", line: checkEnd(where, value as Record<string, unknown>), number };
+        yield { kind: "end", line: checkEnd(where, value), number };
       } else {
         throw new BackupFileError(`${where}: a line of no known kind`);
       }

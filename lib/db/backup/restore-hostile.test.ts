@@ -143,7 +143,7 @@ describe("a restore treats the file as data", () => {
     });
     await refusedBoth(
       badCast,
-      /lines \d+-\d+ \(rows of Task\): invalid input syntax for type integer: "not-a-number"; nothing was restored, the target is as it was/,
+      /lines? \d+(-\d+)? \(rows of Task\): invalid input syntax for type integer: "not-a-number"; nothing was restored, the target is as it was/,
       RestoreRefused,
     );
     const badRender = variant("bad-render", (all) => [

@@ -7,10 +7,14 @@ import { applyMigrations } from "../migrate";
 import { liveOwner } from "../lock";
 import { lockPathOf, redact } from "../location";
 import { refuseNewer } from "../versions";
-import { quoteIdent, type BackupHeader } from "./format";
-import { BackupFileError, inspectBackup, readBackup, renderPathOf } from "./read";
+import { quoteIdent, type BackupHeader, type EndLine } from "./format";
+import { BackupFileError, readBackup, renderPathOf } from "./read";
 import type { LineLimits } from "./lines";
 import { schemaColumns, schemaSequences } from "./catalog";
+import { once } from "node:events";
+import { finished } from "node:stream/promises";
+import { from as copyFrom } from "pg-copy-streams";
+import { toCopyLine } from "./copy-text";
 
 export type RestoreTarget = { folder: string } | { url: string };
 
@@ -39,7 +43,8 @@ export class RestoreRefused extends Error {}
 
 /**
  * Restores a backup into an embedded database folder or a PostgreSQL database. The file is data and
- * never SQL: it is read whole and checked first (shape, bounds, render paths), the schema is built
+ * never SQL: every line is checked as it is read (shape, bounds, render paths; the header, which names
+ * the schema, before anything is done; the end line's counts before anything is replaced), the schema is built
  * from the studio's own migrations at the backup's version, each table's column types must be the
  * ones those migrations made (the catalog's types are what the rows are cast to), and values travel
  * as bound parameters. Everything lands beside the target — a scratch folder, or a scratch schema of
@@ -52,10 +57,10 @@ export async function restoreBackup(
   options: RestoreOptions = {},
 ): Promise<RestoreResult> {
   if (!fs.existsSync(file)) throw new RestoreRefused(`${file}: no such file`);
-  const summary = await inspectBackup(file, options.limits);
-  refuseNewer(`the backup ${file}`, summary.header.migrations);
-  if ("folder" in target) return restoreIntoFolder(file, path.resolve(target.folder), summary.header, options);
-  return restoreIntoServer(file, target.url, summary.header, options);
+  const header = await readHeader(file, options.limits);
+  refuseNewer(`the backup ${file}`, header.migrations);
+  if ("folder" in target) return restoreIntoFolder(file, path.resolve(target.folder), header, options);
+  return restoreIntoServer(file, target.url, header, options);
 }
 
 function holdsFiles(dir: string): boolean {
@@ -93,11 +98,12 @@ async function restoreIntoFolder(
     });
     let result: RestoreResult;
     try {
-      result = await load({ url: db.url!, schema: null, factory: db.factory }, file, header, options);
+      result = await load({ url: db.url!, schema: null, factory: db.factory, copy: false }, file, header, options);
     } finally {
       await db.close();
     }
-    result.files = await renders.write(file, options.limits);
+    // A file without renders is not read a third time for them.
+    result.files = result.files ? await renders.write(file, options.limits) : 0;
     fs.rmSync(dbDir, { recursive: true, force: true });
     fs.renameSync(scratch, dbDir);
     // The next owner serves at a fresh address: the scratch folder's lock is not this folder's.
@@ -158,12 +164,13 @@ async function restoreIntoServer(
         url: scratchUrl,
         schema: scratch,
         factory: new PrismaPg({ connectionString: scratchUrl }, { schema: scratch }),
+        copy: true,
       },
       file,
       header,
       options,
     );
-    const files = await (renders ?? stagedRenders(undefined)).write(file, options.limits);
+    const files = result.files ? await (renders ?? stagedRenders(undefined)).write(file, options.limits) : 0;
     if (files && !renders)
       process.stderr.write(
         `colbench: the backup holds ${files} render file(s), not restored: give --renders DIR to restore them\n`,
@@ -195,6 +202,8 @@ interface LoadTarget {
   /** That schema (null: the URL's own, a scratch database's public). */
   schema: string | null;
   factory: SqlMigrationAwareDriverAdapterFactory;
+  /** Load the rows with COPY (a PostgreSQL server), not INSERTs (PGlite). */
+  copy: boolean;
 }
 
 /** The schema at the backup's migrations, its rows in one transaction, then today's migrations, then a count. */
@@ -209,10 +218,11 @@ async function load(
   const client = new pg.Client({ connectionString: target.url, application_name: "colbench restore" });
   await client.connect();
   const rows: Record<string, number> = {};
+  let end: EndLine;
   try {
     if (target.schema) await client.query(`SET search_path TO ${quoteIdent(target.schema)}`);
     await client.query("BEGIN");
-    await loadRows(client, file, options, rows);
+    end = await loadRows(client, file, options, rows, target.copy);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -237,86 +247,196 @@ async function load(
   } finally {
     await check.end().catch(() => {});
   }
-  return { header, rows: counted, files: 0, upgraded, location: "" };
+  // The end line's count of render files: the caller reads them only when there are some.
+  return { header, rows: counted, files: end.files, upgraded, location: "" };
 }
 
 type PgClient = InstanceType<typeof import("pg").Client>;
 
-/** The file's tables, rows and sequences into the session's schema, inside the caller's transaction. */
+/**
+ * The file's tables, rows and sequences into the session's schema, inside the caller's transaction:
+ * on PostgreSQL with COPY … FROM STDIN (`copy`), on PGlite, whose single session cannot take a COPY
+ * from a client, with INSERTs of JSON batches.
+ */
 async function loadRows(
   client: PgClient,
   file: string,
   options: RestoreOptions,
   rows: Record<string, number>,
-): Promise<void> {
+  copy: boolean,
+): Promise<EndLine> {
   const schema = await schemaColumns(client);
   const sequences = new Set(await schemaSequences(client));
-  const batch = options.batch ?? 500;
-  let table: { name: string; insert: string } | null = null;
+  let table: TableSink | null = null;
+  let end: EndLine | null = null;
+  const finishTable = async () => {
+    if (!table) return;
+    await table.finish();
+    await client.query(`ALTER TABLE ${quoteIdent(table.name)} ENABLE TRIGGER USER`);
+    table = null;
+  };
+  try {
+    for await (const item of readBackup(file, options.limits)) {
+      if (item.kind === "table") {
+        await finishTable();
+        const { table: name, columns } = item.line;
+        const known = schema.get(name);
+        if (!known)
+          throw new RestoreRefused(
+            `${file}, line ${item.number}: table ${name} is not in the studio's schema at this backup's migrations`,
+          );
+        refuseOtherColumns(`${file}, line ${item.number}`, name, columns, known);
+        // Stored totals (the turn triggers' work) come from the backup as they were; the
+        // triggers would count every turn again. Foreign keys stay checked.
+        await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
+        table = copy
+          ? copySink(client, file, name, known)
+          : insertSink(client, file, name, known, options.batch ?? 500);
+        rows[name] = 0;
+      } else if (item.kind === "row") {
+        await table!.add(item.number, item.values);
+        rows[table!.name]!++;
+      } else if (item.kind === "sequence") {
+        await finishTable();
+        if (!sequences.has(item.line.sequence))
+          throw new RestoreRefused(
+            `${file}, line ${item.number}: sequence ${item.line.sequence} is not in the studio's schema at this backup's migrations`,
+          );
+        await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [
+          quoteIdent(item.line.sequence),
+          item.line.value,
+          item.line.called,
+        ]);
+      } else if (item.kind === "end" || item.kind === "file") {
+        await finishTable();
+        if (item.kind === "end") end = item.line;
+      }
+    }
+  } catch (error) {
+    await table?.abort();
+    throw error;
+  }
+  await finishTable();
+  // readBackup refused a file without its end line; its counts must be the rows the file held.
+  for (const [name, count] of Object.entries(end!.rows)) {
+    if (rows[name] !== count)
+      throw new BackupFileError(
+        `${file}: table ${name} holds ${rows[name] ?? 0} rows where its end line says ${count}`,
+      );
+  }
+  return end!;
+}
+
+/** The backup's header (its first line, checked), read before anything else is done. */
+async function readHeader(file: string, limits?: LineLimits): Promise<BackupHeader> {
+  for await (const item of readBackup(file, limits)) {
+    if (item.kind === "header") return item.line;
+    break;
+  }
+  throw new BackupFileError(`${file}: no header line`);
+}
+
+/** Where one table's rows go while the file is read. */
+interface TableSink {
+  name: string;
+  add(line: number, values: Array<string | null>): Promise<void>;
+  finish(): Promise<void>;
+  /** Gives up what was sent (a COPY still open holds the connection until it is failed). */
+  abort(): Promise<void>;
+}
+
+const refusedRows = (file: string, where: string, table: string, error: unknown) =>
+  new RestoreRefused(
+    `${file}, ${where} (rows of ${table}): ${(error as Error).message}; nothing was restored, the target is as it was`,
+  );
+
+/** INSERT … SELECT from a JSON array of rows, cast to the catalog's types, `batch` rows at a time. */
+function insertSink(
+  client: PgClient,
+  file: string,
+  name: string,
+  known: Array<[string, string]>,
+  batch: number,
+): TableSink {
+  // The catalog's own type names, equal to the file's by now: nothing of the file becomes SQL.
+  const casts = known.map(([, type], i) => `(r->>${i})::${type}`).join(", ");
+  const insert = `INSERT INTO ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r`;
   let pending: Array<Array<string | null>> = [];
   let pendingChars = 0;
-  const pendingLines: [number, number] = [0, 0];
+  const lines: [number, number] = [0, 0];
   const flush = async () => {
-    if (!table || !pending.length) return;
+    if (!pending.length) return;
     try {
-      await client.query(table.insert, [JSON.stringify(pending)]);
+      await client.query(insert, [JSON.stringify(pending)]);
     } catch (error) {
-      const [first, last] = pendingLines;
-      throw new RestoreRefused(
-        `${file}, lines ${first}-${last} (rows of ${table.name}): ${(error as Error).message}; nothing was restored, the target is as it was`,
-      );
+      throw refusedRows(file, `lines ${lines[0]}-${lines[1]}`, name, error);
     }
     pending = [];
     pendingChars = 0;
   };
-  const finishTable = async () => {
-    await flush();
-    if (table) await client.query(`ALTER TABLE ${quoteIdent(table.name)} ENABLE TRIGGER USER`);
-    table = null;
-  };
-  for await (const item of readBackup(file, options.limits)) {
-    if (item.kind === "table") {
-      await finishTable();
-      const { table: name, columns } = item.line;
-      const known = schema.get(name);
-      if (!known)
-        throw new RestoreRefused(
-          `${file}, line ${item.number}: table ${name} is not in the studio's schema at this backup's migrations`,
-        );
-      refuseOtherColumns(`${file}, line ${item.number}`, name, columns, known);
-      // The catalog's own type names, equal to the file's by now: nothing of the file becomes SQL.
-      const casts = known.map(([, type], i) => `(r->>${i})::${type}`).join(", ");
-      table = {
-        name,
-        insert: `INSERT INTO ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) SELECT ${casts} FROM json_array_elements($1::json) AS r`,
-      };
-      // Stored totals (the turn triggers' work) come from the backup as they were; the
-      // triggers would count every turn again. Foreign keys stay checked.
-      await client.query(`ALTER TABLE ${quoteIdent(name)} DISABLE TRIGGER USER`);
-      rows[name] = 0;
-    } else if (item.kind === "row") {
-      if (!pending.length) pendingLines[0] = item.number;
-      pendingLines[1] = item.number;
-      pending.push(item.values);
-      rows[table!.name]!++;
-      pendingChars += item.values.reduce((n, v) => n + (v?.length ?? 4), 0);
+  return {
+    name,
+    async add(line, values) {
+      if (!pending.length) lines[0] = line;
+      lines[1] = line;
+      pending.push(values);
+      pendingChars += values.reduce((n, v) => n + (v?.length ?? 4), 0);
       if (pending.length >= batch || pendingChars > 8_000_000) await flush();
-    } else if (item.kind === "sequence") {
-      await finishTable();
-      if (!sequences.has(item.line.sequence))
-        throw new RestoreRefused(
-          `${file}, line ${item.number}: sequence ${item.line.sequence} is not in the studio's schema at this backup's migrations`,
-        );
-      await client.query(`SELECT setval($1::regclass, $2::bigint, $3)`, [
-        quoteIdent(item.line.sequence),
-        item.line.value,
-        item.line.called,
-      ]);
-    } else if (item.kind === "end" || item.kind === "file") {
-      await finishTable();
-    }
-  }
-  await finishTable();
+    },
+    finish: flush,
+    abort: async () => {},
+  };
+}
+
+/**
+ * COPY … FROM STDIN in PostgreSQL's text format: the server parses each column with its type's input
+ * function, as the cast from text does. A refused row is named by its line in the file (PostgreSQL
+ * names its line in the COPY).
+ */
+function copySink(client: PgClient, file: string, name: string, known: Array<[string, string]>): TableSink {
+  const stream = client.query(
+    copyFrom(`COPY ${quoteIdent(name)} (${known.map(([c]) => quoteIdent(c)).join(", ")}) FROM STDIN`),
+  );
+  let failed: unknown = null;
+  stream.on("error", (error) => (failed ??= error));
+  const lineOf: number[] = [];
+  let piece = "";
+  const refused = (error: unknown) => {
+    const at = /line (\d+)/.exec((error as { where?: string }).where ?? "");
+    const line = at ? lineOf[Number(at[1]) - 1] : undefined;
+    return refusedRows(file, line ? `line ${line}` : `lines ${lineOf[0]}-${lineOf.at(-1)}`, name, error);
+  };
+  const send = async () => {
+    const text = piece;
+    piece = "";
+    if (failed) throw refused(failed);
+    if (!stream.write(text)) await Promise.race([once(stream, "drain"), once(stream, "error").catch(() => {})]);
+    if (failed) throw refused(failed);
+  };
+  return {
+    name,
+    async add(line, values) {
+      lineOf.push(line);
+      piece += toCopyLine(values);
+      if (piece.length >= 1 << 20) await send();
+    },
+    async finish() {
+      if (piece) await send();
+      stream.end();
+      try {
+        await finished(stream);
+      } catch (error) {
+        throw refused(failed ?? error);
+      }
+      if (failed) throw refused(failed);
+    },
+    async abort() {
+      if (stream.writableFinished || stream.destroyed) return;
+      // CopyFail: the server ends the COPY with an error, and the connection can roll back.
+      stream.destroy(new Error("the restore stopped"));
+      await finished(stream).catch(() => {});
+    },
+  };
 }
 
 /** The file's columns must be the schema's, name for name and type for type, in order. */

@@ -2,16 +2,23 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Database } from "../open";
-import { writeBackup, type BackupResult } from "./write";
+import type { BackupResult } from "./write";
+import { writeBackupApart } from "./write-thread";
+import { processSlot } from "../../process-slot";
 
 // The one way anything takes a backup of the open database: `colbench db backup`, the System page's
 // button and `colbench serve --backup-every`. It reads through `db.url`, the URL every other process
-// uses: a PostgreSQL server, or the embedded owner's socket, where the owner's session gate gives the
-// backup's transaction the database to itself (so it survives however the owner runs PGlite inside).
+// uses: a PostgreSQL server, or the embedded owner's socket, where the owner copies its folder for the
+// backup to read apart (lib/db/snapshot.ts), holding its session only for a moment. It runs on a
+// thread of its own at a lower priority (./write-thread.ts).
 
-export async function backupDatabase(db: Database, file: string, options: { renders?: string } = {}): Promise<BackupResult> {
+export async function backupDatabase(
+  db: Database,
+  file: string,
+  options: { renders?: string; snapshot?: boolean } = {},
+): Promise<BackupResult> {
   if (!db.url) throw new Error(`the ${db.kind} database at ${db.location} has no URL to read a backup through`);
-  return writeBackup({ url: db.url, kind: db.kind, location: db.location }, file, options);
+  return writeBackupApart({ url: db.url, kind: db.kind, location: db.location }, file, options);
 }
 
 /** What the System page shows: the backups taken on this machine, newest last (<data dir>/backups.jsonl). */
@@ -60,13 +67,19 @@ const NAME = /^colbench-\d{8}T\d{6}Z\.backup\.gz$/;
 
 /** A backup file in `dir` named by the time it starts: colbench-20261126T103000Z.backup.gz. */
 export function backupFileName(at = new Date()): string {
-  return `colbench-${at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.backup.gz`;
+  return `colbench-${at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}.backup.gz`;
 }
 
 /** Deletes all but the newest `keep` backups this studio named in `dir`; returns what it deleted. */
 export function pruneBackups(dir: string, keep: number): string[] {
   if (!fs.existsSync(dir)) return [];
-  const ours = fs.readdirSync(dir).filter((name) => NAME.test(name)).sort();
+  const ours = fs
+    .readdirSync(dir)
+    .filter((name) => NAME.test(name))
+    .sort();
   const old = ours.slice(0, Math.max(0, ours.length - keep));
   for (const name of old) fs.rmSync(path.join(dir, name), { force: true });
   return old;
@@ -88,7 +101,9 @@ export interface BackupFile {
  * backups.jsonl: rotation deletes files the log still lists.
  */
 export async function listBackups(dir: string): Promise<BackupFile[]> {
-  const names = (await fsp.readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[])).filter((name) => NAME.test(name));
+  const names = (await fsp.readdir(/*turbopackIgnore: true*/ dir).catch(() => [] as string[])).filter((name) =>
+    NAME.test(name),
+  );
   const found = await Promise.all(
     names.map(async (name) => {
       const file = path.join(dir, name);
@@ -111,16 +126,19 @@ export interface BackupSchedule {
   nextAt: string;
 }
 
-const scheduleSlot = Symbol.for("colbench.backupSchedule");
-const scheduleHeld = () => globalThis as { [scheduleSlot]?: BackupSchedule | null };
+const scheduleSlot = processSlot<BackupSchedule>("colbench.backupSchedule");
 
 /** This process's backup schedule, or null when it was started without one. */
 export function backupSchedule(): BackupSchedule | null {
-  return scheduleHeld()[scheduleSlot] ?? null;
+  return scheduleSlot.get() ?? null;
 }
 
 /** Takes a backup into `dir` under a dated name, records it, and keeps the newest `keep`. */
-export async function backupInto(db: Database, dir: string, options: { keep?: number; renders?: string; dataDir: string; by: string }): Promise<BackupRecord> {
+export async function backupInto(
+  db: Database,
+  dir: string,
+  options: { keep?: number; renders?: string; dataDir: string; by: string },
+): Promise<BackupRecord> {
   const started = new Date();
   try {
     const result = await backupDatabase(db, path.join(dir, backupFileName(started)), { renders: options.renders });
@@ -129,7 +147,16 @@ export async function backupInto(db: Database, dir: string, options: { keep?: nu
     if (options.keep) pruneBackups(dir, options.keep);
     return record;
   } catch (error) {
-    const record: BackupRecord = { file: path.join(dir, backupFileName(started)), takenAt: started.toISOString(), finishedAt: new Date().toISOString(), bytes: 0, rows: 0, files: 0, by: options.by, error: (error as Error).message };
+    const record: BackupRecord = {
+      file: path.join(dir, backupFileName(started)),
+      takenAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      bytes: 0,
+      rows: 0,
+      files: 0,
+      by: options.by,
+      error: (error as Error).message,
+    };
     recordBackup(options.dataDir, record);
     throw error;
   }
@@ -146,15 +173,27 @@ export function parseEvery(text: string): number {
 }
 
 /** Backups every `everyMs` until stopped; a failed one is recorded and said on stderr, and the next is still taken. */
-export function scheduleBackups(db: Database, options: { everyMs: number; dir: string; keep?: number; renders?: string; dataDir: string }): { stop(): Promise<void> } {
+export function scheduleBackups(
+  db: Database,
+  options: { everyMs: number; dir: string; keep?: number; renders?: string; dataDir: string },
+): { stop(): Promise<void> } {
   let running: Promise<unknown> | null = null;
-  const schedule: BackupSchedule = { everyMs: options.everyMs, dir: options.dir, keep: options.keep, nextAt: new Date(Date.now() + options.everyMs).toISOString() };
-  scheduleHeld()[scheduleSlot] = schedule;
+  const schedule: BackupSchedule = {
+    everyMs: options.everyMs,
+    dir: options.dir,
+    keep: options.keep,
+    nextAt: new Date(Date.now() + options.everyMs).toISOString(),
+  };
+  scheduleSlot.set(schedule);
   const timer = setInterval(() => {
     schedule.nextAt = new Date(Date.now() + options.everyMs).toISOString();
     if (running) return; // the previous one is still writing
     running = backupInto(db, options.dir, { ...options, by: "colbench serve --backup-every" })
-      .then((record) => process.stderr.write(`colbench serve: backup ${record.file} (${record.rows} rows, ${(record.bytes / 1e6).toFixed(1)} MB)\n`))
+      .then((record) =>
+        process.stderr.write(
+          `colbench serve: backup ${record.file} (${record.rows} rows, ${(record.bytes / 1e6).toFixed(1)} MB)\n`,
+        ),
+      )
       .catch((error: Error) => process.stderr.write(`colbench serve: the scheduled backup failed: ${error.message}\n`))
       .finally(() => (running = null));
   }, options.everyMs);
@@ -162,7 +201,7 @@ export function scheduleBackups(db: Database, options: { everyMs: number; dir: s
   return {
     async stop() {
       clearInterval(timer);
-      if (scheduleHeld()[scheduleSlot] === schedule) scheduleHeld()[scheduleSlot] = null;
+      if (scheduleSlot.get() === schedule) scheduleSlot.set(undefined);
       await running;
     },
   };

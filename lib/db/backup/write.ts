@@ -3,6 +3,9 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { once } from "node:events";
 import { schemaColumns, schemaSequences } from "./catalog";
+import { to as copyTo } from "pg-copy-streams";
+import { openSnapshot, type SnapshotSource } from "./snapshot-source";
+import { copyToLines } from "./copy-text";
 import { FORMAT, VERSION, quoteIdent, type BackupHeader, type EndLine, type TableLine } from "./format";
 
 export interface BackupSource {
@@ -18,6 +21,11 @@ export interface BackupOptions {
   renders?: string;
   /** Rows fetched per round trip. */
   batch?: number;
+  /**
+   * On the embedded database, read a copy of the folder the owner makes (the default; false, or
+   * COLBENCH_BACKUP_SNAPSHOT=off: read the owner's session, holding it for the backup's length).
+   */
+  snapshot?: boolean;
 }
 
 export interface BackupResult {
@@ -43,8 +51,10 @@ SELECT c.relname AS "table", r.relname AS "references"
  * Writes a consistent snapshot of the database to FILE: every table read in one REPEATABLE READ,
  * READ ONLY transaction, so rows committed while it runs are either all in (committed before the
  * snapshot) or all out. On PostgreSQL nothing waits for it. On the embedded database the URL is
- * the owner's socket, and the owner gives a transaction the whole session until it ends: writers
- * wait for the backup (they are not refused), and the folder is never read behind the owner's back.
+ * the owner's socket: the owner copies its folder while holding its session for the copy alone and
+ * the rows are read from the copy (./snapshot-source.ts), so nobody waits for the read. An owner that
+ * makes no copy (older, or in memory) gives the transaction the whole session until it ends: writers
+ * then wait for the backup (they are not refused). The folder is never read behind the owner's back.
  * The file appears under its name only when complete (written as FILE.partial, then renamed).
  */
 export async function writeBackup(
@@ -60,22 +70,27 @@ export async function writeBackup(
   const gzip = zlib.createGzip({ level: 6 });
   const out = fs.createWriteStream(partial, { fd: createPartial(partial) });
   gzip.pipe(out);
-  const write = async (value: unknown) => {
-    if (!gzip.write(JSON.stringify(value) + "\n")) await once(gzip, "drain");
+  // Compressed on libuv's threads (zlib streams), never on this one.
+  const writeText = async (text: string) => {
+    if (!gzip.write(text)) await once(gzip, "drain");
   };
-  const client = new pg.Client({ connectionString: source.url, application_name: "colbench backup" });
+  const write = (value: unknown) => writeText(JSON.stringify(value) + "\n");
+  let snapshot: SnapshotSource | null = null;
+  let client: InstanceType<typeof pg.Client> | undefined;
   // Every column is read as text, so no value is reinterpreted on the way (timestamps, bigints, json).
   const rows: Record<string, number> = {};
   let files = 0;
   let header: BackupHeader;
   try {
+    if (source.kind === "pglite" && readsSnapshot(options)) snapshot = await openSnapshot(source.url);
+    client = new pg.Client({ connectionString: snapshot?.url ?? source.url, application_name: "colbench backup" });
     await client.connect();
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     // The snapshot is taken by the transaction's first statement: this one.
     const now = await client.query<{ now: Date; version: string }>(
       "SELECT clock_timestamp() AS now, current_setting('server_version') AS version",
     );
-    const takenAt = now.rows[0]!.now.toISOString();
+    const takenAt = snapshot?.takenAt ?? now.rows[0]!.now.toISOString();
     const migrations = await client
       .query<{ migration_name: string }>(
         `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
@@ -94,12 +109,21 @@ export async function writeBackup(
     for (const table of referencedFirst([...tables.keys()], references)) {
       const columns = tables.get(table)!;
       await write({ table, columns } satisfies TableLine);
-      const select = columns.map(([name]) => `${quoteIdent(name)}::text`).join(", ");
-      await client.query(`DECLARE colbench_backup NO SCROLL CURSOR FOR SELECT ${select} FROM ${quoteIdent(table)}`);
+      const select = `SELECT ${columns.map(([name]) => `${quoteIdent(name)}::text`).join(", ")} FROM ${quoteIdent(table)}`;
+      if (source.kind === "postgresql") {
+        // COPY streams the rows as the server reads them. PGlite's socket answers a statement whole,
+        // so there a cursor's batches keep the memory small.
+        rows[table] = await copyToLines(client.query(copyTo(`COPY (${select}) TO STDOUT`)), writeText);
+        continue;
+      }
+      await client.query(`DECLARE colbench_backup NO SCROLL CURSOR FOR ${select}`);
       let count = 0;
       for (;;) {
-        const got = await client.query({ text: `FETCH ${batch} FROM colbench_backup`, rowMode: "array" });
-        for (const row of got.rows) await write(row);
+        const got = await client.query<Array<string | null>>({
+          text: `FETCH ${batch} FROM colbench_backup`,
+          rowMode: "array",
+        });
+        await writeText(got.rows.map((row) => JSON.stringify(row) + "\n").join(""));
         count += got.rows.length;
         if (got.rows.length < batch) break;
       }
@@ -119,7 +143,8 @@ export async function writeBackup(
     fs.rmSync(partial, { force: true });
     throw error;
   } finally {
-    await client.end().catch(() => {});
+    await client?.end().catch(() => {});
+    await snapshot?.close();
   }
   try {
     // Renders are content-addressed files written once: copying them after the snapshot is safe.
@@ -161,6 +186,10 @@ export async function writeBackup(
     files,
     migrations: header.migrations,
   };
+}
+
+function readsSnapshot(options: BackupOptions): boolean {
+  return options.snapshot ?? process.env.COLBENCH_BACKUP_SNAPSHOT !== "off";
 }
 
 /**
