@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { openDesk, type Desk } from "@/lib/label/desk";
+import { STRENGTHS } from "@/lib/label/schema";
+import { SIDES } from "@/lib/store/labels";
 import type { Viewer } from "@/lib/access/viewer";
 import { getStore, type Store } from "@/lib/store";
 import { requestViewer } from "./viewer";
@@ -45,5 +47,15 @@ export async function deskRequest<T extends z.ZodType>(
   if ("error" in desk) return { ok: false, response: Response.json({ error: desk.error }, { status: desk.status }) };
   return { ok: true, store: got.store, desk, body: got.body };
 }
+
+/** What a label carries, as the desk sends it (a new label, or a change to an earlier one). */
+export const answerFields = {
+  itemId: z.number().int(),
+  side: z.enum(SIDES as ["left", "right", "tie", "both_bad"]),
+  comment: z.string().max(4000).nullish(),
+  ms: z.number().min(0).max(86_400_000),
+  strength: z.enum(STRENGTHS as ["much", "slightly"]).nullish(),
+  criteria: z.record(z.string().max(60), z.enum(["left", "right", "tie"])).nullish(),
+};
 
 export const holding = z.array(z.number().int()).max(16).default([]);

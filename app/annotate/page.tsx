@@ -20,7 +20,8 @@ export default async function AnnotatePage() {
   return (
     <>
       <PageHeader title="Annotate">
-        Pairs to judge side by side: which is better, A or B, a tie, or both bad. Keys 1 2 3 4, u to undo, s to skip.
+        Pairs to judge side by side: which is better, A or B, a tie, or both bad. Keys 1 2 3 4, u to undo, s to skip, l
+        for later, b for broken, h for your labels.
       </PageHeader>
       {researcher ? (
         <NewQueueForm runs={runs.filter((r) => r.done > 0).map((r) => r.name)} users={users.map((u) => u.name)} />
@@ -52,6 +53,7 @@ export default async function AnnotatePage() {
                   {q.overlap > 1 ? "s" : ""} each
                   {q.showsHidden ? " · shows hidden information" : ""}
                   {q.hidesScores ? " · automatic scores hidden" : ""}
+                  {q.archivedAt ? " · archived" : q.closedAt ? " · closed" : ""}
                 </span>
               </div>
               <div className="mt-2 h-2 overflow-hidden rounded bg-stone-200">
@@ -69,6 +71,10 @@ export default async function AnnotatePage() {
                     {" · "}
                     <Link href={`/annotate/${q.id}/agreement`} className="text-teal-700 underline">
                       agreement
+                    </Link>
+                    {" · "}
+                    <Link href={`/annotate/${q.id}/review`} className="text-teal-700 underline">
+                      review
                     </Link>
                     {" · "}
                     <a href={`/api/queues/${q.id}/export?format=raw`} className="text-teal-700 underline">

@@ -15,7 +15,10 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
-    const text = (k: string) => String(f.get(k) ?? "");
+    const text = (k: string) => {
+      const value = f.get(k);
+      return typeof value === "string" ? value : "";
+    };
     const source =
       from === "runs"
         ? { from, a: text("a"), b: text("b") }
@@ -30,6 +33,14 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
       goldRate: text("goldRate") ? Number(text("goldRate")) : undefined,
       showsHidden: f.get("showsHidden") === "on",
       hidesScores: f.get("hidesScores") === "on",
+      labelSchema: {
+        graded: f.get("graded") === "on",
+        criteria: text("criteria")
+          .split(",")
+          .map((c) => c.trim())
+          .filter(Boolean),
+        reasonsFor: f.getAll("reasonsFor").map(String),
+      },
       members: f.getAll("members").map(String),
       instructions: text("instructions"),
     };
@@ -62,7 +73,7 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
   return (
     <details className="mb-6 rounded-lg border border-stone-200 bg-white p-4">
       <summary className="cursor-pointer text-sm font-medium text-teal-800">New queue</summary>
-      <form onSubmit={submit} className="mt-3 grid gap-3 sm:grid-cols-3" data-testid="new-queue">
+      <form onSubmit={(event) => void submit(event)} className="mt-3 grid gap-3 sm:grid-cols-3" data-testid="new-queue">
         <label className="flex flex-col gap-1 text-xs text-stone-600">
           Name
           <input name="name" required className={field} />
@@ -129,6 +140,25 @@ export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] 
         <label className="flex items-center gap-2 text-sm text-stone-700">
           <input type="checkbox" name="hidesScores" /> Hide automatic scores (per-test pass/fail, reward, similarity)
         </label>
+        <label className="flex items-center gap-2 text-sm text-stone-700">
+          <input type="checkbox" name="graded" /> Graded: A or B much / slightly better
+        </label>
+        <label className="flex flex-col gap-1 text-sm text-stone-700">
+          Criteria (optional, comma-separated)
+          <input
+            name="criteria"
+            placeholder="correctness, clarity"
+            className="rounded-md border border-stone-300 px-2 py-1"
+          />
+        </label>
+        <fieldset className="flex flex-wrap items-center gap-3 text-sm text-stone-700">
+          <legend className="mb-1">A reason is required for</legend>
+          {(["tie", "both_bad", "slightly", "much"] as const).map((r) => (
+            <label key={r} className="flex items-center gap-1">
+              <input type="checkbox" name="reasonsFor" value={r} /> {r.replace("_", " ")}
+            </label>
+          ))}
+        </fieldset>
         <button
           type="submit"
           disabled={busy || !runs.length}

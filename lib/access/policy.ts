@@ -1,4 +1,4 @@
-import type { SeatName, Viewer } from "./viewer";
+import { seesHidden, type SeatName, type Viewer } from "./viewer";
 
 // Which paths each kind of viewer may open. One table, checked by the gate before any page or
 // route runs; routes that serve hidden information check again with `seesHidden`.
@@ -28,11 +28,15 @@ const ANNOTATOR = [
   /^\/runs$/,
   /^\/runs\/\d+$/,
   /^\/leaderboard$/,
+  /^\/api\/leaderboard$/,
   /^\/compare$/,
   /^\/annotate$/,
   // Labelling: the page and its moves; the routes check that the person is one of the queue's members.
   /^\/annotate\/\d+$/,
-  /^\/api\/queues\/\d+\/(next|labels|undo|skip|renew)$/,
+  // Reviewing: the page and its moves; the routes check that the person reviews the queue.
+  /^\/annotate\/\d+\/review$/,
+  /^\/api\/queues\/\d+\/(review|adjudicate)$/,
+  /^\/api\/queues\/\d+\/(next|labels|undo|skip|renew|revise|reopen|history)$/,
   /^\/api\/tasks$/,
   /^\/api\/events$/,
   /^\/api\/runs\/\d+\/(episodes|events)$/,
@@ -95,6 +99,15 @@ export function mayLabel(viewer: Viewer, queue: { memberIds: number[] }): boolea
   if (viewer.kind === "local") return true;
   if (viewer.kind !== "user") return false;
   return labelsEveryQueue(viewer) || queue.memberIds.includes(viewer.id);
+}
+
+/**
+ * Who may review a queue's labels and decide its split pairs: its reviewers, and those who see
+ * hidden information (researchers, admins; the person at the machine in local mode).
+ */
+export function mayReview(viewer: Viewer, queue: { reviewerIds?: number[] }): boolean {
+  if (seesHidden(viewer)) return true;
+  return viewer.kind === "user" && (queue.reviewerIds ?? []).includes(viewer.id);
 }
 
 /** A signed-in person whose role labels any queue, member or not (everyone but annotators). */

@@ -3,6 +3,7 @@ import type { Store } from "../store";
 import type { CandidatePool } from "../sweet/pipeline";
 import type { Choice, NewQueueItem } from "../store/queues";
 import { Rng } from "./rng";
+import { parseLabelSchema, storedSchema } from "./schema";
 
 // Making a queue: its pairs from a source, sides put in a seeded random order (so "a" is not
 // always the rule's pick), gold pairs set aside, members by name.
@@ -28,9 +29,14 @@ export interface QueueSpec {
   goldRate?: number;
   /** The reward gap that makes a trajectory pair's answer known (gold). */
   goldGap?: number;
+  /** Gold that acts: pause a member below this accuracy on gold pairs, after goldMinimum of them (lib/label/gold.ts). */
+  goldThreshold?: number;
+  goldMinimum?: number;
   showsHidden?: boolean;
   /** Members see no automatic scores (per-test pass/fail, reward, similarity) on its pairs. */
   hidesScores?: boolean;
+  /** What a label holds beyond the choice (graded, criteria, required reasons); checked here. */
+  labelSchema?: unknown;
   members?: string[];
   limit?: number;
   seed?: number;
@@ -54,6 +60,17 @@ const better = (x: number | null | undefined, y: number | null | undefined): Cho
   if (typeof x !== "number" || typeof y !== "number" || !Number.isFinite(x) || !Number.isFinite(y)) return null;
   return x > y ? "a" : x < y ? "b" : "tie";
 };
+
+function goldRule(spec: QueueSpec): { goldThreshold: number | null; goldMinimum: number } {
+  const threshold = spec.goldThreshold ?? null;
+  const minimum = spec.goldMinimum ?? 3;
+  if (threshold !== null && !(threshold > 0 && threshold <= 1))
+    fail("goldThreshold", `an accuracy above 0 and at most 1 (got ${threshold})`);
+  if (!Number.isInteger(minimum) || minimum < 1)
+    fail("goldMinimum", `a whole number of gold labels, at least 1 (got ${minimum})`);
+  if (threshold !== null && !(spec.gold ?? 0)) fail("goldThreshold", "needs gold pairs (--gold N)");
+  return { goldThreshold: threshold, goldMinimum: minimum };
+}
 
 async function runOf(store: Store, field: string, nameOrId: string) {
   const run = await store.runs.find(nameOrId);
@@ -228,6 +245,8 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
     goldRate: goldCount ? goldRate : 0,
     showsHidden: spec.showsHidden ?? false,
     hidesScores: spec.hidesScores ?? false,
+    ...goldRule(spec),
+    labelSchema: storedSchema(parseLabelSchema(spec.labelSchema ?? {})),
     source: {
       ...spec.source,
       runs: made.runs,

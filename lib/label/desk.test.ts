@@ -429,7 +429,14 @@ describe.each(backends)("labelling on $label", ({ open }) => {
       }
     }
     const labels = await store.labels.ofQueue(queue.id);
-    expect(summarize(decisions(labels))).toEqual({ pairs: 4, exported: 1, tie: 1, both_bad: 1, split: 1 });
+    expect(summarize(decisions(labels))).toEqual({
+      pairs: 4,
+      exported: 1,
+      tie: 1,
+      both_bad: 1,
+      split: 1,
+      adjudicated: 0,
+    });
     const row = (await store.queues.find(queue.id))!;
     const { lines, summary } = await humanTrainingLines(store, row, "openrlhf-critic");
     expect(summary.exported).toBe(1);
@@ -440,7 +447,7 @@ describe.each(backends)("labelling on $label", ({ open }) => {
     expect(raw).toMatchObject({
       queue: "export",
       kind: "trajectory",
-      annotator: expect.stringMatching(/^annotator/),
+      annotator: expect.stringMatching(/^annotator/) as unknown,
       a: { run: runs.a.id },
       b: { run: runs.b.id },
     });

@@ -5,29 +5,65 @@ import { promptText, type ChatTemplate } from "../sweet/chat-template";
 import { templateForRun } from "../sweet/run-template";
 import { criticPairLine, policyPairLine, trlDpoLine } from "../sweet/exports";
 import type { TrainingFormat } from "../sweet/pipeline";
+import { weightedDecisions } from "./weighted";
+import { withoutPaused } from "./gold";
 
 // What people decided, as files: raw labels (one line per label), and the pairs they decided as
 // training files in the same shapes as the SWEET-RL exports. A pair goes to a training file when
 // its most frequent label is A or B alone; pairs decided tie or both bad, or split, are left out
-// and counted.
+// and counted. A graded queue's label counts as its side in the majority ("much" or "slightly"
+// better A is an A): the training formats hold a chosen and a rejected side and nothing of how much,
+// so the grade is kept in the raw export (`strength`, `preference` +2..-2, `criteria`) and in each
+// decision's `margin`. A changed label is exported at its latest version (`version` says which).
+// Review (lib/label/review.ts): a rejected label counts in no majority; a pair a reviewer
+// adjudicated takes the reviewer's choice (`decidedBy: "adjudication"`, counted in the summary).
 
 export interface Decision {
   itemId: number;
   labels: number;
   /** The side people preferred, or why there is none. */
   outcome: "a" | "b" | "tie" | "both_bad" | "split";
+  /**
+   * The grades summed: +2 for each "a much better", +1 for "a slightly better" (and for an ungraded
+   * a), the same negative for b, 0 for tie and both bad. The outcome is still the plain majority of
+   * choices; the margin says how strong it was (each raw line's `preference` is one label's part).
+   */
+  margin: number;
+  /** Who decided: the labels' majority, or a reviewer's adjudication (which replaces it). */
+  decidedBy: "majority" | "adjudication";
   item: LabelRow["item"];
 }
 
-export function decisions(labels: LabelRow[]): Decision[] {
+/** A label's grade as a number: what `margin` sums. */
+export function gradeValue(l: Pick<LabelRow, "choice" | "strength">): number {
+  const size = l.strength === "much" ? 2 : 1;
+  return l.choice === "a" ? size : l.choice === "b" ? -size : 0;
+}
+
+/**
+ * Each labelled pair's outcome: the majority of its labels a reviewer has not rejected, or the
+ * choice a reviewer adjudicated (a pair adjudicated with every label rejected still counts).
+ */
+export function decisions(labels: LabelRow[], adjudicated: Array<{ itemId: number; choice: Choice }> = []): Decision[] {
   const byItem = new Map<number, LabelRow[]>();
-  for (const l of labels) byItem.set(l.itemId, [...(byItem.get(l.itemId) ?? []), l]);
+  for (const l of labels) if (l.review !== "rejected") byItem.set(l.itemId, [...(byItem.get(l.itemId) ?? []), l]);
+  const decided = new Map(adjudicated.map((d) => [d.itemId, d.choice]));
+  for (const l of labels) if (decided.has(l.itemId) && !byItem.has(l.itemId)) byItem.set(l.itemId, []);
+  const itemOf = new Map(labels.map((l) => [l.itemId, l.item]));
   return [...byItem].map(([itemId, rows]) => {
     const counts = new Map<Choice, number>();
     for (const r of rows) counts.set(r.choice, (counts.get(r.choice) ?? 0) + 1);
-    const top = Math.max(...counts.values());
+    const top = Math.max(0, ...counts.values());
     const leaders = [...counts].filter(([, n]) => n === top).map(([c]) => c);
-    return { itemId, labels: rows.length, outcome: leaders.length === 1 ? leaders[0]! : "split", item: rows[0]!.item };
+    const margin = rows.reduce((sum, r) => sum + gradeValue(r), 0);
+    return {
+      itemId,
+      labels: rows.length,
+      outcome: decided.get(itemId) ?? (leaders.length === 1 ? leaders[0]! : "split"),
+      margin,
+      decidedBy: decided.has(itemId) ? "adjudication" : "majority",
+      item: itemOf.get(itemId)!,
+    };
   });
 }
 
@@ -37,6 +73,10 @@ export interface HumanExportSummary {
   tie: number;
   both_bad: number;
   split: number;
+  /** Pairs whose outcome a reviewer decided (lib/label/review.ts), among those above. */
+  adjudicated: number;
+  /** Labels a reviewer rejected: left out of every majority. */
+  rejected?: number;
 }
 
 export function summarize(list: Decision[]): HumanExportSummary {
@@ -47,6 +87,7 @@ export function summarize(list: Decision[]): HumanExportSummary {
     tie: count("tie"),
     both_bad: count("both_bad"),
     split: count("split"),
+    adjudicated: list.filter((d) => d.decidedBy === "adjudication").length,
   };
 }
 
@@ -66,6 +107,13 @@ export function rawLabelLine(queue: Pick<QueueRow, "id" | "name" | "kind">, l: L
     b: side(l.item.bRunId, l.item.bEpisodeId, l.item.bCandidateId),
     annotator: l.user,
     choice: l.choice,
+    // A graded queue's strength (much | slightly) of an a/b choice; null otherwise.
+    strength: l.strength,
+    preference: gradeValue(l),
+    ...(l.criteria ? { criteria: l.criteria } : {}),
+    version: l.version,
+    // A reviewer's verdict: accepted | rejected | null (not reviewed).
+    review: l.review,
     left: l.leftIsA ? "a" : "b",
     comment: l.comment,
     ms: l.ms,
@@ -81,7 +129,14 @@ export async function humanTrainingLines(
   queue: QueueRow,
   format: TrainingFormat,
   /** template: a hub id, folder or fallback name, for runs that record none (a run's recorded template is used, and another refused). */
-  options: { template?: string; withPrompt?: boolean; groundTruth?: boolean } = {},
+  options: {
+    template?: string;
+    withPrompt?: boolean;
+    groundTruth?: boolean;
+    majority?: "plain" | "weighted";
+    /** Leave out the labels of members the queue's gold threshold pauses (lib/label/gold.ts). */
+    excludePaused?: boolean;
+  } = {},
 ): Promise<{ lines: Array<Record<string, unknown>>; summary: HumanExportSummary }> {
   const critic = format === "openrlhf-critic" || format === "published-frontend-critic";
   if (critic && queue.kind !== "trajectory")
@@ -98,7 +153,19 @@ export async function humanTrainingLines(
     if (!templates.has(runId)) templates.set(runId, templateForRun(store, runId, options.template));
     return templates.get(runId)!;
   };
-  const list = decisions(await store.labels.ofQueue(queue.id));
+  const all = await store.labels.ofQueue(queue.id);
+  const labels = options.excludePaused ? withoutPaused(queue, all) : all;
+  const plain = decisions(labels, await store.labels.adjudications(queue.id));
+  // The reliability-weighted majority (lib/label/weighted.ts) decides instead, where asked.
+  const weighted = new Map(
+    weightedDecisions(labels.filter((l) => l.review !== "rejected")).map((w) => [w.itemId, w.outcome]),
+  );
+  const list =
+    options.majority === "weighted"
+      ? plain
+          .filter((d) => !d.item.gold)
+          .map((d) => (d.decidedBy === "adjudication" ? d : { ...d, outcome: weighted.get(d.itemId) ?? "split" }))
+      : plain;
   const decided = list.filter((d) => d.outcome === "a" || d.outcome === "b");
   const lines: Array<Record<string, unknown>> = [];
   if (critic) {
@@ -151,5 +218,5 @@ export async function humanTrainingLines(
       }
     }
   }
-  return { lines, summary: summarize(list) };
+  return { lines, summary: { ...summarize(list), rejected: labels.filter((l) => l.review === "rejected").length } };
 }

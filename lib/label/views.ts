@@ -36,6 +36,8 @@ export interface PairView {
   scoresHidden?: true;
   left?: ViewSide;
   right?: ViewSide;
+  /** Trajectory pairs: where the two final answers part (the left's and right's common start and end). */
+  answerSpan?: { prefix: number; suffix: number };
   turn?: { index: number; context: ViewTurn[]; left: string; right: string; span: { prefix: number; suffix: number } };
 }
 
@@ -87,6 +89,7 @@ export function pairView(content: ItemContent, options: ViewOptions): PairView {
       sideView(content.benchmark, content.episodes.a, options),
       sideView(content.benchmark, content.episodes.b, options),
     );
+    view.answerSpan = differingSpan(view.left.answer ?? "", view.right.answer ?? "");
   }
   if (content.turn) {
     const [left, right] = order(content.turn.a, content.turn.b);

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../db/generated/client";
-import { LEFT_SQL, type Assigned, type Side, type StoreLabelResult } from "./labels";
+import { LATER_SQL, LEFT_SQL, type Assigned, type Side, type StoreLabelResult } from "./labels";
 import { contentOf, itemSql, type ItemContent, type ItemRow } from "./queues";
 
 // A key press at the labelling desk is the studio's commonest write: the label, the pair after the
@@ -16,10 +16,11 @@ const NOW = `(now() AT TIME ZONE 'UTC')`;
 const SQL = `
   WITH desk AS (
     SELECT q."goldRate", q."showsHidden", q."hidesScores", q."slots" AS "wanted", q."labelledSlots",
+           (q."labelSchema" = '{}'::jsonb) AS "plain", (q."closedAt" IS NULL) AS "open",
            ($9::boolean OR EXISTS (SELECT 1 FROM "QueueMember" m WHERE m."queueId" = q."id" AND m."userId" = $2)) AS "member"
       FROM "Queue" q WHERE q."id" = $1
   ), allowed AS (
-    SELECT 1 FROM desk WHERE desk."member" AND desk."goldRate" = 0
+    SELECT 1 FROM desk WHERE desk."member" AND desk."goldRate" = 0 AND desk."plain" AND desk."open"
   ), mine AS (
     SELECT a."itemId", a."leftIsA", (i."gold" IS NOT NULL) AS "gold"
       FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
@@ -53,7 +54,7 @@ const SQL = `
     RETURNING s."itemId"
   ), held AS (
     SELECT a."itemId", a."leftIsA" FROM renewed r JOIN "Assignment" a ON a."itemId" = r."itemId" AND a."userId" = $2
-     WHERE NOT (r."itemId" = ANY($8::int[]))
+     WHERE NOT (r."itemId" = ANY($8::int[])) AND a."deferredAt" IS NULL
     UNION ALL
     SELECT a."itemId", a."leftIsA" FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
      WHERE EXISTS (SELECT 1 FROM go) AND a."userId" = $2 AND i."queueId" = $1 AND i."gold" IS NOT NULL AND a."skipped" = false
@@ -81,6 +82,8 @@ const SQL = `
     SELECT * FROM (SELECT "itemId", "leftIsA" FROM held ORDER BY "itemId" LIMIT 1) h
     UNION ALL
     SELECT "itemId", "leftIsA" FROM inserted
+    UNION ALL
+    ${LATER_SQL("$8")}
     LIMIT 1
   )
   SELECT (SELECT "id" FROM stored) AS "labelId", (SELECT "id" FROM earlier) AS "earlierId",
@@ -94,6 +97,7 @@ const SQL = `
          (SELECT count(*) FROM desk)::int AS "queueFound", coalesce((SELECT "member" FROM desk), false) AS "member",
          (SELECT "goldRate" FROM desk) AS "goldRate", coalesce((SELECT "showsHidden" FROM desk), false) AS "showsHidden",
          coalesce((SELECT "hidesScores" FROM desk), false) AS "hidesScores",
+         coalesce((SELECT "plain" FROM desk), true) AS "plain", coalesce((SELECT "open" FROM desk), true) AS "open",
          (SELECT "wanted" FROM desk)::int AS "wanted", c.*
     FROM (SELECT 1) one
     LEFT JOIN next n ON true
@@ -115,6 +119,8 @@ interface Row extends Partial<ItemRow> {
   goldRate: number | null;
   showsHidden: boolean;
   hidesScores: boolean;
+  plain: boolean;
+  open: boolean;
   wanted: number | null;
 }
 
@@ -126,13 +132,17 @@ export interface DeskFacts {
   goldRate: number;
   showsHidden: boolean;
   hidesScores: boolean;
+  /** The queue's label schema asks for nothing beyond the choice (else its labels go the desk's checked way). */
+  plain: boolean;
+  /** Not closed (a closed queue's refusal is the desk's to word). */
+  open: boolean;
   wanted: number;
 }
 
 /**
  * What the statement did. Nothing is written, and `label.stored` is false, when the queue is missing,
- * the person may not label it, or it mixes gold pairs in (`desk` says which: gold pairs take the
- * desk's other way, a label then a draw).
+ * the person may not label it, it mixes gold pairs in, or its label schema asks for more than the
+ * choice (`desk` says which: such queues take the desk's other way, a checked label then a draw).
  */
 export type LabelAndNext = {
   label: StoreLabelResult;
@@ -182,10 +192,12 @@ export async function labelAndNext(
     goldRate: row.goldRate ?? 0,
     showsHidden: row.showsHidden,
     hidesScores: row.hidesScores,
+    plain: row.plain,
+    open: row.open,
     wanted: row.wanted ?? 0,
   };
   // Why is the caller's to say (lib/label/desk.ts), from `desk`.
-  if (!desk.found || !desk.member || desk.goldRate > 0)
+  if (!desk.found || !desk.member || desk.goldRate > 0 || !desk.plain || !desk.open)
     return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
   const next =
     row.nextLeftIsA !== null && row.id != null

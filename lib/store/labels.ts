@@ -32,6 +32,16 @@ export const LEFT_SQL = `(SELECT count(DISTINCT s."itemId") FROM "QueueSlot" s
           OR ((s."userId" IS NULL OR s."leaseUntil" < ${NOW})
               AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2))))`;
 
+/**
+ * A pair this person put off ("come back later"), the one put off longest ago, for when nothing
+ * else is held or free: `renewed`, `held` and `inserted` are the statement's own steps.
+ */
+export const LATER_SQL = (holding: string) => `SELECT * FROM (
+           SELECT a."itemId", a."leftIsA" FROM renewed r JOIN "Assignment" a ON a."itemId" = r."itemId" AND a."userId" = $2
+            WHERE a."deferredAt" IS NOT NULL AND NOT (r."itemId" = ANY(${holding}::int[]))
+              AND NOT EXISTS (SELECT 1 FROM held) AND NOT EXISTS (SELECT 1 FROM inserted)
+            ORDER BY a."deferredAt" LIMIT 1) later`;
+
 const isUniqueViolation = (error: unknown) =>
   /23505|unique constraint|duplicate key/i.test(String((error as Error)?.message ?? error));
 
@@ -100,7 +110,7 @@ export async function nextAssignment(
            RETURNING s."itemId"
          ), held AS (
            SELECT a."itemId", a."leftIsA" FROM renewed r JOIN "Assignment" a ON a."itemId" = r."itemId" AND a."userId" = $2
-            WHERE NOT (r."itemId" = ANY($4::int[]))
+            WHERE NOT (r."itemId" = ANY($4::int[])) AND a."deferredAt" IS NULL
            UNION ALL
            SELECT a."itemId", a."leftIsA" FROM "Assignment" a JOIN "QueueItem" i ON i."id" = a."itemId"
             WHERE a."userId" = $2 AND i."queueId" = $1 AND i."gold" IS NOT NULL AND a."skipped" = false
@@ -127,7 +137,9 @@ export async function nextAssignment(
          )
          SELECT * FROM (SELECT "itemId", "leftIsA" FROM held ORDER BY "itemId" LIMIT 1) h
          UNION ALL
-         SELECT "itemId", "leftIsA" FROM inserted`,
+         SELECT "itemId", "leftIsA" FROM inserted
+         UNION ALL
+         ${LATER_SQL("$4")}`,
         queueId,
         userId,
         leaseMs / 1000,
@@ -183,6 +195,35 @@ export async function openAssignments(
   );
 }
 
+/** A label as given: the side as the person saw it; a graded queue's strength and criteria beside it. */
+export interface GivenLabel {
+  queueId: number;
+  itemId: number;
+  userId: number;
+  side: Side;
+  comment: string | null;
+  ms: number;
+  strength?: "much" | "slightly" | null;
+  /** Criterion name to the side as seen ("left" | "right" | "tie"). */
+  criteria?: Record<string, string> | null;
+}
+
+/** The side a person pressed as the pair's a or b, through the order they were shown (`leftIsA` a column or alias). */
+export const choiceSql = (side: string, leftIsA: string) => `(CASE ${side}::text
+     WHEN 'left' THEN (CASE WHEN ${leftIsA} THEN 'a' ELSE 'b' END)
+     WHEN 'right' THEN (CASE WHEN ${leftIsA} THEN 'b' ELSE 'a' END)
+     ELSE ${side}::text END)::"LabelChoice"`;
+
+/** A label's criteria (JSON of name to side as seen) as a and b, as its choice is stored. */
+export const criteriaSql = (param: string, leftIsA: string) => `(CASE WHEN ${param}::jsonb IS NULL THEN NULL ELSE
+     (SELECT coalesce(jsonb_object_agg(c.key, CASE c.value WHEN 'left' THEN (CASE WHEN ${leftIsA} THEN 'a' ELSE 'b' END)
+                                                        WHEN 'right' THEN (CASE WHEN ${leftIsA} THEN 'b' ELSE 'a' END)
+                                                        ELSE c.value END), '{}'::jsonb)
+        FROM jsonb_each_text(${param}::jsonb) c) END)`;
+
+export const criteriaParam = (criteria: Record<string, string> | null | undefined) =>
+  criteria && Object.keys(criteria).length ? JSON.stringify(criteria) : null;
+
 export type StoreLabelResult =
   | {
       stored: true;
@@ -200,10 +241,7 @@ export type StoreLabelResult =
  * and for a non-gold pair only while they still hold its slot. The side they pressed becomes the
  * pair's a or b through the order they were shown. Sending the same label again is harmless.
  */
-export async function storeLabel(
-  prisma: PrismaClient,
-  label: { queueId: number; itemId: number; userId: number; side: Side; comment: string | null; ms: number },
-): Promise<StoreLabelResult> {
+export async function storeLabel(prisma: PrismaClient, label: GivenLabel): Promise<StoreLabelResult> {
   const rows = await prisma.$queryRawUnsafe<
     Array<{ id: number | null; assigned: number; mine: number; given: number; left: number }>
   >(
@@ -217,13 +255,8 @@ export async function storeLabel(
           AND EXISTS (SELECT 1 FROM mine WHERE NOT mine."gold")
        RETURNING s."id"
      ), stored AS (
-       INSERT INTO "Label" ("queueId", "itemId", "userId", "choice", "leftIsA", "comment", "ms")
-       SELECT $1, m."itemId", $2,
-              (CASE $4::text
-                 WHEN 'left' THEN (CASE WHEN m."leftIsA" THEN 'a' ELSE 'b' END)
-                 WHEN 'right' THEN (CASE WHEN m."leftIsA" THEN 'b' ELSE 'a' END)
-                 ELSE $4::text END)::"LabelChoice",
-              m."leftIsA", $5, $6
+       INSERT INTO "Label" ("queueId", "itemId", "userId", "choice", "leftIsA", "comment", "ms", "strength", "criteria")
+       SELECT $1, m."itemId", $2, ${choiceSql("$4", `m."leftIsA"`)}, m."leftIsA", $5, $6, $7, ${criteriaSql("$8", `m."leftIsA"`)}
          FROM mine m
         WHERE m."gold" OR EXISTS (SELECT 1 FROM slot)
        ON CONFLICT ("itemId", "userId") DO NOTHING
@@ -239,6 +272,8 @@ export async function storeLabel(
     label.side,
     label.comment,
     Math.max(0, Math.round(label.ms)),
+    label.strength ?? null,
+    criteriaParam(label.criteria),
   );
   // The counts are read in the statement's snapshot, before its own writes: those are added above
   // (the slot just labelled was still this person's, unlabelled, so it counted as left).
@@ -309,16 +344,17 @@ export async function undoLastLabel(
   return row ? { itemId: row.itemId, leftIsA: row.leftIsA, choice: row.choice } : null;
 }
 
-/** Passes on a pair: it is never offered to this person again, and its slot is free for others. */
+/** Passes on a pair (with why, and whether it is broken): it is never offered to this person again, and its slot is free for others. */
 export async function skipItem(
   prisma: PrismaClient,
   queueId: number,
   itemId: number,
   userId: number,
+  why: { reason?: string | null; broken?: boolean } = {},
 ): Promise<boolean> {
   const rows = await prisma.$queryRaw<Array<{ skipped: number }>>`
     WITH passed AS (
-      UPDATE "Assignment" a SET "skipped" = true
+      UPDATE "Assignment" a SET "skipped" = true, "skipReason" = ${why.reason ?? null}, "broken" = ${why.broken ?? false}, "deferredAt" = NULL
        WHERE a."itemId" = ${itemId} AND a."userId" = ${userId}
          AND EXISTS (SELECT 1 FROM "QueueItem" i WHERE i."id" = a."itemId" AND i."queueId" = ${queueId})
          AND NOT EXISTS (SELECT 1 FROM "Label" l WHERE l."itemId" = a."itemId" AND l."userId" = ${userId})
@@ -330,6 +366,139 @@ export async function skipItem(
     )
     SELECT (SELECT count(*) FROM passed)::int AS "skipped", (SELECT count(*) FROM freed)::int AS "freed"`;
   return rows[0]!.skipped > 0;
+}
+
+/**
+ * "Come back later": the pair stays this person's (its slot held while their tab renews it) but is
+ * offered after every pair held or free (LATER_SQL). False when they do not hold it unlabelled.
+ */
+export async function deferItem(
+  prisma: PrismaClient,
+  queueId: number,
+  itemId: number,
+  userId: number,
+): Promise<boolean> {
+  const changed = await prisma.$executeRaw`
+    UPDATE "Assignment" a SET "deferredAt" = (now() AT TIME ZONE 'UTC')
+     WHERE a."itemId" = ${itemId} AND a."userId" = ${userId} AND a."skipped" = false
+       AND EXISTS (SELECT 1 FROM "QueueSlot" s WHERE s."itemId" = a."itemId" AND s."userId" = ${userId} AND s."labelled" = false AND s."queueId" = ${queueId})`;
+  return changed > 0;
+}
+
+export interface RevisedLabel {
+  labelId: number;
+  version: number;
+}
+
+/**
+ * Changes a label its person gave earlier (reopened from their history): the row becomes the new
+ * version, and the one it replaces is kept as a LabelVersion. One statement; the row is locked, so
+ * two changes at once make two versions in turn. Null when this person has no label on the pair.
+ * Slots and assignments are untouched: the pair keeps exactly the labels it had.
+ */
+export async function reviseLabel(prisma: PrismaClient, label: GivenLabel): Promise<RevisedLabel | null> {
+  const rows = await prisma.$queryRawUnsafe<RevisedLabel[]>(
+    `WITH old AS (
+       SELECT l.* FROM "Label" l WHERE l."queueId" = $1 AND l."userId" = $2 AND l."itemId" = $3 FOR UPDATE
+     ), kept AS (
+       INSERT INTO "LabelVersion" ("labelId", "version", "choice", "leftIsA", "strength", "criteria", "comment", "ms", "createdAt")
+       SELECT "id", "version", "choice", "leftIsA", "strength", "criteria", "comment", "ms", "createdAt" FROM old
+       RETURNING "labelId"
+     )
+     UPDATE "Label" l SET "choice" = ${choiceSql("$4", `old."leftIsA"`)}, "comment" = $5, "ms" = $6, "strength" = $7,
+            "criteria" = ${criteriaSql("$8", `old."leftIsA"`)}, "version" = old."version" + 1, "createdAt" = ${NOW}
+       FROM old WHERE l."id" = old."id" AND EXISTS (SELECT 1 FROM kept)
+     RETURNING l."id" AS "labelId", l."version"`,
+    label.queueId,
+    label.userId,
+    label.itemId,
+    label.side,
+    label.comment,
+    Math.max(0, Math.round(label.ms)),
+    label.strength ?? null,
+    criteriaParam(label.criteria),
+  );
+  return rows[0] ?? null;
+}
+
+/** One of a person's labels as they gave it: the side as they saw it. */
+export interface MyLabel {
+  itemId: number;
+  leftIsA: boolean;
+  side: Side;
+  strength: "much" | "slightly" | null;
+  /** Criterion name to the side as they saw it. */
+  criteria: Record<string, string> | null;
+  comment: string | null;
+  version: number;
+  createdAt: Date;
+}
+
+const asSeen = (choice: string, leftIsA: boolean): string =>
+  choice === "a" ? (leftIsA ? "left" : "right") : choice === "b" ? (leftIsA ? "right" : "left") : choice;
+
+/** This person's labels of the queue, latest first (each at its latest version); with `itemId`, that pair's alone. */
+export async function myLabels(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+  options: { itemId?: number; limit?: number } = {},
+): Promise<MyLabel[]> {
+  const rows = await prisma.label.findMany({
+    where: { queueId, userId, ...(options.itemId === undefined ? {} : { itemId: options.itemId }) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.limit ?? 200,
+    select: {
+      itemId: true,
+      leftIsA: true,
+      choice: true,
+      strength: true,
+      criteria: true,
+      comment: true,
+      version: true,
+      createdAt: true,
+    },
+  });
+  return rows.map((r) => ({
+    itemId: r.itemId,
+    leftIsA: r.leftIsA,
+    side: asSeen(r.choice, r.leftIsA) as Side,
+    strength: (r.strength as MyLabel["strength"]) ?? null,
+    criteria: r.criteria
+      ? Object.fromEntries(
+          Object.entries(r.criteria as Record<string, string>).map(([k, v]) => [k, asSeen(v, r.leftIsA)]),
+        )
+      : null,
+    comment: r.comment,
+    version: r.version,
+    createdAt: r.createdAt,
+  }));
+}
+
+/** How this person did on the queue's gold pairs (known answers). */
+export async function goldStanding(
+  prisma: PrismaClient,
+  queueId: number,
+  userId: number,
+): Promise<{ labelled: number; correct: number }> {
+  const rows = await prisma.$queryRaw<Array<{ labelled: number; correct: number }>>`
+    SELECT count(*)::int AS "labelled", count(*) FILTER (WHERE l."choice" = i."gold")::int AS "correct"
+      FROM "Label" l JOIN "QueueItem" i ON i."id" = l."itemId"
+     WHERE l."queueId" = ${queueId} AND l."userId" = ${userId} AND i."gold" IS NOT NULL`;
+  return rows[0]!;
+}
+
+/** Pairs people passed on with a reason or flagged as broken, for the queue's lead. */
+export async function queueFlags(
+  prisma: PrismaClient,
+  queueId: number,
+): Promise<Array<{ itemId: number; user: string; broken: boolean; reason: string | null }>> {
+  const rows = await prisma.assignment.findMany({
+    where: { item: { queueId }, skipped: true, OR: [{ broken: true }, { skipReason: { not: null } }] },
+    orderBy: [{ itemId: "asc" }, { userId: "asc" }],
+    select: { itemId: true, broken: true, skipReason: true, user: { select: { name: true } } },
+  });
+  return rows.map((r) => ({ itemId: r.itemId, user: r.user.name, broken: r.broken, reason: r.skipReason }));
 }
 
 /** Keeps the leases of the pairs a person holds alive (an open tab says so every minute). */
@@ -382,6 +551,15 @@ export interface LabelRow {
   leftIsA: boolean;
   comment: string | null;
   ms: number;
+  /** A graded queue's strength of an a/b choice. */
+  strength: string | null;
+  /** Criterion name to a | b | tie. */
+  criteria: Record<string, string> | null;
+  /** 1, or more when its person changed it (the row is the latest version). */
+  version: number;
+  /** A reviewer's verdict: accepted | rejected (a rejected label counts in no export's majority). */
+  review: string | null;
+  reviewNote: string | null;
   createdAt: Date;
   item: {
     ordinal: number;
@@ -411,6 +589,11 @@ export async function queueLabels(prisma: PrismaClient, queueId: number): Promis
       leftIsA: true,
       comment: true,
       ms: true,
+      strength: true,
+      criteria: true,
+      version: true,
+      review: true,
+      reviewNote: true,
       createdAt: true,
       user: { select: { name: true } },
       item: {
@@ -430,7 +613,11 @@ export async function queueLabels(prisma: PrismaClient, queueId: number): Promis
       },
     },
   });
-  return rows.map(({ user, ...r }) => ({ ...r, user: user.name }));
+  return rows.map(({ user, ...r }) => ({
+    ...r,
+    criteria: (r.criteria as Record<string, string> | null) ?? null,
+    user: user.name,
+  }));
 }
 
 export interface RunVote {

@@ -29,9 +29,14 @@ export interface NewQueue {
   instructions: string;
   overlap: number;
   goldRate: number;
+  /** Gold that acts (lib/label/gold.ts): the accuracy below which a member is paused, after goldMinimum gold labels. */
+  goldThreshold?: number | null;
+  goldMinimum?: number;
   showsHidden: boolean;
   /** Its desk shows no automatic scores (lib/label/views.ts). */
   hidesScores: boolean;
+  /** What a label holds beyond the choice, as stored (lib/label/schema.ts; `{}`: nothing). */
+  labelSchema?: Record<string, unknown>;
   source: Record<string, unknown>;
   memberIds: number[];
   items: NewQueueItem[];
@@ -54,8 +59,11 @@ export async function insertQueue(
           instructions: queue.instructions,
           overlap: queue.overlap,
           goldRate: queue.goldRate,
+          goldThreshold: queue.goldThreshold ?? null,
+          goldMinimum: queue.goldMinimum ?? 3,
           showsHidden: queue.showsHidden,
           hidesScores: queue.hidesScores,
+          labelSchema: (queue.labelSchema ?? {}) as Prisma.InputJsonValue,
           source: queue.source as Prisma.InputJsonValue,
         },
         select: { id: true },
@@ -89,6 +97,55 @@ export async function addQueueMembers(prisma: PrismaClient, queueId: number, use
   ).count;
 }
 
+/** Closes, archives or opens a queue again; false when there is no such queue. */
+export async function setQueueState(
+  prisma: PrismaClient,
+  queueId: number,
+  state: "open" | "closed" | "archived",
+): Promise<boolean> {
+  // A queue closed (or archived) earlier keeps the time it was.
+  const changed = await prisma.$executeRaw`
+    UPDATE "Queue" SET
+      "closedAt" = CASE WHEN ${state} = 'open' THEN NULL ELSE coalesce("closedAt", now() AT TIME ZONE 'UTC') END,
+      "archivedAt" = CASE WHEN ${state} = 'archived' THEN coalesce("archivedAt", now() AT TIME ZONE 'UTC') ELSE NULL END
+     WHERE "id" = ${queueId}`;
+  return changed > 0;
+}
+
+export async function setQueueInstructions(
+  prisma: PrismaClient,
+  queueId: number,
+  instructions: string,
+): Promise<boolean> {
+  return (await prisma.queue.updateMany({ where: { id: queueId }, data: { instructions } })).count > 0;
+}
+
+/**
+ * Takes people off a queue: their labels stay; the pairs they held unlabelled go back to the free
+ * slots, so others can take them now rather than when the lease lapses.
+ */
+export async function removeQueueMembers(
+  prisma: PrismaClient,
+  queueId: number,
+  userIds: number[],
+): Promise<{ removed: number; released: number }> {
+  return prisma.$transaction(async (tx) => {
+    const removed = (await tx.queueMember.deleteMany({ where: { queueId, userId: { in: userIds } } })).count;
+    const released = (
+      await tx.queueSlot.updateMany({
+        where: { queueId, userId: { in: userIds }, labelled: false },
+        data: { userId: null, leaseUntil: null },
+      })
+    ).count;
+    return { removed, released };
+  });
+}
+
+/** Deletes a queue with its pairs, slots, assignments and labels (the caller exports the labels first). */
+export async function deleteQueue(prisma: PrismaClient, queueId: number): Promise<boolean> {
+  return (await prisma.queue.deleteMany({ where: { id: queueId } })).count > 0;
+}
+
 export interface QueueRow {
   id: number;
   name: string;
@@ -97,11 +154,20 @@ export interface QueueRow {
   instructions: string;
   overlap: number;
   goldRate: number;
+  goldThreshold: number | null;
+  goldMinimum: number;
   showsHidden: boolean;
   hidesScores: boolean;
+  /** As stored; lib/label/schema.ts parses it. */
+  labelSchema: unknown;
   source: unknown;
   createdAt: Date;
+  /** Closed: nothing handed out or labelled any more; archived: closed and left out of lists. */
+  closedAt: Date | null;
+  archivedAt: Date | null;
   memberIds: number[];
+  /** Who reviews its labels and decides its split pairs (findQueue sets it). */
+  reviewerIds?: number[];
   /** Labels wanted: one per slot (overlap × non-gold pairs). */
   wanted: number;
 }
@@ -114,10 +180,15 @@ const queueRow = {
   instructions: true,
   overlap: true,
   goldRate: true,
+  goldThreshold: true,
+  goldMinimum: true,
   showsHidden: true,
   hidesScores: true,
+  labelSchema: true,
   source: true,
   createdAt: true,
+  closedAt: true,
+  archivedAt: true,
   members: { select: { userId: true } },
 } as const;
 
@@ -126,9 +197,10 @@ export async function findQueue(prisma: PrismaClient, nameOrId: string | number)
   const byId = typeof nameOrId === "number" || /^\d+$/.test(nameOrId);
   if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
   const rows = await prisma.$queryRawUnsafe<Array<Omit<QueueRow, "benchmark"> & { benchmark: string }>>(
-    `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate",
-            q."showsHidden", q."hidesScores", q."source", q."createdAt",
+    `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate", q."goldThreshold", q."goldMinimum",
+            q."showsHidden", q."hidesScores", q."labelSchema", q."source", q."createdAt", q."closedAt", q."archivedAt",
             ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
+            ARRAY(SELECT r."userId" FROM "QueueReviewer" r WHERE r."queueId" = q."id" ORDER BY r."userId") AS "reviewerIds",
             q."slots" AS "wanted"
        FROM "Queue" q WHERE ${byId ? `q."id" = $1::int` : `q."name" = $1`}`,
     byId ? Number(nameOrId) : nameOrId,
@@ -147,11 +219,15 @@ export interface QueueSummary extends QueueRow {
 }
 
 /** Queues with their progress; with `memberId`, only the ones that person belongs to. */
-export async function listQueues(prisma: PrismaClient, options: { memberId?: number } = {}): Promise<QueueSummary[]> {
+export async function listQueues(
+  prisma: PrismaClient,
+  options: { memberId?: number; archived?: boolean } = {},
+): Promise<QueueSummary[]> {
   const queues = await prisma.queue.findMany({
     // Queues of a benchmark this studio does not know are not listed (lib/store/benchmark-names.ts).
     where: {
       benchmark: knownBenchmark(),
+      ...(options.archived ? {} : { archivedAt: null }),
       ...(options.memberId === undefined ? {} : { members: { some: { userId: options.memberId } } }),
     },
     orderBy: { id: "desc" },

@@ -6,6 +6,8 @@ import { mayLabel } from "@/lib/access/policy";
 import { currentViewer } from "@/app/_lib/viewer";
 import { LabelDesk } from "@/components/label/LabelDesk";
 import { Markdown } from "@/components/label/Markdown";
+import { InstructionsBox } from "@/components/label/InstructionsBox";
+import { parseLabelSchema } from "@/lib/label/schema";
 
 export const dynamic = "force-dynamic";
 
@@ -25,24 +27,25 @@ export default async function LabelPage({ params }: Params) {
   const progress = { mine: 0, given: 0, wanted: 0, left: 0 };
   return (
     <article>
-      <Link href="/annotate" className="text-sm text-teal-700 hover:underline">
-        ← queues
-      </Link>
-      <header className="mb-3 mt-2 flex flex-wrap items-baseline gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight text-stone-900">{queue.name}</h1>
+      <header className="mb-2 flex flex-wrap items-baseline gap-3">
+        <Link href="/annotate" className="text-sm text-teal-700 hover:underline">
+          ← queues
+        </Link>
+        <h1 className="text-xl font-semibold tracking-tight text-stone-900">{queue.name}</h1>
         <span className="text-sm text-stone-500">
           {queue.kind} pairs · {queue.benchmark}
         </span>
       </header>
       {queue.instructions.trim() ? (
-        <details open className="mb-4 rounded-lg border border-stone-200 bg-white p-4">
-          <summary className="cursor-pointer text-sm font-medium text-stone-600">Instructions</summary>
-          <div className="mt-2">
-            <Markdown text={queue.instructions} />
-          </div>
-        </details>
+        <InstructionsBox queueId={queue.id}>
+          <Markdown text={queue.instructions} />
+        </InstructionsBox>
       ) : null}
-      <LabelDesk queueId={queue.id} initial={progress} />
+      <LabelDesk
+        queueId={queue.id}
+        initial={progress}
+        schema={parseLabelSchema(queue.labelSchema, `queue ${queue.name}`)}
+      />
     </article>
   );
 }

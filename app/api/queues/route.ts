@@ -2,6 +2,7 @@ import { z } from "zod";
 import { jsonBody } from "@/lib/http/guard";
 import { seesHidden } from "@/lib/access/viewer";
 import { createQueue } from "@/lib/label/build";
+import { labelSchemaInput } from "@/lib/label/schema";
 import { getStore } from "@/lib/store";
 import { requestViewer } from "@/app/_lib/viewer";
 
@@ -24,6 +25,7 @@ const schema = z.object({
   goldRate: z.number().min(0).max(1).optional(),
   showsHidden: z.boolean().default(false),
   hidesScores: z.boolean().default(false),
+  labelSchema: labelSchemaInput.optional(),
   members: z.array(z.string()).default([]),
 });
 

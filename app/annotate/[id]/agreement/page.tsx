@@ -7,12 +7,15 @@ import { currentViewer } from "@/app/_lib/viewer";
 import { agreementReport, CATEGORIES } from "@/lib/label/report";
 import { PageHeader } from "@/components/PageHeader";
 import { AgreementCharts } from "@/components/label/AgreementCharts";
+import { FlaggedPairs } from "@/components/label/FlaggedPairs";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Agreement" };
 
 const fixed = (x: number | null, digits = 3) => (x === null ? "undefined" : x.toFixed(digits));
 const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(0)}%`);
+/** Below this many shared pairs a pairwise kappa is marked: one pair more can swing it widely. */
+const FEW = 10;
 const NAMES: Record<string, string> = { a: "A", b: "B", tie: "tie", both_bad: "both bad" };
 
 export default async function AgreementPage({ params }: { params: Promise<{ id: string }> }) {
@@ -22,6 +25,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
   // Researchers and admins only (the gate refuses annotators before this page runs).
   if (!queue || !seesHidden(await currentViewer())) notFound();
   const report = agreementReport(await store.labels.ofQueue(queue.id));
+  const flags = await store.labels.flags(queue.id);
   const cell = "px-3 py-1.5 text-right tabular-nums";
   return (
     <article data-testid="agreement">
@@ -97,7 +101,17 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
                     <td className="px-3 py-1.5">
                       {c.a} · {c.b}
                     </td>
-                    <td className={cell}>{c.shared} shared</td>
+                    <td className={cell}>
+                      {c.shared} shared
+                      {c.shared < FEW ? (
+                        <span
+                          className="ml-1 text-amber-700"
+                          title={`fewer than ${FEW} shared pairs: this kappa can swing widely`}
+                        >
+                          (few)
+                        </span>
+                      ) : null}
+                    </td>
                     <td className={cell}>agree {pct(c.observed)}</td>
                     <td className={cell} data-testid="kappa">
                       κ {fixed(c.kappa)}
@@ -172,6 +186,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
           </table>
         </section>
       </div>
+      <FlaggedPairs flags={flags} />
     </article>
   );
 }

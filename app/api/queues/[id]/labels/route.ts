@@ -1,17 +1,10 @@
 import { z } from "zod";
-import { deskBody, holding } from "@/app/_lib/desk";
+import { answerFields, deskBody, holding } from "@/app/_lib/desk";
 import { labelAt } from "@/lib/label/desk";
-import { SIDES } from "@/lib/store/labels";
 
 export const dynamic = "force-dynamic";
 
-const schema = z.object({
-  itemId: z.number().int(),
-  side: z.enum(SIDES as ["left", "right", "tie", "both_bad"]),
-  comment: z.string().max(4000).nullish(),
-  ms: z.number().min(0).max(86_400_000),
-  holding,
-});
+const schema = z.object({ ...answerFields, holding });
 
 /** Stores a label, then answers with the pair after the ones the page holds. */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -24,7 +17,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   const kept = outcome.kept
     ? {
         kept: outcome.kept.side,
-        message: `you labelled this pair already: your first choice (${outcome.kept.side.replace("_", " ")}) is kept; undo it to label again`,
+        message: `you labelled this pair already: your first choice (${outcome.kept.side.replace("_", " ")}) is kept; change it from your history`,
       }
     : {};
   return Response.json({

@@ -1,0 +1,154 @@
+// The desk's sticky bar: progress, the answers, what else can be done with a pair (undo, skip,
+// later, broken, history), the comment box (a reason where the queue asks for one), criteria.
+import type { RefObject } from "react";
+import type { CriterionSide, LabelSchema } from "@/lib/label/schema";
+import type { DeskAnswer, Progress } from "./desk-api";
+import type { PassKind, Phase } from "./desk-actions";
+import { AnswerButtons, BUTTON } from "./AnswerButtons";
+import { CriteriaPicker } from "./CriteriaPicker";
+
+const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(1)} s`);
+const median = (xs: number[]) => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+function DeskProgress({ progress, elapsed, times }: { progress: Progress; elapsed: number; times: number[] }) {
+  const share = progress.wanted ? progress.given / progress.wanted : 0;
+  return (
+    <>
+      <div className="mb-1 flex flex-wrap items-center gap-x-6 gap-y-1 text-sm text-stone-600">
+        <span>
+          You: <strong data-testid="progress-mine">{progress.mine}</strong> labels
+        </span>
+        <span>
+          Left for you: <strong data-testid="progress-left">{progress.left}</strong>{" "}
+          {progress.left === 1 ? "pair" : "pairs"}
+        </span>
+        <span>
+          Queue: <strong data-testid="progress-queue">{progress.given}</strong> of {progress.wanted} labels
+        </span>
+        <span>
+          This pair: <span className="tabular-nums">{seconds(elapsed)}</span> · median per label{" "}
+          <span data-testid="median-time">{seconds(median(times))}</span>
+        </span>
+      </div>
+      <div
+        className="h-1.5 w-full overflow-hidden rounded bg-stone-200"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={progress.wanted}
+        aria-valuenow={progress.given}
+        aria-label="Queue progress"
+      >
+        <div className="h-full bg-teal-600" style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      </div>
+    </>
+  );
+}
+
+export interface ToolbarProps {
+  schema: LabelSchema;
+  phase: Phase;
+  progress: Progress;
+  elapsed: number;
+  times: number[];
+  message: string | null;
+  comment: string;
+  commentRef: RefObject<HTMLInputElement | null>;
+  onComment: (text: string) => void;
+  /** Enter in the comment box: the answer waiting for its reason goes. */
+  onCommentEnter: () => void;
+  criteria: Record<string, CriterionSide>;
+  onCriteria: (value: Record<string, CriterionSide>) => void;
+  onAnswer: (answer: DeskAnswer) => void;
+  onUndo: () => void;
+  onPass: (kind: PassKind) => void;
+  historyOpen: boolean;
+  onHistory: () => void;
+  /** Changing an earlier label: the pass buttons do not apply. */
+  revising: boolean;
+}
+
+export function DeskToolbar({ commentRef, ...p }: ToolbarProps) {
+  const ready = p.phase === "ready" || p.revising;
+  const plain = `${BUTTON} border-stone-300 bg-white`;
+  const reasons = p.schema.reasonsFor.map((r) => r.replace("_", " "));
+  return (
+    <div className="sticky top-0 z-10 mb-2 border-b border-stone-200 bg-stone-50/95 py-2 backdrop-blur">
+      <DeskProgress progress={p.progress} elapsed={p.elapsed} times={p.times} />
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <AnswerButtons schema={p.schema} disabled={!ready} onAnswer={p.onAnswer} />
+        <span className="mx-1 h-6 w-px bg-stone-300" aria-hidden />
+        <button
+          type="button"
+          className={plain}
+          disabled={p.phase === "saving" || p.phase === "loading" || p.revising}
+          onClick={p.onUndo}
+          aria-keyshortcuts="u"
+        >
+          Undo <kbd className="ml-1 opacity-75">u</kbd>
+        </button>
+        <button
+          type="button"
+          className={plain}
+          disabled={!ready || p.revising}
+          onClick={() => p.onPass("skip")}
+          aria-keyshortcuts="s"
+        >
+          Skip <kbd className="ml-1 opacity-75">s</kbd>
+        </button>
+        <button
+          type="button"
+          className={plain}
+          disabled={!ready || p.revising}
+          onClick={() => p.onPass("later")}
+          aria-keyshortcuts="l"
+        >
+          Later <kbd className="ml-1 opacity-75">l</kbd>
+        </button>
+        <button
+          type="button"
+          className={plain}
+          disabled={!ready || p.revising}
+          onClick={() => p.onPass("broken")}
+          aria-keyshortcuts="b"
+        >
+          Broken <kbd className="ml-1 opacity-75">b</kbd>
+        </button>
+        <button
+          type="button"
+          className={plain}
+          aria-pressed={p.historyOpen}
+          onClick={p.onHistory}
+          aria-keyshortcuts="h"
+          data-testid="history-toggle"
+        >
+          My labels <kbd className="ml-1 opacity-75">h</kbd>
+        </button>
+      </div>
+      <input
+        ref={commentRef}
+        type="text"
+        value={p.comment}
+        onChange={(e) => p.onComment(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") (e.target as HTMLInputElement).blur();
+          if (e.key === "Enter") p.onCommentEnter();
+        }}
+        placeholder={`Comment, or why you skip (c to write, Esc to leave)${reasons.length ? ` · a reason is needed for: ${reasons.join(", ")}` : ""}`}
+        aria-label="Comment"
+        maxLength={4000}
+        className="mt-2 w-full rounded-md border border-stone-300 bg-white px-2 py-1.5 text-sm"
+        data-testid="comment"
+      />
+      <CriteriaPicker names={p.schema.criteria} value={p.criteria} onChange={p.onCriteria} />
+      {p.message ? (
+        <p className="mt-1 text-sm text-amber-800" role="status" data-testid="desk-message">
+          {p.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
