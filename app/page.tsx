@@ -4,12 +4,16 @@ import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { BENCHMARKS } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
+import { LiveRefresh } from "@/components/live/LiveRefresh";
+import { RecentRuns } from "@/components/runs/RecentRuns";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
   const { kind } = await getDatabase();
-  const counts = await (await getStore()).tasks.counts();
+  const store = await getStore();
+  // Newest first: what plays now, and the latest runs, beside the task counts.
+  const [counts, runs] = await Promise.all([store.tasks.counts(), store.runs.list()]);
   const cards = BENCHMARKS.map((name) => ({
     href: `/tasks?benchmark=${name}`,
     label: `${benchmarkViews[name].heading} tasks`,
@@ -38,6 +42,8 @@ export default async function Home() {
           </Link>
         ))}
       </div>
+      <LiveRefresh />
+      <RecentRuns runs={runs} />
       <p className="mt-6 text-xs text-stone-500">
         Database: {kind} · {counts.splits.map((s) => `${s.benchmark}/${s.split}: ${s.count}`).join(" · ") || "empty"}
       </p>

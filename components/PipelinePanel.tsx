@@ -1,7 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
-import { useRouter } from "next/navigation";
+import { useState, type FormEvent, type ReactNode } from "react";
 import type { PipelineView, StepState, StepView } from "@/lib/sweet/pipeline-view";
 import { stepWaitLine } from "@/lib/sweet/step-wait";
 import type { RunEvent } from "@/lib/events";
@@ -36,32 +35,13 @@ const label = "flex flex-col gap-0.5 text-xs text-stone-600";
 /**
  * SWEET-RL's steps on this run's data as a pipeline: each step's state and counts (read from the
  * stored rows, so they survive reloads), what it works on, which step is next and why a step cannot
- * run yet; the step in flight live from the run's event stream; the training files with what they hold.
+ * run yet; the step in flight live from the run's snapshot stream; the training files with what they hold.
  * A stopped step continues where it stopped.
  */
-export function PipelinePanel({ runId, initial }: { runId: number; initial: PanelData }) {
-  const router = useRouter();
-  const [view, setView] = useState<PanelData>(initial);
-  const [status, setStatus] = useState<StepEvent | null>(initial.last);
+export function PipelinePanel({ runId, view }: { runId: number; view: PanelData }) {
+  // The run page's snapshot brings the counts and the latest step's news (lib/runs/snapshot.ts).
+  const status = view.last;
   const [error, setError] = useState<string | null>(null);
-
-  const reload = useCallback(async () => {
-    const response = await fetch(`/api/runs/${runId}/pipeline`);
-    if (response.ok) setView((await response.json()) as PanelData);
-  }, [runId]);
-
-  useEffect(() => {
-    const source = new EventSource(`/api/runs/${runId}/events`);
-    source.addEventListener("pipeline", (e) => {
-      const next = JSON.parse((e as MessageEvent<string>).data) as StepEvent;
-      setStatus(next);
-      if (next.state !== "running") {
-        void reload();
-        router.refresh();
-      }
-    });
-    return () => source.close();
-  }, [runId, router, reload]);
 
   const post = async (path: string, body?: unknown) => {
     setError(null);
@@ -88,6 +68,144 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
   const running = status?.state === "running";
   const next = view.steps.find((s) => s.step === view.next);
 
+  return (
+    <section
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
+      data-testid="pipeline"
+      aria-labelledby="pipeline-title"
+    >
+      <h2 id="pipeline-title" className="mb-1 font-medium text-stone-800">
+        Training data (SWEET-RL)
+      </h2>
+      <NextStep view={view} next={next} />
+      <LatestStep status={status} running={running} onStop={() => void post("pipeline/stop")} />
+      <ol className="grid gap-3">
+        {view.steps.map((s) => (
+          <StepCard key={s.step} step={s} isNext={s.step === view.next} onSubmit={start(s.step)}>
+            <StepFields step={s.step} running={running} />
+          </StepCard>
+        ))}
+      </ol>
+      {error ? (
+        <p role="alert" className="mt-2 text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <TrainingFiles runId={runId} exports={view.exports} />
+    </section>
+  );
+}
+
+/** What the panel says comes next: the next step, that all are done, or why nothing can run. */
+function NextStep({ view, next }: { view: PanelData; next: StepView | undefined }) {
+  return (
+    <p className="mb-3 text-stone-700" data-testid="pipeline-next">
+      {next ? (
+        <>
+          Next: step {next.number}, {next.title.toLowerCase()}.
+        </>
+      ) : view.steps.every((s) => s.state === "done") ? (
+        "Every step is done: the training files below are ready."
+      ) : (
+        `Nothing can run yet: ${view.steps[0]!.why ?? view.steps.find((s) => s.why)?.why ?? "see the steps below"}.`
+      )}
+    </p>
+  );
+}
+
+/** The latest step's news from the run's stream: its state and counts, an error, the server it waits for, Stop. */
+function LatestStep({ status, running, onStop }: { status: StepEvent | null; running: boolean; onStop: () => void }) {
+  return (
+    <div
+      className="mb-3 text-stone-700"
+      aria-live="polite"
+      data-testid="pipeline-status"
+      data-state={status?.state ?? "idle"}
+    >
+      {status ? (
+        <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <span>
+            Latest: {LABELS[status.step]}: {status.state === "finished" ? "finished" : status.state}
+            {status.total ? ` · ${status.done}/${status.total}` : ""}
+            {status.summary
+              ? ` · ${Object.entries(status.summary)
+                  .map(([k, v]) => `${k} ${v}`)
+                  .join(", ")}`
+              : ""}
+          </span>
+          {status.error ? (
+            <span className="text-red-700" data-testid="pipeline-error">
+              {status.error}
+            </span>
+          ) : null}
+          {running && status.waiting ? (
+            <span className="text-amber-800" data-testid="pipeline-waiting">
+              Waiting: {stepWaitLine(status.step, status.waiting)}.
+            </span>
+          ) : null}
+          {running && status.total ? <progress max={status.total} value={status.done} /> : null}
+          {running ? (
+            <button type="button" className="rounded-md px-2 py-0.5 ring-1 ring-stone-300" onClick={onStop}>
+              Stop
+            </button>
+          ) : null}
+        </span>
+      ) : (
+        "No step has run in this studio since it started; the counts below are what the steps stored."
+      )}
+    </div>
+  );
+}
+
+/** One step: its number, title and state, what it made and works on, why it cannot run, and its form. */
+function StepCard({
+  step: s,
+  isNext,
+  onSubmit,
+  children,
+}: {
+  step: StepView;
+  isNext: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  return (
+    <li
+      className={`rounded-md border p-3 ${isNext ? "border-sky-300" : "border-stone-200"}`}
+      data-testid={`step-${s.step}`}
+      data-state={s.state}
+    >
+      <div className="flex flex-wrap items-baseline gap-2">
+        <span className="font-medium text-stone-800">
+          {s.number}. {s.title}
+        </span>
+        <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${STATE_LOOK[s.state]}`}>
+          {STATE_WORDS[s.state]}
+        </span>
+        {isNext ? <span className="text-xs font-medium text-sky-800">next</span> : null}
+      </div>
+      <p className="mt-1 text-stone-700" data-testid="step-made">
+        Made: {s.made}
+      </p>
+      <p className="text-stone-500" data-testid="step-input">
+        Works on: {s.input}
+      </p>
+      {s.why ? (
+        <p className="mt-1 text-amber-800" data-testid="step-why">
+          {s.why}
+        </p>
+      ) : null}
+      <form onSubmit={onSubmit} className="mt-2 flex flex-wrap items-end gap-2" aria-label={s.title}>
+        <fieldset disabled={s.state === "blocked"} className="contents">
+          {children}
+        </fieldset>
+      </form>
+    </li>
+  );
+}
+
+/** The fields each step's form asks for, with its submit button. */
+function StepFields({ step, running }: { step: StepView["step"]; running: boolean }) {
   const forms: Record<StepView["step"], ReactNode> = {
     pairs: (
       <>
@@ -146,135 +264,36 @@ export function PipelinePanel({ runId, initial }: { runId: number; initial: Pane
       </>
     ),
   };
+  return forms[step];
+}
 
+/** The training files, each a download link with what it holds, or why it is empty. */
+function TrainingFiles({ runId, exports }: { runId: number; exports: PanelData["exports"] }) {
   return (
-    <section
-      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
-      data-testid="pipeline"
-      aria-labelledby="pipeline-title"
-    >
-      <h2 id="pipeline-title" className="mb-1 font-medium text-stone-800">
-        Training data (SWEET-RL)
-      </h2>
-      <p className="mb-3 text-stone-700" data-testid="pipeline-next">
-        {next ? (
-          <>
-            Next: step {next.number}, {next.title.toLowerCase()}.
-          </>
-        ) : view.steps.every((s) => s.state === "done") ? (
-          "Every step is done: the training files below are ready."
-        ) : (
-          `Nothing can run yet: ${view.steps[0]!.why ?? view.steps.find((s) => s.why)?.why ?? "see the steps below"}.`
-        )}
-      </p>
-      <div
-        className="mb-3 text-stone-700"
-        aria-live="polite"
-        data-testid="pipeline-status"
-        data-state={status?.state ?? "idle"}
-      >
-        {status ? (
-          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <span>
-              Latest: {LABELS[status.step]}: {status.state === "finished" ? "finished" : status.state}
-              {status.total ? ` · ${status.done}/${status.total}` : ""}
-              {status.summary
-                ? ` · ${Object.entries(status.summary)
-                    .map(([k, v]) => `${k} ${v}`)
-                    .join(", ")}`
-                : ""}
-            </span>
-            {status.error ? (
-              <span className="text-red-700" data-testid="pipeline-error">
-                {status.error}
+    <div className="mt-3 text-stone-600">
+      <p className="mb-1">Training files (JSONL):</p>
+      <ul className="grid gap-1" data-testid="pipeline-exports">
+        {exports.map((x) => (
+          <li key={x.format} data-testid={`export-${x.format}`} data-lines={x.lines}>
+            {x.empty ? (
+              <span aria-disabled="true" className="text-stone-400">
+                <span className="font-mono">{x.format}</span> — empty: {x.empty.panel}
               </span>
-            ) : null}
-            {running && status.waiting ? (
-              <span className="text-amber-800" data-testid="pipeline-waiting">
-                Waiting: {stepWaitLine(status.step, status.waiting)}.
-              </span>
-            ) : null}
-            {running && status.total ? <progress max={status.total} value={status.done} /> : null}
-            {running ? (
-              <button
-                type="button"
-                className="rounded-md px-2 py-0.5 ring-1 ring-stone-300"
-                onClick={() => void post("pipeline/stop")}
-              >
-                Stop
-              </button>
-            ) : null}
-          </span>
-        ) : (
-          "No step has run in this studio since it started; the counts below are what the steps stored."
-        )}
-      </div>
-      <ol className="grid gap-3">
-        {view.steps.map((s) => (
-          <li
-            key={s.step}
-            className={`rounded-md border p-3 ${s.step === view.next ? "border-sky-300" : "border-stone-200"}`}
-            data-testid={`step-${s.step}`}
-            data-state={s.state}
-          >
-            <div className="flex flex-wrap items-baseline gap-2">
-              <span className="font-medium text-stone-800">
-                {s.number}. {s.title}
-              </span>
-              <span className={`rounded px-1.5 py-0.5 text-xs ring-1 ring-inset ${STATE_LOOK[s.state]}`}>
-                {STATE_WORDS[s.state]}
-              </span>
-              {s.step === view.next ? <span className="text-xs font-medium text-sky-800">next</span> : null}
-            </div>
-            <p className="mt-1 text-stone-700" data-testid="step-made">
-              Made: {s.made}
-            </p>
-            <p className="text-stone-500" data-testid="step-input">
-              Works on: {s.input}
-            </p>
-            {s.why ? (
-              <p className="mt-1 text-amber-800" data-testid="step-why">
-                {s.why}
-              </p>
-            ) : null}
-            <form onSubmit={start(s.step)} className="mt-2 flex flex-wrap items-end gap-2" aria-label={s.title}>
-              <fieldset disabled={s.state === "blocked"} className="contents">
-                {forms[s.step]}
-              </fieldset>
-            </form>
+            ) : (
+              <>
+                <a
+                  href={`/api/runs/${runId}/export?format=${x.format}`}
+                  className="font-mono text-teal-700 hover:underline"
+                >
+                  {x.format}
+                </a>{" "}
+                — {x.lines} line{x.lines === 1 ? "" : "s"}: {x.holds}
+              </>
+            )}
           </li>
         ))}
-      </ol>
-      {error ? (
-        <p role="alert" className="mt-2 text-red-700">
-          {error}
-        </p>
-      ) : null}
-      <div className="mt-3 text-stone-600">
-        <p className="mb-1">Training files (JSONL):</p>
-        <ul className="grid gap-1" data-testid="pipeline-exports">
-          {view.exports.map((x) => (
-            <li key={x.format} data-testid={`export-${x.format}`} data-lines={x.lines}>
-              {x.empty ? (
-                <span aria-disabled="true" className="text-stone-400">
-                  <span className="font-mono">{x.format}</span> — empty: {x.empty.panel}
-                </span>
-              ) : (
-                <>
-                  <a
-                    href={`/api/runs/${runId}/export?format=${x.format}`}
-                    className="font-mono text-teal-700 hover:underline"
-                  >
-                    {x.format}
-                  </a>{" "}
-                  — {x.lines} line{x.lines === 1 ? "" : "s"}: {x.holds}
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+      </ul>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { isHuman, type Player } from "@/lib/colbench/run-config";
+import { isHuman, isLocal, type Player } from "@/lib/colbench/run-config";
 import { runConfigSchema } from "@/lib/benchmarks/run-config";
 import { benchmarkViews } from "@/components/benchmarks";
 import type { RunSpan } from "@/lib/store/run-span";
@@ -19,6 +19,15 @@ const when = (d: Date) => `${d.toISOString().slice(0, 19).replace("T", " ")} UTC
 
 function side(player: Player) {
   if (isHuman(player)) return <>a person, in a seat of the studio</>;
+  if (isLocal(player)) {
+    const l = player.local;
+    return (
+      <>
+        <span className="font-mono">{l.model}</span> run in the playing process ({l.device}; template {l.template};
+        top-p {l.topP}, seed {l.seed})
+      </>
+    );
+  }
   return (
     <>
       <span className="font-mono">{player.model}</span> at{" "}
@@ -27,18 +36,24 @@ function side(player: Player) {
   );
 }
 
+/**
+ * `times`: rows that stand for Created/Started/Ended/Duration (the run page's live ones,
+ * components/runs/RunTimes.tsx); without it they are read from `createdAt` and `span`.
+ */
 export function RunSpec({
   runId,
   config,
   createdAt,
   span,
   prompts,
+  times,
 }: {
   runId: number;
   config: unknown;
-  createdAt: Date;
-  span: RunSpan;
+  createdAt?: Date;
+  span?: RunSpan;
   prompts: boolean;
+  times?: ReactNode;
 }) {
   const parsed = runConfigSchema.safeParse(config);
   const rows: Array<[string, ReactNode]> = [];
@@ -99,14 +114,16 @@ export function RunSpec({
     // How the benchmark scores its runs, where it says (frontend: the embedder and render profile).
     rows.push(...(benchmarkViews[c.benchmark].specRows?.(config) ?? []));
   }
-  rows.push(["Created", when(createdAt)]);
-  rows.push(["Started", span.startedAt ? when(span.startedAt) : "not yet"]);
-  rows.push(["Ended", span.endedAt ? when(span.endedAt) : span.startedAt ? "not yet" : "–"]);
-  if (span.startedAt)
-    rows.push([
-      "Duration",
-      `${duration((span.endedAt ?? new Date()).getTime() - span.startedAt.getTime())}${span.endedAt ? "" : " so far"}`,
-    ]);
+  if (!times && createdAt && span) {
+    rows.push(["Created", when(createdAt)]);
+    rows.push(["Started", span.startedAt ? when(span.startedAt) : "not yet"]);
+    rows.push(["Ended", span.endedAt ? when(span.endedAt) : span.startedAt ? "not yet" : "–"]);
+    if (span.startedAt)
+      rows.push([
+        "Duration",
+        `${duration((span.endedAt ?? new Date()).getTime() - span.startedAt.getTime())}${span.endedAt ? "" : " so far"}`,
+      ]);
+  }
   return (
     <section
       className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
@@ -123,6 +140,7 @@ export function RunSpec({
             <dd className="mb-1 min-w-0 break-words text-stone-800 sm:mb-0">{value}</dd>
           </div>
         ))}
+        {times}
       </dl>
     </section>
   );

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startScriptedServer, type ScriptedServer } from "./fixtures/scripted-model-server";
@@ -35,8 +34,8 @@ function colbench(args: string[]): Command {
   });
   spawned.push(child);
   let log = "";
-  child.stdout!.on("data", (chunk) => (log += chunk));
-  child.stderr!.on("data", (chunk) => (log += chunk));
+  child.stdout.on("data", (chunk) => (log += chunk));
+  child.stderr.on("data", (chunk) => (log += chunk));
   return { child, output: () => log, exited: new Promise((resolve) => child.once("exit", resolve)) };
 }
 
@@ -142,8 +141,8 @@ test("import, run and export from terminals while the studio serves the embedded
   // The studio's run page, opened while the terminal plays: progress arrives over the bus, no reload.
   await page.goto(`${studio.url}/runs/${runId}`);
   const live = page.getByTestId("run-live");
-  await expect(live).toContainText("/5 done", { timeout: 20_000 });
-  const done = async () => Number(/(\d+)\/5 done/.exec((await live.textContent()) ?? "")?.[1] ?? -1);
+  await expect(live).toContainText("/5 ended", { timeout: 20_000 });
+  const done = async () => Number(/(\d+)\/5 ended/.exec((await live.textContent()) ?? "")?.[1] ?? -1);
   const first = await done();
   expect(first).toBeGreaterThanOrEqual(0);
   expect(first).toBeLessThan(5);
@@ -156,7 +155,7 @@ test("import, run and export from terminals while the studio serves the embedded
     done: 5,
     success_rate: 1,
   });
-  await expect(live).toContainText("Not playing now (finished)", { timeout: 20_000 });
+  await expect(live).toContainText("Finished:", { timeout: 20_000 });
   await expect(page.getByTestId("episodes-table").getByRole("cell", { name: "done", exact: true })).toHaveCount(5);
   await page.screenshot({ path: `${shots}/embedded-shared-finished.png`, fullPage: true });
 

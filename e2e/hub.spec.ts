@@ -105,7 +105,7 @@ test("a frontend run from the form fetches CLIP and scores with it on ONNX Runti
   await page.getByLabel("Name (optional)").fill("clip-run");
   await page.getByRole("button", { name: "Start run" }).click();
   await expect(page.getByRole("heading", { name: "clip-run" })).toBeVisible();
-  await expect(page.getByTestId("run-live")).toContainText("Not playing now (finished)", { timeout: 90_000 });
+  await expect(page.getByTestId("run-live")).toContainText("Finished:", { timeout: 90_000 });
   await page.getByTestId("episodes-table").getByRole("link").first().click();
   // The fixture's tiny random CLIP names its own shape; the id is clip-vit-b32 only for B/32's.
   await expect(page.getByText("similarity by clip-vision-h64-l2-p32-i96-e32")).toBeVisible();

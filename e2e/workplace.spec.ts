@@ -69,7 +69,7 @@ test("a run archived and deleted leaves every page with its episodes; other runs
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: number };
   await page.goto(`/runs/${id}`);
-  await expect(page.getByTestId("run-live")).toContainText("Not playing now (finished)", { timeout: 60_000 });
+  await expect(page.getByTestId("run-live")).toContainText("Finished:", { timeout: 60_000 });
   const episodeLink = page.getByTestId("episodes-table").getByRole("link").first();
   const episodeUrl = (await episodeLink.getAttribute("href"))!;
   const before = (await (await request.get("/api/runs/1/episodes")).json()) as unknown;

@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { RunStateBadge } from "@/components/runs/RunStateBadge";
+import { stateOfSummary } from "@/lib/runs/run-state";
 import type { Metadata } from "next";
 import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
@@ -6,7 +8,8 @@ import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { percent } from "@/components/format";
 import { benchmarks } from "@/lib/benchmarks";
-import { DataTable } from "@/components/DataTable";
+import { DataTable, type Column } from "@/components/DataTable";
+import type { RunSummary } from "@/lib/store/runs";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 
@@ -80,57 +83,57 @@ export default async function RunsPage({
           . From a terminal: <code className="font-mono">npx colbench run --help</code>.
         </EmptyState>
       ) : (
-        <DataTable
-          testId="runs-table"
-          rows={runs}
-          rowKey={(run) => run.id}
-          columns={[
-            {
-              header: "Run",
-              cell: (run) => (
-                <>
-                  <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
-                    {run.name}
-                  </Link>
-                  {run.kind === "played" ? (
-                    <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played</span>
-                  ) : null}
-                  {run.archivedAt ? (
-                    <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span>
-                  ) : null}
-                </>
-              ),
-            },
-            { header: "Benchmark", cell: (run) => <BenchmarkBadge benchmark={run.benchmark} /> },
-            {
-              header: "Agent / simulator",
-              className: "font-mono text-xs text-stone-600",
-              cell: (run) => `${run.agent ?? "imported"}${run.simulator ? ` / ${run.simulator}` : ""}`,
-            },
-            {
-              header: "Episodes",
-              numeric: true,
-              cell: (run) => (
-                <>
-                  {run.done}/{run.total}
-                  {run.failed ? <span className="text-red-700"> ({run.failed} failed)</span> : null}
-                </>
-              ),
-            },
-            {
-              header: "Mean reward",
-              numeric: true,
-              cell: (run) => (run.meanReward === null ? "–" : benchmarks[run.benchmark].reward.format(run.meanReward)),
-            },
-            {
-              header: "Success",
-              numeric: true,
-              cell: (run) => (benchmarks[run.benchmark].reward.hasSuccess ? percent(run.successRate) : "–"),
-            },
-            { header: "Status", className: "text-stone-600", cell: (run) => run.status },
-          ]}
-        />
+        <DataTable testId="runs-table" rows={runs} rowKey={(run) => run.id} columns={runColumns()} />
       )}
     </>
   );
+}
+
+/** The runs table's columns: name (with its marks), benchmark, players, episodes, reward, success, state. */
+function runColumns(): Array<Column<RunSummary>> {
+  return [
+    {
+      header: "Run",
+      cell: (run) => (
+        <>
+          <Link href={`/runs/${run.id}`} className="font-medium text-teal-800 hover:underline">
+            {run.name}
+          </Link>
+          {run.kind === "played" ? (
+            <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played</span>
+          ) : null}
+          {run.archivedAt ? (
+            <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span>
+          ) : null}
+        </>
+      ),
+    },
+    { header: "Benchmark", cell: (run) => <BenchmarkBadge benchmark={run.benchmark} /> },
+    {
+      header: "Agent / simulator",
+      className: "font-mono text-xs text-stone-600",
+      cell: (run) => `${run.agent ?? "imported"}${run.simulator ? ` / ${run.simulator}` : ""}`,
+    },
+    {
+      header: "Episodes",
+      numeric: true,
+      cell: (run) => (
+        <>
+          {run.done}/{run.total}
+          {run.failed ? <span className="text-red-700"> ({run.failed} failed)</span> : null}
+        </>
+      ),
+    },
+    {
+      header: "Mean reward",
+      numeric: true,
+      cell: (run) => (run.meanReward === null ? "–" : benchmarks[run.benchmark].reward.format(run.meanReward)),
+    },
+    {
+      header: "Success",
+      numeric: true,
+      cell: (run) => (benchmarks[run.benchmark].reward.hasSuccess ? percent(run.successRate) : "–"),
+    },
+    { header: "State", cell: (run) => <RunStateBadge state={stateOfSummary(run)} /> },
+  ];
 }

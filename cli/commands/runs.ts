@@ -6,6 +6,7 @@ import { deleteRun, refuseDelete } from "../../lib/runs/remove";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 import { describeWait } from "../../lib/colbench/failure";
+import { RUN_STATE_MEANING, RUN_STATES, stateOfSummary } from "../../lib/runs/run-state";
 
 async function runOf(store: Store, nameOrId: string) {
   const run = await store.runs.find(nameOrId);
@@ -29,7 +30,9 @@ export function register(program: Command): void {
 
   runs
     .command("list", { isDefault: true })
-    .description("list benchmark runs with their progress")
+    .description(
+      `list benchmark runs with their state (${RUN_STATES.map((w) => `${w}: ${RUN_STATE_MEANING[w]}`).join("; ")}) and progress`,
+    )
     .option("--all", "played sessions too")
     .option("--played", "played sessions only")
     .option("--archived", "archived runs too")
@@ -49,7 +52,8 @@ export function register(program: Command): void {
               name: run.name,
               benchmark: run.benchmark,
               kind: run.kind,
-              status: run.status,
+              // The state word the run page says too (lib/runs/run-state.ts), not the status column.
+              state: stateOfSummary(run),
               archived: run.archivedAt !== null,
               total: run.total,
               done: run.done,
@@ -63,7 +67,7 @@ export function register(program: Command): void {
             console.log(
               opts.json
                 ? JSON.stringify(row)
-                : `${String(run.id).padStart(5)}  ${run.name.padEnd(40)}  ${run.benchmark.padEnd(8)}  ${run.status.padEnd(7)}  ${run.done}/${run.total} done, ${run.failed} failed${marks ? `  (${marks})` : ""}${waiting}`,
+                : `${String(run.id).padStart(5)}  ${run.name.padEnd(40)}  ${run.benchmark.padEnd(8)}  ${row.state.padEnd(8)}  ${run.done}/${run.total} done, ${run.failed} failed, ${run.playing} playing${marks ? `  (${marks})` : ""}${waiting}`,
             );
           }
           if (!list.length && !opts.json) console.log("no runs yet: start one with `colbench run --help`");

@@ -104,6 +104,11 @@ export class RunManager {
     return this.last.get(runId) ?? null;
   }
 
+  /** Whether Stop reaches the run's player: it plays here, or on the run queue this studio empties. */
+  canStop(runId: number): boolean {
+    return this.active.has(runId) || this.dequeue !== undefined;
+  }
+
   /** Whether this process plays the run now. */
   isActive(runId: number): boolean {
     return this.active.has(runId);

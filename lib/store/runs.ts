@@ -2,6 +2,7 @@ import type { Prisma, PrismaClient } from "../db/generated/client";
 import { playerName } from "../colbench/run-config";
 import { runConfigSchema, type RunConfig } from "../benchmarks/run-config";
 import { runEmbedder, runRenderProfile, type RunEmbedder } from "../benchmarks/frontend/run-options";
+import { scoredByOf } from "../benchmarks/reward-sentence";
 import type { Benchmark } from "../benchmarks";
 import type { RenderProfile } from "../colbench/render-profile";
 import type { TurnRecord } from "../colbench/episode";
@@ -24,6 +25,12 @@ export interface RunSummary {
   total: number;
   done: number;
   failed: number;
+  /**
+   * Episodes being played now (running, with a claim's lease), and those left to play: not started, or
+   * interrupted and held by nobody (a stopped run's, still `running` in the table until played on).
+   */
+  playing: number;
+  toPlay: number;
   /** Over finished episodes: mean reward, and the share with reward 1 (backend success). */
   meanReward: number | null;
   successRate: number | null;
@@ -143,10 +150,20 @@ function waitingOf(row: { n: number; wait: unknown } | undefined): RunSummary["w
   return row && wait ? { episodes: row.n, wait } : null;
 }
 
+function playingOf(running: number, pending: number, held: number): Pick<RunSummary, "playing" | "toPlay"> {
+  return { playing: held, toPlay: pending + running - held };
+}
+
 async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSummary[]> {
   const runId = { in: runs.map((r) => r.id) };
-  const [byStatus, rewards, successes, waits] = await Promise.all([
+  const [byStatus, held, rewards, successes, waits] = await Promise.all([
     prisma.episode.groupBy({ by: ["runId", "status"], where: { runId }, _count: { _all: true } }),
+    // Held as pace.ts counts them (lib/store/workers.ts: running with a lease).
+    prisma.episode.groupBy({
+      by: ["runId"],
+      where: { runId, status: "running", leaseUntil: { not: null } },
+      _count: { _all: true },
+    }),
     prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done" }, _avg: { reward: true } }),
     prisma.episode.groupBy({ by: ["runId"], where: { runId, status: "done", reward: 1 }, _count: { _all: true } }),
     runs.length
@@ -173,6 +190,7 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
       total: counts.reduce((n, g) => n + g._count._all, 0),
       done,
       failed: count("failed"),
+      ...playingOf(count("running"), count("pending"), held.find((h) => h.runId === run.id)?._count._all ?? 0),
       meanReward: rewards.find((r) => r.runId === run.id)?._avg.reward ?? null,
       successRate: done ? (successes.find((s) => s.runId === run.id)?._count._all ?? 0) / done : null,
       waiting: waitingOf(waits.find((w) => w.runId === run.id)),
@@ -251,6 +269,20 @@ const BAND_WHERE: Record<ScoreBand, Prisma.FloatNullableFilter<"Episode">> = {
   zero: { lte: 0 },
 };
 
+/** The columns a run's episodes can be ordered by (the `sort` search parameter of its page and route). */
+export const EPISODE_SORTS = ["id", "task", "sample", "turns", "reward", "status"] as const;
+export type EpisodeSort = (typeof EPISODE_SORTS)[number];
+
+const EPISODE_ORDER: Record<EpisodeSort, (dir: "asc" | "desc") => Prisma.EpisodeOrderByWithRelationInput[]> = {
+  id: (dir) => [{ id: dir }],
+  task: (dir) => [{ taskId: dir }, { sample: "asc" }],
+  sample: (dir) => [{ sample: dir }],
+  turns: (dir) => [{ turnCount: dir }],
+  // Episodes without a reward (not finished) come last either way.
+  reward: (dir) => [{ reward: { sort: dir, nulls: "last" } }],
+  status: (dir) => [{ status: dir }],
+};
+
 export async function listEpisodes(
   prisma: PrismaClient,
   runId: number,
@@ -259,6 +291,8 @@ export async function listEpisodes(
     pageSize?: number;
     status?: "pending" | "running" | "done" | "failed";
     score?: ScoreBand;
+    /** A column of EPISODE_SORTS and a direction; by episode number when absent. */
+    sort?: { column: EpisodeSort; dir: "asc" | "desc" };
   } = {},
 ): Promise<{ items: EpisodeRow[]; total: number; page: number; pages: number }> {
   const pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 200);
@@ -273,7 +307,8 @@ export async function listEpisodes(
   const page = Math.min(Math.max(options.page ?? 1, 1), pages);
   const rows = await prisma.episode.findMany({
     where,
-    orderBy: { id: "asc" },
+    // The database orders the whole run, then the page is cut: ties (and the default) by episode number.
+    orderBy: options.sort ? [...EPISODE_ORDER[options.sort.column](options.sort.dir), { id: "asc" }] : { id: "asc" },
     skip: (page - 1) * pageSize,
     take: pageSize,
     select: {
@@ -327,6 +362,8 @@ export interface EpisodeView {
   nextId: number | null;
   /** While it waits for a model server that does not answer. */
   waitingFor: ServerWait | null;
+  /** What made the reward, where the benchmark names it (a similarity's embedder). */
+  scoredBy: string | null;
 }
 
 /** One episode for review (it carries hidden information: reviewers only, never an agent-role page). */
@@ -336,6 +373,7 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     include: { run: { select: { name: true, config: true } }, task: { select: { benchmark: true } } },
   });
   if (!episode) return null;
+  const benchmark = storedBenchmark(episode.task.benchmark, `episode ${episode.id}'s task`);
   const [previous, next, turns] = await Promise.all([
     prisma.episode.findFirst({
       where: { runId: episode.runId, id: { lt: id } },
@@ -354,7 +392,7 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     runId: episode.runId,
     runName: episode.run?.name ?? null,
     taskId: episode.taskId,
-    benchmark: storedBenchmark(episode.task.benchmark, `episode ${episode.id}'s task`),
+    benchmark,
     sample: episode.sample,
     status: episode.status,
     answer: episode.answer,
@@ -366,5 +404,6 @@ export async function getEpisode(prisma: PrismaClient, id: number): Promise<Epis
     previousId: previous?.id ?? null,
     nextId: next?.id ?? null,
     waitingFor: episode.status === "running" ? waitOf(episode.waitingFor) : null,
+    scoredBy: scoredByOf(benchmark, episode.run?.config),
   };
 }

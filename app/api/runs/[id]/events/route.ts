@@ -1,52 +1,87 @@
-import { getEventBus, type RunEvent, type RunProgress } from "@/lib/events";
-import { eventStream } from "@/lib/http/event-stream";
-import { getRunManager } from "@/lib/runs/active";
-import { getPipelineJobs } from "@/lib/sweet/jobs";
+import { getEventBus, type RunEvent } from "@/lib/events";
+import { eventStream, type Send } from "@/lib/http/event-stream";
+import { seesHidden } from "@/lib/access/viewer";
+import type { EpisodesQuery } from "@/lib/runs/snapshot";
+import { requestViewer } from "@/app/_lib/viewer";
+import { episodesQuery, readRunSnapshot } from "@/app/runs/[id]/snapshot";
 
 export const dynamic = "force-dynamic";
 
+/** At most one snapshot this often, however fast turns are stored; the last word always goes out. */
+const SNAPSHOT_MS = 400;
+/** While the run plays, a snapshot at least this often: pace, ETA and workers' heartbeats move with the clock. */
+const TICK_MS = 3000;
+
 /**
- * Server-sent events for one run: its progress and each finished episode, as the event bus brings
- * them from whichever process plays the run (no polling). Progress is sent at most every 250 ms.
+ * Sends `snapshot` events, each a whole snapshot of one run, read again after whatever the event bus
+ * says happened to it (from whichever process plays it), and on a clock while it plays; the page shows
+ * the latest whole. `pipeline` events pass a SWEET-RL step's own progress on as it comes.
  */
+function snapshots(send: Send, runId: number, query: EpisodesQuery, manages: boolean) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let reading = false;
+  let again = false;
+  let closed = false;
+  let live = false;
+  const read = async () => {
+    timer = null;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    try {
+      const snapshot = await readRunSnapshot(runId, query, manages);
+      if (!closed && snapshot) {
+        send("snapshot", snapshot);
+        live = snapshot.state === "running" || snapshot.state === "stopping" || snapshot.workers !== null;
+      }
+    } catch (error) {
+      if (!closed) send("snapshot-error", { error: (error as Error).message });
+    } finally {
+      reading = false;
+      if (again && !closed) {
+        again = false;
+        soon();
+      }
+    }
+  };
+  const soon = (ms = SNAPSHOT_MS) => {
+    timer ??= setTimeout(() => void read(), ms);
+  };
+  const tick = setInterval(() => {
+    if (live) soon(0);
+  }, TICK_MS);
+  return {
+    now: () => void read(),
+    soon: () => soon(),
+    close() {
+      closed = true;
+      clearInterval(tick);
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const runId = Number.parseInt((await params).id, 10);
-  const manager = getRunManager();
+  const query = episodesQuery(new URL(request.url).searchParams);
+  const manages = seesHidden(requestViewer(request));
   const bus = getEventBus();
   return eventStream(request, (send) => {
-    let pending: RunProgress | null = null;
-    let timer: ReturnType<typeof setTimeout> | null = null;
-    const progressOf = ({ type: _type, ...progress }: RunProgress) => progress;
+    const reader = snapshots(send, runId, query, manages);
     const unsubscribe = bus.subscribe((event: RunEvent) => {
       if (event.runId !== runId) return;
-      if (event.type === "episode") {
-        send("episode", event);
-        return;
+      if (event.type === "pipeline" && manages) {
+        const { type: _type, runId: _run, ...step } = event;
+        send("pipeline", step);
       }
-      if (event.type === "pipeline") {
-        send("pipeline", event);
-        return;
-      }
-      if (event.type !== "progress") return;
-      pending = event;
-      if (event.state !== "running") {
-        if (timer) clearTimeout(timer);
-        timer = null;
-        send("progress", progressOf(event));
-        return;
-      }
-      timer ??= setTimeout(() => {
-        timer = null;
-        if (pending) send("progress", progressOf(pending));
-      }, 250);
+      reader.soon();
     });
-    const last = manager.progress(runId);
-    send("progress", last ? progressOf(last) : { runId, state: "idle" });
-    const step = getPipelineJobs().status(runId);
-    if (step) send("pipeline", step);
+    reader.now();
     return () => {
       unsubscribe();
-      if (timer) clearTimeout(timer);
+      reader.close();
     };
   });
 }

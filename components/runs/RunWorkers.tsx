@@ -1,8 +1,8 @@
-import type { QueueView } from "@/lib/runs/queue-view";
+"use client";
+
 import type { Pace } from "@/lib/runs/pace";
 import { DataTable } from "@/components/DataTable";
-import { Every } from "@/components/live/Every";
-import { isStalled } from "@/lib/store/workers";
+import { useRunSnapshot } from "./snapshot-context";
 
 const ago = (ms: number) =>
   ms < 1500 ? "just now" : ms < 90_000 ? `${Math.round(ms / 1000)} s ago` : `${Math.round(ms / 60_000)} min ago`;
@@ -22,11 +22,15 @@ function etaText(pace: Pace): string {
   return duration(pace.etaMs);
 }
 
-/** The run queue as this run sees it: workers on any machine, what waits, the pace and an ETA. */
-export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
+/**
+ * The run queue as this run sees it: workers on any machine, what waits, the pace and an ETA, from
+ * the snapshot (its stream sends a new one every few seconds while the run plays: heartbeats move).
+ */
+export function RunWorkers() {
+  const view = useRunSnapshot().workers;
+  if (!view) return null;
   return (
     <section className="mb-6 rounded-lg border border-stone-200 bg-white p-4" data-testid="run-workers">
-      {live ? <Every seconds={3} /> : null}
       <h2 className="mb-3 text-sm font-semibold text-stone-700">Workers</h2>
       <dl className="mb-3 grid grid-cols-2 gap-4 text-sm sm:grid-cols-5">
         {[
@@ -73,14 +77,14 @@ export function RunWorkers({ view, live }: { view: QueueView; live: boolean }) {
             {
               header: "In flight (this run)",
               numeric: true,
-              cell: (w) => (isStalled(w) ? `?/${w.concurrency}` : `${w.inFlight}/${w.concurrency} (${w.forRun})`),
+              cell: (w) => (w.stalled ? `?/${w.concurrency}` : `${w.inFlight}/${w.concurrency} (${w.forRun})`),
             },
             { header: "Jobs done", numeric: true, cell: (w) => w.finished },
             {
               header: "Last heartbeat",
               className: "text-stone-600",
               cell: (w) =>
-                isStalled(w) ? (
+                w.stalled ? (
                   <span className="font-medium text-amber-800" data-testid="worker-stalled">
                     stalled: {ago(w.silentMs)}
                   </span>
