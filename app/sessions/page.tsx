@@ -4,10 +4,11 @@ import { getStore } from "@/lib/store";
 import { PageHeader } from "@/components/PageHeader";
 import { EmptyState } from "@/components/EmptyState";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
-import { DataTable } from "@/components/DataTable";
+import { SortableTable } from "@/components/table/SortableTable";
+import { lineStart } from "@/components/format";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
-import { benchmarks } from "@/lib/benchmarks";
+import { rewardSentence } from "@/lib/benchmarks/reward-sentence";
 import { RevokeSeatLinks } from "@/components/play/RevokeSeatLinks";
 import type { SessionRow } from "@/lib/store/play";
 
@@ -21,7 +22,7 @@ function outcome(s: SessionRow): string {
   if (!e) return "not started";
   if (e.status === "failed") return "failed";
   if (e.status !== "done" || e.reward === null) return `${e.status} (${e.turns} turns)`;
-  return benchmarks[s.benchmark].reward.sentence(e.reward);
+  return rewardSentence(s.benchmark, e.reward, s.scoredBy);
 }
 
 /** Episodes people played from Play: kept apart from benchmark runs and their rankings. */
@@ -64,47 +65,52 @@ export default async function SessionsPage({
           .
         </EmptyState>
       ) : (
-        <DataTable
+        <SortableTable
           testId="sessions-table"
-          rows={sessions}
-          rowKey={(s) => s.runId}
+          name="sessions"
+          caption={`${sessions.length} session${sessions.length === 1 ? "" : "s"}`}
           columns={[
-            {
-              header: "When",
-              className: "whitespace-nowrap text-stone-600",
-              cell: (s) => s.createdAt.toISOString().slice(0, 16).replace("T", " "),
+            { id: "when", header: "When", className: "whitespace-nowrap text-stone-600" },
+            { id: "benchmark", header: "Benchmark" },
+            { id: "seat", header: "Seat" },
+            { id: "opponent", header: "Opponent", className: "font-mono text-xs text-stone-600" },
+            { id: "task", header: "Task", className: "max-w-sm truncate text-stone-700" },
+            { id: "outcome", header: "Outcome" },
+            { id: "links", header: "", unsortable: true },
+          ]}
+          rows={sessions.map((s) => ({
+            key: s.runId,
+            cells: {
+              when: { text: s.createdAt.toISOString().slice(0, 16).replace("T", " ") },
+              benchmark: { text: s.benchmark },
+              seat: { text: SEAT[s.seat] },
+              opponent: { text: s.opponent },
+              task: {
+                text: s.episode ? `#${s.episode.taskId} ${s.episode.problemDescription}` : "–",
+                sort: s.episode?.taskId ?? null,
+              },
+              outcome: { text: outcome(s), sort: s.episode?.reward ?? null },
+              links: { text: "" },
             },
-            { header: "Benchmark", cell: (s) => <BenchmarkBadge benchmark={s.benchmark} /> },
-            { header: "Seat", cell: (s) => SEAT[s.seat] },
-            { header: "Opponent", className: "font-mono text-xs text-stone-600", cell: (s) => s.opponent },
-            {
-              header: "Task",
-              className: "max-w-sm truncate text-stone-700",
-              title: (s) => s.episode?.problemDescription ?? "",
-              cell: (s) =>
-                s.episode ? (
-                  <>
-                    <span className="font-mono text-xs text-stone-400">#{s.episode.taskId}</span>{" "}
-                    {s.episode.problemDescription}
-                  </>
-                ) : (
-                  "–"
-                ),
-            },
-            {
-              header: "Outcome",
-              cell: (s) =>
-                s.episode ? (
-                  <Link href={`/episodes/${s.episode.id}`} className="text-teal-800 hover:underline">
-                    {outcome(s)}
-                  </Link>
-                ) : (
-                  outcome(s)
-                ),
-            },
-            {
-              header: "",
-              cell: (s) => (
+            titles: s.episode ? { task: s.episode.problemDescription } : undefined,
+            nodes: {
+              benchmark: <BenchmarkBadge benchmark={s.benchmark} />,
+              task: s.episode ? (
+                <>
+                  <span className="font-mono text-xs text-stone-400">#{s.episode.taskId}</span>{" "}
+                  {lineStart(s.episode.problemDescription)}
+                </>
+              ) : (
+                "–"
+              ),
+              outcome: s.episode ? (
+                <Link href={`/episodes/${s.episode.id}`} className="text-teal-800 hover:underline">
+                  {outcome(s)}
+                </Link>
+              ) : (
+                outcome(s)
+              ),
+              links: (
                 <span className="flex gap-3">
                   <Link href={`/runs/${s.runId}`} className="text-xs text-stone-500 hover:underline">
                     {s.archivedAt ? "archived · " : ""}details
@@ -113,7 +119,7 @@ export default async function SessionsPage({
                 </span>
               ),
             },
-          ]}
+          }))}
         />
       )}
     </>

@@ -30,6 +30,9 @@ export interface ScoreDetails {
     reason: string;
     expected?: string;
     actual?: string;
+    /** A failed test's exception message, and what the answer printed during it (backend). */
+    message?: string;
+    output?: string;
   }>;
   /** What the answer printed while its tests ran (backend; capped by the sandbox). */
   output?: string;
@@ -98,6 +101,10 @@ export interface LeaderboardColumn {
   className?(row: LeaderboardRow): string;
   testId?: string;
   cell(row: LeaderboardRow, table: { baseline?: number }): ReactNode;
+  /** The cell as text (exports, the filter box) when `cell` is more than a string. */
+  text?(row: LeaderboardRow, table: { baseline?: number }): string;
+  /** What the column sorts by, when not its text (null sorts last). */
+  sort?(row: LeaderboardRow, table: { baseline?: number }): number | string | null;
 }
 
 export interface LeaderboardHeaderProps {

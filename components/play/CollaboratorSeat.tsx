@@ -38,6 +38,7 @@ export function CollaboratorSeat({
         other={view.personOpposite ? "agent" : "agent model"}
         benchmark={view.benchmark}
         episodeId={view.episodeId}
+        scoredBy={view.scoredBy}
       />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">

@@ -20,12 +20,15 @@ export function SeatStatus({
   other,
   benchmark,
   episodeId,
+  scoredBy,
 }: {
   live: EpisodeStreamState;
   mine: "agent" | "simulator";
   other: string;
   benchmark: Benchmark;
   episodeId: number;
+  /** What made the reward (a similarity's embedder), named on the end line. */
+  scoredBy?: string | null;
 }) {
   // While a model server is down the line says for how long, so it is drawn again now and then.
   const [, setTicks] = useState(0);
@@ -44,6 +47,7 @@ export function SeatStatus({
       agentTurn: live.awaiting?.agentTurn,
       waiting: live.waiting,
       failureText: live.failure?.text ?? null,
+      scoredBy,
     },
     mine,
     other,
@@ -92,7 +96,7 @@ function RetryButton({ episodeId }: { episodeId: number }) {
     <>
       <button
         type="button"
-        onClick={retry}
+        onClick={() => void retry()}
         disabled={state !== "idle"}
         className="ml-3 rounded-md border border-red-300 bg-white px-2 py-0.5 text-red-900 hover:bg-red-100 disabled:opacity-50"
       >

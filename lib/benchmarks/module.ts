@@ -60,6 +60,11 @@ export interface RewardRule {
   /** One episode's score in a sentence: "75% of the hidden tests passed". */
   sentence(reward: number): string;
   /**
+   * What made a run's rewards when that decides whether they compare (frontend: the image embedder),
+   * from the run's stored config: every similarity names it. Absent or null: nothing to name.
+   */
+  scoredBy?(config: unknown): { label: string; paperMetric: boolean } | null;
+  /**
    * Whether the benchmark has a pass/fail outcome (a reward of 1): runs then show a success rate and
    * best-of-k success; a graded benchmark (similarity) shows means only.
    */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { scoredByOf } from "../benchmarks/reward-sentence";
+import { commonRunConfig } from "../benchmarks/testing/run-config";
 import { seatLine, type SeatLineInput } from "./seat-line";
 
 const playing: SeatLineInput = {
@@ -72,5 +74,25 @@ describe("seatLine", () => {
       "The episode is over: similarity 0.812.",
     );
     expect(seatLine({ ...playing, connected: false }, "agent", "collaborator", "frontend").text).toBe("Connecting…");
+  });
+
+  it("names the embedder beside a similarity, with the paper warning for the weight-free one", () => {
+    const by = (config: unknown) => scoredByOf("frontend", config);
+    const done = { ...playing, status: "done", reward: 1 };
+    const paper = { name: "paper", browser: "chromium", placeholders: "generated" };
+    const free = commonRunConfig("frontend", { render: paper, embedder: "default" });
+    const clip = commonRunConfig("frontend", {
+      render: paper,
+      embedder: "clip-vit-b32",
+      clipPath: "openai/clip-vit-base-patch32",
+    });
+    expect(seatLine({ ...done, scoredBy: by(free) }, "agent", "collaborator", "frontend").text).toBe(
+      "The episode is over: similarity 1.000 (by default-v2 · weight-free, not comparable with the paper).",
+    );
+    expect(seatLine({ ...done, scoredBy: by(clip) }, "agent", "collaborator", "frontend").text).toBe(
+      "The episode is over: similarity 1.000 (by clip-vit-b32 · openai/clip-vit-base-patch32).",
+    );
+    // Backend rewards name nothing: a share of tests passed compares across runs.
+    expect(scoredByOf("backend", { benchmark: "backend" })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { benchmarkOf, type Benchmark } from "../benchmarks";
+import type { Benchmark } from "../benchmarks";
+import { rewardSentence } from "../benchmarks/reward-sentence";
 import { describeWait, type ServerWait } from "../colbench/failure";
 
 // The one line a seat's page shows above the dialogue: whose move it is, what the other side is
@@ -15,6 +16,8 @@ export interface SeatLineInput {
   agentTurn?: number;
   waiting: ServerWait | null;
   failureText: string | null;
+  /** What made the reward, when the benchmark names it (a similarity's embedder). */
+  scoredBy?: string | null;
 }
 
 export interface SeatLine {
@@ -34,7 +37,7 @@ export function seatLine(
   const ended = live.status === "done" || live.status === "failed";
   const state = ended ? "ended" : live.awaitingRole === mine ? "your-move" : "waiting";
   if (ended) {
-    const score = live.reward === null ? "no score" : benchmarkOf(benchmark).reward.sentence(live.reward);
+    const score = live.reward === null ? "no score" : rewardSentence(benchmark, live.reward, live.scoredBy);
     return live.status === "done"
       ? { text: `The episode is over: ${score}.`, state, tone: "done" }
       : { text: `The episode failed: ${live.failureText ?? "no reason was given"}.`, state, tone: "failed" };

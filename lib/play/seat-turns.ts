@@ -21,6 +21,8 @@ export interface SeatTurn {
   rawOutput?: string | null;
   prompt?: unknown;
   usage?: TurnRecord["usage"];
+  /** How long the turn took to come (ms), when measured. */
+  waitMs?: number | null;
   advantage?: number | null;
 }
 
@@ -37,6 +39,7 @@ export function turnFor(seat: Seat, turn: TurnRecord): SeatTurn {
     rawOutput: turn.rawOutput ?? null,
     prompt: turn.prompt,
     usage: turn.usage ?? null,
+    waitMs: turn.waitMs ?? null,
     advantage: turn.advantage ?? null,
   };
 }

@@ -2,6 +2,7 @@ import { isHuman } from "../colbench/run-config";
 import { runConfigSchema } from "../benchmarks/run-config";
 import { MESSAGE_CHAR_LIMIT } from "../colbench/protocol";
 import { benchmarkOf, type Benchmark } from "../benchmarks";
+import { scoredByOf } from "../benchmarks/reward-sentence";
 import type { Store } from "../store";
 import type { SeatEpisode } from "../store/play";
 import { turnFor, type SeatTurn } from "./seat-turns";
@@ -21,6 +22,8 @@ interface SeatBase {
   personOpposite: boolean;
   /** The longest move this seat may send (characters). */
   messageChars: number;
+  /** What made the reward, when the benchmark names it (a similarity's embedder). */
+  scoredBy: string | null;
 }
 
 export interface AgentSeatView extends SeatBase {
@@ -66,6 +69,7 @@ function viewOf(episode: SeatEpisode, seat: "agent" | "simulator", turns: SeatTu
     personSeat: seat === "agent" ? human.agent : human.simulator,
     personOpposite: seat === "agent" ? human.simulator : human.agent,
     messageChars: human.messageChars,
+    scoredBy: scoredByOf(episode.benchmark, episode.runConfig),
   };
 }
 

@@ -5,6 +5,7 @@ import type { EventBus } from "../events";
 import { HumanAgent, HumanSimulator } from "../models/human";
 import type { SeatPlayers } from "../runs/play-run";
 import { MoveRefused } from "./move-refused";
+import { processSlot } from "../process-slot";
 
 export type SeatRole = "agent" | "simulator";
 
@@ -78,7 +79,8 @@ export class Seats {
   submitMove(runId: number, episodeId: number, role: SeatRole, text: string): void {
     const seats = this.runs.get(runId);
     const seat = role === "agent" ? seats?.agent : seats?.simulator;
-    if (!seats || !seat) throw new MoveRefused(`the ${role} of this run is not played by a person, or the run is not playing`);
+    if (!seats || !seat)
+      throw new MoveRefused(`the ${role} of this run is not played by a person, or the run is not playing`);
     if (seats.episodeId !== episodeId) throw new MoveRefused(`episode ${episodeId} is not the one playing now`);
     if (!seat.inbox.awaiting) throw new MoveRefused(`it is not the ${role}'s move`);
     seat.inbox.submit(text);
@@ -86,15 +88,12 @@ export class Seats {
 }
 
 // One per process, beside the run manager: `colbench serve` makes it, route code finds it here.
-const slot = Symbol.for("colbench.seats");
-type Holder = { [slot]?: Seats };
+const slot = processSlot<Seats>("colbench.seats");
 
 export function setSeats(seats: Seats): void {
-  (globalThis as Holder)[slot] = seats;
+  slot.set(seats);
 }
 
 export function getSeats(): Seats {
-  const seats = (globalThis as Holder)[slot];
-  if (!seats) throw new Error("no seats in this process: start the studio with `npx colbench serve`");
-  return seats;
+  return slot.need("no seats in this process: start the studio with `npx colbench serve`");
 }

@@ -90,11 +90,14 @@ function turnOf(row: Turn): TurnRecord {
     renderId: row.renderId,
     tokenLogprobs: (row.tokenLogprobs as TurnRecord["tokenLogprobs"]) ?? null,
     usage: (row.usage as TurnRecord["usage"]) ?? null,
+    ...(row.waitMs !== null ? { waitMs: row.waitMs } : {}),
     advantage: row.advantage,
   };
 }
 
-const json = (value: unknown) => (value === undefined || value === null ? undefined : (value as Prisma.InputJsonValue));
+/** How long the turn took to come (a model's answer, a person's move), whole milliseconds; null when not measured. */
+const turnWaitMs = (turn: TurnRecord) =>
+  turn.waitMs === undefined || !Number.isFinite(turn.waitMs) ? null : Math.round(turn.waitMs);
 
 const jsonText = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
@@ -153,10 +156,10 @@ export async function appendTurn(
 ): Promise<void> {
   if (claim === undefined) {
     await prisma.$executeRaw`
-      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
+      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage", "waitMs")
       VALUES (${episodeId}, ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
               ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
-              ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb)`;
+              ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb, ${turnWaitMs(turn)}::int)`;
     return;
   }
   let written: number;
@@ -165,10 +168,10 @@ export async function appendTurn(
       WITH held AS (
         SELECT "id" FROM "Episode" WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running' FOR NO KEY UPDATE
       )
-      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage")
+      INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage", "waitMs")
       SELECT held."id", ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
              ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
-             ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb
+             ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb, ${turnWaitMs(turn)}::int
         FROM held`;
   } catch (error) {
     // The index is taken: someone holding a later claim stored it first.

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { isHuman, playerName, playerSchema } from "../colbench/run-config";
 import { knownBenchmark, storedBenchmark } from "./benchmark-names";
 import { runWhere } from "./runs";
+import { scoredByOf } from "../benchmarks/reward-sentence";
 
 // Queries behind the Play pages: what a seat's page loads, and the sessions people can join.
 
@@ -135,6 +136,8 @@ export interface SessionRow {
   status: string;
   createdAt: Date;
   archivedAt: Date | null;
+  /** What made the reward, where the benchmark names it (a similarity's embedder). */
+  scoredBy: string | null;
   episode: {
     id: number;
     taskId: number;
@@ -181,10 +184,12 @@ export async function listSessions(
         ? "human"
         : playerName(seat === "agent" ? config.data.simulator : config.data.agent);
     const e = run.episodes[0];
+    const benchmark = storedBenchmark(run.benchmark, `run ${run.name}`);
     return {
       runId: run.id,
       runName: run.name,
-      benchmark: storedBenchmark(run.benchmark, `run ${run.name}`),
+      benchmark,
+      scoredBy: scoredByOf(benchmark, run.config),
       seat,
       opponent,
       status: run.status,

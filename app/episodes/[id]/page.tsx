@@ -9,7 +9,7 @@ import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
 import { AdvantageChart } from "@/components/replay/AdvantageChart";
-import { BrowserScoring } from "@/components/replay/BrowserScoring";
+import { BrowserScoring, type EpisodeScoring } from "@/components/replay/BrowserScoring";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -43,19 +43,7 @@ export default async function EpisodePage({ params }: Params) {
   );
   // What rank stored is drawn where there is any; else a browser's own record, said as such.
   const scoring = ended ? await store.sweet.episodeScoring(episode.id) : null;
-  const browserPoints =
-    scoring?.browser?.turns.flatMap((t) =>
-      typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [],
-    ) ?? [];
-  const chart = advantages.length
-    ? { points: advantages, source: "rank" as const, label: "stored with the run: colbench rank, or imported" }
-    : browserPoints.length
-      ? {
-          points: browserPoints,
-          source: "browser" as const,
-          label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking`,
-        }
-      : null;
+  const chart = advantageChart(advantages, scoring);
   const names = {
     agent: episode.humanAgent ? "agent (person)" : "agent",
     simulator: episode.humanSimulated ? "human collaborator" : "simulated human",
@@ -65,35 +53,7 @@ export default async function EpisodePage({ params }: Params) {
   return (
     <article>
       <KeyNav previous={previous} next={next} />
-      <div className="flex items-center justify-between text-sm">
-        {episode.runId ? (
-          <Link href={`/runs/${episode.runId}`} className="text-teal-700 hover:underline">
-            ← {episode.runName}
-          </Link>
-        ) : (
-          <span />
-        )}
-        <span className="flex gap-2">
-          {previous ? (
-            <Link
-              href={previous}
-              className="rounded-md border border-stone-300 bg-white px-3 py-1"
-              aria-keyshortcuts="ArrowLeft"
-            >
-              ← previous
-            </Link>
-          ) : null}
-          {next ? (
-            <Link
-              href={next}
-              className="rounded-md border border-stone-300 bg-white px-3 py-1"
-              aria-keyshortcuts="ArrowRight"
-            >
-              next →
-            </Link>
-          ) : null}
-        </span>
-      </div>
+      <EpisodeNav runId={episode.runId} runName={episode.runName} previous={previous} next={next} />
       <header className="mb-6 mt-2 flex flex-wrap items-baseline gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-stone-900">Episode #{episode.id}</h1>
         <Link href={`/tasks/${episode.taskId}`} className="text-sm text-teal-700 hover:underline">
@@ -102,6 +62,10 @@ export default async function EpisodePage({ params }: Params) {
         <span className="text-sm text-stone-500">
           sample {episode.sample} · {episode.status} · reward{" "}
           <strong data-testid="episode-reward">{reward(episode.reward)}</strong>
+          {episode.scoredBy ? (
+            // A similarity means nothing without its embedder (and the weight-free one is not the paper's).
+            <span data-testid="episode-scored-by"> by {episode.scoredBy}</span>
+          ) : null}
         </span>
       </header>
       {episode.waitingFor ? (
@@ -127,15 +91,7 @@ export default async function EpisodePage({ params }: Params) {
       ) : null}
       {ended ? (
         <>
-          <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">
-            Keys: <kbd className="rounded border border-stone-300 bg-white px-1">[</kbd>{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">]</kbd> or{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">↑</kbd>{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">↓</kbd> step through the agent&apos;s turns ·{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd>{" "}
-            <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run
-            · <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
-          </p>
+          <ReplayKeys />
           {scoring ? <BrowserScoring episodeId={episode.id} served={servedModels()} scoring={scoring} /> : null}
           {chart ? <AdvantageChart points={chart.points} source={chart.source} label={chart.label} /> : null}
           <TurnTimeline
@@ -173,4 +129,84 @@ function servedClip(): string | null {
 function targetRenderOf(details: unknown): string | null {
   const id = (details as { targetRender?: unknown } | null)?.targetRender;
   return typeof id === "string" && /^[0-9a-f]{64}$/.test(id) ? id : null;
+}
+
+/** The chart's points: what rank stored where there is any; else a browser's own record, said as such. */
+function advantageChart(
+  advantages: Array<{ index: number; advantage: number }>,
+  scoring: Pick<EpisodeScoring, "browser"> | null,
+) {
+  const browserPoints =
+    scoring?.browser?.turns.flatMap((t) =>
+      typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [],
+    ) ?? [];
+  return advantages.length
+    ? { points: advantages, source: "rank" as const, label: "stored with the run: colbench rank, or imported" }
+    : browserPoints.length
+      ? {
+          points: browserPoints,
+          source: "browser" as const,
+          label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking`,
+        }
+      : null;
+}
+
+/** Back to the run, and the run's previous and next episodes. */
+function EpisodeNav({
+  runId,
+  runName,
+  previous,
+  next,
+}: {
+  runId: number | null;
+  runName: string | null;
+  previous: string | null;
+  next: string | null;
+}) {
+  return (
+    <div className="flex items-center justify-between text-sm">
+      {runId ? (
+        <Link href={`/runs/${runId}`} className="text-teal-700 hover:underline">
+          ← {runName}
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="flex gap-2">
+        {previous ? (
+          <Link
+            href={previous}
+            className="rounded-md border border-stone-300 bg-white px-3 py-1"
+            aria-keyshortcuts="ArrowLeft"
+          >
+            ← previous
+          </Link>
+        ) : null}
+        {next ? (
+          <Link
+            href={next}
+            className="rounded-md border border-stone-300 bg-white px-3 py-1"
+            aria-keyshortcuts="ArrowRight"
+          >
+            next →
+          </Link>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+/** The replay's keyboard shortcuts. */
+function ReplayKeys() {
+  return (
+    <p className="mb-3 text-xs text-stone-500" data-testid="replay-keys">
+      Keys: <kbd className="rounded border border-stone-300 bg-white px-1">[</kbd>{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">]</kbd> or{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">↑</kbd>{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">↓</kbd> step through the agent&apos;s turns ·{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">←</kbd>{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">→</kbd> previous and next episode of the run ·{" "}
+      <kbd className="rounded border border-stone-300 bg-white px-1">?</kbd> all shortcuts
+    </p>
+  );
 }

@@ -42,6 +42,15 @@ const after: LeaderboardColumn[] = [
       ) : (
         "–"
       ),
+    text: (row, { baseline }) =>
+      row.run.id === baseline
+        ? "baseline"
+        : row.versusBaseline
+          ? `${percent(row.versusBaseline.win_rate)} [${percent(row.versusBaseline.ci_low)}, ${percent(row.versusBaseline.ci_high)}] on ${row.versusBaseline.n}`
+          : row.notComparable
+            ? `not comparable: other ${row.notComparableBy ?? "render profile"}`
+            : "–",
+    sort: (row) => row.versusBaseline?.win_rate ?? null,
   },
 ];
 

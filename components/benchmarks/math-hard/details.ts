@@ -11,5 +11,5 @@ export interface MathHardDetails {
 }
 
 export function mathHardDetails(details: unknown): MathHardDetails {
-  return details && typeof details === "object" ? (details as MathHardDetails) : {};
+  return details && typeof details === "object" ? details : {};
 }

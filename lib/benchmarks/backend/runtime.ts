@@ -11,7 +11,7 @@ export async function openBackendScorer(): Promise<OpenScorer> {
     async score(task, outcome) {
       const testCases = Object.fromEntries((task.testCases ?? []).map((t) => [t.name, t.expression]));
       const result = await scorer.score({ groundTruth: task.groundTruth, testCases, answer: outcome.answer ?? "" });
-      // What the answer printed goes with its tests: a failing test's reason names only the exception's class.
+      // What the answer printed goes with its tests (each failed test also carries its message and its own part).
       return {
         reward: result.reward,
         details: { tests: result.tests, ...(result.output ? { output: result.output } : {}) },

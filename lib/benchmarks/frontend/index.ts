@@ -7,7 +7,7 @@ import { RENDER_ID } from "../label";
 import type { BenchmarkModule } from "../module";
 import { frontendScoreCli } from "./score-cli";
 import { COLBENCH_DATASET, colbenchFile } from "../colbench-dataset";
-import { frontendOptionsSchema, frontendRunOptions } from "./run-options";
+import { frontendOptionsSchema, frontendRunOptions, runEmbedder } from "./run-options";
 import { scoreMismatches } from "./score-mismatch";
 import { STARTER_PAGE } from "./starter";
 
@@ -69,6 +69,7 @@ export const frontend = {
     measure: "similarity",
     format: (reward) => reward.toFixed(3),
     sentence: (reward) => `similarity ${reward.toFixed(3)}`,
+    scoredBy: runEmbedder,
     hasSuccess: false,
   },
   pairRule: {
