@@ -104,31 +104,31 @@ async function startTorch(
     ],
     { env, stdio: ["pipe", "pipe", "inherit"] },
   );
-  const replies = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const replies = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
-    const { value, done } = await replies.next();
-    if (done) throw new Error("the PyTorch worker stopped");
-    return JSON.parse(value as string) as Record<string, number | string>;
+    const reply = await replies.next();
+    if (reply.done) throw new Error("the PyTorch worker stopped");
+    return JSON.parse(reply.value) as Record<string, number | string>;
   };
   const hello = (await next()) as { threads: number; torch: string };
   return {
     hello,
     async run(start: number, count: number): Promise<number> {
-      child.stdin!.write(`run ${start} ${count}\n`);
+      child.stdin.write(`run ${start} ${count}\n`);
       return (await next()).seconds as number;
     },
     async embeddings(k: number, endToEnd = false): Promise<Float32Array> {
       const file = path.join(out, "clip-torch-embeddings.f32");
-      child.stdin!.write(`${endToEnd ? "e2e-embed" : "embed"} ${k} ${file}\n`);
+      child.stdin.write(`${endToEnd ? "e2e-embed" : "embed"} ${k} ${file}\n`);
       await next();
       return new Float32Array(readFileSync(file).buffer.slice(0));
     },
     /** Pillow decode + CLIPImageProcessor + the model on PNGs [start, start + count): seconds. */
     async endToEnd(start: number, count: number): Promise<number> {
-      child.stdin!.write(`e2e ${start} ${count}\n`);
+      child.stdin.write(`e2e ${start} ${count}\n`);
       return (await next()).seconds as number;
     },
-    close: () => child.stdin!.end(),
+    close: () => child.stdin.end(),
   };
 }
 
@@ -255,7 +255,7 @@ async function main() {
     await webgpu.embed(pixels.slice(0, webgpu.maxBatch));
     const a = gpu.info;
     console.log(
-      `WebGPU: ${a.backend}, ${a.description || a.architecture}${a.software ? " (software adapter: no GPU)" : ""}, shader-f16 ${a.f16 ? "yes" : "no"}, ` +
+      `WebGPU: ${a.graphicsApi}, ${a.description || a.architecture}${a.software ? " (software adapter: no GPU)" : ""}, shader-f16 ${a.f16 ? "yes" : "no"}, ` +
         `${webgpu.format} weights, batch ${webgpu.maxBatch}; ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
   }

@@ -108,7 +108,7 @@ try {
     }
     throughput[n] = total / seconds;
     console.log(
-      `${n} worker(s) x concurrency ${concurrency}: ${total} episodes in ${seconds.toFixed(2)} s = ${throughput[n]!.toFixed(2)} episodes/s`,
+      `${n} worker(s) x concurrency ${concurrency}: ${total} episodes in ${seconds.toFixed(2)} s = ${throughput[n].toFixed(2)} episodes/s`,
     );
     for (const w of workers) w.child.kill("SIGTERM");
     await Promise.all(workers.map((w) => w.exited));

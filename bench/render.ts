@@ -82,8 +82,8 @@ async function main(): Promise<void> {
   await Promise.all(warm.map((h) => pool.render(h)));
   for (const h of warm) await naiveRender(naive.page, h);
 
-  const poolPngs: RenderResult[] = new Array(pages.length);
-  const naivePngs: Buffer[] = new Array(pages.length);
+  const poolPngs = new Array<RenderResult>(pages.length);
+  const naivePngs = new Array<Buffer>(pages.length);
   let poolMs = 0;
   let naiveMs = 0;
   let poolCpu = 0;

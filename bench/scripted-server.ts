@@ -17,7 +17,7 @@ export async function spawnScriptedServer(args: string[]): Promise<{ url: string
   );
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (chunk) => {
+    child.stdout.on("data", (chunk) => {
       out += chunk;
       const match = /listening (\S+)/.exec(out);
       if (match) resolve(match[1]!);

@@ -206,7 +206,7 @@ async function timeGpu(model: GpuModelType, req: ReturnType<typeof request>, run
 
 async function main() {
   const gpu = await openNodeGpu();
-  const device = `${gpu.info.backend}: ${gpu.info.description || gpu.info.architecture || gpu.info.vendor}${gpu.info.software ? " (software)" : ""}`;
+  const device = `${gpu.info.graphicsApi}: ${gpu.info.description || gpu.info.architecture || gpu.info.vendor}${gpu.info.software ? " (software)" : ""}`;
   const peak = peakOf(`${gpu.info.description} ${gpu.info.vendor} ${gpu.info.architecture}`);
   console.log(
     `adapter ${device}; shader-f16 ${gpu.info.f16 ? "yes" : "no"}; weights ${DTYPE}; request: ${CANDIDATES} candidates x ${LENGTH} tokens after a ${PREFIX}-token prefix (${CANDIDATES * LENGTH} scored tokens)`,

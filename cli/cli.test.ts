@@ -20,7 +20,7 @@ function colbench(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!);
+const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").pop()!) as unknown;
 
 describe("colbench CLI", () => {
   it.each([["serve"], ["import"], ["db", "migrate"], ["tasks", "list"]])("explains `%s` with --help", (...command) => {
@@ -65,7 +65,7 @@ describe("colbench CLI", () => {
     const rows = stdout
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line));
+      .map((line) => JSON.parse(line) as { split: string; benchmark: string });
     expect(rows).toHaveLength(2);
     expect(rows.every((row) => row.split === "train" && row.benchmark === "backend")).toBe(true);
   });

@@ -50,8 +50,6 @@ afterAll(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const onServer = { env: { DATABASE_URL: "" } };
-
 /** Reward of each task's episodes, by the task's text (ids differ between databases). */
 async function rewardsByTask(db: Database, runName: string): Promise<Map<string, number[]>> {
   const run = await db.prisma.run.findUniqueOrThrow({ where: { name: runName } });

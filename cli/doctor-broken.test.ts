@@ -75,7 +75,7 @@ describe("colbench doctor in a broken checkout", () => {
     expect(json.ok).toBe(false);
     expect(json.parts.find((p) => p.id === "install")).toMatchObject({
       status: "missing",
-      fix: expect.stringContaining("prisma:generate"),
+      fix: expect.stringContaining("prisma:generate") as unknown,
     });
   });
 

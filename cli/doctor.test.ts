@@ -130,10 +130,10 @@ describe("colbench doctor", () => {
       expect(byId(report, id)[0]!.status, id).toBe("ok");
     expect(byId(report, "chromium")[0]!.details).toMatchObject({
       path: "/usr/bin/chromium",
-      network: expect.stringMatching(/netns/),
+      network: expect.stringMatching(/netns/) as unknown,
     });
     expect(byId(report, "sandbox")[0]!.details).toMatchObject({
-      network: expect.stringMatching(/^netns/),
+      network: expect.stringMatching(/^netns/) as unknown,
       warnings: [],
     });
     // Firefox is optional: reported as it is.
@@ -170,7 +170,10 @@ describe("colbench doctor", () => {
       expect(webgpu!.summary).toMatch(/^none, because /);
       expect((webgpu!.details.failures as string[]).length).toBeGreaterThan(0);
     } else {
-      expect(webgpu!.details).toMatchObject({ features: expect.any(Array), how: expect.stringMatching(/^dawn:/) });
+      expect(webgpu!.details).toMatchObject({
+        features: expect.any(Array) as unknown,
+        how: expect.stringMatching(/^dawn:/) as unknown,
+      });
       expect(webgpu!.status === "degraded").toBe(/software/.test(webgpu!.summary));
     }
   });

@@ -310,8 +310,8 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
       const waiting = await waits();
       expect(waiting[0]!.waitingFor).toMatchObject({
         server: server.url,
-        cause: expect.any(String),
-        since: expect.any(String),
+        cause: expect.any(String) as unknown,
+        since: expect.any(String) as unknown,
       });
       await until(
         "live views to hear of it",
@@ -320,8 +320,8 @@ describe("faults over three workers on a PostgreSQL run queue", () => {
       );
       expect(heard.find((e) => e.wait)!.wait).toMatchObject({
         server: server.url,
-        cause: expect.any(String),
-        since: expect.any(String),
+        cause: expect.any(String) as unknown,
+        since: expect.any(String) as unknown,
       });
       const listed = await runColbench(scratch, ["runs", "list"], env());
       expect(listed.stdout).toMatch(/waiting for the model server \(http:\/\/127\.0\.0\.1:\d+\/v1: .+, since /);

@@ -210,7 +210,7 @@ describe("the frontend embedder a run uses when none is named", () => {
       expect(config).toMatchObject({
         embedder: "clip-vit-b32",
         clipPath: "openai/clip-vit-base-patch32",
-        embedderReason: expect.stringContaining("is in the Hugging Face cache"),
+        embedderReason: expect.stringContaining("is in the Hugging Face cache") as unknown,
       });
       expect(stderr).toContain("frontend similarity: CLIP ViT-B/32, the paper's metric");
       // The fixture is a tiny random CLIP, so its id spells out its shape rather than claiming B/32's.

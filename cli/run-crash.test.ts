@@ -57,7 +57,7 @@ async function runAndKill(dataDir: string, name: string, killAfterMs: number): P
     },
   );
   let err = "";
-  child.stderr!.on("data", (chunk) => (err += chunk));
+  child.stderr.on("data", (chunk) => (err += chunk));
   // Kill only once the run exists and (but for the early kill) its agent has been asked something,
   // then after the given time: a busy machine's start-up does not eat into it.
   const deadline = Date.now() + 60_000;
@@ -104,7 +104,7 @@ describe("colbench run survives kill -9", () => {
       }
       const resumed = await colbench(dataDir, ["resume", name, "--out", path.join(dataDir, `${name}.jsonl`)]);
       expect(resumed.status, resumed.stderr).toBe(0);
-      const summary = JSON.parse(resumed.stdout.trim().split("\n").pop()!);
+      const summary = JSON.parse(resumed.stdout.trim().split("\n").pop()!) as { failed: number; episodes: number };
       expect(summary.failed).toBe(0);
 
       const db = await openDatabase({ pgliteDir: path.join(dataDir, "db"), url: "" });

@@ -49,7 +49,7 @@ async function withDb<T>(use: (db: Database) => Promise<T>): Promise<T> {
 /** The formula, by hand: the server's log-probs over the critic prompt's span after the last <|eot_id|>, less the trailing 4-token header. */
 function expectedCriticMean(prompt: string): number {
   const tokens = tokenize(prompt);
-  const logprobs = tokens.map((t, i) => (i === 0 ? null : pseudoLogprob(t, tokens[i - 1]!)));
+  const logprobs = tokens.map((t, i) => (i === 0 ? null : pseudoLogprob(t, tokens[i - 1])));
   const body = tokens.slice(0, tokens.length - 4);
   const last = body.lastIndexOf("<|eot_id|>");
   const span = logprobs.slice(last + 1, body.length) as number[];
@@ -232,7 +232,7 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     expect(lines.every((l) => l.chosen.endsWith("<|eot_id|>") && l.chosen.startsWith("<|begin_of_text|>"))).toBe(true);
     const withPrompt = JSON.parse(
       (await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!,
-    );
+    ) as Record<string, unknown>;
     expect(Object.keys(withPrompt)).toEqual(["prompt", "chosen", "rejected"]);
     // TRL's string format: prompt + reply is the OpenRLHF policy line's text, pair by pair.
     const trl = (await colbench(["export", "loop", "--format", "trl-dpo"])).stdout
@@ -353,7 +353,7 @@ describe("files that go into the published scripts and come back", () => {
           expect(typeof c.turn.prompt).toBe("string");
           const tokens = [...tokenize(c.text), "<|eot_id|>"];
           const previous = [tokenize(c.turn.prompt as string).at(-1)!, ...tokens];
-          const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]!));
+          const lps = tokens.map((t, i) => pseudoLogprob(t, previous[i]));
           expect(c.policyMean).toBeCloseTo(lps.reduce((a, b) => a + b, 0) / lps.length, 9);
         }
       });

@@ -33,7 +33,7 @@ export function HiddenInformation({ taskId, benchmark }: { taskId: number; bench
         </h2>
         <button
           type="button"
-          onClick={toggle}
+          onClick={() => void toggle()}
           aria-expanded={state.kind === "shown"}
           className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm font-medium text-amber-900 hover:bg-amber-100"
         >

@@ -56,58 +56,20 @@ export function ImportForm() {
     if (!(file instanceof File) || !file.name) return setError("choose a file first");
     setError(null);
     setOutcome(null);
-    const chunks = parts(await file.text());
-    const total: Outcome = { lines: 0, stored: 0, existing: 0, problems: [] };
-    const runName = String(form.get("runName") || `imported-${file.name}`);
-    setProgress({ done: 0, total: chunks.length });
-    for (const [i, chunk] of chunks.entries()) {
-      const body =
-        kind === "tasks"
-          ? {
-              kind,
-              fileName: file.name,
-              benchmark: form.get("benchmark"),
-              split: form.get("split") || "test",
-              ...chunk,
-            }
-          : { kind, fileName: file.name, runName, append: i > 0 && total.runId !== undefined, ...chunk };
-      const response = await fetch("/api/uploads", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      }).catch((e: Error) => e);
-      if (response instanceof Error || !response.ok) {
-        setError(
-          response instanceof Error
-            ? response.message
-            : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`),
-        );
-        break;
-      }
-      const part = (await response.json()) as {
-        lines?: number;
-        valid?: number;
-        inserted?: number;
-        existing?: number;
-        episodes?: number;
-        runId?: number;
-        problems: string[];
-      };
-      total.lines += part.lines ?? chunk.lines.filter((l) => l.trim()).length;
-      total.stored += part.inserted ?? part.episodes ?? 0;
-      total.existing += part.existing ?? 0;
-      total.problems.push(...part.problems);
-      if (part.lines !== undefined && part.valid !== undefined) total.bad = (total.bad ?? 0) + part.lines - part.valid;
-      if (part.runId) total.runId = part.runId;
-      setProgress({ done: i + 1, total: chunks.length });
+    try {
+      const { outcome, error } = await uploadInParts(file, form, kind, (done, total) => setProgress({ done, total }));
+      if (error) setError(error);
+      setOutcome(outcome);
+    } catch (error) {
+      // An unreadable file or a reply that is not JSON: say so rather than leave the bar standing.
+      setError(error instanceof Error ? error.message : String(error));
     }
-    setOutcome(total);
   }
 
   return (
     <>
       <form
-        onSubmit={submit}
+        onSubmit={(event) => void submit(event)}
         className="grid max-w-3xl gap-4 rounded-lg border border-stone-200 bg-white p-6 sm:grid-cols-2"
       >
         <fieldset className="flex gap-4 text-sm sm:col-span-2">
@@ -172,37 +134,100 @@ export function ImportForm() {
           </p>
         ) : null}
       </form>
-      {outcome ? (
-        <section className="mt-6 max-w-3xl" aria-label="Import result" data-testid="import-result">
-          <p className="text-sm text-stone-800">
-            {outcome.lines} lines read: {outcome.stored} {kind === "tasks" ? "tasks stored" : "episodes stored"}
-            {kind === "tasks" ? `, ${outcome.existing} already there` : ""},{" "}
-            {outcome.bad !== undefined
-              ? `${outcome.bad} bad line${outcome.bad === 1 ? "" : "s"} left out${outcome.problems.length !== outcome.bad ? ` (${outcome.problems.length} problems)` : ""}`
-              : `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"}`}
-            .{" "}
-            {kind === "tasks" ? (
-              <Link href="/tasks" className="text-teal-700 underline">
-                See the tasks
-              </Link>
-            ) : outcome.runId ? (
-              <Link href={`/runs/${outcome.runId}`} className="text-teal-700 underline">
-                Open the run
-              </Link>
-            ) : null}
-          </p>
-          {outcome.problems.length ? (
-            <ul
-              className="mt-2 max-h-80 overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs text-red-900"
-              data-testid="import-problems"
-            >
-              {outcome.problems.map((p) => (
-                <li key={p}>{p}</li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
-      ) : null}
+      {outcome ? <ImportResult outcome={outcome} kind={kind} /> : null}
     </>
+  );
+}
+
+/**
+ * Sends the file's parts, one request each, and adds up what the server says of them; a part refused
+ * (or a request that fails) stops the upload, with what was stored before it.
+ */
+async function uploadInParts(
+  file: File,
+  form: FormData,
+  kind: "tasks" | "trajectories",
+  onPart: (done: number, total: number) => void,
+): Promise<{ outcome: Outcome; error?: string }> {
+  const chunks = parts(await file.text());
+  const total: Outcome = { lines: 0, stored: 0, existing: 0, problems: [] };
+  const named = form.get("runName");
+  const runName = typeof named === "string" && named ? named : `imported-${file.name}`;
+  onPart(0, chunks.length);
+  for (const [i, chunk] of chunks.entries()) {
+    const body =
+      kind === "tasks"
+        ? {
+            kind,
+            fileName: file.name,
+            benchmark: form.get("benchmark"),
+            split: form.get("split") || "test",
+            ...chunk,
+          }
+        : { kind, fileName: file.name, runName, append: i > 0 && total.runId !== undefined, ...chunk };
+    const response = await fetch("/api/uploads", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }).catch((e: Error) => e);
+    if (response instanceof Error || !response.ok) {
+      const error =
+        response instanceof Error
+          ? response.message
+          : (((await response.json().catch(() => ({}))) as { error?: string }).error ?? `HTTP ${response.status}`);
+      return { outcome: total, error };
+    }
+    const part = (await response.json()) as {
+      lines?: number;
+      valid?: number;
+      inserted?: number;
+      existing?: number;
+      episodes?: number;
+      runId?: number;
+      problems: string[];
+    };
+    total.lines += part.lines ?? chunk.lines.filter((l) => l.trim()).length;
+    total.stored += part.inserted ?? part.episodes ?? 0;
+    total.existing += part.existing ?? 0;
+    total.problems.push(...part.problems);
+    if (part.lines !== undefined && part.valid !== undefined) total.bad = (total.bad ?? 0) + part.lines - part.valid;
+    if (part.runId) total.runId = part.runId;
+    onPart(i + 1, chunks.length);
+  }
+  return { outcome: total };
+}
+
+/** What an import stored, with a link to it and every problem line. */
+function ImportResult({ outcome, kind }: { outcome: Outcome; kind: "tasks" | "trajectories" }) {
+  return (
+    <section className="mt-6 max-w-3xl" aria-label="Import result" data-testid="import-result">
+      <p className="text-sm text-stone-800">
+        {outcome.lines} lines read: {outcome.stored} {kind === "tasks" ? "tasks stored" : "episodes stored"}
+        {kind === "tasks" ? `, ${outcome.existing} already there` : ""},{" "}
+        {outcome.bad !== undefined
+          ? `${outcome.bad} bad line${outcome.bad === 1 ? "" : "s"} left out${outcome.problems.length !== outcome.bad ? ` (${outcome.problems.length} problems)` : ""}`
+          : `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"}`}
+        .{" "}
+        {kind === "tasks" ? (
+          <Link href="/tasks" className="text-teal-700 underline">
+            See the tasks
+          </Link>
+        ) : outcome.runId ? (
+          <Link href={`/runs/${outcome.runId}`} className="text-teal-700 underline">
+            Open the run
+          </Link>
+        ) : null}
+      </p>
+      {outcome.problems.length ? (
+        <ul
+          className="mt-2 max-h-80 overflow-auto rounded border border-red-200 bg-red-50 p-3 font-mono text-xs text-red-900"
+          data-testid="import-problems"
+        >
+          {outcome.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

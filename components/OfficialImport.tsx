@@ -86,52 +86,64 @@ export function OfficialImport({
         >
           Import the train split
         </button>
-        <span
-          aria-live="polite"
-          data-testid="official-import-status"
-          data-state={status.state}
-          className="flex items-center gap-2 text-stone-700"
-        >
-          {status.state === "downloading" ? (
-            <>
-              fetching {status.file ?? "the file list"}
-              {status.total ? (
-                <>
-                  <progress max={status.total} value={status.received ?? 0} /> {bytes(status.received)} of{" "}
-                  {bytes(status.total)}
-                </>
-              ) : null}
-            </>
-          ) : null}
-          {status.state === "importing" ? (
-            <>
-              importing {status.benchmark} tasks: {status.lines} lines, {status.inserted} new
-            </>
-          ) : null}
-          {status.state === "failed" ? <span className="text-red-700">{status.error}</span> : null}
-        </span>
+        <ImportProgress status={status} />
       </div>
-      {status.state === "finished" && status.results ? (
-        <ul className="mt-3 space-y-1 text-stone-700" data-testid="official-import-results">
-          {status.results.map((r) => (
-            <li key={r.file}>
-              {r.absent ? (
-                <span className="text-stone-500">{r.absent}</span>
-              ) : (
-                <>
-                  <code className="font-mono">{r.file}</code>: {r.lines} lines, {r.inserted} new, {r.existing} already
-                  stored{r.bad ? `, ${r.bad} bad` : ""}
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {status.state === "finished" && status.results ? <ImportResults results={status.results} /> : null}
       {error ? (
         <p role="alert" className="mt-2 text-red-700">
           {error}
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** The import in flight: the file being fetched with its bytes, the lines being imported, or why it failed. */
+function ImportProgress({ status }: { status: ImportState }) {
+  return (
+    <span
+      aria-live="polite"
+      data-testid="official-import-status"
+      data-state={status.state}
+      className="flex items-center gap-2 text-stone-700"
+    >
+      {status.state === "downloading" ? (
+        <>
+          fetching {status.file ?? "the file list"}
+          {status.total ? (
+            <>
+              <progress max={status.total} value={status.received ?? 0} /> {bytes(status.received)} of{" "}
+              {bytes(status.total)}
+            </>
+          ) : null}
+        </>
+      ) : null}
+      {status.state === "importing" ? (
+        <>
+          importing {status.benchmark} tasks: {status.lines} lines, {status.inserted} new
+        </>
+      ) : null}
+      {status.state === "failed" ? <span className="text-red-700">{status.error}</span> : null}
+    </span>
+  );
+}
+
+/** What each official file gave: lines, new and already stored tasks, bad lines; or why it is absent. */
+function ImportResults({ results }: { results: NonNullable<ImportState["results"]> }) {
+  return (
+    <ul className="mt-3 space-y-1 text-stone-700" data-testid="official-import-results">
+      {results.map((r) => (
+        <li key={r.file}>
+          {r.absent ? (
+            <span className="text-stone-500">{r.absent}</span>
+          ) : (
+            <>
+              <code className="font-mono">{r.file}</code>: {r.lines} lines, {r.inserted} new, {r.existing} already
+              stored{r.bad ? `, ${r.bad} bad` : ""}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -57,7 +57,7 @@ export function RunActions({
     "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50";
   return (
     <div className="flex items-center gap-2">
-      <button type="button" className={button} disabled={busy} onClick={archive}>
+      <button type="button" className={button} disabled={busy} onClick={() => void archive()}>
         {archived ? "Restore" : "Archive"}
       </button>
       <button
@@ -99,7 +99,7 @@ export function RunActions({
             type="button"
             className="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-50"
             disabled={busy}
-            onClick={remove}
+            onClick={() => void remove()}
           >
             Delete run
           </button>

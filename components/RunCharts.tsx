@@ -88,7 +88,7 @@ export function RunCharts({
             episodes: r.episodes,
           }))}
           dataKey="success"
-          format={reward.format}
+          format={(value) => reward.format(value)}
           testId="chart-by-turns"
           fill="#b45309"
         />

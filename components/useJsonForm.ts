@@ -10,7 +10,7 @@ export function useJsonForm<Reply extends { error?: string }>(url: string, onDon
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
+  async function post(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setBusy(true);
     setError(null);
@@ -32,5 +32,7 @@ export function useJsonForm<Reply extends { error?: string }>(url: string, onDon
     }
   }
 
+  // A form's onSubmit wants no promise back; `post` settles every failure into `error` itself.
+  const submit = (event: FormEvent<HTMLFormElement>) => void post(event);
   return { submit, error, busy };
 }

@@ -394,16 +394,16 @@ test("every page and route, as everyone: hidden information and target renders r
     served[who] = {};
     for (const url of urls) {
       const { status, headers, body } = await get(url, cookie);
-      served[who]![url] = status;
+      served[who][url] = status;
       // Every answer carries the headers, whoever asks.
       check(
         headers["x-frame-options"] === "DENY" ||
           (headers["x-frame-options"] === "SAMEORIGIN" && /\/preview$/.test(url)),
-        `${who} ${url}: X-Frame-Options ${headers["x-frame-options"]}`,
+        `${who} ${url}: X-Frame-Options ${String(headers["x-frame-options"])}`,
       );
       check(
         headers["referrer-policy"] === "no-referrer",
-        `${who} ${url}: Referrer-Policy ${headers["referrer-policy"]}`,
+        `${who} ${url}: Referrer-Policy ${String(headers["referrer-policy"])}`,
       );
       if (url.startsWith("/_next/image"))
         check(
@@ -510,7 +510,10 @@ test("an annotator and an agent seat link get no hidden information in a browser
         crawled.map((r) => r.status),
         `${who} on queue ${queue}`,
       ).toEqual(allowed ? [200, 200, 200, 200, 200] : [403, 403, 403, 403, 403]);
-      if (allowed) expect(JSON.parse(crawled[0]!.body).pair.left.tests.length).toBeGreaterThan(0);
+      if (allowed)
+        expect(
+          (JSON.parse(crawled[0]!.body) as { pair: { left: { tests: unknown[] } } }).pair.left.tests.length,
+        ).toBeGreaterThan(0);
     }
     expect((await get("/api/tasks/1/hidden", cookie)).status).toBe(403);
   }
@@ -590,7 +593,7 @@ test("the collaborator's seat link shows its own target page, and the seat's lin
     cookie: cookies.res,
   });
   expect(revoked.status).toBe(200);
-  expect(JSON.parse(revoked.body.split("\n")[0]!).revoked).toBeGreaterThanOrEqual(2);
+  expect((JSON.parse(revoked.body.split("\n")[0]!) as { revoked: number }).revoked).toBeGreaterThanOrEqual(2);
   expect((await page.goto(`${studio.url}/play/${frontPlay.episodeId}/collaborator`))?.status()).toBe(401);
   expect((await get(frontPlay.agentUrl)).status).toBe(401);
   expect(

@@ -15,8 +15,8 @@ function colbench(dataDir: string, args: string[]): Promise<string> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout!.on("data", (c) => (out += c));
-  child.stderr!.on("data", (c) => (out += c));
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (out += c));
   return new Promise((resolve, reject) =>
     child.once("exit", (code) =>
       code === 0 ? resolve(out) : reject(new Error(`colbench ${args.join(" ")} exited ${code}:\n${out}`)),

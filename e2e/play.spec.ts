@@ -304,7 +304,7 @@ test("a move out of turn is refused with the reason", async ({ request }) => {
   });
   expect(huge.status()).toBe(413);
   expect(((await huge.json()) as { error: string }).error).toContain("at most 20,000 characters");
-  expect(
+  await expect(
     await request.post(`/api/episodes/${episodeId}/move`, { data: { role: "agent", text: "Hi, what do you need?" } }),
   ).toBeOK();
 });

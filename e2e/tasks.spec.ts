@@ -3,7 +3,11 @@ import { expect, test } from "@playwright/test";
 const shots = "e2e/artifacts";
 
 test("a person browses, filters and opens tasks, and reveals hidden information", async ({ page, request }) => {
-  const health = await (await request.get("/api/health")).json();
+  const health = (await (await request.get("/api/health")).json()) as {
+    ok: boolean;
+    database: { kind: string };
+    tasks: Record<string, unknown> & { backend: number; frontend: number };
+  };
   expect(health.ok).toBe(true);
   expect(health.database.kind).toBe("pglite");
   expect(health.tasks.backend).toBeGreaterThanOrEqual(12);
@@ -14,9 +18,7 @@ test("a person browses, filters and opens tasks, and reveals hidden information"
   await expect(page.getByRole("heading", { name: "Tasks", exact: true })).toBeVisible();
   const all = Number((await page.getByTestId("task-total").textContent())?.split(" ")[0]);
   // Every registered benchmark's tasks (the health answer's per-benchmark counts; bySplit aside).
-  const perBenchmark = Object.values(health.tasks as Record<string, unknown>).filter(
-    (n): n is number => typeof n === "number",
-  );
+  const perBenchmark = Object.values(health.tasks).filter((n): n is number => typeof n === "number");
   expect(all).toBe(perBenchmark.reduce((a, b) => a + b, 0));
   await page.screenshot({ path: `${shots}/tasks.png`, fullPage: true });
 

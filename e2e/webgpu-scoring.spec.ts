@@ -39,8 +39,8 @@ function colbench(dataDir: string, args: string[]): Promise<string> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout!.on("data", (c) => (out += c));
-  child.stderr!.on("data", (c) => (out += c));
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (out += c));
   return new Promise((resolve, reject) =>
     child.once("exit", (code) =>
       code === 0 ? resolve(out) : reject(new Error(`colbench ${args.join(" ")} exited ${code}:\n${out}`)),
@@ -62,8 +62,8 @@ function tsx(args: string[]): Promise<string> {
   });
   let out = "";
   let err = "";
-  child.stdout!.on("data", (c) => (out += c));
-  child.stderr!.on("data", (c) => (err += c));
+  child.stdout.on("data", (c) => (out += c));
+  child.stderr.on("data", (c) => (err += c));
   return new Promise((resolve, reject) =>
     child.once("exit", (code) =>
       code === 0 ? resolve(out) : reject(new Error(`tsx ${args.join(" ")} exited ${code}:\n${err}`)),
@@ -179,7 +179,6 @@ for (const [run, how] of Object.entries(RUNS).filter(([, h]) => h.rank)) {
     ).toBe(true);
 
     await scoreInBrowser(page, episodeId);
-    const panel = page.getByTestId("browser-scoring");
     const sum = how.rank!.includes("--sum");
     const truth = !how.rank!.includes("--no-ground-truth");
     const settings = `${sum ? "summed" : "mean"} log-probs, ${truth ? "with" : "without"} the final answer`;

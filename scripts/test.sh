@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Quick start, command 2: every test. Unit and integration tests (Vitest: PGlite and a throwaway
-# PostgreSQL server, the Python sandbox, Chromium renders, runs against a scripted model server),
-# then e2e (Playwright driving Debian's Chromium against the freshly built studio).
+# Quick start, command 2: every test. The house's habits first (Prettier's format, then ESLint's rules, which
+# read the build's route types: a finding fails the run but does not hide the tests' results), then unit and
+# integration tests (Vitest: PGlite and a throwaway PostgreSQL server, the Python sandbox, Chromium renders,
+# runs against a scripted model server), then e2e (Playwright driving Debian's Chromium against the freshly
+# built studio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Firefox too: the second render engine's tests run, they do not skip.
@@ -9,6 +11,8 @@ bash scripts/setup.sh --no-build --with-firefox
 npx next build >/dev/null
 reports=$(mktemp -d)
 status=0
+npm run --silent format:check || status=$?
+npm run --silent lint || status=$?
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json" || status=$?
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json || status=$?
 node scripts/test-summary.mjs "$reports/vitest.json" "$reports/playwright.json"

@@ -53,10 +53,11 @@ async function findRun(store: Store, nameOrId: string) {
   return run;
 }
 
+/** Plain functions, not methods: `update` is handed on as a callback, detached from the display. */
 interface ProgressDisplay {
-  update(p: { done: number; running: number; failed: number; turns: number; tokens: number }): void;
-  log(line: string): void;
-  stop(): void;
+  update: (p: { done: number; running: number; failed: number; turns: number; tokens: number }) => void;
+  log: (line: string) => void;
+  stop: () => void;
 }
 
 /**
@@ -249,8 +250,49 @@ async function summary(store: Store, runId: number, name: string, stats: RunStat
 }
 
 export function register(program: Command): void {
-  program
-    .command("run")
+  registerRun(program);
+  registerResume(program);
+  registerRescore(program);
+  registerExport(program);
+}
+
+interface RunCommandOptions {
+  detach?: boolean;
+  benchmark: Benchmark;
+  tasks: string;
+  agent: string;
+  simulator: string;
+  bestOf: number;
+  concurrency: number;
+  limit?: number;
+  name?: string;
+  out?: string;
+  agentPrompt?: string;
+  simulatorPrompt?: string;
+  temperature: number;
+  maxTokens: number;
+  logprobs?: boolean;
+  embedder?: EmbedderName;
+  clip?: string;
+  agentPrice?: { prompt: number; completion: number };
+  simulatorPrice?: { prompt: number; completion: number };
+  profile: ProfileName;
+  browser: BrowserName;
+  placeholderPhoto?: string;
+  giveUp?: number;
+  option?: Record<string, string>;
+  topP: number;
+  seed: number;
+  agentDevice: "webgpu" | "cpu";
+}
+
+function registerRun(program: Command): void {
+  runOptions(program.command("run")).action(action(startRun));
+}
+
+/** `colbench run`'s options: the benchmark, tasks and servers, then sampling, prices and a frontend run's own. */
+function runOptions(command: Command): Command {
+  return command
     .description("run ColBench episodes between an agent and a simulator on OpenAI-compatible model servers")
     .addOption(new Option("--benchmark <kind>", BENCHMARKS.join(" or ")).choices(BENCHMARKS).makeOptionMandatory())
     .option(
@@ -260,7 +302,7 @@ export function register(program: Command): void {
     )
     .requiredOption(
       "--agent <url#model>",
-      "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct",
+      "the agent's server, e.g. http://localhost:8000/v1#meta-llama/Llama-3.1-8B-Instruct; or local:MODEL, a model folder or hub id generating in this process (WebGPU through Dawn, or --agent-device cpu)",
     )
     .requiredOption("--simulator <url#model>", "the simulated human's server")
     .option("--best-of <k>", "episodes per task", int("--best-of"), 1)
@@ -273,6 +315,18 @@ export function register(program: Command): void {
     .option("--temperature <t>", "the agent's sampling temperature", Number.parseFloat, 1.0)
     .option("--max-tokens <n>", "the agent's token limit per turn", int("--max-tokens"), 1024)
     .option("--logprobs", "ask the agent's server for per-token log-probabilities")
+    .option("--top-p <p>", "with --agent local:MODEL: nucleus sampling's probability mass", Number.parseFloat, 1)
+    .option(
+      "--seed <n>",
+      "with --agent local:MODEL: the sampling seed (a rerun draws the same turns)",
+      (v: string) => Number.parseInt(v, 10),
+      0,
+    )
+    .addOption(
+      new Option("--agent-device <device>", "with --agent local:MODEL: where it generates")
+        .choices(["webgpu", "cpu"])
+        .default("webgpu"),
+    )
     .addOption(
       new Option(
         "--embedder <name>",
@@ -327,79 +381,60 @@ export function register(program: Command): void {
       "--give-up <duration>",
       "how long a model server may stay down (no connection, timeouts, 5xx) before the episodes waiting for it fail, e.g. 90s, 1h (default 10m, or $COLBENCH_GIVE_UP)",
       (v: string) => parseDuration(v),
-    )
-    .action(
-      action(
-        async (opts: {
-          detach?: boolean;
-          benchmark: Benchmark;
-          tasks: string;
-          agent: string;
-          simulator: string;
-          bestOf: number;
-          concurrency: number;
-          limit?: number;
-          name?: string;
-          out?: string;
-          agentPrompt?: string;
-          simulatorPrompt?: string;
-          temperature: number;
-          maxTokens: number;
-          logprobs?: boolean;
-          embedder?: EmbedderName;
-          clip?: string;
-          agentPrice?: { prompt: number; completion: number };
-          simulatorPrice?: { prompt: number; completion: number };
-          profile: ProfileName;
-          browser: BrowserName;
-          placeholderPhoto?: string;
-          giveUp?: number;
-          option?: Record<string, string>;
-        }) => {
-          const agent = parseServerSpec(opts.agent, "--agent");
-          const simulator = parseServerSpec(opts.simulator, "--simulator");
-          await withDatabase("run", async (store, db) => {
-            const run = await createRun(store, {
-              benchmark: opts.benchmark,
-              selector: opts.tasks,
-              limit: opts.limit,
-              bestOf: opts.bestOf,
-              agent,
-              simulator,
-              promptFiles: { agent: opts.agentPrompt, simulator: opts.simulatorPrompt },
-              temperature: opts.temperature,
-              maxTokens: opts.maxTokens,
-              logprobs: opts.logprobs,
-              concurrency: opts.concurrency,
-              giveUpSeconds: opts.giveUp,
-              name: opts.name,
-              prices:
-                opts.agentPrice || opts.simulatorPrice
-                  ? { agent: opts.agentPrice, simulator: opts.simulatorPrice }
-                  : undefined,
-              // The benchmark's own options; its module checks them (others than frontend have none).
-              options: {
-                ...opts.option,
-                embedder: opts.embedder,
-                clipPath: opts.clip,
-                profile: opts.profile,
-                browser: opts.browser,
-                placeholderPhoto: opts.placeholderPhoto,
-              },
-            });
-            process.stderr.write(
-              `run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`,
-            );
-            for (const line of benchmarkOf(run.config.benchmark).describeRun(run.config))
-              process.stderr.write(`${line}\n`);
-            if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
-            const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
-            if (stats) await summary(store, run.id, run.name, stats);
-          });
-        },
-      ),
     );
+}
 
+/** Creates the run from `colbench run`'s options, plays it (or queues it with --detach) and prints its summary. */
+async function startRun(opts: RunCommandOptions): Promise<void> {
+  const agent = opts.agent.startsWith("local:")
+    ? // Loaded only here: WebGPU (Dawn) stays out of runs on servers.
+      await import("../../lib/gpu/node/local-generator").then((m) =>
+        m.localAgentPlayer(opts.agent.slice("local:".length), {
+          device: opts.agentDevice,
+          topP: opts.topP,
+          seed: opts.seed,
+        }),
+      )
+    : parseServerSpec(opts.agent, "--agent");
+  const simulator = parseServerSpec(opts.simulator, "--simulator");
+  await withDatabase("run", async (store, db) => {
+    const run = await createRun(store, {
+      benchmark: opts.benchmark,
+      selector: opts.tasks,
+      limit: opts.limit,
+      bestOf: opts.bestOf,
+      agent,
+      simulator,
+      promptFiles: { agent: opts.agentPrompt, simulator: opts.simulatorPrompt },
+      temperature: opts.temperature,
+      maxTokens: opts.maxTokens,
+      logprobs: opts.logprobs,
+      concurrency: opts.concurrency,
+      giveUpSeconds: opts.giveUp,
+      name: opts.name,
+      prices:
+        opts.agentPrice || opts.simulatorPrice ? { agent: opts.agentPrice, simulator: opts.simulatorPrice } : undefined,
+      // The benchmark's own options; its module checks them (others than frontend have none).
+      options: {
+        ...opts.option,
+        embedder: opts.embedder,
+        clipPath: opts.clip,
+        profile: opts.profile,
+        browser: opts.browser,
+        placeholderPhoto: opts.placeholderPhoto,
+      },
+    });
+    process.stderr.write(
+      `run "${run.name}" (id ${run.id}): ${run.config.taskIds.length} tasks x ${run.config.bestOf}\n`,
+    );
+    for (const line of benchmarkOf(run.config.benchmark).describeRun(run.config)) process.stderr.write(`${line}\n`);
+    if (run.notice) process.stderr.write(`colbench: ${run.notice}\n`);
+    const stats = await play(store, db, run.id, { out: opts.out, detach: opts.detach });
+    if (stats) await summary(store, run.id, run.name, stats);
+  });
+}
+
+function registerResume(program: Command): void {
   program
     .command("resume")
     .description("continue a run after a crash or a stop: unfinished episodes go on from their last stored turn")
@@ -416,7 +451,9 @@ export function register(program: Command): void {
         });
       }),
     );
+}
 
+function registerRescore(program: Command): void {
   program
     .command("rescore")
     .description(
@@ -478,7 +515,9 @@ export function register(program: Command): void {
         },
       ),
     );
+}
 
+function registerExport(program: Command): void {
   program
     .command("export")
     .description(

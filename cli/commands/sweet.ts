@@ -103,6 +103,13 @@ const templateOption = () =>
   );
 
 export function register(program: Command): void {
+  registerPairs(program);
+  registerCandidates(program);
+  registerRank(program);
+  registerTurnPairs(program);
+}
+
+function registerPairs(program: Command): void {
   program
     .command("pairs")
     .description(
@@ -125,7 +132,9 @@ export function register(program: Command): void {
         console.log(JSON.stringify(summary));
       }),
     );
+}
 
+function registerCandidates(program: Command): void {
   program
     .command("candidates")
     .description("SWEET-RL step 2: sample N candidate turns from the policy for every agent turn, with their log-probs")
@@ -139,74 +148,75 @@ export function register(program: Command): void {
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
     .option("--queue", "with DATABASE_URL: put one job per state on the run queue for `colbench worker`s and exit")
     .addOption(templateOption())
-    .action(
-      action(
-        async (
-          name: string,
-          opts: {
-            policy: string;
-            n: number;
-            fraction: number;
-            concurrency: number;
-            template?: string;
-            queue?: boolean;
-          },
-        ) => {
-          if (!(opts.fraction > 0 && opts.fraction <= 1))
-            fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
-          if (opts.queue) {
-            parseServerSpec(opts.policy, "--policy");
-            const summary = await withDatabase("candidates", async (store, db) => {
-              const run = await runOf(store, name);
-              const template = await templateForRun(store, run.id, opts.template);
-              return {
-                run: run.name,
-                template: template.name,
-                ...(await onQueue(db, (queue) =>
-                  enqueueCandidates(store, queue, run.id, {
-                    policy: opts.policy,
-                    n: opts.n,
-                    fraction: opts.fraction,
-                    template: template.name,
-                  }),
-                )),
-              };
-            });
-            console.log(JSON.stringify(summary));
-            return;
-          }
-          const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), {
-            concurrency: opts.concurrency,
-          });
-          const unwatch = sayWaits("candidates", policy);
-          const bar = progressBar("candidates");
-          const summary = await withDatabase("candidates", async (store) => {
-            const run = await runOf(store, name);
-            try {
-              const template = await templateForRun(store, run.id, opts.template);
-              return {
-                run: run.name,
-                template: template.name,
-                ...(await sampleCandidates(store, run.id, policy, {
-                  n: opts.n,
-                  fraction: opts.fraction,
-                  template,
-                  concurrency: opts.concurrency,
-                  onProgress: bar.update,
-                })),
-              };
-            } catch (error) {
-              throw new Error(explainStepError("candidates", (error as Error).message));
-            } finally {
-              unwatch();
-              bar.stop();
-            }
-          });
-          console.log(JSON.stringify(summary));
-        },
-      ),
-    );
+    .action(action(candidatesStep));
+}
 
+interface CandidatesOptions {
+  policy: string;
+  n: number;
+  fraction: number;
+  concurrency: number;
+  template?: string;
+  queue?: boolean;
+}
+
+/** `colbench candidates`: samples the candidates here from the policy's server, or (--queue) gives workers the jobs. */
+async function candidatesStep(name: string, opts: CandidatesOptions): Promise<void> {
+  if (!(opts.fraction > 0 && opts.fraction <= 1)) fail(`--fraction: expected a number in (0, 1], got ${opts.fraction}`);
+  if (opts.queue) return queueCandidates(name, opts);
+  const policy = new OpenAICompatibleClient(parseServerSpec(opts.policy, "--policy"), {
+    concurrency: opts.concurrency,
+  });
+  const unwatch = sayWaits("candidates", policy);
+  const bar = progressBar("candidates");
+  const summary = await withDatabase("candidates", async (store) => {
+    const run = await runOf(store, name);
+    try {
+      const template = await templateForRun(store, run.id, opts.template);
+      return {
+        run: run.name,
+        template: template.name,
+        ...(await sampleCandidates(store, run.id, policy, {
+          n: opts.n,
+          fraction: opts.fraction,
+          template,
+          concurrency: opts.concurrency,
+          onProgress: bar.update,
+        })),
+      };
+    } catch (error) {
+      throw new Error(explainStepError("candidates", (error as Error).message));
+    } finally {
+      unwatch();
+      bar.stop();
+    }
+  });
+  console.log(JSON.stringify(summary));
+}
+
+/** `colbench candidates --queue`: one sample job per state on the run queue. */
+async function queueCandidates(name: string, opts: CandidatesOptions): Promise<void> {
+  parseServerSpec(opts.policy, "--policy");
+  const summary = await withDatabase("candidates", async (store, db) => {
+    const run = await runOf(store, name);
+    const template = await templateForRun(store, run.id, opts.template);
+    return {
+      run: run.name,
+      template: template.name,
+      ...(await onQueue(db, (queue) =>
+        enqueueCandidates(store, queue, run.id, {
+          policy: opts.policy,
+          n: opts.n,
+          fraction: opts.fraction,
+          template: template.name,
+        }),
+      )),
+    };
+  });
+  console.log(JSON.stringify(summary));
+}
+
+function registerRank(program: Command): void {
   program
     .command("rank")
     .description("SWEET-RL step 3: the critic scores every candidate; advantage = critic score - policy log-prob")
@@ -236,103 +246,111 @@ export function register(program: Command): void {
       "with DATABASE_URL and --critic: put one job per state on the run queue for `colbench worker`s and exit",
     )
     .addOption(templateOption())
-    .action(
-      action(
-        async (
-          name: string,
-          opts: {
-            critic?: string;
-            criticWeights?: string;
-            policyWeights?: string;
-            device: LocalDevice;
-            groundTruth: boolean;
-            sum?: boolean;
-            concurrency: number;
-            template?: string;
-            queue?: boolean;
-          },
-        ) => {
-          if (Boolean(opts.critic) === Boolean(opts.criticWeights))
-            fail(
-              "rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)",
-            );
-          if (opts.queue) {
-            if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
-            parseServerSpec(opts.critic, "--critic");
-            const summary = await withDatabase("rank", async (store, db) => {
-              const run = await runOf(store, name);
-              const template = await templateForRun(store, run.id, opts.template);
-              return {
-                run: run.name,
-                template: template.name,
-                ...(await onQueue(db, (queue) =>
-                  enqueueRank(store, queue, run.id, {
-                    critic: opts.critic!,
-                    groundTruth: opts.groundTruth,
-                    sum: Boolean(opts.sum),
-                    template: template.name,
-                  }),
-                )),
-              };
-            });
-            console.log(JSON.stringify(summary));
-            return;
-          }
-          if (opts.policyWeights && !opts.criticWeights)
-            fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
-          let critic: PromptScorer;
-          let policy: LocalScorer | undefined;
-          let template: string | undefined = opts.template;
-          if (opts.criticWeights) {
-            const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
-            critic = local.critic;
-            policy = local.policy;
-            // Unless --template (or the run's record) says otherwise, the critic's own chat template decides the family.
-            const family = local.critic.tokenizer.templateFamily();
-            if (template === undefined && family) template = family;
-            process.stderr.write(`rank: scoring on ${local.critic.engine.device}\n`);
-          } else {
-            critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), {
-              concurrency: opts.concurrency,
-            });
-          }
-          const unwatch = critic instanceof OpenAICompatibleClient ? sayWaits("rank", critic) : () => {};
-          const bar = progressBar("ranking");
-          try {
-            const summary = await withDatabase("rank", async (store) => {
-              const run = await runOf(store, name);
-              try {
-                const chosen = await templateForRun(
-                  store,
-                  run.id,
-                  (await store.sweet.template(run.id))?.recorded ? opts.template : template,
-                );
-                return {
-                  run: run.name,
-                  template: chosen.name,
-                  ...(await rankCandidates(store, run.id, critic, {
-                    groundTruth: opts.groundTruth,
-                    sum: opts.sum,
-                    template: chosen,
-                    concurrency: opts.concurrency,
-                    onProgress: bar.update,
-                    policy,
-                  })),
-                };
-              } finally {
-                bar.stop();
-              }
-            });
-            console.log(JSON.stringify(summary));
-          } finally {
-            unwatch();
-            (critic as Partial<LocalScorer>).dispose?.();
-            policy?.dispose();
-          }
-        },
-      ),
-    );
+    .action(action(rankStep));
+}
 
+interface RankOptions {
+  critic?: string;
+  criticWeights?: string;
+  policyWeights?: string;
+  device: LocalDevice;
+  groundTruth: boolean;
+  sum?: boolean;
+  concurrency: number;
+  template?: string;
+  queue?: boolean;
+}
+
+/** `colbench rank`: the critic scores the run's candidates here, or (--queue) workers are given the jobs. */
+async function rankStep(name: string, opts: RankOptions): Promise<void> {
+  if (Boolean(opts.critic) === Boolean(opts.criticWeights))
+    fail("rank: give the critic either as a server (--critic URL#MODEL) or as a model folder (--critic-weights DIR)");
+  if (opts.queue) return queueRank(name, opts);
+  if (opts.policyWeights && !opts.criticWeights)
+    fail("rank: --policy-weights goes with --critic-weights (both models on this machine)");
+  const { critic, policy, template } = await openCritic(opts);
+  const unwatch = critic instanceof OpenAICompatibleClient ? sayWaits("rank", critic) : () => {};
+  const bar = progressBar("ranking");
+  try {
+    const summary = await withDatabase("rank", async (store) => {
+      const run = await runOf(store, name);
+      try {
+        const chosen = await templateForRun(
+          store,
+          run.id,
+          (await store.sweet.template(run.id))?.recorded ? opts.template : template,
+        );
+        return {
+          run: run.name,
+          template: chosen.name,
+          ...(await rankCandidates(store, run.id, critic, {
+            groundTruth: opts.groundTruth,
+            sum: opts.sum,
+            template: chosen,
+            concurrency: opts.concurrency,
+            onProgress: bar.update,
+            policy,
+          })),
+        };
+      } finally {
+        bar.stop();
+      }
+    });
+    console.log(JSON.stringify(summary));
+  } finally {
+    unwatch();
+    (critic as Partial<LocalScorer>).dispose?.();
+    policy?.dispose();
+  }
+}
+
+/** `colbench rank --queue`: one rank job per state on the run queue; workers reach the critic as a server. */
+async function queueRank(name: string, opts: RankOptions): Promise<void> {
+  if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
+  parseServerSpec(opts.critic, "--critic");
+  const summary = await withDatabase("rank", async (store, db) => {
+    const run = await runOf(store, name);
+    const template = await templateForRun(store, run.id, opts.template);
+    return {
+      run: run.name,
+      template: template.name,
+      ...(await onQueue(db, (queue) =>
+        enqueueRank(store, queue, run.id, {
+          critic: opts.critic!,
+          groundTruth: opts.groundTruth,
+          sum: Boolean(opts.sum),
+          template: template.name,
+        }),
+      )),
+    };
+  });
+  console.log(JSON.stringify(summary));
+}
+
+/**
+ * The critic (a server, or model folders on this machine with the policy beside it) and the template it
+ * implies: a local critic's own chat template decides the family unless --template (or the run's record) says otherwise.
+ */
+async function openCritic(
+  opts: RankOptions,
+): Promise<{ critic: PromptScorer; policy?: LocalScorer; template: string | undefined }> {
+  if (!opts.criticWeights) {
+    const critic = new OpenAICompatibleClient(parseServerSpec(opts.critic!, "--critic"), {
+      concurrency: opts.concurrency,
+    });
+    return { critic, template: opts.template };
+  }
+  const local = await openLocalModels(opts.criticWeights, opts.policyWeights, opts.device);
+  const family = local.critic.tokenizer.templateFamily();
+  process.stderr.write(`rank: scoring on ${local.critic.engine.device}\n`);
+  return {
+    critic: local.critic,
+    policy: local.policy,
+    template: opts.template === undefined && family ? family : opts.template,
+  };
+}
+
+function registerTurnPairs(program: Command): void {
   program
     .command("turn-pairs")
     .description(

@@ -61,24 +61,43 @@ export function NewUserForm() {
 export function UserToggle({ id, disabled }: { id: number; disabled: boolean }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // A refused or failed request is shown beside the button, which comes back usable either way.
   const toggle = async () => {
     setBusy(true);
-    await fetch(`/api/users/${id}`, {
-      method: "PATCH",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ disabled: !disabled }),
-    });
-    setBusy(false);
-    router.refresh();
+    setError(null);
+    try {
+      const response = await fetch(`/api/users/${id}`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ disabled: !disabled }),
+      });
+      if (!response.ok) {
+        const reply = (await response.json().catch(() => ({}))) as { error?: string };
+        throw new Error(reply.error ?? `HTTP ${response.status}`);
+      }
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
   };
   return (
-    <button
-      type="button"
-      onClick={toggle}
-      disabled={busy}
-      className="rounded-md px-2 py-1 text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100"
-    >
-      {disabled ? "Disabled: enable" : "Enabled: disable"}
-    </button>
+    <>
+      <button
+        type="button"
+        onClick={() => void toggle()}
+        disabled={busy}
+        className="rounded-md px-2 py-1 text-teal-700 ring-1 ring-stone-200 hover:bg-stone-100"
+      >
+        {disabled ? "Disabled: enable" : "Enabled: disable"}
+      </button>
+      {error ? (
+        <span role="alert" className="ml-2 text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
+    </>
   );
 }

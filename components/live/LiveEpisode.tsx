@@ -33,10 +33,10 @@ export function LiveEpisode({
     }
   }, [ended, router]);
 
-  const { proposalOf } = benchmarks[benchmark];
+  const protocol = benchmarks[benchmark];
   const { LiveAnswer } = benchmarkViews[benchmark];
-  const latest = [...live.turns].reverse().find((t) => proposalOf(t) !== null);
-  const code = latest ? proposalOf(latest) : null;
+  const latest = [...live.turns].reverse().find((t) => protocol.proposalOf(t) !== null);
+  const code = latest ? protocol.proposalOf(latest) : null;
   return (
     <section aria-label="Live episode" data-testid="live-episode" data-status={live.status}>
       <p className="mb-4 flex items-center gap-2 text-sm text-stone-600" aria-live="polite">

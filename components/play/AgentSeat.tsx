@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useRef, useState, type RefObject } from "react";
 import type { AgentSeatView } from "@/lib/play/seat-views";
 import { benchmarks } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -14,7 +14,7 @@ import { useDraft } from "./useDraft";
 
 /**
  * The agent's seat: the dialogue, a message box, and an editor for the code or page. The page
- * only ever receives the task's description and the dialogue (see lib/play/views.ts).
+ * only ever receives the task's description and the dialogue (see lib/play/seat-views.ts).
  */
 export function AgentSeat({ view }: { view: AgentSeatView }) {
   const live = useEpisodeStream(view.episodeId, "agent", {
@@ -48,6 +48,7 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
         other={view.personOpposite ? "collaborator" : "simulated collaborator"}
         benchmark={view.benchmark}
         episodeId={view.episodeId}
+        scoredBy={view.scoredBy}
       />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-label="Dialogue">
@@ -87,51 +88,18 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
               </>
             </MoveBox>
           )}
-          <dialog
-            ref={confirm}
-            aria-labelledby="final-title"
-            className="m-auto w-full max-w-2xl rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40"
-          >
-            <h2 id="final-title" className="text-lg font-semibold text-stone-900">
-              Submit this as your final answer?
-            </h2>
-            <p className="mt-1 text-sm text-stone-600">
-              The episode ends and the answer is scored. This is what will be sent:
-            </p>
-            <pre
-              className="mt-3 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-3 font-mono text-xs text-stone-800"
-              data-testid="final-answer-preview"
-            >
-              {answer}
-            </pre>
-            {[...answer].length > view.messageChars ? (
-              <p role="alert" className="mt-2 text-sm text-red-700">
-                It is over the limit of {view.messageChars.toLocaleString("en")} characters a move may hold.
-              </p>
-            ) : null}
-            <div className="mt-5 flex justify-end gap-2">
-              <button
-                type="button"
-                className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100"
-                onClick={() => confirm.current?.close()}
-              >
-                Keep working
-              </button>
-              <button
-                type="button"
-                disabled={!myMove || move.sending || [...answer].length > view.messageChars}
-                onClick={async () => {
-                  if (await move.send(answer)) {
-                    confirm.current?.close();
-                    editor.clear();
-                  }
-                }}
-                className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
-              >
-                Submit final answer
-              </button>
-            </div>
-          </dialog>
+          <FinalAnswerDialog
+            dialogRef={confirm}
+            answer={answer}
+            maxChars={view.messageChars}
+            canSend={myMove && !move.sending}
+            onSubmit={async () => {
+              if (await move.send(answer)) {
+                confirm.current?.close();
+                editor.clear();
+              }
+            }}
+          />
         </section>
         <section aria-label="Your work" className="space-y-4 lg:sticky lg:top-4 lg:self-start">
           {editor.restored ? (
@@ -150,5 +118,63 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** Asks before the final answer is sent: shows exactly what will be sent, and whether it is over a move's limit. */
+function FinalAnswerDialog({
+  dialogRef,
+  answer,
+  maxChars,
+  canSend,
+  onSubmit,
+}: {
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  answer: string;
+  maxChars: number;
+  canSend: boolean;
+  onSubmit: () => Promise<void>;
+}) {
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby="final-title"
+      className="m-auto w-full max-w-2xl rounded-lg p-6 shadow-xl backdrop:bg-stone-900/40"
+    >
+      <h2 id="final-title" className="text-lg font-semibold text-stone-900">
+        Submit this as your final answer?
+      </h2>
+      <p className="mt-1 text-sm text-stone-600">
+        The episode ends and the answer is scored. This is what will be sent:
+      </p>
+      <pre
+        className="mt-3 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-stone-100 p-3 font-mono text-xs text-stone-800"
+        data-testid="final-answer-preview"
+      >
+        {answer}
+      </pre>
+      {[...answer].length > maxChars ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          It is over the limit of {maxChars.toLocaleString("en")} characters a move may hold.
+        </p>
+      ) : null}
+      <div className="mt-5 flex justify-end gap-2">
+        <button
+          type="button"
+          className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100"
+          onClick={() => dialogRef.current?.close()}
+        >
+          Keep working
+        </button>
+        <button
+          type="button"
+          disabled={!canSend || [...answer].length > maxChars}
+          onClick={() => void onSubmit()}
+          className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-50"
+        >
+          Submit final answer
+        </button>
+      </div>
+    </dialog>
   );
 }

@@ -7,14 +7,19 @@ export function RevokeSeatLinks({ episodeId }: { episodeId: number }) {
   const [state, setState] = useState<string | null>(null);
   async function revoke() {
     setState("revoking…");
-    const response = await fetch(`/api/episodes/${episodeId}/seat-links`, { method: "DELETE" });
-    const body = (await response.json().catch(() => ({}))) as { revoked?: number; error?: string };
-    setState(response.ok ? `${body.revoked ?? 0} revoked` : (body.error ?? `HTTP ${response.status}`));
+    try {
+      const response = await fetch(`/api/episodes/${episodeId}/seat-links`, { method: "DELETE" });
+      const body = (await response.json().catch(() => ({}))) as { revoked?: number; error?: string };
+      setState(response.ok ? `${body.revoked ?? 0} revoked` : (body.error ?? `HTTP ${response.status}`));
+    } catch (e) {
+      // A request that never got an answer would otherwise leave "revoking…" standing.
+      setState(e instanceof Error ? e.message : String(e));
+    }
   }
   return (
     <button
       type="button"
-      onClick={revoke}
+      onClick={() => void revoke()}
       className="text-xs text-red-700 hover:underline"
       data-testid={`revoke-links-${episodeId}`}
       title="Seat links of this session stop working, and the browsers that opened them are out"

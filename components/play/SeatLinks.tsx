@@ -42,9 +42,12 @@ export function SeatLinks({
     try {
       const response = await fetch(url, init);
       const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-      if (!response.ok) setError(String(body.error ?? `HTTP ${response.status}`));
+      if (!response.ok) setError(typeof body.error === "string" ? body.error : `HTTP ${response.status}`);
       else then?.(body);
       router.refresh();
+    } catch (e) {
+      // The request never reached the server (offline, aborted): the buttons' `void` would lose it.
+      setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
@@ -112,45 +115,60 @@ export function SeatLinks({
       {links.length === 0 ? (
         <p className="text-sm text-stone-500">No links made for this episode.</p>
       ) : (
-        <table className="w-full text-left text-sm" data-testid="seat-links-table">
-          <thead className="text-xs text-stone-500">
-            <tr>
-              <th className="py-1 font-normal">#</th>
-              <th className="font-normal">Seat</th>
-              <th className="font-normal">State</th>
-              <th className="font-normal">Made (UTC)</th>
-              <th className="font-normal">Opened</th>
-              <th className="font-normal">Expires</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {links.map((l) => (
-              <tr key={l.id} data-testid="seat-link-row" data-seat={l.seat} data-status={l.status}>
-                <td className="py-1 font-mono text-xs text-stone-400">{l.id}</td>
-                <td>{SEAT[l.seat]}</td>
-                <td>{l.status === "revoked" ? `revoked ${when(l.revokedAt)}` : l.status}</td>
-                <td className="text-stone-600">{when(l.createdAt)}</td>
-                <td className="text-stone-600">{when(l.openedAt)}</td>
-                <td className="text-stone-600">{when(l.expiresAt)}</td>
-                <td className="text-right">
-                  {l.status === "open" || l.status === "opened" ? (
-                    <button
-                      type="button"
-                      disabled={busy}
-                      onClick={() => void call(`${base}/${l.id}`, { method: "DELETE" })}
-                      className="text-xs text-red-700 hover:underline"
-                      data-testid={`revoke-seat-link-${l.id}`}
-                    >
-                      revoke
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SeatLinkTable links={links} busy={busy} onRevoke={(id) => void call(`${base}/${id}`, { method: "DELETE" })} />
       )}
     </section>
+  );
+}
+
+/** Every link made for the episode: its seat, state and times, and revoke for one still usable. */
+function SeatLinkTable({
+  links,
+  busy,
+  onRevoke,
+}: {
+  links: SeatLinkItem[];
+  busy: boolean;
+  onRevoke: (id: number) => void;
+}) {
+  return (
+    <table className="w-full text-left text-sm" data-testid="seat-links-table">
+      <thead className="text-xs text-stone-500">
+        <tr>
+          <th className="py-1 font-normal">#</th>
+          <th className="font-normal">Seat</th>
+          <th className="font-normal">State</th>
+          <th className="font-normal">Made (UTC)</th>
+          <th className="font-normal">Opened</th>
+          <th className="font-normal">Expires</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-stone-100">
+        {links.map((l) => (
+          <tr key={l.id} data-testid="seat-link-row" data-seat={l.seat} data-status={l.status}>
+            <td className="py-1 font-mono text-xs text-stone-400">{l.id}</td>
+            <td>{SEAT[l.seat]}</td>
+            <td>{l.status === "revoked" ? `revoked ${when(l.revokedAt)}` : l.status}</td>
+            <td className="text-stone-600">{when(l.createdAt)}</td>
+            <td className="text-stone-600">{when(l.openedAt)}</td>
+            <td className="text-stone-600">{when(l.expiresAt)}</td>
+            <td className="text-right">
+              {l.status === "open" || l.status === "opened" ? (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() => onRevoke(l.id)}
+                  className="text-xs text-red-700 hover:underline"
+                  data-testid={`revoke-seat-link-${l.id}`}
+                >
+                  revoke
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -57,49 +57,10 @@ export function BrowserScoring({
   served: { policy: string | null; critic: string | null };
   scoring: EpisodeScoring;
 }) {
-  const router = useRouter();
-  const [status, setStatus] = useState<Status>({ state: "idle" });
-  const worker = useRef<Worker | null>(null);
-  useEffect(() => () => worker.current?.terminate(), []);
-
-  const ranked = scoring.stored.filter((t) => t.candidates.some((c) => c.criticScore !== null));
-  const critics = [
-    ...new Set(ranked.flatMap((t) => t.candidates.flatMap((c) => (c.criticModel ? [c.criticModel] : [])))),
-  ];
-  const policies = [...new Set(ranked.flatMap((t) => t.candidates.map((c) => c.policyModel)))];
+  const { status, start } = useBrowserScoring(episodeId);
   const record = scoring.browser;
-
-  const definitionLine = (
-    <p data-testid="scoring-definition">
-      Scored as the run defines it: template{" "}
-      {scoring.run.template ? <code>{describeTemplate(scoring.run.template)}</code> : "none recorded"} ·{" "}
-      {scoring.run.settings
-        ? describeRankSettings(scoring.run.settings)
-        : "rank settings not recorded (ranked before they were, or not ranked yet)"}
-    </p>
-  );
-  const shownLine = ranked.length ? (
-    <p data-testid="scores-shown" data-source="rank">
-      The chart and the candidates show what <code>colbench rank</code> stored ({ranked.length} of{" "}
-      {scoring.stored.length} agent turns; critic {critics.join(", ") || "?"}, policy log-probs by {policies.join(", ")}
-      ). A browser&apos;s scores are kept beside them and never replace them.
-    </p>
-  ) : scoring.stored.some((t) => t.advantage !== null) ? (
-    <p data-testid="scores-shown" data-source="stored">
-      No candidate is ranked: the chart shows advantages stored with the run (<code>colbench import-advantages</code>).
-      A browser&apos;s scores are kept beside them.
-    </p>
-  ) : record ? (
-    <p data-testid="scores-shown" data-source="browser">
-      Nothing is ranked for this episode: the chart shows the scores a browser computed on {record.device} (
-      {new Date(record.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC), which are not part of the
-      run&apos;s ranking.
-    </p>
-  ) : (
-    <p data-testid="scores-shown" data-source="none">
-      Nothing is ranked for this episode yet.
-    </p>
-  );
+  const definitionLine = <DefinitionLine run={scoring.run} />;
+  const shownLine = <ScoresShown scoring={scoring} />;
 
   if (!served.policy || !served.critic) {
     return (
@@ -112,6 +73,45 @@ export function BrowserScoring({
       </section>
     );
   }
+
+  const busy = ["fetching", "loading", "scoring", "storing"].includes(status.state);
+  return (
+    <section
+      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
+      data-testid="browser-scoring"
+      data-state={status.state}
+      aria-labelledby="browser-scoring-title"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="browser-scoring-title" className="font-medium text-stone-800">
+            Critic advantages
+          </h2>
+          <p className="text-xs text-stone-500">
+            this browser can score with critic <code>{served.critic}</code> · policy <code>{served.policy}</code> ·
+            WebGPU on your machine; nothing is sent to a model server
+          </p>
+        </div>
+        <button type="button" className={button} disabled={busy} onClick={() => void start()}>
+          Score turns in this browser
+        </button>
+      </div>
+      <div className="mt-2 space-y-1 text-xs text-stone-600">
+        {definitionLine}
+        {shownLine}
+      </div>
+      <ScoringStatus status={status} />
+      {record ? <RecordView record={record} stored={scoring.stored} /> : null}
+    </section>
+  );
+}
+
+/** The browser's scoring of one episode: a Web Worker scores its turns on WebGPU, then the scores are kept. */
+function useBrowserScoring(episodeId: number): { status: Status; start: () => Promise<void> } {
+  const router = useRouter();
+  const [status, setStatus] = useState<Status>({ state: "idle" });
+  const worker = useRef<Worker | null>(null);
+  useEffect(() => () => worker.current?.terminate(), []);
 
   const fail = (error: string) => {
     worker.current?.terminate();
@@ -189,70 +189,92 @@ export function BrowserScoring({
     w.postMessage(message);
   };
 
-  const busy = ["fetching", "loading", "scoring", "storing"].includes(status.state);
+  return { status, start };
+}
+
+/** The run's recorded definition the scores are computed in: its template and rank settings. */
+function DefinitionLine({ run }: { run: EpisodeScoring["run"] }) {
   return (
-    <section
-      className="mb-6 rounded-lg border border-stone-200 bg-white p-4 text-sm"
-      data-testid="browser-scoring"
-      data-state={status.state}
-      aria-labelledby="browser-scoring-title"
-    >
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h2 id="browser-scoring-title" className="font-medium text-stone-800">
-            Critic advantages
-          </h2>
-          <p className="text-xs text-stone-500">
-            this browser can score with critic <code>{served.critic}</code> · policy <code>{served.policy}</code> ·
-            WebGPU on your machine; nothing is sent to a model server
-          </p>
-        </div>
-        <button type="button" className={button} disabled={busy} onClick={() => void start()}>
-          Score turns in this browser
-        </button>
-      </div>
-      <div className="mt-2 space-y-1 text-xs text-stone-600">
-        {definitionLine}
-        {shownLine}
-      </div>
-      <div className="mt-2 space-y-1 text-stone-700" aria-live="polite" data-testid="browser-scoring-status">
-        {status.device ? <p>GPU: {status.device}</p> : null}
-        {status.state === "fetching" ? <p>Reading the episode…</p> : null}
-        {status.loading && status.state === "loading" ? (
-          <p className="flex items-center gap-2">
-            Loading the {status.loading.model}: {mb(status.loading.loaded)} of {mb(status.loading.total)}
-            <progress max={status.loading.total} value={status.loading.loaded} data-testid="loading-progress" />
-          </p>
-        ) : null}
-        {status.definition ? (
-          <p data-testid="browser-definition">
-            Chat template: {describeTemplate(status.definition.template)} (
-            {templateFrom[status.definition.templateFrom]}) · {describeRankSettings(status.definition.settings)} (
-            {settingsFrom[status.definition.settingsFrom]})
-          </p>
-        ) : null}
-        {status.scoring && status.state === "scoring" ? (
-          <p className="flex items-center gap-2">
-            Scoring agent turns: {status.scoring.done} of {status.scoring.total}
-            <progress max={status.scoring.total} value={status.scoring.done} data-testid="scoring-progress" />
-          </p>
-        ) : null}
-        {status.state === "storing" ? <p>Keeping the scores…</p> : null}
-        {status.stored ? (
-          <p data-testid="browser-scoring-stored">
-            Kept as this browser&apos;s record of {status.stored.turns} agent turn{status.stored.turns === 1 ? "" : "s"}
-            {status.stored.candidates ? ` (${status.stored.candidates} candidates)` : ""}; what rank stored is
-            unchanged.
-          </p>
-        ) : null}
-        {status.error ? (
-          <p role="alert" className="text-red-700">
-            {status.error}
-          </p>
-        ) : null}
-      </div>
-      {record ? <RecordView record={record} stored={scoring.stored} /> : null}
-    </section>
+    <p data-testid="scoring-definition">
+      Scored as the run defines it: template{" "}
+      {run.template ? <code>{describeTemplate(run.template)}</code> : "none recorded"} ·{" "}
+      {run.settings
+        ? describeRankSettings(run.settings)
+        : "rank settings not recorded (ranked before they were, or not ranked yet)"}
+    </p>
+  );
+}
+
+/** Which scores the chart and candidates show: rank's, advantages stored with the run, a browser's, or none. */
+function ScoresShown({ scoring }: { scoring: EpisodeScoring }) {
+  const ranked = scoring.stored.filter((t) => t.candidates.some((c) => c.criticScore !== null));
+  const critics = [
+    ...new Set(ranked.flatMap((t) => t.candidates.flatMap((c) => (c.criticModel ? [c.criticModel] : [])))),
+  ];
+  const policies = [...new Set(ranked.flatMap((t) => t.candidates.map((c) => c.policyModel)))];
+
+  const record = scoring.browser;
+  return ranked.length ? (
+    <p data-testid="scores-shown" data-source="rank">
+      The chart and the candidates show what <code>colbench rank</code> stored ({ranked.length} of{" "}
+      {scoring.stored.length} agent turns; critic {critics.join(", ") || "?"}, policy log-probs by {policies.join(", ")}
+      ). A browser&apos;s scores are kept beside them and never replace them.
+    </p>
+  ) : scoring.stored.some((t) => t.advantage !== null) ? (
+    <p data-testid="scores-shown" data-source="stored">
+      No candidate is ranked: the chart shows advantages stored with the run (<code>colbench import-advantages</code>).
+      A browser&apos;s scores are kept beside them.
+    </p>
+  ) : record ? (
+    <p data-testid="scores-shown" data-source="browser">
+      Nothing is ranked for this episode: the chart shows the scores a browser computed on {record.device} (
+      {new Date(record.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC), which are not part of the
+      run&apos;s ranking.
+    </p>
+  ) : (
+    <p data-testid="scores-shown" data-source="none">
+      Nothing is ranked for this episode yet.
+    </p>
+  );
+}
+
+/** What the scoring in this browser is doing now: the GPU, loading, the definition used, scoring, keeping, an error. */
+function ScoringStatus({ status }: { status: Status }) {
+  return (
+    <div className="mt-2 space-y-1 text-stone-700" aria-live="polite" data-testid="browser-scoring-status">
+      {status.device ? <p>GPU: {status.device}</p> : null}
+      {status.state === "fetching" ? <p>Reading the episode…</p> : null}
+      {status.loading && status.state === "loading" ? (
+        <p className="flex items-center gap-2">
+          Loading the {status.loading.model}: {mb(status.loading.loaded)} of {mb(status.loading.total)}
+          <progress max={status.loading.total} value={status.loading.loaded} data-testid="loading-progress" />
+        </p>
+      ) : null}
+      {status.definition ? (
+        <p data-testid="browser-definition">
+          Chat template: {describeTemplate(status.definition.template)} ({templateFrom[status.definition.templateFrom]})
+          · {describeRankSettings(status.definition.settings)} ({settingsFrom[status.definition.settingsFrom]})
+        </p>
+      ) : null}
+      {status.scoring && status.state === "scoring" ? (
+        <p className="flex items-center gap-2">
+          Scoring agent turns: {status.scoring.done} of {status.scoring.total}
+          <progress max={status.scoring.total} value={status.scoring.done} data-testid="scoring-progress" />
+        </p>
+      ) : null}
+      {status.state === "storing" ? <p>Keeping the scores…</p> : null}
+      {status.stored ? (
+        <p data-testid="browser-scoring-stored">
+          Kept as this browser&apos;s record of {status.stored.turns} agent turn{status.stored.turns === 1 ? "" : "s"}
+          {status.stored.candidates ? ` (${status.stored.candidates} candidates)` : ""}; what rank stored is unchanged.
+        </p>
+      ) : null}
+      {status.error ? (
+        <p role="alert" className="text-red-700">
+          {status.error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
+import { useProposalSteps } from "./useProposalSteps";
 import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import type { SeatTurn } from "@/lib/play/seat-turns";
 import { CodeDiff } from "@/components/code";
@@ -43,54 +44,15 @@ export function TurnTimeline({
       }),
     [turns, benchmark],
   );
-  // The first proposal, or the one in force at the turn the URL names (#turn-N).
-  const [at, setAt] = useState(0);
-  const moved = useRef(false);
-  useEffect(() => {
-    const named = /^#turn-(\d+)$/.exec(window.location.hash);
-    if (!named) return;
-    const turn = Number(named[1]);
-    const last = proposals.reduce((found, p, i) => (p.index <= turn ? i : found), 0);
-    setAt(last);
-  }, [proposals]);
+  const { at, step } = useProposalSteps(proposals);
   const current = proposals[at];
   const previous = at > 0 ? proposals[at - 1] : undefined;
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (
-        target?.closest("input, textarea, select, [contenteditable=true], .monaco-editor") ||
-        event.metaKey ||
-        event.ctrlKey ||
-        event.altKey
-      )
-        return;
-      const step =
-        event.key === "]" || event.key === "ArrowDown" ? 1 : event.key === "[" || event.key === "ArrowUp" ? -1 : 0;
-      if (!step) return;
-      event.preventDefault();
-      moved.current = true;
-      setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + step)));
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [proposals.length]);
-
-  // Follow the person's stepping; opening the page leaves the scroll where the browser put it.
-  useEffect(() => {
-    if (current && moved.current)
-      document.getElementById(`turn-${current.index}`)?.scrollIntoView({ block: "nearest" });
-  }, [current]);
-  const step = (by: number) => {
-    moved.current = true;
-    setAt((i) => Math.min(proposals.length - 1, Math.max(0, i + by)));
-  };
 
   const answer = benchmarks[benchmark].answer;
   const { ProposalExtras, diffHeight } = benchmarkViews[benchmark].replay;
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    // min-w-0: a grid item is otherwise as wide as its longest unbreakable line (a page's HTML).
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2 [&>*]:min-w-0">
       <Transcript
         turns={turns}
         names={names}

@@ -46,6 +46,7 @@ beforeAll(async () => {
           viewer: String(inner.headers[VIEWER_HEADER]),
           proto: String(inner.headers[PROTO_HEADER]),
         });
+        if (inner.url === "/api/boom") throw new Error("the handler behind the gate broke");
         out.end("next");
       },
     )(req, res),
@@ -129,7 +130,7 @@ describe("the gate", () => {
       "a=b",
     );
     expect(form.status).toBe(415);
-    expect(JSON.parse(form.body).error).toMatch(/must be JSON/);
+    expect((JSON.parse(form.body) as { error: string }).error).toMatch(/must be JSON/);
     expect((await request("/api/runs", { ...admin, "content-type": "text/plain" }, "PATCH", "abc")).status).toBe(415);
     const big = await request(
       "/api/runs",
@@ -138,7 +139,7 @@ describe("the gate", () => {
       JSON.stringify({ text: "x".repeat(1024 * 1024) }),
     );
     expect(big.status).toBe(413);
-    expect(JSON.parse(big.body).error).toMatch(/over the limit/);
+    expect((JSON.parse(big.body) as { error: string }).error).toMatch(/over the limit/);
     expect(seen.length).toBe(before);
     // JSON, no body at all (Stop, Resume), a read, and a page's own form all go on.
     expect(
@@ -207,5 +208,13 @@ describe("the gate", () => {
     }
     await request("/api/health", { "x-forwarded-proto": "https", [PROTO_HEADER]: "https" });
     expect(seen.at(-1)!.proto).toBe("http");
+  });
+
+  it("answers 500 when the handler behind it throws, and goes on serving", async () => {
+    const admin = { cookie: `colbench_session=${ADMIN_SESSION}` };
+    const broken = await request("/api/boom", admin);
+    expect(broken.status).toBe(500);
+    expect((JSON.parse(broken.body) as { error: string }).error).toMatch(/could not answer/);
+    expect((await request("/api/health", admin)).body).toBe("next");
   });
 });

@@ -223,13 +223,17 @@ export function requestScheme(req: IncomingMessage, trustProxy = false): "http" 
   return trustProxy && first === "https" ? "https" : "http";
 }
 
-/** Returns the handler to put in front of Next's: it admits or refuses, then hands over. */
+/**
+ * Returns the handler to put in front of Next's: it admits or refuses, then hands over. Node's http
+ * server drops a listener's promise, so a failure anywhere in here (Next's handler included) is
+ * answered with a 500 and logged, not left as an unhandled rejection that ends the process.
+ */
 export function gated(
   store: Store,
   options: HttpGateOptions,
   next: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void,
-) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const gate = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Only the gate says who is asking, for what, and over which scheme.
     delete req.headers[VIEWER_HEADER];
     delete req.headers[PATH_HEADER];
@@ -317,4 +321,13 @@ export function gated(
     req.headers[PROTO_HEADER] = scheme;
     await next(req, res);
   };
+  return (req, res) => {
+    gate(req, res).catch((error: unknown) => failedRequest(req, res, error));
+  };
+}
+
+function failedRequest(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  console.error(`${req.method ?? "GET"} ${req.url ?? "/"} failed:`, error);
+  if (res.headersSent) res.destroy();
+  else answer(req, res, 500, "Server error", "the studio could not answer this request (its log says why)");
 }

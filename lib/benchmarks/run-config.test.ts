@@ -24,7 +24,7 @@ describe("a run's stored config", () => {
       render: { name: "studio-1280", browser: "chromium", placeholders: "generated" },
     };
     const parsed = runConfigSchema.parse(stored);
-    expect(parsed).toEqual({ benchmark: "backend", ...common, messageChars: expect.any(Number) });
+    expect(parsed).toEqual({ benchmark: "backend", ...common, messageChars: expect.any(Number) as unknown });
     expect(runRenderProfile(stored)).toBeNull();
     expect(runEmbedder(stored)).toBeNull();
   });

@@ -21,7 +21,7 @@ export type { ScoreIo };
 export interface ScoreContext {
   io: ScoreIo;
   /** A progress display for hub downloads; stop it when done. */
-  hubProgress(): { onProgress: (progress: FileProgress) => void; stop: () => void };
+  hubProgress: () => { onProgress: (progress: FileProgress) => void; stop: () => void };
 }
 
 export interface ScoreCli {

@@ -66,7 +66,7 @@ afterAll(async () => {
   fs.rmSync(path.dirname(socketDir), { recursive: true, force: true });
 });
 
-describe.each(backends)("database on $label", ({ make, kind, role, label }) => {
+describe.each(backends)("database on $label", ({ make, kind, role }) => {
   let backend: Backend;
   let db: Database;
 
@@ -287,12 +287,12 @@ describe("embedded PGlite ownership", () => {
     return new Promise((resolve, reject) => {
       let out = "";
       let err = "";
-      child.stdout!.on("data", (chunk) => {
+      child.stdout.on("data", (chunk) => {
         out += chunk;
         const match = /committed (\d+)/.exec(out);
         if (match) resolve({ child, committed: Number(match[1]) });
       });
-      child.stderr!.on("data", (chunk) => (err += chunk));
+      child.stderr.on("data", (chunk) => (err += chunk));
       child.once("exit", (code) => reject(new Error(`holder exited ${code}: ${err}`)));
     });
   }

@@ -1,20 +1,19 @@
 import type { Database } from "./open";
+import { processSlot } from "../process-slot";
 
 // One database per process. `colbench serve` opens it (migrations, PGlite ownership or its owner's socket)
 // before Next.js handles a request and hands it over here, so the web bundle never loads the
 // database engines itself.
-const slot = Symbol.for("colbench.database");
-type Holder = { [slot]?: Database };
-const holder = globalThis as Holder;
+const slot = processSlot<Database>("colbench.database");
 
 export function setDatabase(db: Database): void {
-  holder[slot] = db;
+  slot.set(db);
 }
 
 export async function getDatabase(): Promise<Database> {
-  const db = holder[slot];
-  if (!db) throw new Error("no database in this process: start the studio with `npx colbench serve` (add --dev for hot reload)");
-  return db;
+  return slot.need(
+    "no database in this process: start the studio with `npx colbench serve` (add --dev for hot reload)",
+  );
 }
 
 export async function getPrisma() {

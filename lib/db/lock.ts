@@ -59,7 +59,7 @@ function writeLock(lockPath: string, info: LockInfo): void {
 }
 
 export type Ownership =
-  | { role: "owner"; previous?: LockInfo; update(patch: Partial<LockInfo>): void; release(): void }
+  | { role: "owner"; previous?: LockInfo; update: (patch: Partial<LockInfo>) => void; release: () => void }
   | { role: "client"; holder: LockInfo };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

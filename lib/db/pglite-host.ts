@@ -57,7 +57,7 @@ export class PgliteHost {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { resolve: resolve, reject });
       this.worker.postMessage({ id, request });
     });
   }
@@ -144,7 +144,7 @@ function parsed<T>(result: RawResult, parsers: Parsers, rowMode: QueryOptions["r
   const { fields } = result;
   const rows =
     rowMode === "array"
-      ? result.rows.map((row) => row.map((text, i) => types.parseType(text, fields[i]!.dataTypeID, parsers)))
+      ? result.rows.map((row) => row.map((text, i): unknown => types.parseType(text, fields[i]!.dataTypeID, parsers)))
       : result.rows.map((row) =>
           Object.fromEntries(
             row.map((text, i) => [fields[i]!.name, types.parseType(text, fields[i]!.dataTypeID, parsers)]),
@@ -171,7 +171,7 @@ class WorkerPglite implements Queryable {
   ) {
     const parsers: Parsers = { ...types.parsers };
     for (const { oid, typarray } of arrays)
-      parsers[typarray] = (text: string) => types.arrayParser(text, parsers[oid]!, typarray);
+      parsers[typarray] = (text: string): unknown => types.arrayParser(text, parsers[oid]!, typarray);
     this.parsers = parsers;
   }
 
@@ -204,7 +204,8 @@ class WorkerPglite implements Queryable {
   ): Promise<T> {
     const id = await this.host.call<number>({ op: "begin" });
     let closed = false;
-    let rolledBack: Promise<void> | null = null;
+    // Typed with `as`: it is set inside `rollback`, so TypeScript must not narrow it to null here.
+    let rolledBack = null as Promise<void> | null;
     const tx = {
       query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => this.query<R>(sql, params, options, id),
       exec: (sql: string, options?: QueryOptions) => this.exec(sql, options, id),
@@ -227,7 +228,7 @@ class WorkerPglite implements Queryable {
       }
       return result;
     } catch (error) {
-      if (rolledBack) await (rolledBack as Promise<void>).catch(() => {});
+      if (rolledBack) await rolledBack.catch(() => {});
       else await tx.rollback().catch(() => {});
       throw error;
     }

@@ -1,4 +1,4 @@
-import { parse as results, protocol, type PGlite } from "@electric-sql/pglite";
+import { parse as results, protocol, type messages as wire, type PGlite } from "@electric-sql/pglite";
 import type { RawResult } from "./worker-protocol";
 
 // PGlite's own `query` parses and plans its statement every time, in six trips into the
@@ -21,8 +21,9 @@ interface Statement {
   paramTypes: number[];
 }
 
-type Message = { name: string };
-type ErrorMessage = Message & { code?: string };
+type Message = wire.BackendMessage;
+/** PGlite's parser makes every "error" message a DatabaseError: an Error, with PostgreSQL's code. */
+const isError = (m: Message): m is wire.DatabaseError => m.name === "error";
 
 /** Parsers that answer the text PostgreSQL sent: the owner's thread parses it with the caller's own. */
 export function textParsers(pg: PGlite): Record<number, (text: string) => string> {
@@ -68,10 +69,9 @@ export class PreparedStatements {
       serialize.describe({ type: "S", name }),
       serialize.sync(),
     ]);
-    const failed = messages.find((m) => m.name === "error");
+    const failed = messages.find(isError);
     if (failed) throw failed;
-    const description = messages.find((m) => m.name === "parameterDescription") as
-      (Message & { dataTypeIDs: number[] }) | undefined;
+    const description = messages.find((m): m is wire.ParameterDescriptionMessage => m.name === "parameterDescription");
     const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
     this.statements.set(sql, statement);
     return statement;
@@ -81,10 +81,11 @@ export class PreparedStatements {
     statement: Statement,
     params: unknown[],
     inTransaction: boolean,
-  ): Promise<RawResult | { error: ErrorMessage }> {
+  ): Promise<RawResult | { error: wire.DatabaseError }> {
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = this.pg.serializers[statement.paramTypes[i] ?? 0];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- as PGlite's own query does (`toString()`) for a type it has no serializer for
       return serializer ? serializer(value) : String(value);
     });
     const messages = await this.send(
@@ -96,9 +97,9 @@ export class PreparedStatements {
       ],
       !inTransaction,
     );
-    const failed = messages.find((m) => m.name === "error");
+    const failed = messages.find(isError);
     if (failed) return { error: failed };
-    const [result] = results.parseResults(messages as never, this.raw, { rowMode: "array" });
+    const [result] = results.parseResults(messages, this.raw, { rowMode: "array" });
     return {
       rows: (result?.rows ?? []) as RawResult["rows"],
       fields: (result?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
@@ -113,7 +114,7 @@ export class PreparedStatements {
     await this.send([serialize.close({ type: "S", name: statement.name }), serialize.sync()]);
   }
 
-  private async send(parts: Uint8Array[], syncToFs = true): Promise<ErrorMessage[]> {
+  private async send(parts: Uint8Array[], syncToFs = true): Promise<Message[]> {
     const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const part of parts) {
@@ -121,6 +122,6 @@ export class PreparedStatements {
       at += part.length;
     }
     const { messages } = await this.pg.execProtocol(bytes, { throwOnError: false, syncToFs });
-    return messages as ErrorMessage[];
+    return messages;
   }
 }

@@ -1,4 +1,5 @@
 import type { DoctorReport } from "./types";
+import { processSlot } from "../process-slot";
 
 // The server process's last doctor report, so the System page shows it at once (the checks take
 // seconds: Python, browsers, WebGPU in a child) and checks again in the background. One check at a
@@ -9,8 +10,8 @@ interface Held {
   running?: Promise<DoctorReport>;
 }
 
-const slot = Symbol.for("colbench.lastDoctorReport");
-const held = (): Held => ((globalThis as { [slot]?: Held })[slot] ??= {});
+const slot = processSlot<Held>("colbench.lastDoctorReport");
+const held = (): Held => slot.getOrCreate(() => ({}));
 
 export function lastReport(): DoctorReport | null {
   return held().report ?? null;

@@ -30,7 +30,9 @@ export async function checkPackages(
   const base = { id: "packages", name: "Node packages", required: true };
   let manifest: { dependencies?: Record<string, string> };
   try {
-    manifest = JSON.parse(await fs.readFile(/*turbopackIgnore: true*/ path.join(root, "package.json"), "utf8"));
+    manifest = JSON.parse(await fs.readFile(/*turbopackIgnore: true*/ path.join(root, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
   } catch (error) {
     return part({
       ...base,

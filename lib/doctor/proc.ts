@@ -52,14 +52,8 @@ export function runProgram(
 /** Settles as `fallback` does (its value, or what it throws) when `promise` takes longer than `ms`, so one hung probe cannot hold the report. */
 export function within<T>(promise: Promise<T>, ms: number, fallback: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(fallback());
-      } catch (error) {
-        reject(error);
-      }
-    }, ms);
-  });
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  }).then(fallback);
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

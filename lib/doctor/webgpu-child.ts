@@ -1,7 +1,7 @@
 // Runs in a child process of `colbench doctor` (lib/doctor/webgpu.ts): dawn.node can abort the
 // whole process when a driver misbehaves, so no adapter is ever requested in the caller's.
-// argv[2]: a module exporting `openAdapter(): Promise<GPUAdapter | null>`, or "dawn:BACKEND:LEVEL"
-// for the webgpu package's own create() with that backend ("default" for Dawn's choice).
+// argv[2]: a module exporting `openAdapter(): Promise<GPUAdapter | null>`, or "dawn:API:LEVEL"
+// for the webgpu package's own create() on that graphics API ("default" for Dawn's choice).
 
 export {};
 
@@ -24,15 +24,13 @@ function describe(adapter: GPUAdapter | null): string {
 
 let keep: unknown;
 if (how.startsWith("dawn:")) {
-  const [, backend, level] = how.split(":");
+  const [, api, level] = how.split(":");
   const { create, globals } = await import("webgpu");
   Object.assign(globalThis, globals);
   // Kept referenced until exit: once the GPU object is collected dawn.node aborts.
-  const gpu = create(backend && backend !== "default" ? [`backend=${backend}`] : []);
+  const gpu = create(api && api !== "default" ? [`backend=${api}`] : []);
   keep = gpu;
-  const adapter = await gpu.requestAdapter(
-    level === "compatibility" ? ({ featureLevel: "compatibility" } as GPURequestAdapterOptions) : undefined,
-  );
+  const adapter = await gpu.requestAdapter(level === "compatibility" ? { featureLevel: "compatibility" } : undefined);
   process.stdout.write(describe(adapter) + "\n");
 } else {
   const opener = (await import(how)) as { openAdapter(): Promise<GPUAdapter | null> };

@@ -21,7 +21,7 @@ export interface ProbeResult {
 
 /**
  * The ways tried when no opener is named: Dawn's own choice (Vulkan where a loader and driver are
- * installed), then its OpenGL ES backend on Mesa without a display (compatibility level).
+ * installed), then Dawn on OpenGL ES, on Mesa without a display (compatibility level).
  */
 const BUILT_IN: Array<{ how: string; env?: Record<string, string> }> = [
   { how: "dawn:default:core" },

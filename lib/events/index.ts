@@ -1,6 +1,7 @@
 import { MemoryBus } from "./memory-bus";
 import type { NotificationHub } from "./relay-bus";
 import type { EventBus } from "./types";
+import { processSlot } from "../process-slot";
 
 export type { EventBus, PipelineStep, RunCountsSnapshot, RunEvent, RunProgress, RunState } from "./types";
 
@@ -22,15 +23,12 @@ export async function openEventBus(source: { url?: string; hub?: NotificationHub
 }
 
 // One bus per process, like the database: `colbench serve` opens it, route code finds it here.
-const slot = Symbol.for("colbench.eventBus");
-type Holder = { [slot]?: EventBus };
+const slot = processSlot<EventBus>("colbench.eventBus");
 
 export function setEventBus(bus: EventBus): void {
-  (globalThis as Holder)[slot] = bus;
+  slot.set(bus);
 }
 
 export function getEventBus(): EventBus {
-  const bus = (globalThis as Holder)[slot];
-  if (!bus) throw new Error("no event bus in this process: start the studio with `npx colbench serve`");
-  return bus;
+  return slot.need("no event bus in this process: start the studio with `npx colbench serve`");
 }

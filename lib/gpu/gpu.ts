@@ -9,8 +9,8 @@ const MAP_READ_MODE = 1;
 const MAX_GROUPS = 65535;
 
 export interface GpuInfo {
-  /** How the adapter was reached: "browser", "vulkan", "opengles", … */
-  backend: string;
+  /** The graphics API under WebGPU: "vulkan" or "opengles" through Dawn in Node, "browser" for a page's navigator.gpu. */
+  graphicsApi: string;
   vendor: string;
   architecture: string;
   description: string;
@@ -46,14 +46,14 @@ const LIMITS_WANTED = [
 ] as const;
 
 /** A device asked for the adapter's largest buffers and `shader-f16` where it has it. */
-export async function deviceFor(adapter: GPUAdapter, backend: string): Promise<Gpu> {
+export async function deviceFor(adapter: GPUAdapter, graphicsApi: string): Promise<Gpu> {
   const requiredLimits: Record<string, number> = {};
   for (const name of LIMITS_WANTED) requiredLimits[name] = adapter.limits[name];
   const f16 = adapter.features.has("shader-f16");
   const device = await adapter.requestDevice({ requiredLimits, requiredFeatures: f16 ? ["shader-f16"] : [] });
   const info = adapter.info;
   return new Gpu(device, {
-    backend,
+    graphicsApi,
     vendor: info.vendor,
     architecture: info.architecture,
     description: info.description,
@@ -74,7 +74,7 @@ export class Gpu {
     readonly info: GpuInfo,
   ) {
     device.addEventListener("uncapturederror", (event) => {
-      this.errors.push((event as GPUUncapturedErrorEvent).error.message);
+      this.errors.push(event.error.message);
     });
   }
 

@@ -83,7 +83,15 @@ export async function downloadBlob(file: TreeFile, context: DownloadContext): Pr
 }
 
 function isNetworkError(error: unknown): boolean {
-  const message = `${(error as Error)?.message ?? ""} ${String((error as { cause?: unknown })?.cause ?? "")}`;
+  const cause = (error as { cause?: unknown })?.cause;
+  // undici's "fetch failed" names the socket's trouble in its cause: an Error, or a plain record with a code.
+  const said =
+    cause instanceof Error
+      ? `${cause.name}: ${cause.message}`
+      : typeof cause === "string"
+        ? cause
+        : JSON.stringify(cause);
+  const message = `${(error as Error)?.message ?? ""} ${said ?? ""}`;
   return /terminated|socket|ECONNRESET|EPIPE|other side closed|fetch failed|network|aborted/i.test(message);
 }
 

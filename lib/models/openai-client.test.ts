@@ -49,7 +49,8 @@ describe("the OpenAI-compatible client", () => {
   it("sends text and image parts, sampling settings and the API key", async () => {
     const seen: Array<{ headers: Headers; body: Record<string, unknown> }> = [];
     const spy: typeof fetch = async (input, init) => {
-      seen.push({ headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+      if (typeof init?.body !== "string") throw new Error("the client sent a body that is not JSON text");
+      seen.push({ headers: new Headers(init.headers), body: JSON.parse(init.body) as Record<string, unknown> });
       return fetch(input, init);
     };
     const echo = client("echo", { apiKey: "sk-test", fetch: spy });
@@ -133,17 +134,18 @@ describe("the OpenAI-compatible client", () => {
   it("does not retry a request the server rejects outright", async () => {
     const error = await client("no-such-model")
       .chat({ messages: [{ role: "user", content: "x" }] })
-      .catch((e) => e);
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelServerError);
-    expect(error.status).toBe(404);
-    expect(error.message).not.toMatch(/gave up/);
+    expect((error as ModelServerError).status).toBe(404);
+    expect((error as ModelServerError).message).not.toMatch(/gave up/);
   });
 
   it("times out a slow server and retries", async () => {
     const error = await client("slow:1000", { timeoutMs: 100, giveUpMs: 1500 })
       .chat({ messages: [{ role: "user", content: "x" }] })
-      .catch((e) => e);
-    expect(error.message).toMatch(/no answer within 100 ms.*gave up after [2-9] attempts.*of outage/s);
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/no answer within 100 ms.*gave up after [2-9] attempts.*of outage/s);
   });
 
   it("keeps at most `concurrency` requests in flight to one server", async () => {

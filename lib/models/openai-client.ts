@@ -409,8 +409,8 @@ export class OpenAICompatibleClient {
     const why = outage
       ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage`
       : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
-    throw new ModelServerError(`${lastError!.message} (${why})`, false, lastError!.status, {
-      ...(lastError!.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError!.message }),
+    throw new ModelServerError(`${lastError.message} (${why})`, false, lastError.status, {
+      ...(lastError.failure ?? { server: formatServerSpec(this.spec), path, cause: lastError.message }),
       attempts,
       elapsedMs,
       ...(downSince !== null

@@ -37,14 +37,12 @@ async function replica(delayMs = 30): Promise<Replica> {
             .end(JSON.stringify({ error: { message: "down" } }));
           return;
         }
-        res
-          .writeHead(200, { "Content-Type": "application/json" })
-          .end(
-            JSON.stringify({
-              choices: [{ message: { content: `from ${r.url}` } }],
-              usage: { prompt_tokens: 1, completion_tokens: 1 },
-            }),
-          );
+        res.writeHead(200, { "Content-Type": "application/json" }).end(
+          JSON.stringify({
+            choices: [{ message: { content: `from ${r.url}` } }],
+            usage: { prompt_tokens: 1, completion_tokens: 1 },
+          }),
+        );
       }, r.delayMs);
     });
   });

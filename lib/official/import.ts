@@ -38,7 +38,8 @@ export async function importOfficial(
   const datasets: Array<{ dataset: string; commit?: string }> = [];
   const results: OfficialFileResult[] = [];
   const groups = officialDatasets(options.benchmark);
-  let firstError: unknown = null;
+  // Typed with `as`: it is set inside a callback, so TypeScript must not narrow it to null below.
+  let firstError = null as Error | null;
   for (const group of groups) {
     const dataset = options.dataset ?? group.dataset;
     // A benchmark's official files: its first (required unless the source is optional) and any more.
@@ -58,7 +59,7 @@ export async function importOfficial(
       // One dataset out of reach (offline, not on this hub) does not keep the others' tasks out;
       // when none can be reached, the first reason is the command's.
       if (options.signal?.aborted || groups.length === 1) throw error;
-      firstError ??= error;
+      firstError ??= error instanceof Error ? error : new Error(String(error));
       const reason = error instanceof Error ? error.message : String(error);
       for (const { benchmark, file } of files)
         results.push({ benchmark, dataset, file, absent: `${dataset} could not be fetched: ${reason}` });

@@ -1,6 +1,7 @@
 import type { OfficialSplit } from "../benchmarks/official";
 import type { Store } from "../store";
 import { importOfficial, type OfficialFileResult } from "./import";
+import { processSlot } from "../process-slot";
 
 // The Tasks page's "import the official tasks" button: one import at a time in the server process
 // (which owns the embedded database), its progress told to every open Tasks page.
@@ -16,7 +17,14 @@ export interface ImportState {
   benchmark?: string;
   lines?: number;
   inserted?: number;
-  results?: Array<Pick<OfficialFileResult, "benchmark" | "file" | "absent"> & { lines?: number; inserted?: number; existing?: number; bad?: number }>;
+  results?: Array<
+    Pick<OfficialFileResult, "benchmark" | "file" | "absent"> & {
+      lines?: number;
+      inserted?: number;
+      existing?: number;
+      bad?: number;
+    }
+  >;
   error?: string;
 }
 
@@ -50,8 +58,10 @@ export class OfficialImports {
     this.tell({ state: "downloading", split });
     this.running = importOfficial(this.store, {
       split,
-      onDownload: (p) => this.tell({ state: "downloading", split, file: p.file, received: p.received, total: p.total }, p.done),
-      onImport: (p) => this.tell({ state: "importing", split, benchmark: p.benchmark, lines: p.lines, inserted: p.inserted }, false),
+      onDownload: (p) =>
+        this.tell({ state: "downloading", split, file: p.file, received: p.received, total: p.total }, p.done),
+      onImport: (p) =>
+        this.tell({ state: "importing", split, benchmark: p.benchmark, lines: p.lines, inserted: p.inserted }, false),
     })
       .then(({ results }) =>
         this.tell({
@@ -61,7 +71,14 @@ export class OfficialImports {
             benchmark: r.benchmark,
             file: r.file,
             absent: r.absent,
-            ...(r.summary ? { lines: r.summary.lines, inserted: r.summary.inserted, existing: r.summary.existing, bad: r.summary.lines - r.summary.valid } : {}),
+            ...(r.summary
+              ? {
+                  lines: r.summary.lines,
+                  inserted: r.summary.inserted,
+                  existing: r.summary.existing,
+                  bad: r.summary.lines - r.summary.valid,
+                }
+              : {}),
           })),
         }),
       )
@@ -74,15 +91,12 @@ export class OfficialImports {
   }
 }
 
-const slot = Symbol.for("colbench.officialImports");
-type Holder = { [slot]?: OfficialImports };
+const slot = processSlot<OfficialImports>("colbench.officialImports");
 
 export function setOfficialImports(jobs: OfficialImports): void {
-  (globalThis as Holder)[slot] = jobs;
+  slot.set(jobs);
 }
 
 export function getOfficialImports(): OfficialImports {
-  const jobs = (globalThis as Holder)[slot];
-  if (!jobs) throw new Error("no import jobs in this process: start the studio with `npx colbench serve`");
-  return jobs;
+  return slot.need("no import jobs in this process: start the studio with `npx colbench serve`");
 }

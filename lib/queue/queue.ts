@@ -52,15 +52,13 @@ export class JobQueue {
     const name = queueName(kind);
     for (let i = 0; i < jobs.length; i += 1000) {
       await this.boss.insert(
-        jobs
-          .slice(i, i + 1000)
-          .map((data) => ({
-            name,
-            data: data as object,
-            retryLimit: RETRY_LIMIT,
-            retryDelay: 0,
-            expireInSeconds: this.expireSeconds,
-          })),
+        jobs.slice(i, i + 1000).map((data) => ({
+          name,
+          data: data,
+          retryLimit: RETRY_LIMIT,
+          retryDelay: 0,
+          expireInSeconds: this.expireSeconds,
+        })),
       );
     }
   }

@@ -86,8 +86,7 @@ function serverRows(key: string, a: unknown, b: unknown): ConfigDiffRow[] {
 }
 
 function promptRow(side: "agent" | "simulator", a: Json, b: Json): ConfigDiffRow {
-  const text = (c: Json) =>
-    isObject(c.prompts) && typeof c.prompts[side] === "string" ? (c.prompts[side] as string) : null;
+  const text = (c: Json) => (isObject(c.prompts) && typeof c.prompts[side] === "string" ? c.prompts[side] : null);
   const source = (c: Json) => {
     const s = isObject(c.promptSources) ? c.promptSources[side] : undefined;
     return s === undefined ? NOT_SET : s === "default" ? "the studio's own" : scalar(s);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeFor } from "../store";
+import type { Prisma } from "../db/generated/client";
 import { openDatabase, type Database } from "../db/open";
 import { importTasks } from "../store/import-tasks";
 import { exportOfficial, importTrajectories } from "../store/trajectories";
@@ -86,7 +87,7 @@ describe(`a ${limit}-task frontend run`, () => {
         expect(episode.answer?.trim()).toBe(episode.task.groundTruth.trim());
         expect(episode.reward).toBeCloseTo(1, 5);
         expect(episode.details).toMatchObject({
-          embedder: expect.stringMatching(/^default/),
+          embedder: expect.stringMatching(/^default/) as unknown,
           answerStatus: "ok",
           targetStatus: "ok",
         });
@@ -136,8 +137,8 @@ describe(`a ${limit}-task frontend run`, () => {
         });
         await executeRun(store, run.id, { ...legacyScorer.services, ...modelServices(frontendRuntime, legacyScorer) });
         // As a run stored before profiles existed: no render field at all.
-        const { render: _gone, ...legacy } = run.config as Record<string, unknown>;
-        await db.prisma.run.update({ where: { id: run.id }, data: { config: legacy as object } });
+        const { render: _gone, ...legacy } = run.config as Record<string, Prisma.InputJsonValue>;
+        await db.prisma.run.update({ where: { id: run.id }, data: { config: legacy } });
         expect(runRenderProfile(legacy)).toEqual({
           name: "studio-1280",
           browser: "chromium",

@@ -44,7 +44,7 @@ export async function rescoreRun(store: Store, runId: number, options: RescoreOp
     pool,
   });
   try {
-    const scores: { id: number; reward: number; details: Record<string, unknown> }[] = new Array(episodes.length);
+    const scores = new Array<{ id: number; reward: number; details: Record<string, unknown> }>(episodes.length);
     let next = 0;
     let done = 0;
     const lanes = Math.max(1, options.concurrency ?? 3);

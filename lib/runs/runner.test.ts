@@ -94,10 +94,13 @@ describe("a backend run against a scripted model server", () => {
   it("exports the official format and re-imports it to identical episodes", async () => {
     const exported = await lines(runId);
     expect(exported).toHaveLength(limit);
-    const record = JSON.parse(exported[0]!);
+    const record = JSON.parse(exported[0]!) as {
+      task: { problem_description: string };
+      dialogue_history: Array<Record<string, unknown>>;
+    };
     expect(Object.keys(record)).toEqual(["task", "dialogue_history", "answer", "reward"]);
     expect(record.dialogue_history[0]).toEqual({ role: "user", content: record.task.problem_description });
-    expect(Object.keys(record.dialogue_history[1])).toEqual(["role", "content", "input", "output"]);
+    expect(Object.keys(record.dialogue_history[1]!)).toEqual(["role", "content", "input", "output"]);
     const file = path.join(dir, "fifty.jsonl");
     fs.writeFileSync(file, exported.join("\n") + "\n");
     const imported = await importTrajectories(db.prisma, file, { name: "fifty-again" });

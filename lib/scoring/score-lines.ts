@@ -51,7 +51,7 @@ export async function scoreInOrder<L, S>(
     cliProgress.Presets.shades_classic,
   );
   bar.start(lines.length, 0);
-  const results: (S | undefined)[] = new Array(lines.length);
+  const results = new Array<S | undefined>(lines.length);
   let written = 0;
   const flush = () => {
     while (written < lines.length && results[written] !== undefined) {

@@ -29,7 +29,7 @@ describe("runs' rewards are compared by their benchmark's rule", () => {
     expect(scoreMismatches(a, b)).toEqual([
       {
         by: "render profile",
-        reason: expect.stringMatching(/^a was scored under paper · chromium .* and b under paper · firefox/),
+        reason: expect.stringMatching(/^a was scored under paper · chromium .* and b under paper · firefox/) as unknown,
       },
     ]);
   });

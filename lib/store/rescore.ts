@@ -68,8 +68,6 @@ export async function replaceScores(
         FROM unnest(${part.map((s) => s.id)}::int[], ${part.map((s) => s.reward)}::float8[], ${part.map((s) => JSON.stringify(s.details))}::jsonb[]) AS v(id, reward, details)
        WHERE e."id" = v.id AND e."runId" = ${runId}`);
   }
-  statements.push(
-    prisma.run.update({ where: { id: runId }, data: { config: config as unknown as Prisma.InputJsonValue } }),
-  );
+  statements.push(prisma.run.update({ where: { id: runId }, data: { config: config } }));
   await prisma.$transaction(statements);
 }

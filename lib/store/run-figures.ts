@@ -166,10 +166,34 @@ type GroupRow = [
  */
 export async function runFigures(prisma: PrismaClient, runId: number, now: Date = new Date()): Promise<RunFigures> {
   const cutoffMs = now.getTime() - PACE_WINDOW_MS;
+  const row = await countGroups(prisma, runId, cutoffMs);
+  const figures = emptyFigures(row, cutoffMs);
+  for (const group of JSON.parse(row.groups ?? "[]") as GroupRow[]) addGroup(figures, group);
+  const byFirst = (a: number[], b: number[]) => a[0]! - b[0]!;
+  for (const list of [
+    figures.rewardBins,
+    figures.byAgentTurns,
+    figures.turns,
+    figures.answerChars.counts,
+    figures.tokensPerEpisode.counts,
+  ])
+    list.sort(byFirst);
+  return figures;
+}
+
+/** What the database counts in one statement: the grouped figures and recent ends as JSON, and the histograms' ranges. */
+interface CountedGroups {
+  groups: string | null;
+  recent: string;
+  amax: number;
+  tmax: number;
+  aw: number;
+  tw: number;
+}
+
+async function countGroups(prisma: PrismaClient, runId: number, cutoffMs: number): Promise<CountedGroups> {
   // Dates are compared as epoch milliseconds: the columns are UTC timestamps without a zone.
-  const [row] = await prisma.$queryRaw<
-    Array<{ groups: string | null; recent: string; amax: number; tmax: number; aw: number; tw: number }>
-  >`
+  const [row] = await prisma.$queryRaw<CountedGroups[]>`
     WITH m AS (
       SELECT coalesce(max("answerChars") FILTER (WHERE "status" = 'done' AND "reward" IS NOT NULL), 0) AS amax,
              coalesce(max("agentPromptTokens" + "agentCompletionTokens" + "simulatorPromptTokens" + "simulatorCompletionTokens"), 0) AS tmax
@@ -202,14 +226,19 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
            (SELECT coalesce(json_agg(round(ended) ORDER BY ended), '[]')::text FROM x WHERE ended >= ${cutoffMs}) AS recent,
            amax::int AS amax, tmax::int AS tmax, aw::int AS aw, tw::int AS tw
       FROM nice`;
-  const figures: RunFigures = {
+  return row!;
+}
+
+/** The figures before any group is added: the histograms' ranges and the episodes that ended lately. */
+function emptyFigures(row: CountedGroups, cutoffMs: number): RunFigures {
+  return {
     episodes: 0,
     done: 0,
     rewardBins: [],
     byAgentTurns: [],
     turns: [],
-    answerChars: { max: row!.amax, width: row!.aw, counts: [] },
-    tokensPerEpisode: { max: row!.tmax, width: row!.tw, counts: [] },
+    answerChars: { max: row.amax, width: row.aw, counts: [] },
+    tokensPerEpisode: { max: row.tmax, width: row.tw, counts: [] },
     tokens: { agent: { prompt: 0, completion: 0 }, simulator: { prompt: 0, completion: 0 } },
     tasks: { count: 0, k: 0, bestSum: 0, successes: 0 },
     remaining: 0,
@@ -219,75 +248,67 @@ export async function runFigures(prisma: PrismaClient, runId: number, now: Date 
       firstMs: null,
       sinceCutoff: 0,
       cutoffMs,
-      recentMs: (JSON.parse(row!.recent) as number[]).map(Number),
+      recentMs: (JSON.parse(row.recent) as number[]).map(Number),
     },
   };
-  for (const r of JSON.parse(row!.groups ?? "[]") as GroupRow[]) {
-    const [
-      gDone,
-      gRb,
-      gAt,
-      gTc,
-      gAb,
-      gTb,
-      gTask,
-      done,
-      rb,
-      at,
-      tc,
-      ab,
-      tb,
-      taskId,
-      n,
-      ones,
-      rewardSum,
-      rewardMax,
-      ap,
-      ac,
-      sp,
-      sc,
-      ended,
-      firstMs,
+}
+
+/** Adds one row of the GROUPING SETS to the figures it belongs to (the grand total, or one histogram). */
+function addGroup(figures: RunFigures, group: GroupRow): void {
+  const [
+    gDone,
+    gRb,
+    gAt,
+    gTc,
+    gAb,
+    gTb,
+    gTask,
+    done,
+    rb,
+    at,
+    tc,
+    ab,
+    tb,
+    _taskId,
+    n,
+    ones,
+    rewardSum,
+    rewardMax,
+    ap,
+    ac,
+    sp,
+    sc,
+    ended,
+    firstMs,
+    sinceCutoff,
+    remaining,
+    played,
+  ] = group;
+  if (gDone && gTb === 0) {
+    if (tb !== null) figures.tokensPerEpisode.counts.push([tb, n]);
+  } else if (gDone) {
+    // The grand total.
+    figures.episodes = n;
+    figures.tokens = { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } };
+    figures.remaining = remaining;
+    figures.played = played;
+    figures.ended = {
+      ...figures.ended,
+      total: ended,
+      firstMs: firstMs === null ? null : Math.round(firstMs),
       sinceCutoff,
-      remaining,
-      played,
-    ] = r;
-    if (gDone && gTb === 0) {
-      if (tb !== null) figures.tokensPerEpisode.counts.push([tb, n]);
-    } else if (gDone) {
-      // The grand total.
-      figures.episodes = n;
-      figures.tokens = { agent: { prompt: ap, completion: ac }, simulator: { prompt: sp, completion: sc } };
-      figures.remaining = remaining;
-      figures.played = played;
-      figures.ended = {
-        ...figures.ended,
-        total: ended,
-        firstMs: firstMs === null ? null : Math.round(firstMs),
-        sinceCutoff,
-      };
-    } else if (!done) continue;
-    else if (gRb === 0) {
-      figures.rewardBins.push([rb!, n]);
-      figures.done += n;
-    } else if (gAt === 0) figures.byAgentTurns.push([at!, n, ones, rewardSum!]);
-    else if (gTc === 0) figures.turns.push([tc!, n]);
-    else if (gAb === 0 && ab !== null) figures.answerChars.counts.push([ab, n]);
-    else if (gTask === 0) {
-      figures.tasks.count++;
-      figures.tasks.k = Math.max(figures.tasks.k, n);
-      figures.tasks.bestSum += rewardMax!;
-      figures.tasks.successes += rewardMax === 1 ? 1 : 0;
-    }
+    };
+  } else if (!done) return;
+  else if (gRb === 0) {
+    figures.rewardBins.push([rb!, n]);
+    figures.done += n;
+  } else if (gAt === 0) figures.byAgentTurns.push([at!, n, ones, rewardSum!]);
+  else if (gTc === 0) figures.turns.push([tc!, n]);
+  else if (gAb === 0 && ab !== null) figures.answerChars.counts.push([ab, n]);
+  else if (gTask === 0) {
+    figures.tasks.count++;
+    figures.tasks.k = Math.max(figures.tasks.k, n);
+    figures.tasks.bestSum += rewardMax!;
+    figures.tasks.successes += rewardMax === 1 ? 1 : 0;
   }
-  const byFirst = (a: number[], b: number[]) => a[0]! - b[0]!;
-  for (const list of [
-    figures.rewardBins,
-    figures.byAgentTurns,
-    figures.turns,
-    figures.answerChars.counts,
-    figures.tokensPerEpisode.counts,
-  ])
-    list.sort(byFirst);
-  return figures;
 }

@@ -44,7 +44,7 @@ describe.each(backends)("runs on $label", ({ open }) => {
       ids[name] = (
         await db.prisma.run.create({ data: { name, benchmark: "frontend", kind, config: config(kind === "played") } })
       ).id;
-      await store.episodes.ensure(ids[name]!, [t1!.id, t2!.id], 1);
+      await store.episodes.ensure(ids[name], [t1!.id, t2!.id], 1);
     }
     // bench-a's episodes: a turn render of its own, an answer render of its own, and the target
     // render it shares with bench-b.
@@ -106,8 +106,8 @@ describe.each(backends)("runs on $label", ({ open }) => {
     // The second task has no finished episode in either run, so it is not a row.
     expect(result.tasks).toEqual([
       {
-        taskId: expect.any(Number),
-        problemDescription: expect.any(String),
+        taskId: expect.any(Number) as unknown,
+        problemDescription: expect.any(String) as unknown,
         a: 0.9,
         b: 0.5,
         aEpisode: await first("bench-a"),

@@ -110,7 +110,8 @@ export function chatTemplateSource(config: Record<string, unknown>): string | nu
   const t = config.chat_template;
   if (typeof t === "string") return t;
   if (Array.isArray(t)) {
-    const named = (t as Array<{ name?: string; template?: unknown }>).find((e) => e.name === "default") ?? t[0];
+    const entries = t as Array<{ name?: unknown; template?: unknown } | undefined>;
+    const named = entries.find((e) => e?.name === "default") ?? entries[0];
     return typeof named?.template === "string" ? named.template : null;
   }
   return null;
@@ -292,7 +293,7 @@ export function promptText(template: ChatTemplate, prompt: unknown): string {
 export function promptMessages(prompt: unknown): ChatMessageText[] {
   if (!Array.isArray(prompt)) throw new Error("a turn's prompt is neither text nor chat messages");
   return prompt.map((m: { role?: unknown; content?: unknown }) => ({
-    role: String(m.role ?? "user"),
+    role: typeof m.role === "string" ? m.role : "user",
     content:
       typeof m.content === "string"
         ? m.content

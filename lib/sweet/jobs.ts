@@ -6,6 +6,7 @@ import { templateForRun } from "./run-template";
 import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
 import { explainStepError } from "./pipeline-view";
 import { stepWait } from "./step-wait";
+import { processSlot } from "../process-slot";
 
 export interface StepRequest {
   step: PipelineStep;
@@ -30,7 +31,10 @@ type PipelineEvent = Extract<RunEvent, { type: "pipeline" }>;
  * stored); starting the step again continues where it stopped (the steps skip what is done).
  */
 export class PipelineJobs {
-  private readonly active = new Map<number, { step: PipelineStep; controller: AbortController; finished: Promise<void> }>();
+  private readonly active = new Map<
+    number,
+    { step: PipelineStep; controller: AbortController; finished: Promise<void> }
+  >();
   private readonly last = new Map<number, PipelineEvent>();
   private readonly unsubscribe: () => void;
 
@@ -45,18 +49,33 @@ export class PipelineJobs {
 
   /** Checks the request (a bad server address is refused before anything starts), then starts it. */
   start(runId: number, request: StepRequest): void {
-    if (this.active.has(runId)) throw new Error(`a ${this.active.get(runId)!.step} step is already working on this run`);
+    if (this.active.has(runId))
+      throw new Error(`a ${this.active.get(runId)!.step} step is already working on this run`);
     const needsServer = request.step === "candidates" || request.step === "rank";
     const controller = new AbortController();
     // Stop ends requests in flight too: during an outage they would otherwise wait out the give-up.
-    const client = needsServer ? new OpenAICompatibleClient(parseServerSpec(request.server ?? "", request.step === "candidates" ? "policy" : "critic"), { signal: controller.signal }) : null;
+    const client = needsServer
+      ? new OpenAICompatibleClient(
+          parseServerSpec(request.server ?? "", request.step === "candidates" ? "policy" : "critic"),
+          { signal: controller.signal },
+        )
+      : null;
     const { step } = request;
     let total = 0;
     let done = 0;
     let sent = 0;
     let waiting: PipelineEvent["waiting"] = null;
     const tell = (state: PipelineEvent["state"], extra: Partial<PipelineEvent> = {}) =>
-      this.bus.publish({ type: "pipeline", runId, step, state, done, total, ...(state === "running" ? { waiting } : {}), ...extra });
+      this.bus.publish({
+        type: "pipeline",
+        runId,
+        step,
+        state,
+        done,
+        total,
+        ...(state === "running" ? { waiting } : {}),
+        ...extra,
+      });
     // Said as soon as the server fails (not at the give-up): the step goes on retrying meanwhile.
     const unwatch = client?.watchOutages((outage) => {
       waiting = outage ? stepWait(outage, client.giveUpMs) : null;
@@ -76,17 +95,37 @@ export class PipelineJobs {
         case "pairs":
           return makeTrajectoryPairs(this.store, runId, { groundTruth: request.groundTruth });
         case "candidates":
-          return sampleCandidates(this.store, runId, client!, { n: request.n, template: await templateForRun(this.store, runId, request.template), onProgress, signal: controller.signal });
+          return sampleCandidates(this.store, runId, client!, {
+            n: request.n,
+            template: await templateForRun(this.store, runId, request.template),
+            onProgress,
+            signal: controller.signal,
+          });
         case "rank":
-          return rankCandidates(this.store, runId, client!, { groundTruth: request.groundTruth, sum: request.sum, template: await templateForRun(this.store, runId, request.template), onProgress, signal: controller.signal });
+          return rankCandidates(this.store, runId, client!, {
+            groundTruth: request.groundTruth,
+            sum: request.sum,
+            template: await templateForRun(this.store, runId, request.template),
+            onProgress,
+            signal: controller.signal,
+          });
         case "turn-pairs":
-          return makeTurnPairs(this.store, runId, { pairsPerState: request.pairsPerState, seed: request.seed, pool: request.includeOwn ? "samples+own" : "samples" });
+          return makeTurnPairs(this.store, runId, {
+            pairsPerState: request.pairsPerState,
+            seed: request.seed,
+            pool: request.includeOwn ? "samples+own" : "samples",
+          });
       }
     };
     tell("running");
     const finished = work()
       .then((summary) => tell("finished", { summary }))
-      .catch((error: Error) => tell(controller.signal.aborted ? "stopped" : "crashed", controller.signal.aborted ? {} : { error: explainStepError(step, error.message) }))
+      .catch((error: Error) =>
+        tell(
+          controller.signal.aborted ? "stopped" : "crashed",
+          controller.signal.aborted ? {} : { error: explainStepError(step, error.message) },
+        ),
+      )
       .finally(() => {
         unwatch?.();
         this.active.delete(runId);
@@ -112,15 +151,12 @@ export class PipelineJobs {
   }
 }
 
-const slot = Symbol.for("colbench.pipelineJobs");
-type Holder = { [slot]?: PipelineJobs };
+const slot = processSlot<PipelineJobs>("colbench.pipelineJobs");
 
 export function setPipelineJobs(jobs: PipelineJobs): void {
-  (globalThis as Holder)[slot] = jobs;
+  slot.set(jobs);
 }
 
 export function getPipelineJobs(): PipelineJobs {
-  const jobs = (globalThis as Holder)[slot];
-  if (!jobs) throw new Error("no pipeline jobs in this process: start the studio with `npx colbench serve`");
-  return jobs;
+  return slot.need("no pipeline jobs in this process: start the studio with `npx colbench serve`");
 }

@@ -9,7 +9,6 @@ import {
   specialTokensOf,
   type ChatTemplate,
   type RecordedTemplate,
-  type TemplateName,
 } from "./chat-template";
 
 // `--template`: a named fallback, or a model's own chat template from a hub id or a folder (its
@@ -21,7 +20,7 @@ export function templateDay(date: Date): string {
 }
 
 export async function loadTemplate(ref: string, options: { date?: string } = {}): Promise<ChatTemplate> {
-  if (isTemplateName(ref)) return chatTemplate(ref as TemplateName);
+  if (isTemplateName(ref)) return chatTemplate(ref);
   const resolved = await resolveModel(ref, { files: ["tokenizer_config.json"], optional: ["tokenizer.json"] });
   const configFile = path.join(resolved.folder, "tokenizer_config.json");
   let config: Record<string, unknown>;
@@ -43,7 +42,7 @@ export async function loadTemplate(ref: string, options: { date?: string } = {})
   let headerTokens: number | null = null;
   if (resolved.files.includes("tokenizer.json")) {
     const tokenizer = new Tokenizer(
-      JSON.parse(readFileSync(path.join(resolved.folder, "tokenizer.json"), "utf8")),
+      JSON.parse(readFileSync(path.join(resolved.folder, "tokenizer.json"), "utf8")) as Record<string, unknown>,
       config,
     );
     headerTokens = tokenizer.encode(template.assistantHeader, { add_special_tokens: false }).ids.length;

@@ -31,7 +31,10 @@ describe("the SWEET-RL pipeline view", () => {
 
   it("a best-of-1 run: no pairs (with the reason), candidates next", () => {
     const view = pipelineView({ ...none, episodesDone: 3, tasksWithSamples: 3, states: 9 });
-    expect(view.steps[0]).toMatchObject({ state: "blocked", why: expect.stringContaining("Best of k at 2 or more") });
+    expect(view.steps[0]).toMatchObject({
+      state: "blocked",
+      why: expect.stringContaining("Best of k at 2 or more") as unknown,
+    });
     expect(view.next).toBe("candidates");
     const official = view.exports.find((x) => x.format === "official")!;
     expect(official.lines).toBe(3);

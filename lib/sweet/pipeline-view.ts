@@ -52,6 +52,15 @@ export function pipelineView(
   c: PipelineCounts & { pairable: number; benchmark: Benchmark },
   run = "RUN",
 ): PipelineView {
+  const steps = stepViews(c);
+  const next = steps.find((s) => s.state === "ready" || s.state === "partly")?.step ?? null;
+  return { counts: c, steps, next, exports: exportViews(c, run) };
+}
+
+type ViewCounts = PipelineCounts & { pairable: number; benchmark: Benchmark };
+
+/** The four steps: each one's state, what it made, what it works on, and why it cannot run yet. */
+function stepViews(c: ViewCounts): StepView[] {
   const pairsWhy =
     c.episodesDone === 0
       ? "no finished episode yet: pairs compare finished samples of one task; let the run finish first"
@@ -60,7 +69,7 @@ export function pipelineView(
         : c.pairable === 0
           ? `no task has a better and a worse sample: a pair is ${benchmarkOf(c.benchmark).pairRule.what}`
           : undefined;
-  const steps: StepView[] = [
+  return [
     {
       step: "pairs",
       number: 1,
@@ -125,7 +134,10 @@ export function pipelineView(
         : {}),
     },
   ];
-  const next = steps.find((s) => s.state === "ready" || s.state === "partly")?.step ?? null;
+}
+
+/** The training files: what a line of each holds, how many lines it has, and which step fills an empty one. */
+function exportViews(c: ViewCounts, run: string): ExportView[] {
   const needsPairs = {
     step: "pairs" as const,
     panel: "make trajectory pairs first (step 1)",
@@ -154,7 +166,7 @@ export function pipelineView(
     panel: "no finished episode yet",
     cli: "no finished episode yet: the run has nothing to export",
   };
-  const exports: ExportView[] = [
+  return [
     {
       format: "official",
       holds: "one trajectory per finished episode, task by task (the benchmark's format)",
@@ -192,7 +204,6 @@ export function pipelineView(
       ...(c.turnPairs ? {} : { empty: needsTurnPairs }),
     },
   ];
-  return { counts: c, steps, next, exports };
 }
 
 /** A run's pipeline as the panel and `colbench export` describe it, counted from the store. */

@@ -130,7 +130,7 @@ export class PythonRandom {
   sample<T>(population: readonly T[], k: number): T[] {
     const n = population.length;
     if (k < 0 || k > n) throw new RangeError("sample larger than population or is negative");
-    const result: T[] = new Array(k);
+    const result = new Array<T>(k);
     let setsize = 21;
     if (k > 5) setsize += 4 ** Math.ceil(Math.log(3 * k) / Math.log(4));
     if (n <= setsize) {

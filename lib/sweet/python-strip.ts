@@ -11,7 +11,15 @@ const PYTHON_SPACE =
 const LEADING = new RegExp(`^[${PYTHON_SPACE}]+`);
 const TRAILING = new RegExp(`[${PYTHON_SPACE}]+$`);
 
-const text = (value: unknown) => (typeof value === "string" ? value : String(value ?? ""));
+/** A value's text: as it is, a number's or a boolean's, nothing for none, else its JSON (never "[object Object]"). */
+const text = (value: unknown): string =>
+  typeof value === "string"
+    ? value
+    : typeof value === "number" || typeof value === "boolean"
+      ? String(value)
+      : value === null || value === undefined
+        ? ""
+        : JSON.stringify(value);
 
 /** The globals the rewritten calls name. */
 export const PYTHON_STRIP_GLOBALS: Record<string, (value: unknown) => string> = {

@@ -36,7 +36,8 @@ export const POOL_CHROMIUM_FLAGS = [
 
 export interface LaunchedBrowser {
   browser: Browser;
-  close(): Promise<void>;
+  /** A plain function (it needs no `this`): pools hand it on to be called later. */
+  close: () => Promise<void>;
 }
 
 export async function launchChromium(
@@ -66,7 +67,7 @@ export async function launchChromium(
   }
   return {
     browser,
-    async close() {
+    close: async () => {
       const proc = browser.process();
       await Promise.race([browser.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000))]);
       if (proc && proc.exitCode === null) proc.kill("SIGKILL");

@@ -80,6 +80,7 @@ interface DocumentFacts {
 const READY_STATE = (d: unknown) => (d === document ? document.readyState : "navigated");
 
 /** The checks of a capture (verify.ts), run on the handle of the document the page was written into. */
+// eslint-disable-next-line @typescript-eslint/no-implied-eval -- the page runs it: a function built from verify.ts's own source strings, never from input
 const CHECK_DOCUMENT = new Function(
   "d",
   `if (d !== document) return null; const de = d.documentElement; return { content: ${DOCUMENT_HAS_CONTENT}, refresh: ${DOCUMENT_HAS_REFRESH}, extent: de ? [de.scrollWidth, de.scrollHeight] : null, url: location.href };`,

@@ -8,6 +8,7 @@ import type { Engine } from "./engine";
 import { FirefoxPool } from "./firefox";
 import { PlaceholderPhotos } from "./photo";
 import { ChromiumPool } from "./pool";
+import type { SlotResult } from "./slot";
 
 function send(message: FromWorker): void {
   process.send?.(message);
@@ -52,21 +53,34 @@ async function main(): Promise<void> {
       return;
     }
     const job: RenderJob = message;
-    pool.render(job.html, job.settings, job.deadlineMs).then((r) => {
-      send({
-        type: "result",
-        reqId: job.reqId,
-        status: r.status,
-        png: r.png,
-        width: r.width,
-        height: r.height,
-        aborted: r.aborted,
-        blocked: r.blocked,
-        ...(r.error ? { error: r.error } : {}),
-        ...(r.retried ? { retried: r.retried } : {}),
-        ...(r.verified ? { verified: r.verified } : {}),
-      });
+    // A render that throws (the pool closed under it) is still answered, so the parent's caller is not left waiting.
+    const failed = (error: unknown): SlotResult => ({
+      status: "failed",
+      png: Buffer.alloc(0),
+      width: 0,
+      height: 0,
+      aborted: 0,
+      blocked: [],
+      error: error instanceof Error ? error.message : String(error),
     });
+    void pool
+      .render(job.html, job.settings, job.deadlineMs)
+      .catch(failed)
+      .then((r) => {
+        send({
+          type: "result",
+          reqId: job.reqId,
+          status: r.status,
+          png: r.png,
+          width: r.width,
+          height: r.height,
+          aborted: r.aborted,
+          blocked: r.blocked,
+          ...(r.error ? { error: r.error } : {}),
+          ...(r.retried ? { retried: r.retried } : {}),
+          ...(r.verified ? { verified: r.verified } : {}),
+        });
+      });
   });
   send({ type: "ready", browserVersion: pool.browserVersion });
 }

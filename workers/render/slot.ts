@@ -466,8 +466,8 @@ export class Slot {
       .send("Runtime.evaluate", { expression: MEASURE_DOCUMENT_EXTENT, returnByValue: true })
       .catch(() => null);
     const v = r?.result.value as [number, number, string] | undefined;
-    if (!Array.isArray(v) || !(v[0]! > 0) || !(v[1]! > 0)) return this.fullPageSize();
-    return { width: v[0]!, height: v[1]! };
+    if (!Array.isArray(v) || !(v[0] > 0) || !(v[1] > 0)) return this.fullPageSize();
+    return { width: v[0], height: v[1] };
   }
 
   /**

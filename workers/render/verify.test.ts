@@ -72,24 +72,31 @@ describe("the verdict on a capture", () => {
       { sameDocument: false, navigatedTo: "about:blank", extent: { width: 1366, height: 8 }, hasContent: false },
       true,
     );
-    expect(v).toEqual({ why: expect.stringMatching(/navigated away .*\(to about:blank\)/), navigated: true });
+    expect(v).toEqual({
+      why: expect.stringMatching(/navigated away .*\(to about:blank\)/) as unknown,
+      navigated: true,
+    });
   });
 
   it("fails an empty capture, one shorter or narrower than the page's laid-out extent, and one of an emptied document", () => {
-    expect(verifyCapture({ width: 0, height: 0 }, good, true)).toEqual({ why: expect.stringMatching(/empty/) });
-    expect(verifyCapture({ width: 1354, height: 800 }, good, true)).toEqual({
-      why: expect.stringMatching(/smaller than the page's laid-out extent .*1354x1060/),
+    expect(verifyCapture({ width: 0, height: 0 }, good, true)).toEqual({
+      why: expect.stringMatching(/empty/) as unknown,
     });
-    expect(verifyCapture({ width: 1200, height: 1060 }, good, true)).toEqual({ why: expect.stringMatching(/smaller/) });
+    expect(verifyCapture({ width: 1354, height: 800 }, good, true)).toEqual({
+      why: expect.stringMatching(/smaller than the page's laid-out extent .*1354x1060/) as unknown,
+    });
+    expect(verifyCapture({ width: 1200, height: 1060 }, good, true)).toEqual({
+      why: expect.stringMatching(/smaller/) as unknown,
+    });
     expect(
       verifyCapture(
         { width: 1366, height: 8 },
         { ...good, extent: { width: 1366, height: 8 }, hasContent: false },
         true,
       ),
-    ).toEqual({ why: expect.stringMatching(/empty document/) });
+    ).toEqual({ why: expect.stringMatching(/empty document/) as unknown });
     expect(verifyCapture({ width: 1354, height: 1060 }, { ...good, extent: null }, true)).toEqual({
-      why: expect.stringMatching(/could not be measured/),
+      why: expect.stringMatching(/could not be measured/) as unknown,
     });
   });
 });

@@ -65,10 +65,10 @@ describe("colbench score backend", () => {
     const written = readFileSync(output, "utf8")
       .trim()
       .split("\n")
-      .map((l) => JSON.parse(l));
+      .map((l) => JSON.parse(l) as { reward: number; dialogue_history: unknown[]; tests: unknown[] });
     expect(written.map((r) => r.reward)).toEqual([1, 0.5, 0]);
-    expect(written[0].dialogue_history).toEqual([{ role: "user", content: "hi" }]);
-    expect(written[1].tests[1]).toMatchObject({
+    expect(written[0]!.dialogue_history).toEqual([{ role: "user", content: "hi" }]);
+    expect(written[1]!.tests[1]).toMatchObject({
       name: "b",
       expression: "f(2)",
       passed: false,

@@ -9,7 +9,7 @@ export class LenientJsonError extends Error {}
 type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
 /** A quoted value as CollabLLM converts it: true/false/null, then a number, else the string. */
-function convert(text: string): Value {
+function convert(text: string): string | number | boolean | null {
   const lower = text.toLowerCase();
   if (lower === "true") return true;
   if (lower === "false") return false;

@@ -6,7 +6,8 @@ import { startPostgres, type PostgresServer } from "./postgres-server";
 
 export interface DatabaseBackend {
   label: "pglite" | "postgresql";
-  open(): Promise<Database>;
+  /** A plain function (no `this`): tests take it out of the backend with `({ open }) => …`. */
+  open: () => Promise<Database>;
 }
 
 /**
@@ -14,7 +15,11 @@ export interface DatabaseBackend {
  * scratch folder, and a throwaway PostgreSQL cluster started on first use. `cleanup` (for afterAll)
  * stops the cluster and removes the folder; `dir` is there for the test's other scratch files.
  */
-export function databaseBackends(name: string): { backends: DatabaseBackend[]; dir: string; cleanup(): Promise<void> } {
+export function databaseBackends(name: string): {
+  backends: DatabaseBackend[];
+  dir: string;
+  cleanup: () => Promise<void>;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `colbench-${name}-`));
   let server: PostgresServer | undefined;
   return {
@@ -29,7 +34,7 @@ export function databaseBackends(name: string): { backends: DatabaseBackend[]; d
           }),
       },
     ],
-    async cleanup() {
+    cleanup: async () => {
       await server?.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -31,7 +31,7 @@ export function parseClipConfig(json: Record<string, unknown>): ClipVisionConfig
   const num = (v: unknown, fallback: number) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
   const act = vision.hidden_act ?? "quick_gelu";
   if (act !== "quick_gelu")
-    throw new Error(`CLIP vision config uses hidden_act ${String(act)}; only quick_gelu is implemented`);
+    throw new Error(`CLIP vision config uses hidden_act ${JSON.stringify(act)}; only quick_gelu is implemented`);
   return {
     hiddenSize: num(vision.hidden_size, DEFAULTS.hiddenSize),
     intermediateSize: num(vision.intermediate_size, DEFAULTS.intermediateSize),

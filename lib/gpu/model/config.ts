@@ -93,7 +93,7 @@ export function parseConfig(json: unknown, file = "config.json"): ModelConfig {
     } else if (kind !== "default") {
       throw problem(
         `${where}.rope_type`,
-        `"${String(kind)}" rope scaling is not supported (default, linear, llama3 are)`,
+        `${JSON.stringify(kind)} rope scaling is not supported (default, linear, llama3 are)`,
       );
     }
   }

@@ -131,7 +131,7 @@ export async function streamCheckpoint(
         if (!placement) return null;
         if (entry.shape.join("x") !== placement.shape.join("x")) {
           throw new Error(
-            `${where}: tensor ${entry.name} has shape [${entry.shape}], config.json says [${placement.shape}]`,
+            `${where}: tensor ${entry.name} has shape [${entry.shape.join(",")}], config.json says [${placement.shape.join(",")}]`,
           );
         }
         seen.add(entry.name);

@@ -63,7 +63,7 @@ export function urlSource(base: string, fetchFile: typeof fetch = fetch): Weight
   };
 }
 
-export async function jsonFile(source: WeightSource, name: string): Promise<unknown | null> {
+export async function jsonFile(source: WeightSource, name: string): Promise<unknown> {
   const text = await source.text(name);
   if (text === null) return null;
   try {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { deviceFor, NoAdapterError, type Gpu } from "../gpu";
 
 // WebGPU in Node through Dawn (the `webgpu` package). A real GPU is reached through Vulkan; a machine
-// without one (CI, this project's VMs) gets Dawn's OpenGL ES backend on Mesa's llvmpipe, which needs
+// without one (CI, this project's VMs) gets Dawn on OpenGL ES, on Mesa's llvmpipe, which needs
 // no display (EGL's surfaceless platform) and only Debian's stock Mesa (scripts/setup.sh installs it).
 // Debian 12's own lavapipe Vulkan driver is too old for Dawn, so Vulkan is not the software path.
 
@@ -19,12 +19,13 @@ const VULKAN_LOADERS = [
   "/usr/local/lib/libvulkan.so.1",
 ];
 
-export type NodeBackend = "vulkan" | "opengles";
+/** The graphics APIs Dawn is asked to use here (Dawn's own word for them is "backend"). */
+export type NodeGraphicsApi = "vulkan" | "opengles";
 
-function backendsToTry(): NodeBackend[] {
-  const chosen = process.env.COLBENCH_WEBGPU_BACKEND;
+function graphicsApisToTry(): NodeGraphicsApi[] {
+  const chosen = process.env.COLBENCH_WEBGPU_API;
   if (chosen === "vulkan" || chosen === "opengles") return [chosen];
-  if (chosen) throw new Error(`COLBENCH_WEBGPU_BACKEND: expected vulkan or opengles, got "${chosen}"`);
+  if (chosen) throw new Error(`COLBENCH_WEBGPU_API: expected vulkan or opengles, got "${chosen}"`);
   // Without a Vulkan loader Dawn only prints a warning and finds nothing; skip it quietly.
   const vulkan =
     process.platform !== "linux" ||
@@ -33,13 +34,13 @@ function backendsToTry(): NodeBackend[] {
   return vulkan ? ["vulkan", "opengles"] : ["opengles"];
 }
 
-async function adapterOn(dawn: DawnModule, backend: NodeBackend): Promise<GPUAdapter | null> {
-  if (backend === "opengles") {
+async function adapterOn(dawn: DawnModule, api: NodeGraphicsApi): Promise<GPUAdapter | null> {
+  if (api === "opengles") {
     // Mesa's EGL reads this when Dawn first opens it: no X or Wayland display needed.
     process.env.EGL_PLATFORM ??= "surfaceless";
     const gpu = dawn.create(["backend=opengles"]);
     keepAlive.push(gpu);
-    return gpu.requestAdapter({ featureLevel: "compatibility" } as GPURequestAdapterOptions);
+    return gpu.requestAdapter({ featureLevel: "compatibility" });
   }
   const gpu = dawn.create([]);
   keepAlive.push(gpu);
@@ -50,15 +51,15 @@ async function adapterOn(dawn: DawnModule, backend: NodeBackend): Promise<GPUAda
 export async function openNodeGpu(): Promise<Gpu> {
   let dawn: DawnModule;
   try {
-    dawn = (await import("webgpu")) as unknown as DawnModule;
+    dawn = await import("webgpu");
   } catch (error) {
     throw new NoAdapterError(`WebGPU for Node (the \`webgpu\` package) did not load: ${(error as Error).message}`);
   }
   const tried: string[] = [];
-  for (const backend of backendsToTry()) {
-    const adapter = await adapterOn(dawn, backend);
-    if (adapter) return deviceFor(adapter, backend);
-    tried.push(backend);
+  for (const api of graphicsApisToTry()) {
+    const adapter = await adapterOn(dawn, api);
+    if (adapter) return deviceFor(adapter, api);
+    tried.push(api);
   }
   throw new NoAdapterError(
     `no WebGPU adapter (tried ${tried.join(", ")}): a GPU needs its Vulkan driver (libvulkan1 and the vendor's ICD); ` +

@@ -148,7 +148,7 @@ const ESCAPES: Array<[string, (origin: string, host: string) => string]> = [
 ];
 
 /** A page let out: the engine as a plain setup starts it, no namespace, no interception, no proxy. */
-async function plainBrowser(engine: BrowserName): Promise<{ browser: Browser; close(): Promise<void> }> {
+async function plainBrowser(engine: BrowserName): Promise<{ browser: Browser; close: () => Promise<void> }> {
   if (engine === "chromium")
     return launchChromium(
       defaultChromium(),

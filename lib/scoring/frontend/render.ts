@@ -319,7 +319,7 @@ export class RenderPool {
     const tsx = pathToFileURL(createRequire(path.join(projectRoot, "package.json")).resolve("tsx")).href;
     // The worker (and so Chromium) starts inside its own network namespace where the machine allows it.
     const [command, ...prefix] = [...this.isolation.wrap, process.execPath];
-    const worker = spawn(command!, [...prefix, "--import", tsx, entry, JSON.stringify(workerOptions)], {
+    const worker = spawn(command, [...prefix, "--import", tsx, entry, JSON.stringify(workerOptions)], {
       serialization: "advanced", // PNGs travel as bytes, not JSON arrays
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });

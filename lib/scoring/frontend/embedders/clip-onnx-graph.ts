@@ -34,7 +34,7 @@ class GraphBuilder {
   /** A float32 constant (weights); little-endian raw bytes, as typed arrays are on every platform Node runs on here. */
   floats(name: string, dims: number[], data: Float32Array): string {
     if (data.length !== dims.reduce((a, b) => a * b, 1))
-      throw new Error(`${name}: ${data.length} values for shape [${dims}]`);
+      throw new Error(`${name}: ${data.length} values for shape [${dims.join(",")}]`);
     this.initializers.push({
       name,
       dims,

@@ -21,7 +21,7 @@ let gpu: Gpu;
 beforeAll(async () => {
   gpu = await openNodeGpu();
   console.log(
-    `adapter: ${gpu.info.backend} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}, shader-f16: ${gpu.info.f16}`,
+    `adapter: ${gpu.info.graphicsApi} ${gpu.info.description}${gpu.info.software ? " (software)" : ""}, shader-f16: ${gpu.info.f16}`,
   );
 });
 afterAll(() => gpu?.destroy());

@@ -41,7 +41,7 @@ export async function weightsSha256(file: string): Promise<string> {
   } catch {
     // none yet
   }
-  if (index[key]) return index[key]!;
+  if (index[key]) return index[key];
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(real)) hash.update(chunk as Buffer);
   const digest = hash.digest("hex");

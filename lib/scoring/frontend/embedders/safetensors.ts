@@ -115,13 +115,15 @@ export class SafetensorsFile {
       expectedShape &&
       (expectedShape.length !== info.shape.length || expectedShape.some((d, i) => d !== info.shape[i]))
     ) {
-      throw new Error(`${this.path}: ${name} has shape [${info.shape}], expected [${expectedShape}]`);
+      throw new Error(
+        `${this.path}: ${name} has shape [${info.shape.join(",")}], expected [${expectedShape.join(",")}]`,
+      );
     }
     const [begin, end] = info.data_offsets;
     const data = decodeTensorBytes(this.readAt(this.dataStart + begin, end - begin), info.dtype);
     const count = info.shape.reduce((a, b) => a * b, 1);
     if (data.length !== count)
-      throw new Error(`${this.path}: ${name} holds ${data.length} values for shape [${info.shape}]`);
+      throw new Error(`${this.path}: ${name} holds ${data.length} values for shape [${info.shape.join(",")}]`);
     return { shape: info.shape, data };
   }
 
