@@ -49,17 +49,7 @@ function download(file: { body: string; type: string; filename: string }) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function SortableTable({
-  columns,
-  rows,
-  name,
-  testId,
-  dense = false,
-  initialOrder = null,
-  serverSort,
-  exportHrefs,
-  caption,
-}: {
+interface SortableTableProps {
   columns: SortableColumn[];
   rows: SortableRow[];
   /** The downloads' file name, without extension. */
@@ -74,7 +64,19 @@ export function SortableTable({
   exportHrefs?: Record<ExportFormat, string>;
   /** Words beside the filter box ("12 runs"). */
   caption?: ReactNode;
-}) {
+}
+
+export function SortableTable({
+  columns,
+  rows,
+  name,
+  testId,
+  dense = false,
+  initialOrder = null,
+  serverSort,
+  exportHrefs,
+  caption,
+}: SortableTableProps) {
   const [clientOrder, setClientOrder] = useState<SortOrder | null>(initialOrder);
   const [filter, setFilter] = useState("");
   const order = serverSort ? serverSort.order : clientOrder;
@@ -83,103 +85,39 @@ export function SortableTable({
     return serverSort ? kept : sortRows(kept, clientOrder);
   }, [rows, filter, serverSort, clientOrder]);
   const pad = dense ? "px-3 py-1.5" : "px-3 py-2";
-  const save = (format: ExportFormat) => download(tableExport(columns, shown, format, name));
-  const button = "rounded-md bg-white px-2 py-1 text-xs text-stone-700 ring-1 ring-stone-300 hover:bg-stone-100";
 
   return (
     <div data-testid={testId ? `${testId}-box` : undefined}>
-      <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
-        <input
-          type="search"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-          placeholder={serverSort ? "Filter this page" : "Filter rows"}
-          aria-label={serverSort ? "Filter this page's rows" : "Filter rows"}
-          className="w-48 min-w-0 rounded-md border border-stone-300 bg-white px-2 py-1 text-sm"
-        />
-        <span
-          className="text-xs text-stone-500"
-          aria-live="polite"
-          data-testid={testId ? `${testId}-count` : undefined}
-        >
-          {filter ? `${shown.length} of ${rows.length} shown` : caption}
-        </span>
-        <span className="ml-auto flex gap-2">
-          {(["csv", "json"] as const).map((format) =>
-            exportHrefs && !filter ? (
-              <a key={format} href={exportHrefs[format]} className={button} download>
-                Export {format.toUpperCase()}
-              </a>
-            ) : (
-              <button key={format} type="button" onClick={() => save(format)} className={button}>
-                Export {format.toUpperCase()}
-              </button>
-            ),
-          )}
-        </span>
-      </div>
+      <Toolbar
+        filter={filter}
+        setFilter={setFilter}
+        paged={Boolean(serverSort)}
+        count={filter ? `${shown.length} of ${rows.length} shown` : caption}
+        countTestId={testId ? `${testId}-count` : undefined}
+        exportHrefs={exportHrefs}
+        save={(format) => download(tableExport(columns, shown, format, name))}
+      />
       {/* A table wider than the screen scrolls inside its own box instead of widening the page. */}
       <div className="overflow-x-auto rounded-lg border border-stone-200 bg-white">
         <table className="w-full text-sm" data-testid={testId}>
           <thead className="bg-stone-100 text-left text-xs uppercase tracking-wide text-stone-500">
             <tr>
-              {columns.map((column) => {
-                const sorted = order?.column === column.id ? order.dir : null;
-                const mark = sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : "";
-                const label = (
-                  <>
-                    {column.header}
-                    <span aria-hidden="true">{mark}</span>
-                  </>
-                );
-                const link = "uppercase tracking-wide hover:text-stone-900 hover:underline";
-                return (
-                  <th
-                    key={column.id}
-                    scope="col"
-                    aria-sort={column.unsortable ? undefined : sorted ? ARIA[sorted] : "none"}
-                    className={`px-3 py-2 ${column.numeric ? "text-right" : ""}`}
-                  >
-                    {column.unsortable ? (
-                      column.header
-                    ) : serverSort ? (
-                      <Link href={sortHref(serverSort.base, nextOrder(order, column))} className={link}>
-                        {label}
-                      </Link>
-                    ) : (
-                      <button
-                        type="button"
-                        onClick={() => setClientOrder(nextOrder(clientOrder, column))}
-                        className={`${link} text-left`}
-                      >
-                        {label}
-                      </button>
-                    )}
-                  </th>
-                );
-              })}
+              {columns.map((column) => (
+                <HeaderCell
+                  key={column.id}
+                  column={column}
+                  order={order}
+                  href={serverSort ? sortHref(serverSort.base, nextOrder(order, column)) : null}
+                  onSort={() => setClientOrder(nextOrder(clientOrder, column))}
+                />
+              ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-stone-100">
             {shown.map((row) => (
               <tr key={row.key} className="hover:bg-stone-50">
                 {columns.map((column) => (
-                  <td
-                    key={column.id}
-                    className={[
-                      pad,
-                      column.numeric ? "text-right tabular-nums" : "",
-                      column.className ?? "",
-                      row.classes?.[column.id] ?? "",
-                    ]
-                      .filter(Boolean)
-                      .join(" ")}
-                    title={row.titles?.[column.id]}
-                    data-column={column.id}
-                    data-testid={column.cellTestId}
-                  >
-                    {row.nodes?.[column.id] ?? row.cells[column.id]?.text ?? ""}
-                  </td>
+                  <BodyCell key={column.id} column={column} row={row} pad={pad} />
                 ))}
               </tr>
             ))}
@@ -187,5 +125,124 @@ export function SortableTable({
         </table>
       </div>
     </div>
+  );
+}
+
+/**
+ * The filter box, how many rows it keeps, and the downloads: the export routes' whole table while
+ * nothing is filtered and they exist, otherwise the rows shown, saved from the page.
+ */
+function Toolbar({
+  filter,
+  setFilter,
+  paged,
+  count,
+  countTestId,
+  exportHrefs,
+  save,
+}: {
+  filter: string;
+  setFilter: (filter: string) => void;
+  /** Whether the rows are one page of many (the filter then keeps rows of this page only). */
+  paged: boolean;
+  count: ReactNode;
+  countTestId: string | undefined;
+  exportHrefs: Record<ExportFormat, string> | undefined;
+  save: (format: ExportFormat) => void;
+}) {
+  const button = "rounded-md bg-white px-2 py-1 text-xs text-stone-700 ring-1 ring-stone-300 hover:bg-stone-100";
+  return (
+    <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
+      <input
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        placeholder={paged ? "Filter this page" : "Filter rows"}
+        aria-label={paged ? "Filter this page's rows" : "Filter rows"}
+        className="w-48 min-w-0 rounded-md border border-stone-300 bg-white px-2 py-1 text-sm"
+      />
+      <span className="text-xs text-stone-500" aria-live="polite" data-testid={countTestId}>
+        {count}
+      </span>
+      <span className="ml-auto flex gap-2">
+        {(["csv", "json"] as const).map((format) =>
+          exportHrefs && !filter ? (
+            <a key={format} href={exportHrefs[format]} className={button} download>
+              Export {format.toUpperCase()}
+            </a>
+          ) : (
+            <button key={format} type="button" onClick={() => save(format)} className={button}>
+              Export {format.toUpperCase()}
+            </button>
+          ),
+        )}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * A column's header: plain when unsortable, else a link to the sorted page (`href`, a paged table)
+ * or a button that sorts the rows held here (`onSort`). aria-sort and the arrow say the current order.
+ */
+function HeaderCell({
+  column,
+  order,
+  href,
+  onSort,
+}: {
+  column: SortableColumn;
+  order: SortOrder | null;
+  href: string | null;
+  onSort: () => void;
+}) {
+  const sorted = order?.column === column.id ? order.dir : null;
+  const mark = sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : "";
+  const label = (
+    <>
+      {column.header}
+      <span aria-hidden="true">{mark}</span>
+    </>
+  );
+  const link = "uppercase tracking-wide hover:text-stone-900 hover:underline";
+  return (
+    <th
+      scope="col"
+      aria-sort={column.unsortable ? undefined : sorted ? ARIA[sorted] : "none"}
+      className={`px-3 py-2 ${column.numeric ? "text-right" : ""}`}
+    >
+      {column.unsortable ? (
+        column.header
+      ) : href !== null ? (
+        <Link href={href} className={link}>
+          {label}
+        </Link>
+      ) : (
+        <button type="button" onClick={onSort} className={`${link} text-left`}>
+          {label}
+        </button>
+      )}
+    </th>
+  );
+}
+
+/** One cell: the row's node for the column when it has one, else the cell's text. */
+function BodyCell({ column, row, pad }: { column: SortableColumn; row: SortableRow; pad: string }) {
+  return (
+    <td
+      className={[
+        pad,
+        column.numeric ? "text-right tabular-nums" : "",
+        column.className ?? "",
+        row.classes?.[column.id] ?? "",
+      ]
+        .filter(Boolean)
+        .join(" ")}
+      title={row.titles?.[column.id]}
+      data-column={column.id}
+      data-testid={column.cellTestId}
+    >
+      {row.nodes?.[column.id] ?? row.cells[column.id]?.text ?? ""}
+    </td>
   );
 }

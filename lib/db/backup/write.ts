@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
-import { once } from "node:events";
+import type { ClientBase } from "pg";
 import { schemaColumns, schemaSequences } from "./catalog";
 import { to as copyTo } from "pg-copy-streams";
 import { openSnapshot, type SnapshotSource } from "./snapshot-source";
 import { copyToLines } from "./copy-text";
+import { openPartialFile, type PartialFile } from "./partial-file";
 import { FORMAT, VERSION, quoteIdent, type BackupHeader, type EndLine, type TableLine } from "./format";
 
 export interface BackupSource {
@@ -62,156 +62,165 @@ export async function writeBackup(
   file: string,
   options: BackupOptions = {},
 ): Promise<BackupResult> {
-  const { default: pg } = await import("pg");
-  const batch = options.batch ?? 500;
   const target = path.resolve(file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const partial = `${target}.partial`;
-  const gzip = zlib.createGzip({ level: 6 });
-  const out = fs.createWriteStream(partial, { fd: createPartial(partial) });
-  gzip.pipe(out);
-  // Compressed on libuv's threads (zlib streams), never on this one.
-  const writeText = async (text: string) => {
-    if (!gzip.write(text)) await once(gzip, "drain");
+  const out = openPartialFile(`${target}.partial`);
+  let read: DatabaseRead;
+  let files: number;
+  try {
+    read = await writeDatabase(source, options, out);
+  } catch (error) {
+    out.discard();
+    throw error;
+  }
+  try {
+    files = await writeRenders(options.renders, out);
+    await out.write({ end: true, rows: read.rows, files } satisfies EndLine);
+    await out.complete(target);
+  } catch (error) {
+    out.discard();
+    throw error;
+  }
+  return {
+    file: target,
+    takenAt: read.header.takenAt,
+    finishedAt: new Date().toISOString(),
+    bytes: fs.statSync(target).size,
+    rows: read.rows,
+    files,
+    migrations: read.header.migrations,
   };
-  const write = (value: unknown) => writeText(JSON.stringify(value) + "\n");
+}
+
+interface DatabaseRead {
+  header: BackupHeader;
+  /** Rows written, by table. */
+  rows: Record<string, number>;
+}
+
+/**
+ * The header, every table and every sequence, read in one REPEATABLE READ, READ ONLY transaction: on
+ * the embedded database from the owner's copy of its folder when it makes one, else from its session.
+ */
+async function writeDatabase(source: BackupSource, options: BackupOptions, out: PartialFile): Promise<DatabaseRead> {
+  const { default: pg } = await import("pg");
   let snapshot: SnapshotSource | null = null;
   let client: InstanceType<typeof pg.Client> | undefined;
-  // Every column is read as text, so no value is reinterpreted on the way (timestamps, bigints, json).
-  const rows: Record<string, number> = {};
-  let files = 0;
-  let header: BackupHeader;
   try {
     if (source.kind === "pglite" && readsSnapshot(options)) snapshot = await openSnapshot(source.url);
     client = new pg.Client({ connectionString: snapshot?.url ?? source.url, application_name: "colbench backup" });
     await client.connect();
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    // The snapshot is taken by the transaction's first statement: this one.
-    const now = await client.query<{ now: Date; version: string }>(
-      "SELECT clock_timestamp() AS now, current_setting('server_version') AS version",
-    );
-    const takenAt = snapshot?.takenAt ?? now.rows[0]!.now.toISOString();
-    const migrations = await client
-      .query<{ migration_name: string }>(
-        `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
-      )
-      .then((r) => r.rows.map((row) => row.migration_name));
-    header = {
-      format: FORMAT,
-      version: VERSION,
-      takenAt,
-      source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version },
-      migrations,
-    };
-    await write(header);
-    const tables = await schemaColumns(client);
-    const references = (await client.query<{ table: string; references: string }>(REFERENCES_SQL)).rows;
-    for (const table of referencedFirst([...tables.keys()], references)) {
-      const columns = tables.get(table)!;
-      await write({ table, columns } satisfies TableLine);
-      const select = `SELECT ${columns.map(([name]) => `${quoteIdent(name)}::text`).join(", ")} FROM ${quoteIdent(table)}`;
-      if (source.kind === "postgresql") {
-        // COPY streams the rows as the server reads them. PGlite's socket answers a statement whole,
-        // so there a cursor's batches keep the memory small.
-        rows[table] = await copyToLines(client.query(copyTo(`COPY (${select}) TO STDOUT`)), writeText);
-        continue;
-      }
-      await client.query(`DECLARE colbench_backup NO SCROLL CURSOR FOR ${select}`);
-      let count = 0;
-      for (;;) {
-        const got = await client.query<Array<string | null>>({
-          text: `FETCH ${batch} FROM colbench_backup`,
-          rowMode: "array",
-        });
-        await writeText(got.rows.map((row) => JSON.stringify(row) + "\n").join(""));
-        count += got.rows.length;
-        if (got.rows.length < batch) break;
-      }
-      await client.query("CLOSE colbench_backup");
-      rows[table] = count;
-    }
-    for (const sequence of await schemaSequences(client)) {
-      const value = await client.query<{ last_value: string; is_called: boolean }>(
-        `SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`,
-      );
-      await write({ sequence, value: value.rows[0]!.last_value, called: value.rows[0]!.is_called });
-    }
+    const header = await readHeader(client, source, snapshot?.takenAt);
+    await out.write(header);
+    const rows = await writeTables(client, source.kind, options.batch ?? 500, out);
+    await writeSequences(client, out);
     await client.query("COMMIT");
-  } catch (error) {
-    gzip.destroy();
-    out.destroy();
-    fs.rmSync(partial, { force: true });
-    throw error;
+    return { header, rows };
   } finally {
     await client?.end().catch(() => {});
     await snapshot?.close();
   }
-  try {
-    // Renders are content-addressed files written once: copying them after the snapshot is safe.
-    if (options.renders && fs.existsSync(/*turbopackIgnore: true*/ options.renders)) {
-      for (const relative of listFiles(options.renders)) {
-        let data: Buffer;
-        try {
-          data = fs.readFileSync(path.join(/*turbopackIgnore: true*/ options.renders, relative));
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // evicted meanwhile
-          throw error;
-        }
-        await write({
-          file: path.posix.join("renders", relative.split(path.sep).join("/")),
-          data: data.toString("base64"),
-        });
-        files++;
-      }
-    }
-    await write({ end: true, rows, files } satisfies EndLine);
-    gzip.end();
-    await once(out, "close");
-    const handle = fs.openSync(partial, "r");
-    fs.fsyncSync(handle);
-    fs.closeSync(handle);
-    fs.renameSync(partial, target);
-  } catch (error) {
-    gzip.destroy();
-    out.destroy();
-    fs.rmSync(partial, { force: true });
-    throw error;
-  }
+}
+
+/** The file's first line: when the snapshot was taken, of what, and the migrations it holds. */
+async function readHeader(client: ClientBase, source: BackupSource, copiedAt?: string): Promise<BackupHeader> {
+  // The snapshot is taken by the transaction's first statement: this one.
+  const now = await client.query<{ now: Date; version: string }>(
+    "SELECT clock_timestamp() AS now, current_setting('server_version') AS version",
+  );
+  const migrations = await client
+    .query<{ migration_name: string }>(
+      `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+    )
+    .then((r) => r.rows.map((row) => row.migration_name));
   return {
-    file: target,
-    takenAt: header.takenAt,
-    finishedAt: new Date().toISOString(),
-    bytes: fs.statSync(target).size,
-    rows,
-    files,
-    migrations: header.migrations,
+    format: FORMAT,
+    version: VERSION,
+    takenAt: copiedAt ?? now.rows[0]!.now.toISOString(),
+    source: { kind: source.kind, location: source.location, serverVersion: now.rows[0]!.version },
+    migrations,
   };
+}
+
+/** Each table's line and its rows, referenced tables first; returns the rows written by table. */
+async function writeTables(
+  client: ClientBase,
+  kind: string,
+  batch: number,
+  out: PartialFile,
+): Promise<Record<string, number>> {
+  const rows: Record<string, number> = {};
+  const tables = await schemaColumns(client);
+  const references = (await client.query<{ table: string; references: string }>(REFERENCES_SQL)).rows;
+  for (const table of referencedFirst([...tables.keys()], references)) {
+    const columns = tables.get(table)!;
+    await out.write({ table, columns } satisfies TableLine);
+    // Every column is read as text, so no value is reinterpreted on the way (timestamps, bigints, json).
+    const select = `SELECT ${columns.map(([name]) => `${quoteIdent(name)}::text`).join(", ")} FROM ${quoteIdent(table)}`;
+    // COPY streams the rows as the server reads them. PGlite's socket answers a statement whole,
+    // so there a cursor's batches keep the memory small.
+    rows[table] =
+      kind === "postgresql"
+        ? await copyToLines(client.query(copyTo(`COPY (${select}) TO STDOUT`)), out.writeText)
+        : await writeInBatches(client, select, batch, out);
+  }
+  return rows;
+}
+
+/** A table's rows through a cursor, BATCH at a time; returns how many. */
+async function writeInBatches(client: ClientBase, select: string, batch: number, out: PartialFile): Promise<number> {
+  await client.query(`DECLARE colbench_backup NO SCROLL CURSOR FOR ${select}`);
+  let count = 0;
+  for (;;) {
+    const got = await client.query<Array<string | null>>({
+      text: `FETCH ${batch} FROM colbench_backup`,
+      rowMode: "array",
+    });
+    await out.writeText(got.rows.map((row) => JSON.stringify(row) + "\n").join(""));
+    count += got.rows.length;
+    if (got.rows.length < batch) break;
+  }
+  await client.query("CLOSE colbench_backup");
+  return count;
+}
+
+/** Each sequence's position, so a restore hands out the ids the database would have next. */
+async function writeSequences(client: ClientBase, out: PartialFile): Promise<void> {
+  for (const sequence of await schemaSequences(client)) {
+    const value = await client.query<{ last_value: string; is_called: boolean }>(
+      `SELECT last_value::text, is_called FROM ${quoteIdent(sequence)}`,
+    );
+    await out.write({ sequence, value: value.rows[0]!.last_value, called: value.rows[0]!.is_called });
+  }
+}
+
+/**
+ * The render cache folder's files (--with-renders), as base64 lines; returns how many. Renders are
+ * content-addressed files written once: copying them after the snapshot is safe.
+ */
+async function writeRenders(renders: string | undefined, out: PartialFile): Promise<number> {
+  if (!renders || !fs.existsSync(/*turbopackIgnore: true*/ renders)) return 0;
+  let files = 0;
+  for (const relative of listFiles(renders)) {
+    let data: Buffer;
+    try {
+      data = fs.readFileSync(path.join(/*turbopackIgnore: true*/ renders, relative));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue; // evicted meanwhile
+      throw error;
+    }
+    await out.write({
+      file: path.posix.join("renders", relative.split(path.sep).join("/")),
+      data: data.toString("base64"),
+    });
+    files++;
+  }
+  return files;
 }
 
 function readsSnapshot(options: BackupOptions): boolean {
   return options.snapshot ?? process.env.COLBENCH_BACKUP_SNAPSHOT !== "off";
-}
-
-/**
- * Opens FILE.partial as a new file of this process alone: created exclusively, never through a link,
- * readable by its owner only. A regular file left there by a backup that was killed is replaced; a
- * link or anything else is refused, since writing through it would overwrite what it points at.
- */
-function createPartial(partial: string): number {
-  const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
-  try {
-    return fs.openSync(partial, flags, 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const found = fs.lstatSync(partial);
-  if (!found.isFile()) {
-    throw new Error(
-      `${partial} exists and is ${found.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: refusing to write the backup through it (remove it, or choose another file name)`,
-    );
-  }
-  fs.unlinkSync(partial);
-  return fs.openSync(partial, flags, 0o600);
 }
 
 function listFiles(root: string, under = ""): string[] {
