@@ -99,7 +99,15 @@ function turnOf(row: Turn): TurnRecord {
 const turnWaitMs = (turn: TurnRecord) =>
   turn.waitMs === undefined || !Number.isFinite(turn.waitMs) ? null : Math.round(turn.waitMs);
 
-const jsonText = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+// PostgreSQL's text and jsonb hold no NUL character, which a model server may send and a byte-level tokenizer
+// may produce: it is stored as U+FFFD, so the turn is kept instead of failing its episode at the insert.
+const storable = (text: string) => text.replaceAll("\u0000", "\uFFFD");
+const storableOrNull = (text: string | null | undefined) =>
+  text === undefined || text === null ? null : storable(text);
+const jsonText = (value: unknown) =>
+  value === undefined || value === null
+    ? null
+    : JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" ? storable(v) : v));
 
 // The three writes below run once per turn or episode of every run. They are plain SQL because
 // each Prisma query costs about 1 ms of CPU to plan, twice what the insert itself costs
@@ -157,8 +165,8 @@ export async function appendTurn(
   if (claim === undefined) {
     await prisma.$executeRaw`
       INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage", "waitMs")
-      VALUES (${episodeId}, ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
-              ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
+      VALUES (${episodeId}, ${turn.index}, ${turn.role}::"TurnRole", ${storable(turn.content)}, ${storableOrNull(turn.rawOutput)},
+              ${jsonText(turn.prompt)}::jsonb, ${storableOrNull(turn.html)}, ${turn.renderId ?? null},
               ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb, ${turnWaitMs(turn)}::int)`;
     return;
   }
@@ -169,8 +177,8 @@ export async function appendTurn(
         SELECT "id" FROM "Episode" WHERE "id" = ${episodeId} AND "claimGen" = ${claim} AND "status" = 'running' FOR NO KEY UPDATE
       )
       INSERT INTO "Turn" ("episodeId", "index", "role", "content", "rawOutput", "prompt", "html", "renderId", "tokenLogprobs", "usage", "waitMs")
-      SELECT held."id", ${turn.index}, ${turn.role}::"TurnRole", ${turn.content}, ${turn.rawOutput ?? null},
-             ${jsonText(turn.prompt)}::jsonb, ${turn.html ?? null}, ${turn.renderId ?? null},
+      SELECT held."id", ${turn.index}, ${turn.role}::"TurnRole", ${storable(turn.content)}, ${storableOrNull(turn.rawOutput)},
+             ${jsonText(turn.prompt)}::jsonb, ${storableOrNull(turn.html)}, ${turn.renderId ?? null},
              ${jsonText(turn.tokenLogprobs)}::jsonb, ${jsonText(turn.usage)}::jsonb, ${turnWaitMs(turn)}::int
         FROM held`;
   } catch (error) {
