@@ -159,6 +159,7 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   await step("candidates").getByLabel("Candidates per turn").fill("2");
   await step("candidates").getByRole("button", { name: "Sample candidates" }).click();
   await expect(status).toHaveAttribute("data-state", "crashed", { timeout: 90_000 });
+  await expect(status).toContainText("Latest: Candidates: did not finish");
   await expect(panel.getByTestId("pipeline-error")).toContainText(
     "this server returns no log-probs for sampled text; candidates need a server that does, e.g. vLLM",
   );
