@@ -57,6 +57,8 @@ describe("the worker's frames", () => {
       reason: "mismatch",
       expected: "'é'",
       actual: "'é\\ud800✓'",
+      // What the answer printed during this test, kept with the test's result.
+      output: "ü ✓\n",
     });
     expect(pong).toEqual({ id: 8, type: "pong" });
   });
