@@ -404,8 +404,10 @@ export class OpenAICompatibleClient {
     const elapsedMs = Math.round(performance.now() - started);
     const outage = outageSince !== null && takesServerOut(lastError);
     // The outage began when the server first stopped answering, maybe long before this request came
-    // (a request that arrives past the give-up time fails at once): that is what the reason must say.
-    const downSince = outage ? Math.min(breaker?.outage?.since ?? outageSince!, outageSince!) : null;
+    // (a request that arrives past the give-up time fails at once): that is what the reason must say. The
+    // breaker's start is the one every request of the outage shares (this request's own first failure can be
+    // a millisecond earlier than the breaker recorded it); without a breaker, this request's own.
+    const downSince = outage ? (breaker?.outage?.since ?? outageSince!) : null;
     const why = outage
       ? `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s of outage`
       : `gave up after ${attempts} attempts, ${(elapsedMs / 1000).toFixed(1)} s`;
