@@ -115,7 +115,7 @@ function NextStep({ view, next }: { view: PanelData; next: StepView | undefined 
 
 // A step that threw, whether it was refused before any work (bad input, a server without log-probs) or failed
 // along the way, did not finish: the error beside it says which; "crashed" said neither.
-const STATE_WORDS: Record<string, string> = {
+const LATEST_WORDS: Record<string, string> = {
   running: "running",
   finished: "finished",
   stopped: "stopped",
@@ -134,7 +134,7 @@ function LatestStep({ status, running, onStop }: { status: StepEvent | null; run
       {status ? (
         <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <span>
-            Latest: {LABELS[status.step]}: {STATE_WORDS[status.state] ?? status.state}
+            Latest: {LABELS[status.step]}: {LATEST_WORDS[status.state] ?? status.state}
             {status.total ? ` · ${status.done}/${status.total}` : ""}
             {status.summary
               ? ` · ${Object.entries(status.summary)
