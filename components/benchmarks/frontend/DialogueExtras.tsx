@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { EpisodeStreamState } from "@/components/live/useEpisodeStream";
 import { LiveSimilarity } from "@/components/play/LiveSimilarity";
 
@@ -10,16 +10,19 @@ import { LiveSimilarity } from "@/components/play/LiveSimilarity";
  */
 export function FrontendDialogueExtras({ live, clip }: { live: EpisodeStreamState; clip: string | null }) {
   // The agent's latest page and the target, kept while the agent works on the next one.
-  const [shown, setShown] = useState<{ agent: string | null; target: string | null }>({ agent: null, target: null });
+  const [shown, setShown] = useState<{
+    agent: string | null;
+    target: string | null;
+  }>({ agent: null, target: null });
   const agentRender = live.awaiting?.role === "simulator" ? live.awaiting.agentRenderId : undefined;
   const targetRender = live.awaiting?.role === "simulator" ? live.awaiting.targetRenderId : undefined;
-  // Adjusted while rendering (React's pattern for state that follows a prop), so the new pair never shows a
-  // frame late.
-  if (
-    (agentRender || targetRender) &&
-    (shown.agent !== (agentRender ?? null) || shown.target !== (targetRender ?? null))
-  )
-    setShown({ agent: agentRender ?? null, target: targetRender ?? null });
+  // An effect, not an update while rendering: set while rendering, this pair kept the seat's page from ever
+  // navigating to its replay (e2e/play.spec.ts, the frontend collaborator), so it stays here, after the render.
+  useEffect(() => {
+    if (agentRender || targetRender)
+      // eslint-disable-next-line react-hooks/set-state-in-effect
+      setShown({ agent: agentRender ?? null, target: targetRender ?? null });
+  }, [agentRender, targetRender]);
   return (
     <>
       <div className="mt-4">
