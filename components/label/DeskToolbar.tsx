@@ -81,52 +81,42 @@ export function DeskToolbar({ commentRef, ...p }: ToolbarProps) {
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <AnswerButtons schema={p.schema} disabled={!ready} onAnswer={p.onAnswer} />
         <span className="mx-1 h-6 w-px bg-stone-300" aria-hidden />
-        <button
-          type="button"
+        <KeyButton
+          label="Undo"
+          shortcut="u"
           className={plain}
           disabled={p.phase === "saving" || p.phase === "loading" || p.revising}
           onClick={p.onUndo}
-          aria-keyshortcuts="u"
-        >
-          Undo <kbd className="ml-1 opacity-75">u</kbd>
-        </button>
-        <button
-          type="button"
+        />
+        <KeyButton
+          label="Skip"
+          shortcut="s"
           className={plain}
           disabled={!ready || p.revising}
           onClick={() => p.onPass("skip")}
-          aria-keyshortcuts="s"
-        >
-          Skip <kbd className="ml-1 opacity-75">s</kbd>
-        </button>
-        <button
-          type="button"
+        />
+        <KeyButton
+          label="Later"
+          shortcut="l"
           className={plain}
           disabled={!ready || p.revising}
           onClick={() => p.onPass("later")}
-          aria-keyshortcuts="l"
-        >
-          Later <kbd className="ml-1 opacity-75">l</kbd>
-        </button>
-        <button
-          type="button"
+        />
+        <KeyButton
+          label="Broken"
+          shortcut="b"
           className={plain}
           disabled={!ready || p.revising}
           onClick={() => p.onPass("broken")}
-          aria-keyshortcuts="b"
-        >
-          Broken <kbd className="ml-1 opacity-75">b</kbd>
-        </button>
-        <button
-          type="button"
+        />
+        <KeyButton
+          label="My labels"
+          shortcut="h"
           className={plain}
-          aria-pressed={p.historyOpen}
+          pressed={p.historyOpen}
           onClick={p.onHistory}
-          aria-keyshortcuts="h"
-          data-testid="history-toggle"
-        >
-          My labels <kbd className="ml-1 opacity-75">h</kbd>
-        </button>
+          testId="history-toggle"
+        />
       </div>
       <input
         ref={commentRef}
@@ -150,5 +140,30 @@ export function DeskToolbar({ commentRef, ...p }: ToolbarProps) {
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A toolbar button with its key shown beside its label and announced to assistive technology. */
+function KeyButton(b: {
+  label: string;
+  shortcut: string;
+  className: string;
+  onClick: () => void;
+  disabled?: boolean;
+  pressed?: boolean;
+  testId?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={b.className}
+      disabled={b.disabled}
+      aria-pressed={b.pressed}
+      onClick={b.onClick}
+      aria-keyshortcuts={b.shortcut}
+      data-testid={b.testId}
+    >
+      {b.label} <kbd className="ml-1 opacity-75">{b.shortcut}</kbd>
+    </button>
   );
 }
