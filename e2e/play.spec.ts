@@ -1,6 +1,6 @@
 import net from "node:net";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { loadScriptedTasks, startScriptedServer } from "./fixtures/scripted-model-server";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 
@@ -50,6 +50,18 @@ async function startPlay(
   await page.getByRole("radio", { name: seat }).check();
   if (opponent) await page.getByLabel("The other side").fill(opponent);
   await page.getByRole("button", { name: "Start playing" }).click();
+}
+
+/**
+ * Clicks a link that is scrolled out of view, once the scrolled page has been drawn. On a software-drawn
+ * page with a sandboxed frame beside the link (the frontend seat's target page), Chromium routes the click
+ * by the last frame it drew: clicked right after Playwright's own scroll, the click went into the target's
+ * frame (no event reached the page, the trace's screencast still showed the page before the scroll).
+ */
+async function clickAfterScrolling(page: Page, link: Locator) {
+  await link.scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+  await link.click();
 }
 
 /** A stored turn of one side (the replay's "prompt as sent" also quotes earlier turns, so match by role). */
@@ -127,7 +139,7 @@ test("a person plays the collaborator for a frontend task, seeing the agent's pa
   await expect(status).toHaveAttribute("data-state", "ended", { timeout: 30_000 });
   await expect(status).toContainText("similarity 1.000");
 
-  await status.getByRole("link", { name: /Open the replay/ }).click();
+  await clickAfterScrolling(page, status.getByRole("link", { name: /Open the replay/ }));
   await expect(page.getByTestId("transcript")).toContainText("human collaborator");
   await expect(page.getByTestId("turn-code").locator("img")).toBeVisible();
   await expect(page.getByRole("img", { name: "Target page" })).toBeVisible();

@@ -16,8 +16,6 @@ export function FrontendDialogueExtras({ live, clip }: { live: EpisodeStreamStat
   }>({ agent: null, target: null });
   const agentRender = live.awaiting?.role === "simulator" ? live.awaiting.agentRenderId : undefined;
   const targetRender = live.awaiting?.role === "simulator" ? live.awaiting.targetRenderId : undefined;
-  // An effect, not an update while rendering: set while rendering, this pair kept the seat's page from ever
-  // navigating to its replay (e2e/play.spec.ts, the frontend collaborator), so it stays here, after the render.
   useEffect(() => {
     if (agentRender || targetRender)
       // eslint-disable-next-line react-hooks/set-state-in-effect
