@@ -251,3 +251,61 @@ export async function episodeScoring(
   ]);
   return { run: recordedScoring(episode.run?.config), stored, browser };
 }
+
+/** One agent turn's live advantage: the latest value computed for it, and what computed it. */
+export interface LiveAdvantage extends ScoredValues {
+  turn: number;
+  /** The record it was kept in. */
+  record: number;
+  createdAt: string;
+  /** The adapter ("… (software)"), prefixed "studio: " where the studio's process computed it. */
+  device: string;
+  criticModel: string;
+  policyModel: string;
+  /** The template and settings, as `rank` would describe them. */
+  template: string;
+  settings: string;
+}
+
+/**
+ * Every agent turn's latest live advantage, read off the episode's scoring records (a turn scored
+ * as it was stored, or the whole episode from the replay): numbers and what computed them, never a
+ * prompt, so it is what a seat may be shown of the critic's judgement.
+ */
+export async function liveAdvantages(prisma: PrismaClient, episodeId: number): Promise<LiveAdvantage[]> {
+  const rows = await prisma.browserScoring.findMany({ where: { episodeId }, orderBy: { id: "asc" } });
+  const byTurn = new Map<number, LiveAdvantage>();
+  for (const row of rows) {
+    for (const t of row.turns as unknown as TurnScores[]) {
+      byTurn.set(t.turn, {
+        turn: t.turn,
+        criticScore: t.criticScore,
+        policyMean: t.policyMean,
+        policySum: t.policySum,
+        advantage: t.advantage,
+        record: row.id,
+        createdAt: row.createdAt.toISOString(),
+        device: row.device,
+        criticModel: row.criticModel,
+        policyModel: row.policyModel,
+        template: describeTemplate(row.template as unknown as RecordedTemplate),
+        settings: describeRankSettings({ sum: row.sum, groundTruth: row.groundTruth }),
+      });
+    }
+  }
+  return [...byTurn.values()].sort((a, b) => a.turn - b.turn);
+}
+
+/**
+ * Whether a person playing the agent is shown the critic's judgement of each turn they send ("coach
+ * mode"): on in practice play (a run made with a person in a seat, kind `played`), off in evaluation
+ * runs, where it would change how the person plays. Null: no such episode.
+ */
+export async function coachMode(prisma: PrismaClient, episodeId: number): Promise<boolean | null> {
+  const episode = await prisma.episode.findUnique({
+    where: { id: episodeId },
+    select: { run: { select: { kind: true } } },
+  });
+  if (!episode) return null;
+  return episode.run?.kind === "played";
+}

@@ -71,12 +71,15 @@ import {
   goldStanding,
 } from "./labels";
 import { labelAndNext } from "./label-next";
+import { appendQueueItems, browseQueueItems, queuePairKeys } from "./queue-items";
+import { latestLabelIsGold, setQueueTraining, storedGold } from "./training";
 import { addQueueReviewers, adjudicateItem, isQueueReviewer, queueAdjudications, reviewLabel } from "./reviews";
 import {
   addQueueMembers,
   removeQueueMembers,
   setQueueState,
   setQueueInstructions,
+  setQueueQuota,
   deleteQueue,
   candidateRefs,
   doneEpisodes,
@@ -100,6 +103,7 @@ import {
   setRunArchived,
   setRunStatus,
 } from "./runs";
+import { changeRunTags, listRunTags, renameRun, setRunNotes } from "./run-notes";
 import { seedSamplesIfEmpty } from "./seed";
 import { runEpisodeStats } from "./run-stats";
 import { runFigures } from "./run-figures";
@@ -120,8 +124,16 @@ import {
   scoreCandidates,
   unrankedCandidates,
 } from "./sweet";
+import { forgetSweetStep, recordSweetStep, sweetStepsOf } from "./sweet-lineage";
 import { createPrivilege, databaseCounts, pingDatabase, recordedMigrations, runServers } from "./system";
-import { episodeScoring, episodeToScore, latestBrowserScores, saveBrowserScores } from "./episode-scores";
+import {
+  coachMode,
+  episodeScoring,
+  episodeToScore,
+  latestBrowserScores,
+  liveAdvantages,
+  saveBrowserScores,
+} from "./episode-scores";
 import { recordRunRankSettings, runRankSettings } from "./run-scoring";
 import { resolveTaskSelector } from "./task-selector";
 import { runSpan } from "./run-span";
@@ -194,6 +206,10 @@ const runQueries = (bind: Bind, kept: ReturnType<typeof keptRunsOf>, compare: Re
   figures: bind(runFigures),
   find: bind(findRun),
   setArchived: bind(setRunArchived),
+  rename: bind(renameRun),
+  setNotes: bind(setRunNotes),
+  changeTags: bind(changeRunTags),
+  tags: bind(listRunTags),
   delete: bind(deleteRun),
   insert: bind(insertRun),
   setStatus: bind(setRunStatus),
@@ -255,11 +271,16 @@ const sweetQueries = (bind: Bind) => ({
   saveBrowserScores: bind(saveBrowserScores),
   latestBrowserScores: bind(latestBrowserScores),
   episodeScoring: bind(episodeScoring),
+  liveAdvantages: bind(liveAdvantages),
+  coachMode: bind(coachMode),
   progress: bind(pipelineCounts),
   template: bind(runTemplate),
   recordTemplate: bind(recordRunTemplate),
   rankSettings: bind(runRankSettings),
   recordRankSettings: bind(recordRunRankSettings),
+  recordStep: bind(recordSweetStep),
+  forgetStep: bind(forgetSweetStep),
+  steps: bind(sweetStepsOf),
 });
 
 /** Workers on the queue and the jobs they play. */
@@ -331,6 +352,7 @@ const labellingQueries = (bind: Bind) => ({
     removeMembers: bind(removeQueueMembers),
     setState: bind(setQueueState),
     setInstructions: bind(setQueueInstructions),
+    setQuota: bind(setQueueQuota),
     delete: bind(deleteQueue),
     isMember: bind(isQueueMember),
     doneEpisodes: bind(doneEpisodes),
@@ -338,6 +360,10 @@ const labellingQueries = (bind: Bind) => ({
     candidateRefs: bind(candidateRefs),
     item: bind(itemContent),
     slots: bind(queueSlots),
+    append: bind(appendQueueItems),
+    pairKeys: bind(queuePairKeys),
+    browse: bind(browseQueueItems),
+    setTraining: bind(setQueueTraining),
   },
   labels: {
     claimSlot: bind(claimSlot),
@@ -353,6 +379,8 @@ const labellingQueries = (bind: Bind) => ({
     mine: bind(myLabels),
     flags: bind(queueFlags),
     goldStanding: bind(goldStanding),
+    storedGold: bind(storedGold),
+    latestIsGold: bind(latestLabelIsGold),
     review: bind(reviewLabel),
     adjudicate: bind(adjudicateItem),
     adjudications: bind(queueAdjudications),

@@ -1,5 +1,15 @@
 import type { PrismaClient } from "../db/generated/client";
-import { LATER_SQL, LEFT_SQL, type Assigned, type Side, type StoreLabelResult } from "./labels";
+import {
+  LATER_SQL,
+  QUOTA_OPEN_SQL,
+  leftSql,
+  quotaOf,
+  quotaSql,
+  type Assigned,
+  type QuotaRow,
+  type Side,
+  type StoreLabelResult,
+} from "./labels";
 import { contentOf, itemSql, type ItemContent, type ItemRow } from "./queues";
 
 // A key press at the labelling desk is the studio's commonest write: the label, the pair after the
@@ -66,6 +76,7 @@ const SQL = `
        AND s."queueId" = $1 AND s."labelled" = false
        AND (s."userId" IS NULL OR s."leaseUntil" < ${NOW})
        AND NOT EXISTS (SELECT 1 FROM "Assignment" a WHERE a."itemId" = s."itemId" AND a."userId" = $2)
+       AND ${QUOTA_OPEN_SQL}
      ORDER BY s."ordinal", s."n"
      LIMIT 1
      FOR UPDATE SKIP LOCKED
@@ -92,7 +103,7 @@ const SQL = `
          (SELECT count(*) FROM mine)::int AS "assigned",
          ((SELECT count(*) FROM "Label" WHERE "queueId" = $1 AND "userId" = $2) + (SELECT count(*) FROM stored))::int AS "mine",
          ((SELECT "labelledSlots" FROM desk) + (SELECT count(*) FROM slot))::int AS "given",
-         (${LEFT_SQL} - (SELECT count(*) FROM slot))::int AS "left",
+         ${leftSql("(SELECT count(*) FROM slot)")}::int AS "left", ${quotaSql(true)},
          n."leftIsA" AS "nextLeftIsA",
          (SELECT count(*) FROM desk)::int AS "queueFound", coalesce((SELECT "member" FROM desk), false) AS "member",
          (SELECT "goldRate" FROM desk) AS "goldRate", coalesce((SELECT "showsHidden" FROM desk), false) AS "showsHidden",
@@ -103,7 +114,7 @@ const SQL = `
     LEFT JOIN next n ON true
     LEFT JOIN LATERAL (${itemSql(`n."itemId"`)}) c ON true`;
 
-interface Row extends Partial<ItemRow> {
+interface Row extends Partial<ItemRow>, QuotaRow {
   labelId: number | null;
   earlierId: number | null;
   earlierChoice: string | null;
@@ -199,13 +210,22 @@ export async function labelAndNext(
   // Why is the caller's to say (lib/label/desk.ts), from `desk`.
   if (!desk.found || !desk.member || desk.goldRate > 0 || !desk.plain || !desk.open)
     return { label: { stored: false, reason: "the queue's check let nothing be written" }, next: null, desk };
+  const quota = quotaOf(row);
   const next =
     row.nextLeftIsA !== null && row.id != null
       ? { itemId: row.id, leftIsA: row.nextLeftIsA, content: contentOf(row as ItemRow) }
       : null;
   if (row.labelId !== null)
     return {
-      label: { stored: true, labelId: row.labelId, duplicate: false, mine: row.mine, given: row.given, left: row.left },
+      label: {
+        stored: true,
+        labelId: row.labelId,
+        duplicate: false,
+        mine: row.mine,
+        given: row.given,
+        left: row.left,
+        ...quota,
+      },
       next,
       desk,
     };
@@ -231,6 +251,7 @@ export async function labelAndNext(
         given: row.given,
         left: row.left,
         kept: { side, choice },
+        ...quota,
       },
       next,
       desk,

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../db/generated/client";
 import type { Benchmark } from "../benchmarks";
 import { z } from "zod";
-import { isHuman, playerName, playerSchema } from "../colbench/run-config";
+import { isHuman, isPerson, playerName, playerSchema } from "../colbench/run-config";
 import { knownBenchmark, storedBenchmark } from "./benchmark-names";
 import { runWhere } from "./runs";
 import { scoredByOf } from "../benchmarks/reward-sentence";
@@ -175,7 +175,7 @@ export async function listSessions(
   });
   return runs.map((run) => {
     const config = sides.safeParse(run.config);
-    const agentHuman = config.success && isHuman(config.data.agent);
+    const agentHuman = config.success && isPerson(config.data.agent);
     const simulatorHuman = config.success && isHuman(config.data.simulator);
     const seat = agentHuman && simulatorHuman ? "both" : agentHuman ? "agent" : "collaborator";
     const opponent = !config.success

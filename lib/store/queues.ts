@@ -19,6 +19,8 @@ export interface NewQueueItem {
   taskId: number;
   sourceChoice: Choice | null;
   gold: Choice | null;
+  /** Why the gold answer is the answer (a training queue shows it once the pair is labelled). */
+  goldReason?: string | null;
   params?: Record<string, unknown>;
 }
 
@@ -35,8 +37,12 @@ export interface NewQueue {
   showsHidden: boolean;
   /** Its desk shows no automatic scores (lib/label/views.ts). */
   hidesScores: boolean;
+  /** Training: a labelled gold pair is followed by whether it matched and why (lib/label/training.ts). */
+  trainingMode?: boolean;
   /** What a label holds beyond the choice, as stored (lib/label/schema.ts; `{}`: nothing). */
   labelSchema?: Record<string, unknown>;
+  /** The most non-gold pairs one person labels (Queue.quota); null or absent: no cap. */
+  quota?: number | null;
   source: Record<string, unknown>;
   memberIds: number[];
   items: NewQueueItem[];
@@ -68,13 +74,15 @@ export async function insertQueue(
         },
         select: { id: true },
       });
-      const rows: Prisma.QueueItemCreateManyInput[] = queue.items.map((item, ordinal) => ({
+      const rows: Prisma.QueueItemCreateManyInput[] = queue.items.map(({ goldReason: _reason, ...item }, ordinal) => ({
         queueId: id,
         ordinal,
         ...item,
         params: (item.params ?? undefined) as Prisma.InputJsonValue | undefined,
       }));
       for (let i = 0; i < rows.length; i += 1000) await tx.queueItem.createMany({ data: rows.slice(i, i + 1000) });
+      if (queue.quota != null) await tx.$executeRaw`UPDATE "Queue" SET "quota" = ${queue.quota} WHERE "id" = ${id}`;
+      await setTrainingColumns(tx, id, queue.trainingMode ?? false, queue.items, 0);
       const slots = await tx.$executeRaw`
         INSERT INTO "QueueSlot" ("queueId", "itemId", "ordinal", "n")
         SELECT i."queueId", i."id", i."ordinal", g.n
@@ -121,6 +129,16 @@ export async function setQueueInstructions(
 }
 
 /**
+ * Sets the most non-gold pairs one person labels in the queue (null: no cap); false when there is
+ * no such queue. Lowering it below what someone has labelled takes nothing back: they are handed no more.
+ */
+export async function setQueueQuota(prisma: PrismaClient, queueId: number, quota: number | null): Promise<boolean> {
+  if (quota !== null && (!Number.isSafeInteger(quota) || quota < 1))
+    throw new Error(`quota: ${quota} is not a whole number of pairs of at least 1 (or none, for no cap)`);
+  return (await prisma.$executeRaw`UPDATE "Queue" SET "quota" = ${quota} WHERE "id" = ${queueId}`) > 0;
+}
+
+/**
  * Takes people off a queue: their labels stay; the pairs they held unlabelled go back to the free
  * slots, so others can take them now rather than when the lease lapses.
  */
@@ -139,6 +157,28 @@ export async function removeQueueMembers(
     ).count;
     return { removed, released };
   });
+}
+
+/**
+ * The columns a migration added after the generated client's (trainingMode, goldReason), written in
+ * SQL so the items' ordinals place each reason: `first` is the ordinal of `items[0]`.
+ */
+export async function setTrainingColumns(
+  tx: Prisma.TransactionClient,
+  queueId: number,
+  trainingMode: boolean,
+  items: NewQueueItem[],
+  first: number,
+): Promise<void> {
+  if (trainingMode) await tx.$executeRaw`UPDATE "Queue" SET "trainingMode" = true WHERE "id" = ${queueId}`;
+  const reasons = items.flatMap((item, i) =>
+    item.goldReason ? [{ ordinal: first + i, reason: item.goldReason }] : [],
+  );
+  if (!reasons.length) return;
+  await tx.$executeRaw`
+    UPDATE "QueueItem" i SET "goldReason" = g."reason"
+      FROM unnest(${reasons.map((r) => r.ordinal)}::int[], ${reasons.map((r) => r.reason)}::text[]) AS g("ordinal", "reason")
+     WHERE i."queueId" = ${queueId} AND i."ordinal" = g."ordinal"`;
 }
 
 /** Deletes a queue with its pairs, slots, assignments and labels (the caller exports the labels first). */
@@ -164,6 +204,10 @@ export interface QueueRow {
   createdAt: Date;
   /** Closed: nothing handed out or labelled any more; archived: closed and left out of lists. */
   closedAt: Date | null;
+  /** Training: gold pairs are followed by whether the label matched, and why (lib/label/training.ts). */
+  trainingMode: boolean;
+  /** The most non-gold pairs one person labels; null: no cap. */
+  quota: number | null;
   archivedAt: Date | null;
   memberIds: number[];
   /** Who reviews its labels and decides its split pairs (findQueue sets it). */
@@ -198,7 +242,7 @@ export async function findQueue(prisma: PrismaClient, nameOrId: string | number)
   if (byId && !Number.isSafeInteger(Number(nameOrId))) return null;
   const rows = await prisma.$queryRawUnsafe<Array<Omit<QueueRow, "benchmark"> & { benchmark: string }>>(
     `SELECT q."id", q."name", q."kind"::text AS "kind", q."benchmark"::text AS "benchmark", q."instructions", q."overlap", q."goldRate", q."goldThreshold", q."goldMinimum",
-            q."showsHidden", q."hidesScores", q."labelSchema", q."source", q."createdAt", q."closedAt", q."archivedAt",
+            q."showsHidden", q."hidesScores", q."trainingMode", q."quota", q."labelSchema", q."source", q."createdAt", q."closedAt", q."archivedAt",
             ARRAY(SELECT m."userId" FROM "QueueMember" m WHERE m."queueId" = q."id" ORDER BY m."userId") AS "memberIds",
             ARRAY(SELECT r."userId" FROM "QueueReviewer" r WHERE r."queueId" = q."id" ORDER BY r."userId") AS "reviewerIds",
             q."slots" AS "wanted"
@@ -236,9 +280,18 @@ export async function listQueues(
   if (!queues.length) return [];
   const ids = queues.map((q) => q.id);
   const counts = await prisma.$queryRaw<
-    Array<{ queueId: number; items: number; gold: number; wanted: number; given: number; labels: number }>
+    Array<{
+      queueId: number;
+      items: number;
+      gold: number;
+      wanted: number;
+      given: number;
+      labels: number;
+      trainingMode: boolean;
+      quota: number | null;
+    }>
   >`
-    SELECT q."id" AS "queueId",
+    SELECT q."id" AS "queueId", q."trainingMode", q."quota",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id")::int AS "items",
            (SELECT count(*) FROM "QueueItem" i WHERE i."queueId" = q."id" AND i."gold" IS NOT NULL)::int AS "gold",
            q."slots" AS "wanted",
@@ -253,6 +306,8 @@ export async function listQueues(
       benchmark: storedBenchmark(q.benchmark, `queue ${q.name}`),
       memberIds: members.map((m) => m.userId),
       members: members.map((m) => ({ id: m.userId, name: m.user.name })),
+      trainingMode: c.trainingMode,
+      quota: c.quota,
       items: c.items,
       gold: c.gold,
       wanted: c.wanted,

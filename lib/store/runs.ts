@@ -20,6 +20,9 @@ export interface RunSummary {
   status: string;
   createdAt: Date;
   archivedAt: Date | null;
+  /** A researcher's words about the run, and its tags (sorted): lib/store/run-notes.ts. */
+  notes: string;
+  tags: string[];
   agent: string | null;
   simulator: string | null;
   total: number;
@@ -58,6 +61,8 @@ export interface RunFilter {
   /** Benchmark runs and played sessions together. */
   includePlayed?: boolean;
   includeArchived?: boolean;
+  /** Runs carrying this tag only (the runs list's `?tag=`). */
+  tag?: string;
 }
 
 export function runWhere(filter: RunFilter = {}): Prisma.RunWhereInput {
@@ -66,6 +71,7 @@ export function runWhere(filter: RunFilter = {}): Prisma.RunWhereInput {
     benchmark: knownBenchmark(),
     ...(filter.kind ? { kind: filter.kind } : filter.includePlayed ? {} : { kind: "benchmark" }),
     ...(filter.includeArchived ? {} : { archivedAt: null }),
+    ...(filter.tag ? { tags: { has: filter.tag } } : {}),
   };
 }
 
@@ -142,6 +148,8 @@ type RunRecord = {
   status: string;
   createdAt: Date;
   archivedAt: Date | null;
+  notes: string;
+  tags: string[] | null;
   config: unknown;
 };
 
@@ -184,6 +192,8 @@ async function summaries(prisma: PrismaClient, runs: RunRecord[]): Promise<RunSu
       status: run.status,
       createdAt: run.createdAt,
       archivedAt: run.archivedAt,
+      notes: run.notes,
+      tags: run.tags ?? [],
       ...models(run.config),
       render: runRenderProfile(run.config),
       embedder: runEmbedder(run.config),

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Queue" ADD COLUMN     "quota" INTEGER;
