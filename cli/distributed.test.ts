@@ -443,6 +443,20 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
             timeout: 30_000,
           })
           .toBe(queued.states * 3);
+        // The records say the queue made the one run's candidates and scores, the command the other's.
+        const lineage = async (name: string) =>
+          JSON.parse((await runColbench(scratch, ["lineage", name, "--json"], env)).stdout) as Record<
+            string,
+            Array<{ via: string; policy?: { url: string; model: string }; critic?: { model: string }; n?: number }>
+          >;
+        const [queuedSteps, localSteps] = [await lineage("sweet-queued"), await lineage("sweet-local")];
+        expect(queuedSteps.candidates![0]).toMatchObject({
+          via: "queue",
+          policy: { url: server.url, model: "ask-then-answer" },
+          n: 2,
+        });
+        expect(queuedSteps.rank![0]).toMatchObject({ via: "queue", critic: { model: "ask-then-answer" } });
+        expect([localSteps.candidates![0]!.via, localSteps.rank![0]!.via]).toEqual(["cli", "cli"]);
 
         const key = (c: Awaited<ReturnType<typeof candidates>>[number]) =>
           `${c.turn.episode.task.problemDescription}|${c.turn.index}|${c.index}`;

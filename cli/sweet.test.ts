@@ -216,7 +216,7 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     },
   );
 
-  it("draws turn pairs reproducibly and writes the policy's and TRL's files", { timeout: 60_000 }, async () => {
+  it("draws turn pairs reproducibly and writes the policy's and TRL's files", { timeout: 180_000 }, async () => {
     const made = await ok(["turn-pairs", "loop", "--pairs-per-state", "4", "--seed", "7"]);
     expect(made.pairs).toBe((made.states as number) * 4);
     const once = (await colbench(["export", "loop", "--format", "openrlhf-policy"])).stdout;
@@ -258,6 +258,67 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     const critic = (run: string) => colbench(["export", run, "--format", "openrlhf-critic"]).then((r) => r.stdout);
     expect(await critic("loop-file")).toBe(await critic("loop"));
   });
+
+  it(
+    "says what made each step's output: `colbench lineage` and the training files' metadata",
+    { timeout: 120_000 },
+    async () => {
+      const json = await colbench(["lineage", "loop", "--json"]);
+      expect(json.status, json.stderr).toBe(0);
+      const lineage = JSON.parse(json.stdout) as Record<string, Array<Record<string, unknown>>>;
+      // The refused policies stored nothing and left no record (the killed start may have, if it got that far).
+      expect(new Set(lineage.candidates!.map((l) => (l.policy as { model: string }).model))).toEqual(
+        new Set(["slow:30"]),
+      );
+      const [candidates] = lineage.candidates!;
+      expect(candidates).toMatchObject({
+        run: { name: "loop" },
+        via: "cli",
+        policy: { url: server.url, model: "slow:30" },
+        template: "llama3",
+        n: N,
+        temperature: 1,
+        maxTokens: 1024,
+      });
+      const [rank] = lineage.rank!;
+      expect(rank).toMatchObject({
+        critic: { url: server.url, model: "ask-then-answer" },
+        groundTruth: true,
+        sum: false,
+      });
+      expect(lineage["turn-pairs"]![0]).toMatchObject({
+        pairsPerState: 4,
+        seed: 7,
+        pool: "samples",
+        order: "task",
+        from: { candidates: candidates!.id, rank: rank!.id },
+      });
+      expect(lineage.pairs![0]).toMatchObject({ rule: "backend-best-of-k", groundTruth: true });
+
+      const text = (await colbench(["lineage", "loop"])).stdout.split("\n");
+      expect(text.find((l) => l.startsWith("candidates: "))).toContain(
+        `run loop · policy ${server.url}#slow:30 · template llama3 · n ${N} per turn · temperature 1 · max 1024 tokens`,
+      );
+      expect(text.find((l) => l.startsWith("turn-pairs: "))).toContain(
+        "4 pairs per turn · seed 7 · pool samples · order task",
+      );
+
+      // The policy's file names the records its lines came from.
+      const exported = await colbench(["export", "loop", "--format", "trl-dpo"]);
+      const meta = JSON.parse(exported.stderr.trim().split("\n").pop()!) as {
+        lineage: { run: { name: string }; template: string; steps: Array<{ id: number; step: string }> };
+      };
+      expect(meta.lineage.run.name).toBe("loop");
+      expect(meta.lineage.template).toBe("llama3");
+      expect(meta.lineage.steps.map((s) => s.id)).toEqual([candidates!.id, rank!.id, lineage["turn-pairs"]![0]!.id]);
+      const critic = await colbench(["export", "loop", "--format", "openrlhf-critic"]);
+      expect(
+        (
+          JSON.parse(critic.stderr.trim().split("\n").pop()!) as { lineage: { steps: Array<{ step: string }> } }
+        ).lineage.steps.map((s) => s.step),
+      ).toEqual(["pairs"]);
+    },
+  );
 
   it("ends an export quietly when its reader closes the pipe early (`| head`)", () => {
     // `true` exits before colbench writes a line, so the export's writes meet a closed pipe.

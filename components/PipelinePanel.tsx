@@ -3,6 +3,7 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import type { PipelineView, StepState, StepView } from "@/lib/sweet/pipeline-view";
 import { stepWaitLine } from "@/lib/sweet/step-wait";
+import { describeLineage, formDefaults, type StepFormDefaults, type StepLineage } from "@/lib/sweet/lineage";
 import type { RunEvent } from "@/lib/events";
 
 /** A step's event as the run's stream sends it. */
@@ -36,7 +37,9 @@ const label = "flex flex-col gap-0.5 text-xs text-stone-600";
  * SWEET-RL's steps on this run's data as a pipeline: each step's state and counts (read from the
  * stored rows, so they survive reloads), what it works on, which step is next and why a step cannot
  * run yet; the step in flight live from the run's snapshot stream; the training files with what they hold.
- * A stopped step continues where it stopped.
+ * A stopped step continues where it stopped. Each step says what made its output (its recorded starts:
+ * servers, models, template, settings), and its form starts from the latest of them, else from the
+ * published scripts' defaults.
  */
 export function PipelinePanel({ runId, view }: { runId: number; view: PanelData }) {
   // The run page's snapshot brings the counts and the latest step's news (lib/runs/snapshot.ts).
@@ -56,15 +59,20 @@ export function PipelinePanel({ runId, view }: { runId: number; view: PanelData 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const value = (name: string) => (form.get(name) as string | null)?.trim() || undefined;
+    // An unticked box is absent from the form: the steps that ask say false then, not "the default".
+    const asksGroundTruth = step === "pairs" || step === "rank";
     void post("pipeline", {
       step,
       server: value("server"),
       n: value("n"),
-      groundTruth: form.has("groundTruth") ? form.get("groundTruth") === "on" : undefined,
+      groundTruth: asksGroundTruth ? form.get("groundTruth") === "on" : undefined,
       pairsPerState: value("pairsPerState"),
       seed: value("seed"),
+      includeOwn: step === "turn-pairs" ? value("pool") === "samples+own" : undefined,
+      order: value("order"),
     });
   };
+  const defaults = formDefaults(view.lineage);
   const running = status?.state === "running";
   const next = view.steps.find((s) => s.step === view.next);
 
@@ -81,8 +89,14 @@ export function PipelinePanel({ runId, view }: { runId: number; view: PanelData 
       <LatestStep status={status} running={running} onStop={() => void post("pipeline/stop")} />
       <ol className="grid gap-3">
         {view.steps.map((s) => (
-          <StepCard key={s.step} step={s} isNext={s.step === view.next} onSubmit={start(s.step)}>
-            <StepFields step={s.step} running={running} />
+          <StepCard
+            key={s.step}
+            step={s}
+            isNext={s.step === view.next}
+            lineage={view.lineage[s.step]}
+            onSubmit={start(s.step)}
+          >
+            <StepFields step={s.step} running={running} defaults={defaults} />
           </StepCard>
         ))}
       </ol>
@@ -170,11 +184,13 @@ function LatestStep({ status, running, onStop }: { status: StepEvent | null; run
 function StepCard({
   step: s,
   isNext,
+  lineage,
   onSubmit,
   children,
 }: {
   step: StepView;
   isNext: boolean;
+  lineage: StepLineage[];
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
 }) {
@@ -199,6 +215,7 @@ function StepCard({
       <p className="text-stone-500" data-testid="step-input">
         Works on: {s.input}
       </p>
+      <StepLineageLine lineage={lineage} />
       {s.why ? (
         <p className="mt-1 text-amber-800" data-testid="step-why">
           {s.why}
@@ -213,13 +230,49 @@ function StepCard({
   );
 }
 
-/** The fields each step's form asks for, with its submit button. */
-function StepFields({ step, running }: { step: StepView["step"]; running: boolean }) {
+/** What made the step's output: its latest start in full, earlier ones folded. */
+function StepLineageLine({ lineage }: { lineage: StepLineage[] }) {
+  const [latest, ...earlier] = lineage;
+  if (!latest) return null;
+  return (
+    <div className="mt-1 text-xs text-stone-600" data-testid="step-lineage" data-id={latest.id}>
+      <p className="break-words">
+        <span className="font-medium text-stone-700">Made by:</span> {describeLineage(latest).join(" · ")}
+      </p>
+      {earlier.length ? (
+        <details>
+          <summary className="cursor-pointer text-stone-500">
+            {earlier.length} earlier start{earlier.length === 1 ? "" : "s"}
+          </summary>
+          <ul className="ml-4 list-disc">
+            {earlier.map((l) => (
+              <li key={l.id} className="break-words">
+                {describeLineage(l).join(" · ")}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** The fields each step's form asks for, started from the step's latest record, with its submit button. */
+function StepFields({
+  step,
+  running,
+  defaults,
+}: {
+  step: StepView["step"];
+  running: boolean;
+  defaults: StepFormDefaults;
+}) {
   const forms: Record<StepView["step"], ReactNode> = {
     pairs: (
       <>
         <label className="flex items-center gap-1 text-xs text-stone-600">
-          <input type="checkbox" name="groundTruth" /> put the final answer in the critic&apos;s training text
+          <input type="checkbox" name="groundTruth" defaultChecked={defaults.pairs.groundTruth} /> put the final answer
+          in the critic&apos;s training text
         </label>
         <SubmitButton running={running}>Make trajectory pairs</SubmitButton>
       </>
@@ -232,12 +285,20 @@ function StepFields({ step, running }: { step: StepView["step"]; running: boolea
             name="server"
             required
             placeholder="http://gpu-box:8000/v1#my-policy"
+            defaultValue={defaults.candidates.server}
             className={`${field} w-64 font-mono`}
           />
         </label>
         <label className={label}>
           Candidates per turn
-          <input name="n" type="number" min={1} max={64} defaultValue={16} className={`${field} w-20`} />
+          <input
+            name="n"
+            type="number"
+            min={1}
+            max={64}
+            defaultValue={defaults.candidates.n}
+            className={`${field} w-20`}
+          />
         </label>
         <SubmitButton running={running}>Sample candidates</SubmitButton>
       </>
@@ -250,11 +311,13 @@ function StepFields({ step, running }: { step: StepView["step"]; running: boolea
             name="server"
             required
             placeholder="http://gpu-box:8001/v1#my-critic"
+            defaultValue={defaults.rank.server}
             className={`${field} w-64 font-mono`}
           />
         </label>
         <label className="flex items-center gap-1 text-xs text-stone-600">
-          <input type="checkbox" name="groundTruth" defaultChecked /> show the critic the final answer
+          <input type="checkbox" name="groundTruth" defaultChecked={defaults.rank.groundTruth} /> show the critic the
+          final answer
         </label>
         <SubmitButton running={running}>Rank candidates</SubmitButton>
       </>
@@ -263,11 +326,32 @@ function StepFields({ step, running }: { step: StepView["step"]; running: boolea
       <>
         <label className={label}>
           Pairs per turn
-          <input name="pairsPerState" type="number" min={1} max={64} defaultValue={4} className={`${field} w-20`} />
+          <input
+            name="pairsPerState"
+            type="number"
+            min={1}
+            max={64}
+            defaultValue={defaults["turn-pairs"].pairsPerState}
+            className={`${field} w-20`}
+          />
         </label>
         <label className={label}>
           Seed
-          <input name="seed" type="number" defaultValue={42} className={`${field} w-24`} />
+          <input name="seed" type="number" defaultValue={defaults["turn-pairs"].seed} className={`${field} w-24`} />
+        </label>
+        <label className={label}>
+          Pool
+          <select name="pool" defaultValue={defaults["turn-pairs"].pool} className={field}>
+            <option value="samples">the N samples (published)</option>
+            <option value="samples+own">the samples and the turn&apos;s own output</option>
+          </select>
+        </label>
+        <label className={label}>
+          Order
+          <select name="order" defaultValue={defaults["turn-pairs"].order} className={field}>
+            <option value="task">task by task (published)</option>
+            <option value="best-of-k">best-of-k blocks</option>
+          </select>
         </label>
         <SubmitButton running={running}>Draw turn pairs</SubmitButton>
       </>

@@ -190,6 +190,21 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
   expect(turnPairs).toBeGreaterThan(0);
   for (const s of ["pairs", "candidates", "rank", "turn-pairs"])
     await expect(step(s)).toHaveAttribute("data-state", "done");
+  // Each step says what made its output, and its form starts from that (not from the defaults); the
+  // start on the server without log-probs stored nothing and is not named.
+  const madeBy = (name: string) => step(name).getByTestId("step-lineage");
+  await expect(madeBy("candidates")).toContainText(`policy ${models()}#logprobs · template llama3 · n 2 per turn`);
+  await expect(madeBy("candidates")).not.toContainText("no-logprobs");
+  await expect(madeBy("rank")).toContainText(
+    `critic ${models()}#ask-then-answer · template llama3 · with the final answer`,
+  );
+  await expect(madeBy("turn-pairs")).toContainText("8 pairs per turn · seed 42 · pool samples · order task");
+  await expect(madeBy("pairs")).toContainText("rule backend-best-of-k · without the final answer");
+  await expect(step("candidates").getByLabel("Policy server")).toHaveValue(`${models()}#logprobs`);
+  await expect(step("candidates").getByLabel("Candidates per turn")).toHaveValue("2");
+  await expect(step("rank").getByLabel("Critic server")).toHaveValue(`${models()}#ask-then-answer`);
+  await expect(step("turn-pairs").getByLabel("Pairs per turn")).toHaveValue("8");
+  await expect(step("turn-pairs").getByLabel("Seed")).toHaveValue("42");
   await expect(panel.getByTestId("pipeline-next")).toHaveText(
     "Every step is done: the training files below are ready.",
   );
@@ -204,8 +219,17 @@ test("the training-data panel walks a best-of-2 run from pairs to turn pairs, it
     const link = exported(format).getByRole("link", { name: format, exact: true });
     await expect(link).toBeVisible();
     const lines = Number(await exported(format).getAttribute("data-lines"));
-    const body = await (await request.get((await link.getAttribute("href"))!)).text();
-    expect(body.trim().split("\n"), format).toHaveLength(lines);
+    const response = await request.get((await link.getAttribute("href"))!);
+    expect((await response.text()).trim().split("\n"), format).toHaveLength(lines);
+    // A training file names the step records behind its lines.
+    const lineage = response.headers()["x-colbench-lineage"];
+    if (format === "trl-dpo")
+      expect((JSON.parse(lineage!) as { steps: Array<{ step: string }> }).steps.map((x) => x.step)).toEqual([
+        "candidates",
+        "rank",
+        "turn-pairs",
+      ]);
+    if (format === "official") expect(lineage).toBeUndefined();
   }
   expect(Number(await exported("trl-dpo").getAttribute("data-lines"))).toBe(turnPairs);
   await page.screenshot({ path: `${shots}/pipeline-done-1280.png`, fullPage: true });

@@ -38,7 +38,8 @@ test("the run page runs SWEET-RL steps with live progress and offers the trainin
   await expect(status).toContainText("sampled 0");
   await panel.getByRole("button", { name: "Draw turn pairs" }).click();
   await expect(status).toContainText("Turn pairs: finished", { timeout: 30_000 });
-  await expect(status).toContainText("pairs 120");
+  // The published script's 8 pairs per turn, as the form starts: 30 turns with 3 samples each.
+  await expect(status).toContainText("pairs 240");
   await page.screenshot({ path: `${shots}/run-pipeline.png`, fullPage: true });
   const href = await panel.getByRole("link", { name: "openrlhf-policy" }).getAttribute("href");
   const file = await (await request.get(href!)).text();
@@ -46,6 +47,6 @@ test("the run page runs SWEET-RL steps with live progress and offers the trainin
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as { chosen: string; rejected: string });
-  expect(lines).toHaveLength(120);
+  expect(lines).toHaveLength(240);
   expect(lines[0]!.chosen.endsWith("<|eot_id|>")).toBe(true);
 });

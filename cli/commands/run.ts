@@ -20,6 +20,7 @@ import {
 import type { Store } from "../../lib/store";
 import type { Database } from "../../lib/db/open";
 import { loadPipelineView } from "../../lib/sweet/pipeline-view";
+import { exportLineage, loadLineage } from "../../lib/sweet/lineage";
 import { officialExportNotice, officialLines, type OfficialInputs } from "../../lib/sweet/official";
 import { templateForRun } from "../../lib/sweet/run-template";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "../../lib/sweet/pipeline";
@@ -577,14 +578,18 @@ function registerExport(program: Command): void {
               const notice = officialExportNotice(run.benchmark);
               if (notice) process.stderr.write(notice);
             }
-            // Turn-pair files say which candidate pool their pairs were drawn from, and how.
+            // Turn-pair files say which candidate pool their pairs were drawn from, and how; every training
+            // file says what made its lines (the steps' records: servers, models, template, settings).
             if (opts.format === "openrlhf-policy" || opts.format === "trl-dpo") {
               const params = (await store.sweet.pairs(run.id, "turn"))[0]?.params as
                 Record<string, unknown> | undefined;
               if (params)
                 process.stderr.write(
-                  `${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order })}\n`,
+                  `${JSON.stringify({ template: template.name, pool: params.pool ?? "samples+own", pairsPerState: params.pairsPerState, seed: params.seed, order: params.order, lineage: exportLineage(run, opts.format, template.recorded.ref, await loadLineage(store, run.id)) })}\n`,
                 );
+            } else if (n > 0 && (TRAINING_FORMATS as readonly string[]).includes(opts.format)) {
+              const lineage = exportLineage(run, opts.format, template.recorded.ref, await loadLineage(store, run.id));
+              process.stderr.write(`${JSON.stringify({ template: template.name, lineage })}\n`);
             }
           });
         },

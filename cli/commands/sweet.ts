@@ -23,6 +23,8 @@ import { JobQueue } from "../../lib/queue/queue";
 import type { Database } from "../../lib/db/open";
 import { withDatabase } from "../database";
 import { action, fail } from "../errors";
+import { SWEET_DEFAULTS } from "../../lib/sweet/defaults";
+import { describeLineage, loadLineage, modelLineage, PIPELINE_STEPS, recordStep } from "../../lib/sweet/lineage";
 
 // SWEET-RL's steps as commands over a run in the database. Each prints a JSON summary as its last
 // line and can be run again: it finishes what a crash left and adds nothing after a success.
@@ -107,6 +109,7 @@ export function register(program: Command): void {
   registerCandidates(program);
   registerRank(program);
   registerTurnPairs(program);
+  registerLineage(program);
 }
 
 function registerPairs(program: Command): void {
@@ -143,7 +146,7 @@ function registerCandidates(program: Command): void {
       "--policy <url#model>",
       "the policy's OpenAI-compatible server (chat with n and logprobs; completions with echo)",
     )
-    .option("--n <n>", "candidates per turn", positive("--n"), 16)
+    .option("--n <n>", "candidates per turn (the published sampler's best_of_n)", positive("--n"), SWEET_DEFAULTS.n)
     .option("--fraction <f>", "only the first fraction of the run's episodes", Number.parseFloat, 1)
     .option("--concurrency <n>", "requests in flight", positive("--concurrency"), 64)
     .option("--queue", "with DATABASE_URL: put one job per state on the run queue for `colbench worker`s and exit")
@@ -182,6 +185,7 @@ async function candidatesStep(name: string, opts: CandidatesOptions): Promise<vo
           template,
           concurrency: opts.concurrency,
           onProgress: bar.update,
+          via: "cli",
         })),
       };
     } catch (error) {
@@ -196,10 +200,19 @@ async function candidatesStep(name: string, opts: CandidatesOptions): Promise<vo
 
 /** `colbench candidates --queue`: one sample job per state on the run queue. */
 async function queueCandidates(name: string, opts: CandidatesOptions): Promise<void> {
-  parseServerSpec(opts.policy, "--policy");
+  const policy = parseServerSpec(opts.policy, "--policy");
   const summary = await withDatabase("candidates", async (store, db) => {
     const run = await runOf(store, name);
     const template = await templateForRun(store, run.id, opts.template);
+    await recordStep(store, run.id, "candidates", {
+      via: "queue",
+      policy: modelLineage(policy),
+      template: template.recorded.ref,
+      n: opts.n,
+      fraction: opts.fraction,
+      temperature: SWEET_DEFAULTS.temperature,
+      maxTokens: SWEET_DEFAULTS.maxTokens,
+    });
     return {
       run: run.name,
       template: template.name,
@@ -290,6 +303,8 @@ async function rankStep(name: string, opts: RankOptions): Promise<void> {
             concurrency: opts.concurrency,
             onProgress: bar.update,
             policy,
+            via: "cli",
+            device: opts.device,
           })),
         };
       } finally {
@@ -307,10 +322,17 @@ async function rankStep(name: string, opts: RankOptions): Promise<void> {
 /** `colbench rank --queue`: one rank job per state on the run queue; workers reach the critic as a server. */
 async function queueRank(name: string, opts: RankOptions): Promise<void> {
   if (!opts.critic) fail("rank --queue: workers reach the critic as a server (--critic URL#MODEL)");
-  parseServerSpec(opts.critic, "--critic");
+  const critic = parseServerSpec(opts.critic, "--critic");
   const summary = await withDatabase("rank", async (store, db) => {
     const run = await runOf(store, name);
     const template = await templateForRun(store, run.id, opts.template);
+    await recordStep(store, run.id, "rank", {
+      via: "queue",
+      critic: modelLineage(critic),
+      template: template.recorded.ref,
+      groundTruth: opts.groundTruth,
+      sum: Boolean(opts.sum),
+    });
     return {
       run: run.name,
       template: template.name,
@@ -361,7 +383,7 @@ function registerTurnPairs(program: Command): void {
       "--pairs-per-state <k>",
       "pairs drawn per agent turn (with replacement; the published script's num_pairs)",
       positive("--pairs-per-state"),
-      8,
+      SWEET_DEFAULTS.pairsPerState,
     )
     .option(
       "--seed <s>",
@@ -370,7 +392,7 @@ function registerTurnPairs(program: Command): void {
         if (!/^\d+$/.test(v.trim())) throw new Error(`--seed: expected a whole number, got "${v}"`);
         return Number.parseInt(v, 10);
       },
-      42,
+      SWEET_DEFAULTS.seed,
     )
     .option(
       "--include-own",
@@ -382,7 +404,7 @@ function registerTurnPairs(program: Command): void {
         "the order states are drawn in: that of the official export the published scripts read",
       )
         .choices(["task", "best-of-k"])
-        .default("task"),
+        .default(SWEET_DEFAULTS.order),
     )
     .action(
       action(
@@ -400,6 +422,7 @@ function registerTurnPairs(program: Command): void {
                 seed: opts.seed,
                 pool,
                 order: opts.order,
+                via: "cli",
               })),
               pool,
               order: opts.order,
@@ -408,6 +431,37 @@ function registerTurnPairs(program: Command): void {
           console.log(JSON.stringify(summary));
         },
       ),
+    );
+}
+
+function registerLineage(program: Command): void {
+  program
+    .command("lineage")
+    .description(
+      "what made a run's SWEET-RL data: each step's starts (latest first) with the run, servers, models, template, n, seed, pool and order",
+    )
+    .argument("<run>", "the run's name or id")
+    .option("--json", "the records as JSON, one object by step")
+    .action(
+      action(async (name: string, opts: { json?: boolean }) => {
+        const lineage = await withDatabase("lineage", async (store) =>
+          loadLineage(store, (await runOf(store, name)).id),
+        );
+        if (opts.json) {
+          console.log(JSON.stringify(lineage));
+          return;
+        }
+        for (const step of PIPELINE_STEPS) {
+          const records = lineage[step];
+          if (!records.length) {
+            console.log(`${step}: not run yet`);
+            continue;
+          }
+          records.forEach((l, i) =>
+            console.log(`${i === 0 ? `${step}:` : " ".repeat(step.length + 1)} ${describeLineage(l).join(" · ")}`),
+          );
+        }
+      }),
     );
 }
 

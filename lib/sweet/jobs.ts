@@ -3,7 +3,7 @@ import { parseServerSpec } from "../colbench/server-spec";
 import { OpenAICompatibleClient } from "../models/openai-client";
 import type { Store } from "../store";
 import { templateForRun } from "./run-template";
-import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates } from "./pipeline";
+import { makeTrajectoryPairs, makeTurnPairs, rankCandidates, sampleCandidates, type StateOrder } from "./pipeline";
 import { explainStepError } from "./pipeline-view";
 import { stepWait } from "./step-wait";
 import { processSlot } from "../process-slot";
@@ -19,6 +19,8 @@ export interface StepRequest {
   seed?: number;
   /** turn-pairs: the turn's own output is a candidate too (the published pool is the N samples). */
   includeOwn?: boolean;
+  /** turn-pairs: the order states are drawn in (the published export's: task, or best-of-k). */
+  order?: StateOrder;
   /** A hub id, model folder or fallback name; the run's recorded template when left out. */
   template?: string;
 }
@@ -93,13 +95,14 @@ export class PipelineJobs {
     const work = async (): Promise<Record<string, number>> => {
       switch (step) {
         case "pairs":
-          return makeTrajectoryPairs(this.store, runId, { groundTruth: request.groundTruth });
+          return makeTrajectoryPairs(this.store, runId, { groundTruth: request.groundTruth, via: "studio" });
         case "candidates":
           return sampleCandidates(this.store, runId, client!, {
             n: request.n,
             template: await templateForRun(this.store, runId, request.template),
             onProgress,
             signal: controller.signal,
+            via: "studio",
           });
         case "rank":
           return rankCandidates(this.store, runId, client!, {
@@ -108,12 +111,15 @@ export class PipelineJobs {
             template: await templateForRun(this.store, runId, request.template),
             onProgress,
             signal: controller.signal,
+            via: "studio",
           });
         case "turn-pairs":
           return makeTurnPairs(this.store, runId, {
             pairsPerState: request.pairsPerState,
             seed: request.seed,
             pool: request.includeOwn ? "samples+own" : "samples",
+            order: request.order,
+            via: "studio",
           });
       }
     };

@@ -4,6 +4,7 @@ import type { Store } from "../store";
 import type { PipelineCounts } from "../store/sweet-progress";
 import type { RunSample } from "../store/sweet";
 import { trajectoryPairs } from "./trajectory-pairs";
+import { emptyLineage, loadLineage, type PipelineLineage } from "./lineage";
 
 // What the run page's training-data panel (and `colbench export` on an empty result) says about
 // SWEET-RL's steps on a run: each step's state and counts, from the rows the steps stored, which
@@ -40,6 +41,8 @@ export interface PipelineView {
   /** The first step not done that can run, or null when every step is done or none can run. */
   next: PipelineStep | null;
   exports: ExportView[];
+  /** What made each step's output: its records, latest first (the panel shows them and starts its forms from them). */
+  lineage: PipelineLineage;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -51,10 +54,11 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function pipelineView(
   c: PipelineCounts & { pairable: number; benchmark: Benchmark },
   run = "RUN",
+  lineage: PipelineLineage = emptyLineage(),
 ): PipelineView {
   const steps = stepViews(c);
   const next = steps.find((s) => s.state === "ready" || s.state === "partly")?.step ?? null;
-  return { counts: c, steps, next, exports: exportViews(c, run) };
+  return { counts: c, steps, next, exports: exportViews(c, run), lineage };
 }
 
 type ViewCounts = PipelineCounts & { pairable: number; benchmark: Benchmark };
@@ -219,12 +223,15 @@ export async function loadPipelineView(
       (await samples).map((s) => ({ task: s.taskId, sample: s.sample, reward: s.reward, id: s.episodeId })),
     ).length;
   // Pairing 10,000 samples is ~0.7 ms of the run page's event loop: kept, like the samples it reads.
-  const [counts, pairs] = await Promise.all(
+  // The records are read afresh, like the candidate counts: a step's start moves no revision of the run.
+  const [counts, pairs, lineage] = await Promise.all([
+    kept ? kept.pipelineProgress() : store.sweet.progress(run.id),
     kept
-      ? [kept.pipelineProgress(), kept.derived(`pairable ${run.benchmark}`, () => pairable(kept.samples()))]
-      : [store.sweet.progress(run.id), pairable(store.sweet.samples(run.id))],
-  );
-  return pipelineView({ ...counts, pairable: pairs, benchmark: run.benchmark }, run.name);
+      ? kept.derived(`pairable ${run.benchmark}`, () => pairable(kept.samples()))
+      : pairable(store.sweet.samples(run.id)),
+    loadLineage(store, run.id),
+  ]);
+  return pipelineView({ ...counts, pairable: pairs, benchmark: run.benchmark }, run.name, lineage);
 }
 
 /**

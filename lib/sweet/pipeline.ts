@@ -10,11 +10,15 @@ import { trajectoryPairs } from "./trajectory-pairs";
 import { continuationStats, scoreTurn, type ContinuationScorer, type PromptScorer } from "./score-turn";
 import { drawTurnPairs } from "./turn-pairs";
 import { rankSettingsForRun } from "./run-template";
+import { SWEET_DEFAULTS } from "./defaults";
+import { modelLineage, recordStep, type StepVia } from "./lineage";
 
 // The SWEET-RL steps over a run in the store. Each can be run again: it skips what is done
 // (candidates, scores) or replaces its output whole (pairs), so a rerun after a crash completes
 // the work and a rerun after success adds nothing. A model server's answer that does not cover what
-// was asked stops the step (lib/models/prompt-span.ts): nothing is stored for that state.
+// was asked stops the step (lib/models/prompt-span.ts): nothing is stored for that state. Every
+// start that makes something records what made it (lib/sweet/lineage.ts): a sampling or ranking
+// before it stores (a crash leaves rows that the record names), a pair set with the set it replaced.
 
 export type Progress = (done: number, total: number) => void;
 
@@ -58,7 +62,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export async function makeTrajectoryPairs(
   store: Store,
   runId: number,
-  options: { groundTruth?: boolean } = {},
+  options: { groundTruth?: boolean; via?: StepVia } = {},
 ): Promise<{ pairs: number; tasks: number }> {
   const run = await store.runs.find(runId);
   if (!run) throw new Error(`no run ${runId}`);
@@ -75,6 +79,7 @@ export async function makeTrajectoryPairs(
     pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })),
     params,
   );
+  await recordStep(store, runId, "pairs", { via: options.via ?? "cli", ...params });
   return { pairs: stored, tasks: new Set(pairs.map((p) => p.task)).size };
 }
 
@@ -91,7 +96,10 @@ export async function sampleState(
   state: { turnId: number; prompt: unknown; output: string },
   options: { n: number; template: ChatTemplate; temperature?: number; maxTokens?: number; fence?: JobFence },
 ): Promise<number> {
-  const sampling = { temperature: options.temperature ?? 1.0, maxTokens: options.maxTokens ?? 1024 };
+  const sampling = {
+    temperature: options.temperature ?? SWEET_DEFAULTS.temperature,
+    maxTokens: options.maxTokens ?? SWEET_DEFAULTS.maxTokens,
+  };
   const text = typeof state.prompt === "string";
   const input = promptText(options.template, state.prompt);
   const [own, samples] = await Promise.all([
@@ -125,6 +133,21 @@ export async function sampleState(
     }),
   ];
   return store.sweet.insertCandidates(state.turnId, rows, options.fence);
+}
+
+/** A step that failed before storing anything leaves no record: nothing of the run came from it. */
+async function forgetIfEmpty(
+  store: Store,
+  record: { id: number } | null,
+  stored: () => number,
+  work: Promise<void>,
+): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    if (record && stored() === 0) await store.sweet.forgetStep(record.id).catch(() => {});
+    throw error;
+  }
 }
 
 type Unranked = Awaited<ReturnType<Store["sweet"]["unranked"]>>[number];
@@ -201,25 +224,43 @@ export async function sampleCandidates(
     onProgress?: Progress;
     signal?: AbortSignal;
     concurrency?: number;
+    via?: StepVia;
   },
 ): Promise<{ states: number; sampled: number; candidates: number }> {
-  const n = options.n ?? 16;
-  const states = await store.sweet.states(runId, options.fraction ?? 1);
+  const n = options.n ?? SWEET_DEFAULTS.n;
+  const fraction = options.fraction ?? 1;
+  const states = await store.sweet.states(runId, fraction);
   const todo = states.filter((s) => s.candidates < n + 1);
+  const record = todo.length
+    ? await recordStep(store, runId, "candidates", {
+        via: options.via ?? "cli",
+        policy: modelLineage(policy.spec),
+        template: options.template.recorded.ref,
+        n,
+        fraction,
+        temperature: options.temperature ?? SWEET_DEFAULTS.temperature,
+        maxTokens: options.maxTokens ?? SWEET_DEFAULTS.maxTokens,
+      })
+    : null;
   let done = states.length - todo.length;
   let added = 0;
   options.onProgress?.(done, states.length);
-  await eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
-    // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
-    const stored = await sampleState(store, policy, state, {
-      n,
-      template: options.template,
-      temperature: options.temperature,
-      maxTokens: options.maxTokens,
-    });
-    added += stored;
-    options.onProgress?.(++done, states.length);
-  });
+  await forgetIfEmpty(
+    store,
+    record,
+    () => added,
+    eachConcurrently(todo, options.concurrency ?? 64, options.signal, async (state) => {
+      // Awaited first: `added += await …` would read `added` before the wait and lose the other states' counts.
+      const stored = await sampleState(store, policy, state, {
+        n,
+        template: options.template,
+        temperature: options.temperature,
+        maxTokens: options.maxTokens,
+      });
+      added += stored;
+      options.onProgress?.(++done, states.length);
+    }),
+  );
   return { states: states.length, sampled: todo.length, candidates: added };
 }
 
@@ -243,6 +284,9 @@ export async function rankCandidates(
     signal?: AbortSignal;
     concurrency?: number;
     policy?: ContinuationScorer;
+    via?: StepVia;
+    /** Where a critic (and policy) on this machine ran, for the record: "webgpu" or "cpu". */
+    device?: string;
   },
 ): Promise<{ ranked: number }> {
   const template = options.template;
@@ -255,7 +299,20 @@ export async function rankCandidates(
     { record: todo.length > 0 },
   );
   options = { ...options, ...settings };
+  // A server's spec has its URL; a model on this machine has only its name.
+  const local = !("baseUrl" in critic.spec);
+  const record = todo.length
+    ? await recordStep(store, runId, "rank", {
+        via: options.via ?? "cli",
+        critic: modelLineage(critic.spec, local ? (options.device ?? "this machine") : undefined),
+        ...(options.policy ? { policy: modelLineage(options.policy.spec, options.device ?? "this machine") } : {}),
+        template: template.recorded.ref,
+        groundTruth: settings.groundTruth,
+        sum: settings.sum,
+      })
+    : null;
   let done = 0;
+  let written = 0;
   options.onProgress?.(0, todo.length);
   // Scores are written in batches, one at a time; a crash loses at most the unwritten ones, which a rerun scores again.
   let batch: CandidateScore[] = [];
@@ -263,59 +320,65 @@ export async function rankCandidates(
   const flush = () => {
     const rows = batch;
     batch = [];
-    writing = writing.then(() => store.sweet.score(critic.spec.model, rows));
+    writing = writing.then(async () => {
+      await store.sweet.score(critic.spec.model, rows);
+      written += rows.length;
+    });
     return writing;
   };
   const groundTruthOf = (c: Unranked) => (options.groundTruth === false ? null : c.groundTruth);
   const turns = byTurn(todo);
-  if (critic.promptLogprobsBatch || options.policy) {
-    if (!critic.promptLogprobsBatch)
-      throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
-    const batchCritic = critic as PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>;
-    // Two turns at a time: one tokenises while the other runs.
-    await eachConcurrently(turns, Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
-      const first = candidates[0]!;
-      const scored = await scoreTurn(
-        template,
-        { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates },
-        batchCritic,
-        options.policy ?? null,
-        { sum: options.sum },
-      );
-      scored.forEach((s, i) => {
-        const c = candidates[i]!;
-        batch.push({
-          id: c.id,
-          turnId: c.turnId,
-          index: c.index,
-          criticScore: s.criticScore,
-          advantage: s.advantage,
-          ...(options.policy
-            ? { policy: { model: options.policy.spec.model, mean: s.policyMean, sum: s.policySum } }
-            : {}),
+  const work = async () => {
+    if (critic.promptLogprobsBatch || options.policy) {
+      if (!critic.promptLogprobsBatch)
+        throw new Error("recomputing the policy's log-probs needs a critic on this machine too");
+      const batchCritic = critic as PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>;
+      // Two turns at a time: one tokenises while the other runs.
+      await eachConcurrently(turns, Math.min(options.concurrency ?? 2, 2), options.signal, async (candidates) => {
+        const first = candidates[0]!;
+        const scored = await scoreTurn(
+          template,
+          { prompt: first.prompt, groundTruth: groundTruthOf(first), candidates },
+          batchCritic,
+          options.policy ?? null,
+          { sum: options.sum },
+        );
+        scored.forEach((s, i) => {
+          const c = candidates[i]!;
+          batch.push({
+            id: c.id,
+            turnId: c.turnId,
+            index: c.index,
+            criticScore: s.criticScore,
+            advantage: s.advantage,
+            ...(options.policy
+              ? { policy: { model: options.policy.spec.model, mean: s.policyMean, sum: s.policySum } }
+              : {}),
+          });
         });
-      });
-      if (batch.length >= 256) await flush();
-      done += candidates.length;
-      options.onProgress?.(done, todo.length);
-    }).finally(flush);
-  } else {
-    // States side by side, each state's candidates together; the client bounds requests in flight.
-    await eachConcurrently(
-      turns,
-      Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))),
-      options.signal,
-      async (candidates) => {
-        // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
-        const scores = await scoreState(critic, template, candidates, options);
-        batch.push(...scores);
         if (batch.length >= 256) await flush();
         done += candidates.length;
         options.onProgress?.(done, todo.length);
-      },
-    ).finally(flush);
-  }
-  await writing;
+      }).finally(flush);
+    } else {
+      // States side by side, each state's candidates together; the client bounds requests in flight.
+      await eachConcurrently(
+        turns,
+        Math.max(1, Math.ceil((options.concurrency ?? 64) / Math.max(1, turns[0]?.length ?? 1))),
+        options.signal,
+        async (candidates) => {
+          // Awaited first: `batch.push(...(await …))` would push into a batch a flush had already taken.
+          const scores = await scoreState(critic, template, candidates, options);
+          batch.push(...scores);
+          if (batch.length >= 256) await flush();
+          done += candidates.length;
+          options.onProgress?.(done, todo.length);
+        },
+      ).finally(flush);
+    }
+    await writing;
+  };
+  await forgetIfEmpty(store, record, () => written, work());
   const left = (await store.sweet.unranked(runId)).length;
   if (left) throw new Error(`${left} candidate(s) of the run are still unscored after ranking`);
   return { ranked: todo.length };
@@ -343,10 +406,10 @@ export type StateOrder = "task" | "best-of-k";
 export async function makeTurnPairs(
   store: Store,
   runId: number,
-  options: { pairsPerState?: number; seed?: number; pool?: CandidatePool; order?: StateOrder } = {},
+  options: { pairsPerState?: number; seed?: number; pool?: CandidatePool; order?: StateOrder; via?: StepVia } = {},
 ): Promise<{ states: number; pairs: number }> {
-  const pool = options.pool ?? "samples";
-  const order = options.order ?? "task";
+  const pool = options.pool ?? SWEET_DEFAULTS.pool;
+  const order = options.order ?? SWEET_DEFAULTS.order;
   const ranked = (await store.sweet.ranked(runId)).filter((c) => pool === "samples+own" || c.index > 0);
   ranked.sort(
     (a, b) =>
@@ -360,7 +423,12 @@ export async function makeTurnPairs(
     list.push({ id: c.id, advantage: c.advantage! });
     byTurn.set(c.turnId, list);
   }
-  const params = { pairsPerState: options.pairsPerState ?? 8, seed: options.seed ?? 42, pool, order };
+  const params = {
+    pairsPerState: options.pairsPerState ?? SWEET_DEFAULTS.pairsPerState,
+    seed: options.seed ?? SWEET_DEFAULTS.seed,
+    pool,
+    order,
+  };
   const pairs = drawTurnPairs(
     [...byTurn].map(([state, candidates]) => ({ state, candidates })),
     params,
@@ -372,6 +440,14 @@ export async function makeTurnPairs(
     pairs.map((p) => ({ chosenId: p.chosen, rejectedId: p.rejected })),
     params,
   );
+  // The candidates and ranking it drew from: their latest records now.
+  const steps = await store.sweet.steps(runId, 1);
+  const latest = (step: string) => steps.find((s) => s.step === step)?.id;
+  await recordStep(store, runId, "turn-pairs", {
+    via: options.via ?? "cli",
+    ...params,
+    from: { candidates: latest("candidates"), rank: latest("rank") },
+  });
   return { states: byTurn.size, pairs: stored };
 }
 

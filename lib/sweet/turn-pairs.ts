@@ -1,4 +1,5 @@
 import { PythonRandom } from "./python-random";
+import { SWEET_DEFAULTS } from "./defaults";
 
 // Turn-level pairs from candidates ranked by advantage, drawn with the calls the published
 // `generate_random_pairs_from_ranks.py` makes on Python's own generator: `random.seed(seed)` once;
@@ -38,8 +39,8 @@ export function drawTurnPairs<Id>(
   states: RankedState<Id>[],
   options: { pairsPerState?: number; seed?: number } = {},
 ): TurnPair<Id>[] {
-  const k = options.pairsPerState ?? 8;
-  const random = new PythonRandom(options.seed ?? 42);
+  const k = options.pairsPerState ?? SWEET_DEFAULTS.pairsPerState;
+  const random = new PythonRandom(options.seed ?? SWEET_DEFAULTS.seed);
   const pairs: TurnPair<Id>[] = [];
   for (const { state, candidates } of states) {
     // A candidate without an advantage cannot be placed; the published script would sort NaN last.

@@ -4,6 +4,7 @@ import { getStore } from "@/lib/store";
 import { TRAINING_FORMATS, trainingLines, type TrainingFormat } from "@/lib/sweet/pipeline";
 import { officialLines } from "@/lib/sweet/official";
 import { templateForRun } from "@/lib/sweet/run-template";
+import { exportLineage, loadLineage } from "@/lib/sweet/lineage";
 
 export const dynamic = "force-dynamic";
 
@@ -33,6 +34,14 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
           withPrompt: query.get("withPrompt") === "1",
           template,
         });
+  // A training file says what made its lines (as `colbench export` does on stderr): a header, in ASCII.
+  const lineage =
+    format === "official" || format === "official-best-of-k"
+      ? null
+      : JSON.stringify(exportLineage(run, format, template.recorded.ref, await loadLineage(store, runId))).replace(
+          /[\u007f-\uffff]/g,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+        );
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -48,6 +57,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
     headers: {
       "Content-Type": "application/x-ndjson; charset=utf-8",
       "Content-Disposition": `attachment; filename="${run.name.replace(/[^\w.-]+/g, "_")}.${format}.jsonl"`,
+      ...(lineage ? { "X-Colbench-Lineage": lineage } : {}),
     },
   });
 }

@@ -15,6 +15,7 @@ const stepSchema = z.object({
   pairsPerState: z.coerce.number().int().min(1).max(64).optional(),
   seed: z.coerce.number().int().min(0).optional(),
   includeOwn: z.boolean().optional(),
+  order: z.enum(["task", "best-of-k"]).optional(),
   /** A hub id, model folder or fallback name (llama3, chatml); the run's recorded template when left out. */
   template: z.string().min(1).max(500).optional(),
 });
