@@ -116,4 +116,39 @@ describe("colbench run and runs, through pipes", () => {
     expect(await names("--all", "--archived")).toEqual(["piped"]);
     expect((await colbench(["runs"])).stdout).toContain("piped");
   });
+
+  it("renames, notes and tags a run, lists by tag, and says what it refuses", { timeout: 180_000 }, async () => {
+    const renamed = await colbench(["runs", "rename", "piped", "piped two"]);
+    expect(renamed.status, renamed.stderr).toBe(0);
+    expect(last(renamed.stdout)).toMatchObject({ from: "piped", name: "piped two" });
+    const tagged = await colbench(["runs", "tag", "piped two", "Baseline", "qwen-7b", "--remove", "nothing"]);
+    expect(last(tagged.stdout)).toEqual({ run: "piped two", tags: ["baseline", "qwen-7b"] });
+    expect(last((await colbench(["runs", "tag", "piped two", "--remove", "qwen-7b"])).stdout)).toEqual({
+      run: "piped two",
+      tags: ["baseline"],
+    });
+    expect(last((await colbench(["runs", "note", "piped two", "ran", "on", "the", "lab", "box"])).stdout)).toEqual({
+      run: "piped two",
+      notes: "ran on the lab box",
+    });
+    const listed = (await colbench(["runs", "list", "--json", "--tag", "baseline"])).stdout.trim().split("\n");
+    expect(listed.map((l) => JSON.parse(l) as { name: string; tags: string[]; notes: string })).toEqual([
+      expect.objectContaining({ name: "piped two", tags: ["baseline"], notes: "ran on the lab box" }),
+    ]);
+    const none = await colbench(["runs", "list", "--tag", "qwen-7b"]);
+    expect(none.stdout).toContain('no run is tagged "qwen-7b"');
+    // Refusals name the field and what is wrong, and change nothing.
+    for (const [args, said] of [
+      [["runs", "rename", "piped two", "  "], "name: must not be empty"],
+      [["runs", "rename", "piped two", "a/b"], 'name: "/" is not allowed'],
+      [["runs", "tag", "piped two", "x".repeat(40)], "at most 32 characters"],
+      [["runs", "tag", "piped two", "no spaces!"], 'tag "no spaces!": only lowercase letters'],
+      [["runs", "note", "piped two"], "exactly one"],
+    ] as const) {
+      const refused = await colbench([...args]);
+      expect(refused.status, args.join(" ")).toBe(1);
+      expect(refused.stderr, args.join(" ")).toContain(said);
+    }
+    expect((await colbench(["runs"])).stdout).toMatch(/piped two .*#baseline/);
+  });
 });

@@ -65,7 +65,10 @@ export function RunCharts({
     </tr>
   );
   return (
-    <section aria-label={title ?? "Charts"} className="mb-6" data-testid="run-charts">
+    // A container: the charts' columns follow the width the section is given, not the window's, so
+    // Compare's two runs side by side at 1280 px get two columns each instead of three too narrow
+    // for the token totals' numbers.
+    <section aria-label={title ?? "Charts"} className="@container mb-6" data-testid="run-charts">
       {title ? <h2 className="mb-2 text-sm font-semibold text-stone-800">{title}</h2> : null}
       {d.pace ? (
         <p className="mb-2 text-sm text-stone-700" data-testid="run-pace">
@@ -78,7 +81,7 @@ export function RunCharts({
                 : `${d.pace.remaining} episodes left; none is being played now.`}
         </p>
       ) : null}
-      <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+      <div className="grid gap-3 @xl:grid-cols-2 @4xl:grid-cols-3">
         <Chart title={`Reward (${reward.measure}) over episodes`} data={bins(d.rewards)} testId="chart-rewards" />
         <Chart
           title={`${byTurns} by agent turns (questions asked + the answer)`}

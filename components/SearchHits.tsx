@@ -5,8 +5,9 @@ import type { TurnHit } from "@/lib/store/search";
 import { BenchmarkBadge } from "./BenchmarkBadge";
 import { reward } from "./format";
 
-// A client component for the same reason as EpisodesTable: up to 100 hits given as data weigh a
-// third of what their elements weigh in the page's RSC payload, and the HTML is the same.
+// A client component for the same reason as the run page's episodes (RunEpisodes): up to 100 hits
+// given as data weigh a third of what their elements weigh in the page's RSC payload, and the HTML
+// is the same.
 
 /** The matched words between «» become marks; everything else stays text. */
 function Snippet({ text }: { text: string }) {

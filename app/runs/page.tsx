@@ -12,6 +12,7 @@ import { DataTable, type Column } from "@/components/DataTable";
 import type { RunSummary } from "@/lib/store/runs";
 import { LiveRefresh } from "@/components/live/LiveRefresh";
 import { IncludeSwitch, withQuery } from "@/components/IncludeSwitch";
+import { RunsTagFilter } from "@/components/runs/RunsTagFilter";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Runs" };
@@ -24,10 +25,15 @@ export default async function RunsPage({
   const query = await searchParams;
   const includePlayed = query.played === "1";
   const includeArchived = query.archived === "1";
+  // A tag is stored lowercase (lib/store/run-notes.ts), so an address may be typed in any case.
+  const tag = query.tag?.trim().toLowerCase() || undefined;
   const store = await getStore();
-  const runs = await store.runs.list({ includePlayed, includeArchived });
+  const [runs, tags] = await Promise.all([
+    store.runs.list({ includePlayed, includeArchived, tag }),
+    store.runs.tags({ includePlayed, includeArchived }),
+  ]);
   const narrowed =
-    runs.length === 0 && (await store.runs.list({ includePlayed: true, includeArchived: true })).length > 0;
+    runs.length === 0 && !tag && (await store.runs.list({ includePlayed: true, includeArchived: true })).length > 0;
   return (
     <>
       <LiveRefresh />
@@ -50,7 +56,7 @@ export default async function RunsPage({
           </Link>
         </span>
       </div>
-      <div className="mb-3 flex gap-2">
+      <div className="mb-3 flex flex-wrap gap-2">
         <IncludeSwitch
           label="Include played sessions"
           on={includePlayed}
@@ -62,7 +68,15 @@ export default async function RunsPage({
           href={withQuery("/runs", query, { archived: !includeArchived })}
         />
       </div>
-      {runs.length === 0 && narrowed ? (
+      <RunsTagFilter tags={tags} current={tag} href={(t) => withQuery("/runs", query, { tag: t })} />
+      {runs.length === 0 && tag ? (
+        <EmptyState title={`No run here is tagged "${tag}"`}>
+          <Link className="text-teal-700 underline" href={withQuery("/runs", query, { tag: undefined })}>
+            Show every run
+          </Link>{" "}
+          (archived runs and played sessions only with their switches on).
+        </EmptyState>
+      ) : runs.length === 0 && narrowed ? (
         <EmptyState title="No run matches these switches">
           Every run there is is a played session or archived.{" "}
           <Link className="text-teal-700 underline" href="/runs?played=1&archived=1">
@@ -89,7 +103,7 @@ export default async function RunsPage({
   );
 }
 
-/** The runs table's columns: name (with its marks), benchmark, players, episodes, reward, success, state. */
+/** The runs table's columns: name (with its marks and tags), benchmark, players, episodes, reward, success, state. */
 function runColumns(): Array<Column<RunSummary>> {
   return [
     {
@@ -105,6 +119,16 @@ function runColumns(): Array<Column<RunSummary>> {
           {run.archivedAt ? (
             <span className="ml-2 rounded bg-stone-200 px-1.5 py-0.5 text-xs text-stone-700">archived</span>
           ) : null}
+          {run.tags.map((t) => (
+            <Link
+              key={t}
+              href={`/runs?tag=${encodeURIComponent(t)}`}
+              className="ml-2 rounded-full bg-teal-50 px-2 py-0.5 text-xs text-teal-900 ring-1 ring-teal-200 hover:underline"
+              data-testid="runs-row-tag"
+            >
+              {t}
+            </Link>
+          ))}
         </>
       ),
     },

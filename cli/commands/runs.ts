@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { Command } from "commander";
 import type { Store } from "../../lib/store";
@@ -7,6 +8,7 @@ import { withDatabase } from "../database";
 import { action, fail } from "../errors";
 import { describeWait } from "../../lib/colbench/failure";
 import { RUN_STATE_MEANING, RUN_STATES, stateOfSummary } from "../../lib/runs/run-state";
+import { checkRunTag } from "../../lib/store/run-notes";
 
 async function runOf(store: Store, nameOrId: string) {
   const run = await store.runs.find(nameOrId);
@@ -26,7 +28,9 @@ async function confirmed(question: string): Promise<boolean> {
 export function register(program: Command): void {
   const runs = program
     .command("runs")
-    .description("list, archive, restore and delete runs (played sessions and archived runs only when asked)");
+    .description(
+      "list, rename, note, tag, archive, restore and delete runs (played sessions and archived runs only when asked)",
+    );
 
   runs
     .command("list", { isDefault: true })
@@ -36,13 +40,15 @@ export function register(program: Command): void {
     .option("--all", "played sessions too")
     .option("--played", "played sessions only")
     .option("--archived", "archived runs too")
+    .option("--tag <tag>", "runs carrying this tag only")
     .option("--json", "one JSON object per run")
     .action(
-      action(async (opts: { all?: boolean; played?: boolean; archived?: boolean; json?: boolean }) => {
+      action(async (opts: { all?: boolean; played?: boolean; archived?: boolean; tag?: string; json?: boolean }) => {
         const filter: RunFilter = {
           kind: opts.played ? "played" : undefined,
           includePlayed: opts.all,
           includeArchived: opts.archived,
+          tag: opts.tag === undefined ? undefined : checkRunTag(opts.tag),
         };
         await withDatabase("runs", async (store) => {
           const list = (await store.runs.list(filter)).reverse();
@@ -55,13 +61,19 @@ export function register(program: Command): void {
               // The state word the run page says too (lib/runs/run-state.ts), not the status column.
               state: stateOfSummary(run),
               archived: run.archivedAt !== null,
+              tags: run.tags,
+              notes: run.notes,
               total: run.total,
               done: run.done,
               failed: run.failed,
               waiting: run.waiting,
             };
             const waiting = run.waiting ? `  ${run.waiting.episodes} ${describeWait(run.waiting.wait)}` : "";
-            const marks = [run.kind === "played" ? "played" : "", run.archivedAt ? "archived" : ""]
+            const marks = [
+              run.kind === "played" ? "played" : "",
+              run.archivedAt ? "archived" : "",
+              ...run.tags.map((t) => `#${t}`),
+            ]
               .filter(Boolean)
               .join(", ");
             console.log(
@@ -70,7 +82,12 @@ export function register(program: Command): void {
                 : `${String(run.id).padStart(5)}  ${run.name.padEnd(40)}  ${run.benchmark.padEnd(8)}  ${row.state.padEnd(8)}  ${run.done}/${run.total} done, ${run.failed} failed, ${run.playing} playing${marks ? `  (${marks})` : ""}${waiting}`,
             );
           }
-          if (!list.length && !opts.json) console.log("no runs yet: start one with `colbench run --help`");
+          if (!list.length && !opts.json)
+            console.log(
+              filter.tag
+                ? `no run is tagged "${filter.tag}" (add --all --archived to look among every run)`
+                : "no runs yet: start one with `colbench run --help`",
+            );
         });
       }),
     );
@@ -97,6 +114,8 @@ export function register(program: Command): void {
         }),
       );
   }
+
+  registerEdits(runs);
 
   runs
     .command("delete")
@@ -125,6 +144,65 @@ export function register(program: Command): void {
               renderFiles: deleted?.renderFiles ?? 0,
             }),
           );
+        });
+      }),
+    );
+}
+
+/** `runs rename`, `runs note` and `runs tag`: what a researcher writes on a run (rules: lib/store/run-notes.ts). */
+function registerEdits(runs: Command): void {
+  runs
+    .command("rename")
+    .description("give a run another name (unique; letters, digits, spaces and . _ - : + @ ( ) #)")
+    .argument("<run>", "the run's name or id")
+    .argument("<name>", "the new name")
+    .action(
+      action(async (nameOrId: string, name: string) => {
+        await withDatabase("runs rename", async (store) => {
+          const run = await runOf(store, nameOrId);
+          const renamed = await store.runs.rename(run.id, name);
+          console.log(JSON.stringify({ run: run.id, from: run.name, name: renamed.name }));
+        });
+      }),
+    );
+
+  runs
+    .command("note")
+    .description("set a run's notes (replacing them), from the argument or --file; --clear empties them")
+    .argument("<run>", "the run's name or id")
+    .argument("[text...]", "the notes (words are joined by spaces)")
+    .option("--file <path>", "read the notes from a file (- for stdin)")
+    .option("--clear", "remove the notes")
+    .action(
+      action(async (nameOrId: string, words: string[], opts: { file?: string; clear?: boolean }) => {
+        const given = [words.length > 0, opts.file !== undefined, Boolean(opts.clear)].filter(Boolean).length;
+        if (given !== 1) fail("runs note: give the notes as text, or --file PATH, or --clear (exactly one)");
+        const text = opts.clear
+          ? ""
+          : opts.file !== undefined
+            ? fs.readFileSync(opts.file === "-" ? 0 : opts.file, "utf8")
+            : words.join(" ");
+        await withDatabase("runs note", async (store) => {
+          const run = await runOf(store, nameOrId);
+          const { notes } = await store.runs.setNotes(run.id, text);
+          console.log(JSON.stringify({ run: run.name, notes }));
+        });
+      }),
+    );
+
+  runs
+    .command("tag")
+    .description("add tags to a run (lowercase letters, digits, . _ -), or remove them with --remove")
+    .argument("<run>", "the run's name or id")
+    .argument("[tags...]", "tags to add")
+    .option("--remove <tags...>", "tags to remove")
+    .action(
+      action(async (nameOrId: string, add: string[], opts: { remove?: string[] }) => {
+        if (!add.length && !opts.remove?.length) fail("runs tag: name tags to add, or --remove TAG...");
+        await withDatabase("runs tag", async (store) => {
+          const run = await runOf(store, nameOrId);
+          const { tags } = await store.runs.changeTags(run.id, { add, remove: opts.remove });
+          console.log(JSON.stringify({ run: run.name, tags }));
         });
       }),
     );

@@ -3,7 +3,9 @@
 import Link from "next/link";
 import type { ScoreBand } from "@/lib/store/runs";
 import type { EpisodesQuery } from "@/lib/runs/snapshot";
-import { EpisodesTable } from "@/components/EpisodesTable";
+import { episodesSearch } from "@/lib/runs/episodes-search";
+import { SortableTable } from "@/components/table/SortableTable";
+import { EPISODE_COLUMNS, episodeRows } from "@/components/table/episodes-table";
 import { FilterPills } from "@/components/FilterPills";
 import { Pager } from "@/components/Pager";
 import { EmptyState } from "@/components/EmptyState";
@@ -12,21 +14,35 @@ import { useRunSnapshot } from "./snapshot-context";
 const STATUSES = ["done", "failed", "running", "pending"] as const;
 // lib/store/runs.ts's SCORE_BANDS (a client component does not load the store's module).
 const SCORE_BANDS: readonly ScoreBand[] = ["full", "partial", "zero"];
+// On the page a failure's reason stands in its Status cell, as it always has; the exports keep it a column of its own.
+const PAGE_COLUMNS = EPISODE_COLUMNS.filter((c) => c.id !== "failure");
 
-/** The run's page of episodes under the address's filters, from the snapshot, with the filters and pager. */
+/**
+ * The run's page of episodes under the address's filters and order, from the snapshot, with the
+ * filters, the pager and the downloads of every episode under the same filters in the same order.
+ * The store orders the whole run before the page is cut, so a header links to `?sort=&dir=`.
+ */
 export function RunEpisodes() {
   const s = useRunSnapshot();
   const { items, total, page, pages, query } = s.episodes;
   const href = (patch: EpisodesQuery) => {
-    const merged = { ...query, page, ...patch };
-    const params = new URLSearchParams();
-    if (merged.status) params.set("status", merged.status);
-    if (merged.score) params.set("score", merged.score);
-    if (merged.page && merged.page > 1) params.set("page", String(merged.page));
-    const text = params.toString();
+    const text = episodesSearch({ ...query, page, ...patch });
     return `/runs/${s.run.id}${text ? `?${text}` : ""}`;
   };
   const filtered = Boolean(query.status || query.score);
+  const every = episodesSearch(query, { page: false });
+  const exportHref = (format: "csv" | "json") =>
+    `/api/runs/${s.run.id}/episodes?format=${format}${every ? `&${every}` : ""}`;
+  const rows = episodeRows(items).map((row, i) => {
+    const failure = items[i]!.failure;
+    if (!failure) return row;
+    const status = (
+      <span className="text-red-700">
+        failed: <span className="text-xs">{failure.length > 120 ? `${failure.slice(0, 120)}…` : failure}</span>
+      </span>
+    );
+    return { ...row, nodes: { ...row.nodes, status }, titles: { ...row.titles, status: failure } };
+  });
   return (
     <>
       <div className="mb-3 flex flex-wrap gap-6 text-sm">
@@ -59,7 +75,16 @@ export function RunEpisodes() {
           )}
         </EmptyState>
       ) : (
-        <EpisodesTable rows={items} />
+        <SortableTable
+          testId="episodes-table"
+          name={`${s.run.name}-episodes`}
+          dense
+          columns={PAGE_COLUMNS}
+          rows={rows}
+          serverSort={{ order: query.sort ? { column: query.sort, dir: query.dir ?? "asc" } : null, base: href({}) }}
+          exportHrefs={{ csv: exportHref("csv"), json: exportHref("json") }}
+          caption={`${total} episode${total === 1 ? "" : "s"}${pages > 1 ? `, page ${page} of ${pages}` : ""}`}
+        />
       )}
       <Pager page={page} pages={pages} href={(n) => href({ page: n })}>
         {` (${total} episodes)`}

@@ -3,25 +3,35 @@
 import type { ReactNode } from "react";
 import { RunActions } from "@/components/RunActions";
 import { RunStateBadge } from "./RunStateBadge";
+import { RunName } from "./RunName";
+import { RunTags } from "./RunTags";
+import { RunNotes } from "./RunNotes";
 import { useRunSnapshot } from "./snapshot-context";
 
-/** The run's name, benchmark, state word and (for researchers) archive and delete, from the snapshot. */
+/**
+ * The run's name, benchmark, state word and (for researchers) rename, archive and delete, then its
+ * tags and (researchers') notes, from the snapshot.
+ */
 export function RunHeader({ badge, manages }: { badge: ReactNode; manages: boolean }) {
   const s = useRunSnapshot();
   return (
-    <header className="mb-4 mt-2 flex flex-wrap items-center gap-3">
-      <h1 className="text-2xl font-semibold tracking-tight text-stone-900">{s.run.name}</h1>
-      {badge}
-      <RunStateBadge state={s.state} testId="run-state" />
-      {s.run.kind === "played" ? (
-        <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played session</span>
-      ) : null}
-      {manages ? (
-        <span className="ml-auto">
-          <RunActions runId={s.run.id} name={s.run.name} archived={s.actions.archived} episodes={s.counts.total} />
-        </span>
-      ) : null}
-    </header>
+    <>
+      <header className="mb-3 mt-2 flex flex-wrap items-center gap-3">
+        <RunName manages={manages} />
+        {badge}
+        <RunStateBadge state={s.state} testId="run-state" />
+        {s.run.kind === "played" ? (
+          <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-800">played session</span>
+        ) : null}
+        {manages ? (
+          <span className="ml-auto">
+            <RunActions runId={s.run.id} name={s.run.name} archived={s.actions.archived} episodes={s.counts.total} />
+          </span>
+        ) : null}
+      </header>
+      <RunTags manages={manages} />
+      <RunNotes manages={manages} />
+    </>
   );
 }
 

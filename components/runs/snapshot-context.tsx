@@ -2,6 +2,7 @@
 
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import type { RunSnapshot, StepEvent } from "@/lib/runs/snapshot";
+import { episodesSearch } from "@/lib/runs/episodes-search";
 
 // The run page's one snapshot (lib/runs/snapshot.ts), for every part of the page that shows a figure:
 // the server's first one, then each whole one the run's event stream sends. Parts read it here
@@ -16,14 +17,9 @@ export function useRunSnapshot(): RunSnapshot {
   return snapshot;
 }
 
-/** The stream's address for this page's table filters (the snapshot carries its page of episodes). */
+/** The stream's address for this page's table filters and order (the snapshot carries its page of episodes). */
 function streamUrl(snapshot: RunSnapshot): string {
-  const { query } = snapshot.episodes;
-  const params = new URLSearchParams();
-  if (query.status) params.set("status", query.status);
-  if (query.score) params.set("score", query.score);
-  if (query.page && query.page > 1) params.set("page", String(query.page));
-  const text = params.toString();
+  const text = episodesSearch(snapshot.episodes.query);
   return `/api/runs/${snapshot.run.id}/events${text ? `?${text}` : ""}`;
 }
 

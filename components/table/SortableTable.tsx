@@ -4,10 +4,12 @@
 // type in the filter box, and download what is shown as CSV or JSON. Rows come as data
 // (lib/table/table.ts), so the page, its downloads and the export routes show the same numbers.
 // Sorting is done here for a table that holds all its rows; a paged table passes `serverSort` and its
-// headers become links to the page's address with `sort`/`dir`, for the store's query to order.
+// headers go to the page's address with `sort`/`dir`, for the store's query to order. They are
+// buttons, not links: a row's first link stays its own (the run page's episode), as pages and tests
+// that open "the first link in the table" expect.
 
 import { useMemo, useState, type ReactNode } from "react";
-import Link from "next/link";
+import { useRouter } from "next/navigation";
 import {
   filterRows,
   nextOrder,
@@ -182,8 +184,8 @@ function Toolbar({
 }
 
 /**
- * A column's header: plain when unsortable, else a link to the sorted page (`href`, a paged table)
- * or a button that sorts the rows held here (`onSort`). aria-sort and the arrow say the current order.
+ * A column's header: plain when unsortable, else a button that goes to the sorted page (`href`, a
+ * paged table) or sorts the rows held here (`onSort`). aria-sort and the arrow say the current order.
  */
 function HeaderCell({
   column,
@@ -196,6 +198,7 @@ function HeaderCell({
   href: string | null;
   onSort: () => void;
 }) {
+  const router = useRouter();
   const sorted = order?.column === column.id ? order.dir : null;
   const mark = sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : "";
   const label = (
@@ -214,9 +217,9 @@ function HeaderCell({
       {column.unsortable ? (
         column.header
       ) : href !== null ? (
-        <Link href={href} className={link}>
+        <button type="button" onClick={() => router.push(href)} className={`${link} text-left`} data-href={href}>
           {label}
-        </Link>
+        </button>
       ) : (
         <button type="button" onClick={onSort} className={`${link} text-left`}>
           {label}

@@ -174,6 +174,25 @@ describe("a run's snapshot read from the store", () => {
     expect(JSON.parse(JSON.stringify(s))).toEqual(s);
   });
 
+  it("orders the table's page as the address asks, and sends notes to researchers only", async () => {
+    // Rewards that differ: the first three done episodes get 0.2, 0.9, 0.5 (the rest have none).
+    for (const [i, reward] of [0.2, 0.9, 0.5].entries())
+      await db.prisma.episode.update({ where: { id: episodes[i]! }, data: { reward } });
+    const ordered = (await loadRunSnapshot(store, runId, { manages: false, query: { sort: "reward", dir: "desc" } }))!;
+    expect(ordered.episodes.items.slice(0, 3).map((e) => e.id)).toEqual([episodes[1], episodes[2], episodes[0]]);
+    expect(ordered.episodes.query).toEqual({ sort: "reward", dir: "desc" });
+    const ascending = (await loadRunSnapshot(store, runId, { manages: false, query: { sort: "reward", dir: "asc" } }))!;
+    expect(ascending.episodes.items.slice(0, 3).map((e) => e.id)).toEqual([episodes[0], episodes[2], episodes[1]]);
+    await store.runs.setNotes(runId, "seed 3; lr 1e-6");
+    await store.runs.changeTags(runId, { add: ["baseline"] });
+    const researcher = (await loadRunSnapshot(store, runId, { manages: true }))!;
+    expect(researcher.run).toMatchObject({ notes: "seed 3; lr 1e-6", tags: ["baseline"] });
+    const annotator = (await loadRunSnapshot(store, runId, { manages: false }))!;
+    expect(annotator.run).toMatchObject({ notes: "", tags: ["baseline"] });
+    for (const [i, reward] of [1, 1, 1].entries())
+      await db.prisma.episode.update({ where: { id: episodes[i]! }, data: { reward } });
+  });
+
   it("stopped with episodes left: Resume says how many; once they all ended: finished, ended time set, no Resume", async () => {
     await db.prisma.episode.updateMany({
       where: { id: { in: episodes.slice(4, 6) } },

@@ -3,7 +3,7 @@ import { runConfigSchema } from "../benchmarks/run-config";
 import { describeWait } from "../colbench/failure";
 import type { RunEvent } from "../events";
 import type { Store } from "../store";
-import type { EpisodeRow, RunKind, RunSummary, ScoreBand } from "../store/runs";
+import type { EpisodeRow, EpisodeSort, RunKind, RunSummary, ScoreBand } from "../store/runs";
 import type { RunSpan } from "../store/run-span";
 import type { RunFigures } from "../store/run-figures";
 import { isStalled } from "../store/workers";
@@ -23,11 +23,14 @@ import { runActionsOf, runStateOf, type RunActions, type RunStateWord } from "./
 export type EpisodeStatus = "pending" | "running" | "done" | "failed";
 export type StepEvent = Omit<Extract<RunEvent, { type: "pipeline" }>, "type" | "runId">;
 
-/** Which page of the episodes table, under which filters (the page's address says). */
+/** Which page of the episodes table, under which filters, in which order (the page's address says). */
 export interface EpisodesQuery {
   page?: number;
   status?: EpisodeStatus;
   score?: ScoreBand;
+  /** A column of EPISODE_SORTS, ordered by the store before the page is cut; by episode number when absent. */
+  sort?: EpisodeSort;
+  dir?: "asc" | "desc";
 }
 
 export interface RunSnapshot {
@@ -42,6 +45,9 @@ export interface RunSnapshot {
     agent: string | null;
     createdAt: number;
     archivedAt: number | null;
+    /** A researcher's words about the run ("" for viewers who are not researchers), and its tags (lib/store/run-notes.ts). */
+    notes: string;
+    tags: string[];
     /** The embedder's label beside every similarity (page answers), else null. */
     embedder: string | null;
   };
@@ -136,6 +142,8 @@ export function snapshotOf(p: SnapshotParts): RunSnapshot {
       agent: s.agent,
       createdAt: s.createdAt.getTime(),
       archivedAt: ms(s.archivedAt),
+      notes: s.notes,
+      tags: s.tags,
       embedder: s.embedder?.label ?? null,
     },
     state,
@@ -185,12 +193,18 @@ export async function loadRunSnapshot(
     queueView(store, runId, pace),
     kept.span(),
     options.manages ? loadPipelineView(store, summary, kept) : null,
-    kept.episodes({ page: query.page || 1, status: query.status, score: query.score }),
+    kept.episodes({
+      page: query.page || 1,
+      status: query.status,
+      score: query.score,
+      sort: query.sort ? { column: query.sort, dir: query.dir ?? "asc" } : undefined,
+    }),
   ]);
   return snapshotOf({
     now,
     revision: kept.revision,
-    summary,
+    // Notes are researchers' words to each other: annotators are not sent them.
+    summary: options.manages ? summary : { ...summary, notes: "" },
     config: row?.config,
     figures,
     pace,

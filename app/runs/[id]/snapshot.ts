@@ -1,5 +1,5 @@
 import { getStore } from "@/lib/store";
-import { SCORE_BANDS } from "@/lib/store/runs";
+import { EPISODE_SORTS, SCORE_BANDS } from "@/lib/store/runs";
 import { getRunManager } from "@/lib/runs/active";
 import { getPipelineJobs } from "@/lib/sweet/jobs";
 import { loadRunSnapshot, type EpisodeStatus, type EpisodesQuery, type RunSnapshot } from "@/lib/runs/snapshot";
@@ -10,12 +10,19 @@ import { loadRunSnapshot, type EpisodeStatus, type EpisodesQuery, type RunSnapsh
 
 const STATUSES: readonly EpisodeStatus[] = ["done", "failed", "running", "pending"];
 
-/** The episodes table's filters and page from the address (unknown values are no filter). */
+/** The episodes table's filters, order and page from the address (unknown values are no filter, no order). */
 export function episodesQuery(params: { get(name: string): string | null | undefined }): EpisodesQuery {
   const status = STATUSES.find((s) => s === params.get("status"));
   const score = SCORE_BANDS.find((s) => s === params.get("score"));
+  const sort = EPISODE_SORTS.find((s) => s === params.get("sort"));
+  const dir = params.get("dir") === "desc" ? "desc" : "asc";
   const page = Number(params.get("page")) || undefined;
-  return { ...(status ? { status } : {}), ...(score ? { score } : {}), ...(page && page > 1 ? { page } : {}) };
+  return {
+    ...(status ? { status } : {}),
+    ...(score ? { score } : {}),
+    ...(sort ? { sort, dir } : {}),
+    ...(page && page > 1 ? { page } : {}),
+  };
 }
 
 /** The latest step's news in this process, if it has pipeline jobs (the studio's server does). */
