@@ -8,7 +8,8 @@ import { startStudio, type RunningStudio } from "./studio";
 // The labelling desk at 1280×800, as an annotator sees it: both answers' first lines on screen
 // without scrolling on backend and frontend pairs (the task once, the dialogue folded); a graded
 // queue with criteria and required reasons; history where a label is reopened and changed; a
-// comment draft that survives a reload; "later" and "broken".
+// comment draft that survives a reload; "later" and "broken"; the pairs left, the quota and the
+// estimate of the time left on the progress line, and a person at the quota.
 
 const root = path.resolve(import.meta.dirname, "..");
 const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
@@ -20,6 +21,8 @@ let dataDir: string;
 const queues: Record<string, number> = {};
 let link = "";
 let leadLink = "";
+/** A person and a lead of their own for the quota's test (a sign-in link is used once). */
+const quotaLinks: Record<string, string> = {};
 
 function colbench(args: string[]): string {
   const result = spawnSync(process.execPath, [path.join(root, "cli", "bin.mjs"), ...args], {
@@ -83,6 +86,30 @@ test.beforeAll(async () => {
     "--reasons",
     "tie,both_bad",
   ]);
+  // The quota: made with one, then lowered from the command line.
+  for (const [name, role] of [
+    ["capper", "annotator"],
+    ["quota-lead", "researcher"],
+  ])
+    quotaLinks[name!] = /sign-in link: (\S+)/.exec(
+      colbench(["users", "add", name!, "--role", role!, "--url", `http://127.0.0.1:${PORT}`]),
+    )![1]!;
+  queues.capped = (
+    JSON.parse(
+      colbench([
+        "queues",
+        "create",
+        "capped",
+        "--members",
+        "capper",
+        "--runs",
+        "backend-ask-then-answer,backend-coin",
+        "--quota",
+        "5",
+      ]),
+    ) as { id: number }
+  ).id;
+  expect(JSON.parse(colbench(["queues", "quota", "capped", "2"]))).toEqual({ queue: "capped", quota: 2, was: 5 });
   studio = await startStudio(PORT, dataDir);
 });
 
@@ -269,5 +296,64 @@ test("a lead's pass: the queues, a reviewer's page (reject a label, decide a pai
   await expect(page.getByTestId("flags")).toContainText("broken");
   await page.getByTestId("flags").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${shots}/label-flags.png` });
+  await page.context().close();
+});
+
+test("pairs left, the quota and the time left at one's own pace sit above both answers at 1280×800; at the quota no pair comes and the desk says why; the lead raises it", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const signIn = async (name: string) => {
+    const context = await browser.newContext({ viewport: VIEW });
+    const page = await context.newPage();
+    await page.goto(quotaLinks[name]!.replace(/^http:\/\/[^/]+/, studio.url));
+    await page.getByTestId("confirm-signin").click();
+    await expect(page.getByTestId("signed-in")).toContainText(name);
+    return page;
+  };
+  const page = await signIn("capper");
+  await page.goto(`${studio.url}/annotate/${queues.capped}`);
+  await onScreen(page);
+  // Four pairs, but the quota lets this person label two.
+  await expect(page.getByTestId("progress-left")).toHaveText("2");
+  await expect(page.getByTestId("progress-quota")).toHaveText("· quota 0 of 2");
+  await expect(page.getByTestId("progress-estimate")).toContainText("after your first label");
+  // A label takes its time on the pair's timer: the estimate is the pairs left at that pace.
+  await page.waitForTimeout(1500);
+  await page.keyboard.press("1");
+  await expect(page.getByTestId("progress-left")).toHaveText("1");
+  await expect(page.getByTestId("progress-quota")).toHaveText("· quota 1 of 2");
+  await expect(page.getByTestId("progress-estimate")).toHaveText(/^\s*· about \d+ s at your pace$/);
+  await onScreen(page);
+  // The line and both answers' first lines, without scrolling.
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  for (const id of ["progress-left", "progress-quota", "progress-estimate", "answer-a", "answer-b"])
+    await firstLineVisible(page.getByTestId(id));
+  await page.screenshot({ path: `${shots}/label-desk-quota.png` });
+  // The second label reaches the quota: no pair comes, and the desk says why.
+  await page.keyboard.press("2");
+  await expect(page.getByTestId("desk-quota")).toContainText("your quota of 2 pairs");
+  await expect(page.getByTestId("progress-quota")).toHaveText("· quota 2 of 2 reached");
+  await expect(page.getByTestId("progress-left")).toHaveText("0");
+  await expect(desk(page)).toHaveAttribute("data-phase", "done");
+  await page.screenshot({ path: `${shots}/label-desk-at-quota.png` });
+
+  // The lead raises it from the queue's agreement page; the person gets one more pair.
+  const lead = await signIn("quota-lead");
+  await lead.goto(`${studio.url}/annotate/${queues.capped}/agreement`);
+  await expect(lead.getByLabel("Pairs per person (quota):")).toHaveValue("2");
+  await lead.getByLabel("Pairs per person (quota):").fill("3");
+  await lead.getByTestId("quota-setting").getByRole("button", { name: "Save" }).click();
+  await expect(lead.getByTestId("quota-setting")).toContainText("Saved: 3 pairs per person.");
+  const listed = colbench(["queues", "list", "--json"])
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { name: string; quota: number | null });
+  expect(listed.find((q) => q.name === "capped")?.quota).toBe(3);
+  await page.reload();
+  await onScreen(page);
+  await expect(page.getByTestId("progress-left")).toHaveText("1");
+  await expect(page.getByTestId("progress-quota")).toHaveText("· quota 2 of 3");
+  await lead.context().close();
   await page.context().close();
 });

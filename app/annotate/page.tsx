@@ -10,12 +10,20 @@ import { NewQueueForm } from "@/components/label/NewQueueForm";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Annotate" };
 
-export default async function AnnotatePage() {
+export default async function AnnotatePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const viewer = await currentViewer();
   const store = await getStore();
   const researcher = seesHidden(viewer);
+  // Researchers may list archived queues too (to open one again from its page).
+  const archived = researcher && (await searchParams).archived === "1";
   // Annotators see the queues they belong to; researchers and admins see every queue.
-  const queues = await store.queues.list(viewer.kind === "user" && !researcher ? { memberId: viewer.id } : {});
+  const queues = await store.queues.list(
+    viewer.kind === "user" && !researcher ? { memberId: viewer.id } : { archived },
+  );
   const [runs, users] = researcher ? await Promise.all([store.runs.list(), store.users.list()]) : [[], []];
   return (
     <>
@@ -23,6 +31,13 @@ export default async function AnnotatePage() {
         Pairs to judge side by side: which is better, A or B, a tie, or both bad. Keys 1 2 3 4, u to undo, s to skip, l
         for later, b for broken, h for your labels.
       </PageHeader>
+      {researcher ? (
+        <p className="mb-2 text-right text-xs">
+          <Link href={archived ? "/annotate" : "/annotate?archived=1"} className="text-teal-700 underline">
+            {archived ? "hide archived queues" : "show archived queues"}
+          </Link>
+        </p>
+      ) : null}
       {researcher ? (
         <NewQueueForm runs={runs.filter((r) => r.done > 0).map((r) => r.name)} users={users.map((u) => u.name)} />
       ) : null}
@@ -53,6 +68,7 @@ export default async function AnnotatePage() {
                   {q.overlap > 1 ? "s" : ""} each
                   {q.showsHidden ? " · shows hidden information" : ""}
                   {q.hidesScores ? " · automatic scores hidden" : ""}
+                  {q.trainingMode ? " · training" : ""}
                   {q.archivedAt ? " · archived" : q.closedAt ? " · closed" : ""}
                 </span>
               </div>
@@ -68,6 +84,10 @@ export default async function AnnotatePage() {
                   <>
                     {" · members: "}
                     {q.members.map((m) => m.name).join(", ") || "none"}
+                    {" · "}
+                    <Link href={`/annotate/${q.id}/manage`} className="text-teal-700 underline">
+                      manage
+                    </Link>
                     {" · "}
                     <Link href={`/annotate/${q.id}/agreement`} className="text-teal-700 underline">
                       agreement

@@ -4,13 +4,15 @@ import { createQueue, type QueueSource } from "../../lib/label/build";
 import { agreementReport } from "../../lib/label/report";
 import { withoutPaused } from "../../lib/label/gold";
 import { reviewBoard } from "../../lib/label/review";
-import { deleteWithExport, editInstructions, removeMembers, setState } from "../../lib/label/manage";
+import { addMembers, deleteWithExport, editInstructions, removeMembers, setState } from "../../lib/label/manage";
 import { humanTrainingLines, rawLabelLine } from "../../lib/label/exports";
 import { humanRatings } from "../../lib/label/leaderboard";
 import { TRAINING_FORMATS, type TrainingFormat } from "../../lib/sweet/pipeline";
 import type { Store } from "../../lib/store";
 import { withDatabase } from "../database";
+import { registerQueuePairs } from "./queue-pairs";
 import { action, fail } from "../errors";
+import { registerQueueQuota } from "./queue-quota";
 
 // Labelling queues and their labels from a terminal: every job of the Annotate pages.
 
@@ -95,7 +97,12 @@ function registerQueues(program: Command): void {
       list,
       [],
     )
+    .option(
+      "--training",
+      "training mode: after a gold pair is labelled, the person sees whether they matched its answer and why",
+    )
     .option("--limit <n>", "keep this many pairs", (v) => Number(v))
+    .option("--quota <n>", "the most pairs one person labels (see `queues quota`)", (v) => Number(v))
     .option("--seed <s>", "order and sides of the pairs", (v) => Number(v), 42)
     .action(action(createQueueStep));
   queues
@@ -121,6 +128,8 @@ function registerQueues(program: Command): void {
               labels: q.labels,
               shows_hidden: q.showsHidden,
               hides_scores: q.hidesScores,
+              training: q.trainingMode,
+              quota: q.quota,
               label_schema: q.labelSchema,
               state: q.archivedAt ? "archived" : q.closedAt ? "closed" : "open",
               members: q.members.map((m) => m.name),
@@ -145,14 +154,16 @@ function registerQueues(program: Command): void {
       action(async (nameOrId: string, names: string, opts: { remove?: boolean }) => {
         await withDatabase("queues members", async (store) => {
           const queue = await queueOf(store, nameOrId);
-          if (opts.remove) return console.log(JSON.stringify(await removeMembers(store, queue, list(names))));
-          const users = await store.users.list();
-          const ids = list(names).map((n) => users.find((u) => u.name === n)?.id ?? fail(`no user named "${n}"`));
-          console.log(JSON.stringify({ queue: queue.name, added: await store.queues.addMembers(queue.id, ids) }));
+          const done = opts.remove
+            ? await removeMembers(store, queue, list(names))
+            : await addMembers(store, queue, list(names));
+          console.log(JSON.stringify(done));
         });
       }),
     );
   registerQueueManagement(queues);
+  registerQueuePairs(queues, queueOf, queueSourceOf);
+  registerQueueQuota(queues);
 }
 
 /** Closing, archiving, opening again, editing instructions and deleting (labels exported first). */
@@ -242,7 +253,9 @@ interface CreateQueueOptions {
   graded?: boolean;
   criteria: string[];
   reasons: string[];
+  training?: boolean;
   limit?: number;
+  quota?: number;
   seed: number;
 }
 
@@ -265,7 +278,9 @@ async function createQueueStep(name: string, opts: CreateQueueOptions): Promise<
       goldThreshold: opts.goldThreshold,
       goldMinimum: opts.goldMinimum,
       labelSchema: { graded: Boolean(opts.graded), criteria: opts.criteria, reasonsFor: opts.reasons },
+      trainingMode: Boolean(opts.training),
       limit: opts.limit,
+      quota: opts.quota,
       seed: opts.seed,
     }),
   );
@@ -273,7 +288,9 @@ async function createQueueStep(name: string, opts: CreateQueueOptions): Promise<
 }
 
 /** Where the pairs come from: one of --pairs RUN, --candidates RUN, --runs A,B. */
-function queueSourceOf(opts: CreateQueueOptions): QueueSource {
+function queueSourceOf(
+  opts: Pick<CreateQueueOptions, "pairs" | "candidates" | "includeOwn" | "runs" | "kind">,
+): QueueSource {
   const sources = [opts.pairs, opts.candidates, opts.runs].filter(Boolean);
   if (sources.length !== 1) fail("say where the pairs come from: one of --pairs RUN, --candidates RUN, --runs A,B");
   if (opts.pairs) return { from: "pairs", run: opts.pairs, kind: opts.kind };

@@ -3,6 +3,9 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { AgreementReport } from "@/lib/label/report";
 
+/** Every person's name under the bars, slanted so 20 fit (recharts drops ticks that collide otherwise). */
+const NAME_TICKS = { tick: { fontSize: 10 }, interval: 0, angle: -50, textAnchor: "end", height: 64 } as const;
+
 /** Per-person charts of a queue's report: labels and choices, gold accuracy and agreement with the source, time per label. */
 export function AgreementCharts({ report }: { report: AgreementReport }) {
   const people = report.annotators.map((a) => ({
@@ -32,7 +35,7 @@ export function AgreementCharts({ report }: { report: AgreementReport }) {
         "chart-choices",
         <BarChart data={people}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+          <XAxis dataKey="name" {...NAME_TICKS} />
           <YAxis tick={{ fontSize: 11 }} width={36} allowDecimals={false} />
           <Tooltip />
           <Legend wrapperStyle={{ fontSize: 11 }} />
@@ -47,7 +50,7 @@ export function AgreementCharts({ report }: { report: AgreementReport }) {
         "chart-accuracy",
         <BarChart data={people}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+          <XAxis dataKey="name" {...NAME_TICKS} />
           <YAxis tick={{ fontSize: 11 }} width={36} domain={[0, 100]} />
           <Tooltip />
           <Legend wrapperStyle={{ fontSize: 11 }} />
@@ -60,7 +63,7 @@ export function AgreementCharts({ report }: { report: AgreementReport }) {
         "chart-time",
         <BarChart data={people}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="name" tick={{ fontSize: 11 }} />
+          <XAxis dataKey="name" {...NAME_TICKS} />
           <YAxis tick={{ fontSize: 11 }} width={36} />
           <Tooltip />
           <Bar dataKey="seconds" fill="#57534e" isAnimationActive={false} />

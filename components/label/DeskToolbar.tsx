@@ -2,20 +2,20 @@
 // later, broken, history), the comment box (a reason where the queue asks for one), criteria.
 import type { RefObject } from "react";
 import type { CriterionSide, LabelSchema } from "@/lib/label/schema";
+import { median } from "@/lib/label/agreement";
+import { atQuota, roughDuration, timeLeftMs } from "@/lib/label/pace";
 import type { DeskAnswer, Progress } from "./desk-api";
 import type { PassKind, Phase } from "./desk-actions";
 import { AnswerButtons, BUTTON } from "./AnswerButtons";
 import { CriteriaPicker } from "./CriteriaPicker";
 
 const seconds = (ms: number | null) => (ms === null ? "–" : `${(ms / 1000).toFixed(1)} s`);
-const median = (xs: number[]) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function DeskProgress({ progress, elapsed, times }: { progress: Progress; elapsed: number; times: number[] }) {
   const share = progress.wanted ? progress.given / progress.wanted : 0;
+  // `times`: the person's recent label times in this queue and this visit's (useDesk).
+  const pace = median(times);
+  const estimate = timeLeftMs({ left: progress.left, medianMs: pace });
   return (
     <>
       <div className="mb-1 flex flex-wrap items-center gap-x-6 gap-y-1 text-sm text-stone-600">
@@ -25,13 +25,29 @@ function DeskProgress({ progress, elapsed, times }: { progress: Progress; elapse
         <span>
           Left for you: <strong data-testid="progress-left">{progress.left}</strong>{" "}
           {progress.left === 1 ? "pair" : "pairs"}
+          {progress.quota !== null ? (
+            <span data-testid="progress-quota" className={atQuota(progress) ? "text-amber-800" : undefined}>
+              {" "}
+              · quota {progress.counted ?? 0} of {progress.quota}
+              {atQuota(progress) ? " reached" : ""}
+            </span>
+          ) : null}
+          {progress.left > 0 ? (
+            <span data-testid="progress-estimate">
+              {" "}
+              ·{" "}
+              {estimate === null
+                ? "time left: after your first label"
+                : `about ${roughDuration(estimate)} at your pace`}
+            </span>
+          ) : null}
         </span>
         <span>
           Queue: <strong data-testid="progress-queue">{progress.given}</strong> of {progress.wanted} labels
         </span>
         <span>
           This pair: <span className="tabular-nums">{seconds(elapsed)}</span> · median per label{" "}
-          <span data-testid="median-time">{seconds(median(times))}</span>
+          <span data-testid="median-time">{seconds(pace)}</span>
         </span>
       </div>
       <div

@@ -2,9 +2,11 @@
 
 import { useCallback, useMemo, useRef, useState } from "react";
 import { answerProblem, describeAnswer, type CriterionSide, type LabelSchema } from "@/lib/label/schema";
+import { atQuota } from "@/lib/label/pace";
 import type { DeskAnswer, Progress } from "./desk-api";
 import type { PassKind } from "./desk-actions";
 import { DeskToolbar } from "./DeskToolbar";
+import { GoldFeedback } from "./GoldFeedback";
 import { LabelHistory } from "./LabelHistory";
 import { PairSides } from "./PairSides";
 import { useCommentDraft } from "./useCommentDraft";
@@ -122,8 +124,9 @@ export function LabelDesk({ queueId, initial, schema }: { queueId: number; initi
       {reopened ? (
         <RevisingBanner reopened={reopened} onBack={history.close} />
       ) : (
-        <DeskState phase={desk.phase} message={desk.message} />
+        <DeskState phase={desk.phase} message={desk.message} progress={desk.progress} />
       )}
+      {desk.feedback && !reopened ? <GoldFeedback feedback={desk.feedback} onNext={desk.goOn} /> : null}
       {onScreen ? <PairSides pair={onScreen} /> : null}
     </div>
   );
@@ -146,9 +149,19 @@ function RevisingBanner({ reopened, onBack }: { reopened: Reopened; onBack: () =
   );
 }
 
-function DeskState({ phase, message }: { phase: string; message: string | null }) {
+function DeskState({ phase, message, progress }: { phase: string; message: string | null; progress: Progress }) {
   if (phase === "loading") return <p className="text-stone-500">Loading the first pair…</p>;
   if (phase === "error") return <p className="text-red-700">{message}</p>;
+  if (phase === "done" && atQuota(progress))
+    return (
+      <p
+        className="rounded-lg border border-amber-300 bg-amber-50 p-6 text-center text-amber-900"
+        data-testid="desk-quota"
+      >
+        You have labelled your quota of {progress.quota} {progress.quota === 1 ? "pair" : "pairs"} in this queue, so no
+        more pairs are handed to you. Thank you! Ask the queue&apos;s lead if you should label more.
+      </p>
+    );
   if (phase === "done")
     return (
       <p className="rounded-lg border border-stone-200 bg-white p-6 text-center text-stone-600" data-testid="desk-done">

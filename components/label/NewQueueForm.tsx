@@ -7,7 +7,7 @@ const field = "rounded-md border border-stone-300 bg-white px-2.5 py-1.5 text-sm
 const stacked = "flex flex-col gap-1 text-xs text-stone-600";
 const checkbox = "flex items-center gap-2 text-sm text-stone-700";
 
-type From = "runs" | "pairs" | "candidates";
+export type From = "runs" | "pairs" | "candidates";
 
 /** Makes a queue (as `colbench queues create`): where its pairs come from, overlap, gold, members, instructions. */
 export function NewQueueForm({ runs, users }: { runs: string[]; users: string[] }) {
@@ -77,20 +77,15 @@ function queueBody(f: FormData, from: From) {
     const value = f.get(k);
     return typeof value === "string" ? value : "";
   };
-  const source =
-    from === "runs"
-      ? { from, a: text("a"), b: text("b") }
-      : from === "pairs"
-        ? { from, run: text("run"), kind: text("kind") }
-        : { from, run: text("run") };
   return {
     name: text("name"),
-    source,
+    source: sourceOf(f, from),
     overlap: Number(text("overlap")),
     gold: Number(text("gold") || 0),
     goldRate: text("goldRate") ? Number(text("goldRate")) : undefined,
     showsHidden: f.get("showsHidden") === "on",
     hidesScores: f.get("hidesScores") === "on",
+    trainingMode: f.get("trainingMode") === "on",
     labelSchema: {
       graded: f.get("graded") === "on",
       criteria: text("criteria")
@@ -104,8 +99,30 @@ function queueBody(f: FormData, from: From) {
   };
 }
 
+/** Where the pairs come from, as the form's SourceFields hold it (POST /api/queues and /api/queues/ID/pairs). */
+export function sourceOf(f: FormData, from: From) {
+  const text = (k: string) => {
+    const value = f.get(k);
+    return typeof value === "string" ? value : "";
+  };
+  return from === "runs"
+    ? { from, a: text("a"), b: text("b") }
+    : from === "pairs"
+      ? { from, run: text("run"), kind: text("kind") }
+      : { from, run: text("run") };
+}
+
 /** Which runs the pairs come from: two runs to compare, or one run (and, for SWEET-RL pairs, their kind). */
-function SourceFields({ from, runs }: { from: From; runs: string[] }) {
+export function SourceFields({
+  from,
+  runs,
+  kind,
+}: {
+  from: From;
+  runs: string[];
+  /** The pairs' kind when it is fixed (more pairs for a queue of that kind). */
+  kind?: "trajectory" | "turn";
+}) {
   if (from === "runs") {
     return (
       <div className="flex gap-2">
@@ -117,7 +134,8 @@ function SourceFields({ from, runs }: { from: From; runs: string[] }) {
   return (
     <div className="flex gap-2">
       <RunSelect name="run" label="Run" runs={runs} />
-      {from === "pairs" ? (
+      {from === "pairs" && kind ? <input type="hidden" name="kind" value={kind} /> : null}
+      {from === "pairs" && !kind ? (
         <label className={stacked}>
           Kind
           <select name="kind" className={field}>
@@ -189,6 +207,10 @@ function LabelFields() {
       </label>
       <label className={checkbox}>
         <input type="checkbox" name="hidesScores" /> Hide automatic scores (per-test pass/fail, reward, similarity)
+      </label>
+      <label className={checkbox}>
+        <input type="checkbox" name="trainingMode" /> Training: after a gold pair, show whether the label matched and
+        why
       </label>
       <label className={checkbox}>
         <input type="checkbox" name="graded" /> Graded: A or B much / slightly better

@@ -1,8 +1,9 @@
 // What the desk's keys and buttons do, as plain functions over the desk's state (useDesk binds
 // them): each waits only for its own request, then puts the pair held ahead on screen.
-import { post, statusOf, type DeskAnswer, type PairView, type Progress } from "./desk-api";
+import { post, statusOf, type DeskAnswer, type GoldFeedback, type PairView, type Progress } from "./desk-api";
 
-export type Phase = "loading" | "ready" | "saving" | "done" | "error";
+/** "feedback": a training queue's word on a gold pair is on screen until the person goes on. */
+export type Phase = "loading" | "ready" | "saving" | "feedback" | "done" | "error";
 
 export interface DeskContext {
   queueId: number;
@@ -16,6 +17,8 @@ export interface DeskContext {
   /** How long this label took (the median per label). */
   timed: (ms: number | null) => void;
   shownAt: () => number;
+  /** Holds a training queue's word on screen; `then` puts the next pair up when the person goes on. */
+  teach: (feedback: GoldFeedback, then: () => Promise<void>) => void;
 }
 
 const holding = (ctx: DeskContext) =>
@@ -38,7 +41,12 @@ export async function submitAnswer(ctx: DeskContext, answer: DeskAnswer, comment
   ctx.setMessage(null);
   const ms = Date.now() - ctx.shownAt();
   try {
-    const stored = await post<{ next: PairView | null; progress: Progress; message?: string }>(ctx.queueId, "labels", {
+    const stored = await post<{
+      next: PairView | null;
+      progress: Progress;
+      message?: string;
+      feedback?: GoldFeedback;
+    }>(ctx.queueId, "labels", {
       itemId: pair.itemId,
       ...answer,
       comment: comment || null,
@@ -48,6 +56,12 @@ export async function submitAnswer(ctx: DeskContext, answer: DeskAnswer, comment
     ctx.setProgress(stored.progress);
     ctx.timed(ms);
     if (stored.message) ctx.setMessage(stored.message);
+    if (stored.feedback) {
+      // Training: the stored label's word stays up, over the pair it is about, until the person goes on.
+      ctx.setPhase("feedback");
+      ctx.teach(stored.feedback, () => advance(ctx, ahead, stored.next));
+      return pair.itemId;
+    }
     await advance(ctx, ahead, stored.next);
     return pair.itemId;
   } catch (error) {
@@ -61,7 +75,7 @@ export async function submitAnswer(ctx: DeskContext, answer: DeskAnswer, comment
 /** Takes back the latest label: its pair comes back on screen. */
 export async function undoLast(ctx: DeskContext) {
   const { phase, current, ahead } = ctx.now();
-  if (phase === "saving" || phase === "loading") return;
+  if (phase === "saving" || phase === "loading" || phase === "feedback") return;
   ctx.setPhase("saving");
   try {
     const got = await post<{ pair: PairView | null; progress: Progress }>(ctx.queueId, "undo", {});
@@ -94,7 +108,7 @@ export async function passOn(ctx: DeskContext, kind: PassKind, reason: string): 
   if (!pair || phase !== "ready") return null;
   ctx.setPhase("saving");
   try {
-    const got = await post<{ next: PairView | null }>(ctx.queueId, "skip", {
+    const got = await post<{ next: PairView | null; progress?: Progress }>(ctx.queueId, "skip", {
       itemId: pair.itemId,
       holding: ahead ? [ahead.itemId] : [],
       reason: reason || null,
@@ -102,6 +116,8 @@ export async function passOn(ctx: DeskContext, kind: PassKind, reason: string): 
       later: kind === "later",
     });
     ctx.setMessage(PASSED[kind]);
+    // A skip answers with progress (the pair is no longer left for this person); "later" does not.
+    if (got.progress) ctx.setProgress(got.progress);
     // Put off with nothing else left: the same pair again is what there is.
     await advance(ctx, ahead, got.next);
     return pair.itemId;

@@ -3,8 +3,9 @@
 import type { PairView } from "@/lib/label/views";
 import type { MyLabel, Progress, Side } from "@/lib/store/labels";
 import type { CriterionSide, Strength } from "@/lib/label/schema";
+import type { GoldFeedback } from "@/lib/label/training";
 
-export type { PairView, MyLabel, Progress, Side };
+export type { PairView, MyLabel, Progress, Side, GoldFeedback };
 
 /** What a key press answers: the side as seen, a graded queue's strength, criteria, the comment. */
 export interface DeskAnswer {

@@ -1,7 +1,8 @@
-import type { Benchmark } from "../benchmarks";
+import { benchmarks, type Benchmark } from "../benchmarks";
 import type { Store } from "../store";
 import type { CandidatePool } from "../sweet/pipeline";
-import type { Choice, NewQueueItem } from "../store/queues";
+import type { Choice, NewQueueItem, QueueRow } from "../store/queues";
+import { pairKey } from "../store/queue-items";
 import { Rng } from "./rng";
 import { parseLabelSchema, storedSchema } from "./schema";
 
@@ -33,8 +34,12 @@ export interface QueueSpec {
   goldThreshold?: number;
   goldMinimum?: number;
   showsHidden?: boolean;
+  /** Training: after a gold pair is labelled, the person sees whether it matched and why (lib/label/training.ts). */
+  trainingMode?: boolean;
   /** Members see no automatic scores (per-test pass/fail, reward, similarity) on its pairs. */
   hidesScores?: boolean;
+  /** The most non-gold pairs one person labels (a person at it is handed no more); absent: no cap. */
+  quota?: number | null;
   /** What a label holds beyond the choice (graded, criteria, required reasons); checked here. */
   labelSchema?: unknown;
   members?: string[];
@@ -70,6 +75,13 @@ function goldRule(spec: QueueSpec): { goldThreshold: number | null; goldMinimum:
     fail("goldMinimum", `a whole number of gold labels, at least 1 (got ${minimum})`);
   if (threshold !== null && !(spec.gold ?? 0)) fail("goldThreshold", "needs gold pairs (--gold N)");
   return { goldThreshold: threshold, goldMinimum: minimum };
+}
+
+/** A per-person quota as asked for: a whole number of pairs, at least 1; null for none. */
+export function quotaOf(quota: number | null | undefined): number | null {
+  if (quota === null || quota === undefined) return null;
+  if (!Number.isSafeInteger(quota) || quota < 1) fail("quota", `a whole number of pairs, at least 1 (got ${quota})`);
+  return quota;
 }
 
 async function runOf(store: Store, field: string, nameOrId: string) {
@@ -215,27 +227,7 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
   const made = await itemsOf(store, spec.source, rng);
   let items = rng.shuffle(made.items);
   if (spec.limit) items = items.slice(0, spec.limit);
-  if (goldCount) {
-    if (made.kind !== "trajectory")
-      fail(
-        "gold",
-        "gold pairs need a known answer: only trajectory pairs, whose benchmark rewards tell which side is better, have one",
-      );
-    const gap = spec.goldGap ?? 0.5;
-    const known = items.filter((item) => {
-      const [x, y] = (item.params?.values as [number | null, number | null] | undefined) ?? [null, null];
-      return typeof x === "number" && typeof y === "number" && Math.abs(x - y) >= gap;
-    });
-    if (known.length < goldCount)
-      fail(
-        "gold",
-        `only ${known.length} pairs have rewards ${gap} or more apart; ask for at most that many gold pairs (or a smaller --gold-gap)`,
-      );
-    for (const item of known.slice(0, goldCount)) {
-      const [x, y] = item.params!.values as [number, number];
-      item.gold = x > y ? "a" : "b";
-    }
-  }
+  if (goldCount) markGold(items, made, goldCount, spec.goldGap ?? 0.5);
   const stored = await store.queues.insert({
     name,
     kind: made.kind,
@@ -245,7 +237,9 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
     goldRate: goldCount ? goldRate : 0,
     showsHidden: spec.showsHidden ?? false,
     hidesScores: spec.hidesScores ?? false,
+    trainingMode: spec.trainingMode ?? false,
     ...goldRule(spec),
+    quota: quotaOf(spec.quota),
     labelSchema: storedSchema(parseLabelSchema(spec.labelSchema ?? {})),
     source: {
       ...spec.source,
@@ -265,4 +259,78 @@ export async function createQueue(store: Store, spec: QueueSpec): Promise<Create
     slots: stored.slots,
     members: memberIds.length,
   };
+}
+
+/**
+ * Sets `count` of the items aside as gold: trajectory pairs whose rewards are `gap` or more apart,
+ * the better side the known answer, its reason the two rewards as the benchmark says them.
+ */
+function markGold(
+  items: NewQueueItem[],
+  made: { kind: "trajectory" | "turn"; benchmark: Benchmark },
+  count: number,
+  gap: number,
+): void {
+  if (made.kind !== "trajectory")
+    fail(
+      "gold",
+      "gold pairs need a known answer: only trajectory pairs, whose benchmark rewards tell which side is better, have one",
+    );
+  const known = items.filter((item) => {
+    const [x, y] = (item.params?.values as [number | null, number | null] | undefined) ?? [null, null];
+    return typeof x === "number" && typeof y === "number" && Math.abs(x - y) >= gap;
+  });
+  if (known.length < count)
+    fail(
+      "gold",
+      `only ${known.length} pairs have rewards ${gap} or more apart; ask for at most that many gold pairs (or a smaller --gold-gap)`,
+    );
+  const reward = benchmarks[made.benchmark].reward;
+  for (const item of known.slice(0, count)) {
+    const [x, y] = item.params!.values as [number, number];
+    item.gold = x > y ? "a" : "b";
+    item.goldReason = `The better answer: ${reward.sentence(Math.max(x, y))}. The other: ${reward.sentence(Math.min(x, y))}.`;
+  }
+}
+
+export interface MorePairs {
+  source: QueueSource;
+  /** Keep at most this many of the new pairs. */
+  limit?: number;
+  seed?: number;
+  /** Gold pairs among the new ones (trajectory pairs with rewards at least goldGap apart). */
+  gold?: number;
+  goldGap?: number;
+}
+
+/**
+ * Adds a source's pairs to a queue that exists (as `createQueue` makes them): same kind and
+ * benchmark only, pairs the queue holds already left out, each new pair with the queue's overlap.
+ */
+export async function addPairs(
+  store: Store,
+  queue: QueueRow,
+  spec: MorePairs,
+): Promise<{ queue: string; added: number; gold: number; slots: number; already: number }> {
+  if (spec.limit !== undefined && (!Number.isInteger(spec.limit) || spec.limit < 1))
+    fail("limit", `a positive whole number (got ${spec.limit})`);
+  const goldCount = spec.gold ?? 0;
+  if (!Number.isInteger(goldCount) || goldCount < 0) fail("gold", `a whole number of gold pairs (got ${spec.gold})`);
+  if (goldCount && queue.goldRate === 0)
+    fail("gold", `queue ${queue.name} mixes in no gold pairs (its gold rate is 0): they would never be shown`);
+  const rng = new Rng(spec.seed ?? 42);
+  const made = await itemsOf(store, spec.source, rng);
+  if (made.kind !== queue.kind)
+    fail("source", `these are ${made.kind} pairs; queue ${queue.name} holds ${queue.kind} pairs`);
+  if (made.benchmark !== queue.benchmark)
+    fail("source", `these are ${made.benchmark} pairs; queue ${queue.name} holds ${queue.benchmark} pairs`);
+  const held = await store.queues.pairKeys(queue.id);
+  const fresh = made.items.filter((item) => !held.has(pairKey(item)));
+  let items = rng.shuffle(fresh);
+  if (spec.limit) items = items.slice(0, spec.limit);
+  if (goldCount) markGold(items, made, goldCount, spec.goldGap ?? 0.5);
+  const already = made.items.length - fresh.length;
+  if (!items.length) fail("source", `every one of its ${made.items.length} pairs is in queue ${queue.name} already`);
+  const stored = await store.queues.append(queue.id, items);
+  return { queue: queue.name, added: stored.items, gold: stored.gold, slots: stored.slots, already };
 }

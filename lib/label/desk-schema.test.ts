@@ -273,10 +273,13 @@ describe.each(backends)("label schemas, versions and skips on $label", ({ open }
     const afterThird = await label(store, d, { itemId: third!.itemId, side: "right", ms: 1, holding: [] });
     expect(afterThird.ok && afterThird.next?.itemId).toBe(first.itemId);
     // Now passed on for good, flagged as broken with a reason the lead can read.
-    expect(await skip(store, d, first.itemId, [], { reason: "  the answer is cut off  ", broken: true })).toEqual({
-      skipped: true,
-      next: null,
-    });
+    expect(await skip(store, d, first.itemId, [], { reason: "  the answer is cut off  ", broken: true })).toMatchObject(
+      {
+        skipped: true,
+        next: null,
+        progress: { left: 0 },
+      },
+    );
     expect(await store.labels.flags(queue.id)).toEqual([
       { itemId: first.itemId, user: "grader0", broken: true, reason: "the answer is cut off" },
     ]);

@@ -13,6 +13,7 @@ import {
 } from "./schema";
 import { pausedBecause } from "./gold";
 import { pairView, type PairView } from "./views";
+import { goldFeedback, reviseRefused, undoRefused, type GoldFeedback } from "./training";
 
 // The labelling desk: what the page's requests do. Each answers with the pair to show next (the
 // page holds one pair ahead, so a key press never waits for a pair to load) and the progress.
@@ -84,7 +85,15 @@ export async function nextPair(store: Store, desk: Desk, holding: number[]): Pro
 }
 
 export type LabelOutcome =
-  | { ok: true; duplicate: boolean; next: PairView | null; progress: Progress; kept?: { side: Side; choice: string } }
+  | {
+      ok: true;
+      duplicate: boolean;
+      next: PairView | null;
+      progress: Progress;
+      kept?: { side: Side; choice: string };
+      /** A training queue's word on a gold pair, once its label is stored (lib/label/training.ts). */
+      feedback?: GoldFeedback;
+    }
   | { ok: false; status: number; error: string };
 
 type KeyPress = {
@@ -133,7 +142,14 @@ function answered(
     ok: true,
     duplicate: result.duplicate,
     next,
-    progress: { mine: result.mine, given: result.given, wanted, left: result.left },
+    progress: {
+      mine: result.mine,
+      given: result.given,
+      wanted,
+      left: result.left,
+      quota: result.quota,
+      counted: result.counted,
+    },
     ...(result.kept ? { kept: result.kept } : {}),
   };
 }
@@ -148,16 +164,21 @@ export async function label(store: Store, desk: Desk, input: KeyPress): Promise<
     // The desk was opened (the queue found, the person's right to label it checked) before this.
     const { label: result, next } = await store.labels.storeAndNext(given, LEASE_MS, holding, { anyQueue: true });
     if (!result.stored) return { ok: false, status: 409, error: result.reason };
-    return answered(
+    const outcome = answered(
       result,
       next &&
         pairView(next.content, { leftIsA: next.leftIsA, hidden: desk.hidden, hidesScores: desk.queue.hidesScores }),
       desk.queue.wanted,
     );
+    const feedback = await goldFeedback(store, desk, input.itemId);
+    return feedback && outcome.ok ? { ...outcome, feedback } : outcome;
   }
   const result = await store.labels.store(given);
   if (!result.stored) return { ok: false, status: 409, error: result.reason };
-  return answered(result, await nextPair(store, desk, holding), desk.queue.wanted);
+  // Read from the stored label: only now may the person learn that the pair was gold.
+  const feedback = await goldFeedback(store, desk, input.itemId);
+  const outcome = answered(result, await nextPair(store, desk, holding), desk.queue.wanted);
+  return feedback && outcome.ok ? { ...outcome, feedback } : outcome;
 }
 
 /**
@@ -192,7 +213,12 @@ export async function labelAt(store: Store, viewer: Viewer, queueId: number, inp
 }
 
 /** Takes back the person's latest label and answers with that pair, to label again. */
-export async function undo(store: Store, desk: Desk): Promise<{ pair: PairView | null; progress: Progress }> {
+export async function undo(
+  store: Store,
+  desk: Desk,
+): Promise<{ pair: PairView | null; progress: Progress; refused?: string }> {
+  const refused = await undoRefused(store, desk);
+  if (refused) return { pair: null, progress: await store.labels.progress(desk.queue.id, desk.userId), refused };
   const reopened = await store.labels.undo(desk.queue.id, desk.userId, LEASE_MS);
   const pair = reopened ? await viewOf(store, desk, reopened) : null;
   return { pair, progress: await store.labels.progress(desk.queue.id, desk.userId) };
@@ -204,10 +230,12 @@ export async function skip(
   itemId: number,
   holding: number[],
   why: { reason?: string | null; broken?: boolean } = {},
-): Promise<{ skipped: boolean; next: PairView | null }> {
+): Promise<{ skipped: boolean; next: PairView | null; progress: Progress }> {
   const reason = why.reason?.trim() || null;
   const skipped = await store.labels.skip(desk.queue.id, itemId, desk.userId, { reason, broken: why.broken ?? false });
-  return { skipped, next: await nextPair(store, desk, [...holding, itemId]) };
+  const next = await nextPair(store, desk, [...holding, itemId]);
+  // A skipped pair is no longer left for this person: the progress line says so at once.
+  return { skipped, next, progress: await store.labels.progress(desk.queue.id, desk.userId) };
 }
 
 /**
@@ -259,6 +287,8 @@ export async function revise(
 ): Promise<{ ok: true; version: number } | { ok: false; status: number; error: string }> {
   const problem = answerProblem(desk.schema, input);
   if (problem) return { ok: false, status: 400, error: problem };
+  const told = await reviseRefused(store, desk, input.itemId);
+  if (told) return { ok: false, status: 409, error: told };
   const { given } = pressed(desk.queue.id, desk.userId, { ...input, holding: [] });
   const revised = await store.labels.revise(given);
   if (!revised)

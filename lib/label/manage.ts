@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Store } from "../store";
 import type { QueueRow } from "../store/queues";
 import { rawLabelLine } from "./exports";
@@ -21,6 +22,19 @@ export async function editInstructions(store: Store, queue: QueueRow, instructio
   if (instructions.length > 100_000) fail("instructions", `at most 100000 characters (got ${instructions.length})`);
   await store.queues.setInstructions(queue.id, instructions);
   return { queue: queue.name, instructions: instructions.length };
+}
+
+/** Turns training mode on or off: after a gold pair is labelled, whether it matched and why (lib/label/training.ts). */
+export async function setTraining(store: Store, queue: QueueRow, on: boolean) {
+  await store.queues.setTraining(queue.id, on);
+  return { queue: queue.name, trainingMode: on };
+}
+
+/** Lets more people label the queue, by name. */
+export async function addMembers(store: Store, queue: QueueRow, names: string[]) {
+  const users = await store.users.list();
+  const ids = names.map((n) => users.find((u) => u.name === n)?.id ?? fail("members", `no user named "${n}"`));
+  return { queue: queue.name, added: await store.queues.addMembers(queue.id, ids) };
 }
 
 /** Takes people off the queue by name: their labels stay, the pairs they held go back to others. */
@@ -69,4 +83,15 @@ export async function deleteWithExport(store: Store, queue: QueueRow, file: stri
     );
   await store.queues.delete(queue.id);
   return { queue: queue.name, deleted: true, labels: labels.length, file };
+}
+
+/**
+ * Deletes the queue as `deleteWithExport` does, its labels written first to a new file in `folder`
+ * (the studio's data folder's exports/, when the lead deletes from the queue's page): the answer names it.
+ */
+export async function deleteExportingTo(store: Store, queue: QueueRow, folder: string) {
+  fs.mkdirSync(folder, { recursive: true });
+  const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const file = path.join(folder, `queue-${queue.id}-${queue.name.replace(/[^\w.-]+/g, "_")}-${stamp}.labels.jsonl`);
+  return deleteWithExport(store, queue, file);
 }

@@ -1,6 +1,8 @@
 import type { Choice } from "../store/queues";
 import type { LabelRow } from "../store/labels";
 import { coincidences, cohenKappa, fleissKappa, krippendorffAlpha, median, type Rating } from "./agreement";
+import { FEW_SHARED, meanKappas, type PersonKappa } from "./pairwise";
+import { toCsv } from "../table/csv";
 
 // A queue's agreement and quality report, from its labels: what the agreement page charts and
 // `colbench labels agreement` / GET /api/queues/ID/agreement export as JSON.
@@ -26,6 +28,8 @@ export interface AgreementReport {
   overlapping: number;
   annotators: AnnotatorReport[];
   cohen: Array<{ a: string; b: string; shared: number; kappa: number | null; observed: number | null }>;
+  /** Each person's mean Cohen's kappa over the people they share pairs with (lib/label/pairwise.ts), in annotators' order. */
+  meanKappa: PersonKappa[];
   fleiss: number | null;
   alpha: number | null;
   /** Humans against the rule, critic or benchmark score that made each pair. */
@@ -92,12 +96,17 @@ export function agreementReport(labels: LabelRow[]): AgreementReport {
   const versus = rows.map(() => CATEGORIES.map(() => 0));
   for (const l of sourced) versus[rows.indexOf(l.item.sourceChoice!)]![CATEGORIES.indexOf(l.choice)]!++;
 
+  annotators.sort((x, y) => y.labels - x.labels || x.name.localeCompare(y.name));
   return {
     labels: labels.length,
     items: perItem.size,
     overlapping: [...perItem.values()].filter((n) => n >= 2).length,
-    annotators: annotators.sort((x, y) => y.labels - x.labels || x.name.localeCompare(y.name)),
+    annotators,
     cohen,
+    meanKappa: meanKappas(
+      annotators.map((a) => a.name),
+      cohen,
+    ),
     fleiss: fleissKappa(ratings),
     alpha: krippendorffAlpha(ratings),
     source: {
@@ -109,4 +118,12 @@ export function agreementReport(labels: LabelRow[]): AgreementReport {
     coincidence: coincidences(ratings, CATEGORIES).matrix,
     versusSource: { rows, matrix: versus },
   };
+}
+
+/** The report's pairwise Cohen's kappas as CSV: one row per two people who share pairs. */
+export function cohenCsv(report: AgreementReport): string {
+  return toCsv([
+    ["a", "b", "shared", "observed", "kappa", "few"],
+    ...report.cohen.map((c) => [c.a, c.b, c.shared, c.observed, c.kappa, c.shared < FEW_SHARED]),
+  ]);
 }

@@ -24,7 +24,7 @@ export default async function LabelPage({ params }: Params) {
   const viewer = await currentViewer();
   // Someone who may not label it learns nothing of it, not even that it exists.
   if (!queue || !mayLabel(viewer, queue)) notFound();
-  const progress = { mine: 0, given: 0, wanted: 0, left: 0 };
+  const progress = { mine: 0, given: 0, wanted: 0, left: 0, quota: queue.quota, counted: null };
   return (
     <article>
       <header className="mb-2 flex flex-wrap items-baseline gap-3">

@@ -5,27 +5,23 @@ import { createQueue } from "@/lib/label/build";
 import { labelSchemaInput } from "@/lib/label/schema";
 import { getStore } from "@/lib/store";
 import { requestViewer } from "@/app/_lib/viewer";
+import { queueSource } from "@/app/_lib/queue-source";
 
 export const dynamic = "force-dynamic";
 
 const schema = z.object({
   name: z.string(),
-  source: z.discriminatedUnion("from", [
-    z.object({ from: z.literal("pairs"), run: z.string().min(1), kind: z.enum(["trajectory", "turn"]) }),
-    z.object({
-      from: z.literal("candidates"),
-      run: z.string().min(1),
-      pool: z.enum(["samples", "samples+own"]).optional(),
-    }),
-    z.object({ from: z.literal("runs"), a: z.string().min(1), b: z.string().min(1) }),
-  ]),
+  source: queueSource,
   instructions: z.string().max(100_000).default(""),
   overlap: z.number().int(),
   gold: z.number().int().min(0).default(0),
   goldRate: z.number().min(0).max(1).optional(),
   showsHidden: z.boolean().default(false),
   hidesScores: z.boolean().default(false),
+  trainingMode: z.boolean().default(false),
   labelSchema: labelSchemaInput.optional(),
+  /** The most non-gold pairs one person labels (lib/label/quota.ts); absent or null: no cap. */
+  quota: z.number().int().min(1).nullable().optional(),
   members: z.array(z.string()).default([]),
 });
 

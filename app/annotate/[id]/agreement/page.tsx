@@ -8,14 +8,15 @@ import { agreementReport, CATEGORIES, type AgreementReport } from "@/lib/label/r
 import { PageHeader } from "@/components/PageHeader";
 import { AgreementCharts } from "@/components/label/AgreementCharts";
 import { FlaggedPairs } from "@/components/label/FlaggedPairs";
+import { KappaHeatmap, MeanKappa } from "@/components/label/KappaHeatmap";
+import { QuotaSetting } from "@/components/label/QuotaSetting";
+import { FEW_SHARED } from "@/lib/label/pairwise";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Agreement" };
 
 const fixed = (x: number | null, digits = 3) => (x === null ? "undefined" : x.toFixed(digits));
 const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(0)}%`);
-/** Below this many shared pairs a pairwise kappa is marked: one pair more can swing it widely. */
-const FEW = 10;
 const NAMES: Record<string, string> = { a: "A", b: "B", tie: "tie", both_bad: "both bad" };
 const cell = "px-3 py-1.5 text-right tabular-nums";
 const table = "w-full rounded-lg border border-stone-200 bg-white text-sm";
@@ -37,15 +38,22 @@ export default async function AgreementPage({ params }: { params: Promise<{ id: 
         {report.labels} labels on {report.items} pairs, {report.overlapping} of them labelled by two people or more.{" "}
         <Downloads queue={queue} />
       </PageHeader>
+      <QuotaSetting queueId={queue.id} quota={queue.quota} />
       <Headline report={report} />
       {report.annotators.length ? <AgreementCharts report={report} /> : null}
+      <section className="mt-6">
+        <h2 className="mb-2 text-lg font-semibold">Cohen&apos;s kappa between every two people</h2>
+        <KappaHeatmap report={report} />
+        <CohenTable report={report} queueId={queue.id} />
+      </section>
+      <section className="mt-6">
+        <PeopleTable report={report} />
+      </section>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <section>
-          <PeopleTable report={report} />
-          <CohenTable report={report} />
+          <ConfusionTable report={report} />
         </section>
         <section>
-          <ConfusionTable report={report} />
           <VersusSourceTable report={report} />
         </section>
       </div>
@@ -65,6 +73,10 @@ function Downloads({ queue }: { queue: { id: number; kind: string } }) {
     <>
       <a href={`/api/queues/${queue.id}/agreement`} className="text-teal-700 underline">
         JSON
+      </a>
+      {" · "}
+      <a href={`/api/queues/${queue.id}/agreement?format=cohen-csv`} className="text-teal-700 underline">
+        pairwise kappas (CSV)
       </a>
       {" · exports: "}
       {formats.map((f, i) => (
@@ -100,8 +112,9 @@ function Headline({ report }: { report: AgreementReport }) {
   );
 }
 
-/** Each person's labels, gold accuracy, agreement with the source and pace. */
+/** Each person's labels, mean kappa with the others, gold accuracy, agreement with the source and pace. */
 function PeopleTable({ report }: { report: AgreementReport }) {
+  const means = new Map(report.meanKappa.map((m) => [m.name, m]));
   return (
     <>
       <h2 className="mb-2 text-lg font-semibold">People</h2>
@@ -110,6 +123,9 @@ function PeopleTable({ report }: { report: AgreementReport }) {
           <tr>
             <th className="px-3 py-1.5">Person</th>
             <th className={cell}>Labels</th>
+            <th className={cell} title="mean Cohen's kappa over the people they share pairs with (how many)">
+              Mean κ
+            </th>
             <th className={cell}>Gold accuracy</th>
             <th className={cell}>With rule / critic</th>
             <th className={cell}>Median time</th>
@@ -120,6 +136,7 @@ function PeopleTable({ report }: { report: AgreementReport }) {
             <tr key={a.userId}>
               <td className="px-3 py-1.5">{a.name}</td>
               <td className={cell}>{a.labels}</td>
+              <td className={cell}>{means.get(a.name) ? <MeanKappa mean={means.get(a.name)!} /> : "–"}</td>
               <td className={cell}>{a.gold.labelled ? `${pct(a.gold.accuracy)} of ${a.gold.labelled}` : "–"}</td>
               <td className={cell}>{a.source.labelled ? `${pct(a.source.rate)} of ${a.source.labelled}` : "–"}</td>
               <td className={cell}>{a.medianMs === null ? "–" : `${(a.medianMs / 1000).toFixed(1)} s`}</td>
@@ -131,44 +148,48 @@ function PeopleTable({ report }: { report: AgreementReport }) {
   );
 }
 
-/** Cohen's kappa for every two people who share pairs, marked when they share few. */
-function CohenTable({ report }: { report: AgreementReport }) {
+/**
+ * Every two people's kappa as a list, folded under the heatmap: at 20 people it is 190 rows, read
+ * only when a lead wants the figures side by side (the CSV holds the same rows).
+ */
+function CohenTable({ report, queueId }: { report: AgreementReport; queueId: number }) {
+  if (!report.cohen.length) return null;
   return (
-    <>
-      <h2 className="mb-2 mt-6 text-lg font-semibold">Cohen&apos;s kappa, pair by pair</h2>
-      <table className={table} data-testid="cohen">
+    <details className="mt-3" data-testid="cohen-list">
+      <summary className="cursor-pointer text-sm text-teal-700">
+        The {report.cohen.length} pairs of people as a list (or{" "}
+        <a href={`/api/queues/${queueId}/agreement?format=cohen-csv`} className="underline">
+          as CSV
+        </a>
+        )
+      </summary>
+      <table className={`${table} mt-2`} data-testid="cohen">
         <tbody className="divide-y divide-stone-100">
-          {report.cohen.length ? (
-            report.cohen.map((c) => (
-              <tr key={`${c.a}-${c.b}`}>
-                <td className="px-3 py-1.5">
-                  {c.a} · {c.b}
-                </td>
-                <td className={cell}>
-                  {c.shared} shared
-                  {c.shared < FEW ? (
-                    <span
-                      className="ml-1 text-amber-700"
-                      title={`fewer than ${FEW} shared pairs: this kappa can swing widely`}
-                    >
-                      (few)
-                    </span>
-                  ) : null}
-                </td>
-                <td className={cell}>agree {pct(c.observed)}</td>
-                <td className={cell} data-testid="kappa">
-                  κ {fixed(c.kappa)}
-                </td>
-              </tr>
-            ))
-          ) : (
-            <tr>
-              <td className="px-3 py-2 text-stone-500">No two people have labelled the same pair yet.</td>
+          {report.cohen.map((c) => (
+            <tr key={`${c.a}-${c.b}`}>
+              <td className="px-3 py-1.5">
+                {c.a} · {c.b}
+              </td>
+              <td className={cell}>
+                {c.shared} shared
+                {c.shared < FEW_SHARED ? (
+                  <span
+                    className="ml-1 text-amber-700"
+                    title={`fewer than ${FEW_SHARED} shared pairs: this kappa can swing widely`}
+                  >
+                    (few)
+                  </span>
+                ) : null}
+              </td>
+              <td className={cell}>agree {pct(c.observed)}</td>
+              <td className={cell} data-testid="kappa">
+                κ {fixed(c.kappa)}
+              </td>
             </tr>
-          )}
+          ))}
         </tbody>
       </table>
-    </>
+    </details>
   );
 }
 
@@ -211,7 +232,7 @@ function VersusSourceTable({ report }: { report: AgreementReport }) {
   const { rows, matrix } = report.versusSource;
   return (
     <>
-      <h2 className="mb-2 mt-6 text-lg font-semibold">People against the rule or critic</h2>
+      <h2 className="mb-2 text-lg font-semibold">People against the rule or critic</h2>
       <table className={table} data-testid="versus-source">
         <thead className="bg-stone-100 text-xs text-stone-500">
           <tr>

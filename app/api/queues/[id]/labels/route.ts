@@ -26,5 +26,6 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
     ...kept,
     next: outcome.next,
     progress: outcome.progress,
+    ...(outcome.feedback ? { feedback: outcome.feedback } : {}),
   });
 }

@@ -8,5 +8,8 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const got = await deskRequest(request, params, z.object({}));
   if (!got.ok) return got.response;
-  return Response.json(await undo(got.store, got.desk));
+  const undone = await undo(got.store, got.desk);
+  // A training queue keeps a gold label whose answer the person was shown.
+  if (undone.refused) return Response.json({ error: undone.refused, progress: undone.progress }, { status: 409 });
+  return Response.json(undone);
 }
