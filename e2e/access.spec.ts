@@ -558,6 +558,75 @@ test("an annotator and an agent seat link get no hidden information in a browser
   for (const context of [seatContext, annotatorContext, researcherContext]) await context.close();
 });
 
+/** What the studio's own pages send to each queue route, so that a refusal is the access check, not a malformed body. */
+const queueBody = (method: string, action: string, queueName: string): unknown =>
+  ({
+    next: { holding: [] },
+    labels: { itemId: 1, side: "left", ms: 1000, holding: [] },
+    skip: { itemId: 1, holding: [] },
+    revise: { itemId: 1, side: "right", ms: 1000 },
+    reopen: { itemId: 1 },
+    review: { labelId: 1, verdict: "rejected" },
+    adjudicate: { itemId: 1, choice: "b" },
+    members: { remove: ["ann"] },
+    pairs: { source: { from: "runs", a: "asks-a", b: "asks-b" } },
+    "": method === "DELETE" ? { confirm: queueName } : { instructions: "changed by one who may not", state: "closed" },
+  })[action] ?? {};
+/** The queue routes an annotator uses on a queue they are a member of; every other one is a lead's or a reviewer's. */
+const DESK_ROUTES = new Set(["next", "labels", "undo", "skip", "renew", "history", "reopen", "revise", "later"]);
+
+test("every queue write, tried by URL by those who may not: refused, and the queue's labels and settings unchanged", async () => {
+  const routes: Array<{ method: string; action: string }> = [];
+  const dir = path.join(root, "app", "api", "queues", "[id]");
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const action = entry.isDirectory() ? entry.name : entry.name === "route.ts" ? "" : null;
+    if (action === null) continue;
+    const file = entry.isDirectory() ? path.join(dir, entry.name, "route.ts") : path.join(dir, entry.name);
+    if (!fs.existsSync(file)) continue;
+    for (const m of fs.readFileSync(file, "utf8").matchAll(/export async function (POST|PUT|PATCH|DELETE)\b/g))
+      routes.push({ method: m[1]!, action });
+  }
+  expect(routes.map((r) => r.action)).toEqual(expect.arrayContaining(["review", "adjudicate", "revise", "reopen"]));
+  const state = async (queue: number) =>
+    [
+      (await get(`/api/queues/${queue}/export?format=raw`, cookies.res)).body,
+      (await get(`/api/queues/${queue}/items`, cookies.res)).body,
+    ].join("\n");
+  const before = { blind: await state(queues.blind), elsewhere: await state(queues.elsewhere) };
+  const refused: string[] = [];
+  const accepted: string[] = [];
+  const tries: Array<[string, string | undefined, number, (action: string) => boolean]> = [
+    // Signed out, and both seats' cookies: no queue route at all.
+    ["anonymous", undefined, queues.blind, () => true],
+    ["agent seat link", seatCookies.agent, queues.blind, () => true],
+    ["collaborator seat link", seatCookies.collaborator, queues.blind, () => true],
+    // An annotator: nothing on a queue they are not in; on their own, only the desk's routes.
+    ["annotator", cookies.ann, queues.elsewhere, () => true],
+    ["annotator", cookies.ann, queues.blind, (action) => !DESK_ROUTES.has(action)],
+  ];
+  for (const [who, cookie, queue, mustRefuse] of tries)
+    for (const { method, action } of routes) {
+      if (!mustRefuse(action)) continue;
+      const url = `/api/queues/${queue}${action ? `/${action}` : ""}`;
+      const answer = await send(studio.url, url, {
+        method,
+        cookie,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(queueBody(method, action, queue === queues.blind ? "blind" : "elsewhere")),
+      });
+      const line = `${who} ${method} ${url}: HTTP ${answer.status} ${firstLine(answer.body).slice(0, 120)}`;
+      if ([401, 403, 404].includes(answer.status)) refused.push(line);
+      else accepted.push(line);
+    }
+  console.log(`queue writes by those who may not: ${refused.length} refused, ${accepted.length} accepted`);
+  expect(accepted).toEqual([]);
+  expect(await state(queues.blind)).toBe(before.blind);
+  expect(await state(queues.elsewhere)).toBe(before.elsewhere);
+  // The reviewer's page is not the annotator's either; the researcher (a lead) opens it.
+  expect((await get(`/annotate/${queues.blind}/review`, cookies.ann)).status).toBe(404);
+  expect((await get(`/annotate/${queues.blind}/review`, cookies.res)).status).toBe(200);
+});
+
 test("the collaborator's seat link shows its own target page, and the seat's links can be revoked", async ({
   browser,
 }) => {
