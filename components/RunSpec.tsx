@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { isHuman, isLocal, type Player } from "@/lib/colbench/run-config";
+import { isHuman, isLocal, isTab, type Player } from "@/lib/colbench/run-config";
 import { runConfigSchema } from "@/lib/benchmarks/run-config";
 import { benchmarkViews } from "@/components/benchmarks";
 import type { RunSpan } from "@/lib/store/run-span";
@@ -18,6 +18,15 @@ function duration(ms: number): string {
 const when = (d: Date) => `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 function side(player: Player) {
+  if (isTab(player)) {
+    const t = player.tab;
+    return (
+      <>
+        <span className="font-mono">{t.model}</span> generating in the collaborator&apos;s browser tab (WebGPU; template{" "}
+        {t.template}; top-p {t.topP}, seed {t.seed})
+      </>
+    );
+  }
   if (isHuman(player)) return <>a person, in a seat of the studio</>;
   if (isLocal(player)) {
     const l = player.local;

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { SeatTurn } from "@/lib/play/seat-turns";
 import type { RankedCandidate } from "@/lib/store/sweet";
 import { Candidates } from "@/components/replay/Candidates";
@@ -23,6 +24,7 @@ export function Transcript({
   selected,
   candidates,
   taskOpens = true,
+  turnExtra,
 }: {
   turns: SeatTurn[];
   names?: SpeakerNames;
@@ -31,6 +33,8 @@ export function Transcript({
   selected?: number;
   /** SWEET-RL candidates by turn index, best advantage first. */
   candidates?: Record<number, RankedCandidate[]>;
+  /** More beside a turn's header (a live advantage). */
+  turnExtra?: (turn: SeatTurn) => ReactNode;
 }) {
   return (
     <ol className="space-y-3" data-testid="transcript">
@@ -71,6 +75,7 @@ export function Transcript({
                 advantage {turn.advantage.toFixed(3)}
               </span>
             ) : null}
+            {turnExtra?.(turn)}
           </div>
           <div className="whitespace-pre-wrap font-mono text-sm text-stone-800 [overflow-wrap:anywhere]">
             {turn.content}

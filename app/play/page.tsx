@@ -5,6 +5,7 @@ import { openPlaySessions } from "@/lib/play/sessions";
 import { PageHeader } from "@/components/PageHeader";
 import { BenchmarkBadge } from "@/components/BenchmarkBadge";
 import { NewPlayForm } from "@/components/play/NewPlayForm";
+import { servedModels } from "@/lib/gpu/node/served-weights";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Play" };
@@ -18,7 +19,7 @@ export default async function PlayPage() {
         find out what is wanted. Played episodes are scored and stored like any other, and marked as human-simulated
         when a person plays the collaborator.
       </PageHeader>
-      <NewPlayForm />
+      <NewPlayForm servedPolicy={servedModels().policy} />
       <section className="mt-8" aria-labelledby="open-heading">
         <h2 id="open-heading" className="mb-2 text-lg font-semibold text-stone-900">
           Episodes being played

@@ -18,6 +18,7 @@ import { dequeueRun, enqueueRun, queueConfigured } from "../../lib/queue/enqueue
 import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
 import { serveWeights } from "../../lib/gpu/node/served-weights";
+import { setStudioTurnScorer } from "../../lib/gpu/live-service";
 import { openStore } from "../database";
 import type { Store } from "../../lib/store";
 import { parseEvery, scheduleBackups } from "../../lib/db/backup/service";
@@ -178,6 +179,11 @@ function settleEnvironment(opts: ServeOptions) {
   if (opts.policyWeights) serveWeights("policy", opts.policyWeights, "--policy-weights");
   if (opts.criticWeights) serveWeights("critic", opts.criticWeights, "--critic-weights");
   if (opts.clipWeights) serveWeights("clip", opts.clipWeights, "--clip-weights");
+  // Live advantages the studio computes itself (the agent seat's coach mode); the models load on the first turn.
+  setStudioTurnScorer({
+    score: (store, episodeId, turns) =>
+      import("../../lib/gpu/node/live-scorer").then((m) => m.scoreTurnsInStudio(store, episodeId, turns)),
+  });
   // Bundled route code cannot find the checkout from its own location; pin the data folder.
   process.env.COLBENCH_DATA = dataDir();
   // Route code finds vendored files (Tailwind 2, Pyodide) under node_modules from the working directory.

@@ -6,6 +6,8 @@ import { benchmarks, type Benchmark } from "@/lib/benchmarks";
 import type { SeatTurn } from "@/lib/play/seat-turns";
 import { benchmarkViews } from "@/components/benchmarks";
 import { Transcript, type SpeakerNames } from "@/components/Transcript";
+import { LiveAdvantageBadge, LiveAdvantageLine } from "@/components/replay/LiveAdvantages";
+import { useLiveAdvantages, type LiveAdvantageSettings } from "@/components/replay/useLiveAdvantages";
 import { useEpisodeStream } from "./useEpisodeStream";
 
 /** An episode as it plays: turns appear as they are stored; the page becomes the replay when it ends. */
@@ -15,16 +17,20 @@ export function LiveEpisode({
   benchmark,
   initial,
   names,
+  advantages,
 }: {
   episodeId: number;
   taskId: number;
   benchmark: Benchmark;
   initial: { turns: SeatTurn[]; status: string; reward: number | null };
   names?: SpeakerNames;
+  /** Each agent turn's advantage as it is stored (researchers: computed in this tab). */
+  advantages?: LiveAdvantageSettings;
 }) {
   const router = useRouter();
   const live = useEpisodeStream(episodeId, "viewer", initial);
   const ended = live.status === "done" || live.status === "failed";
+  const scored = useLiveAdvantages(episodeId, live.turns, advantages ?? null);
   const refreshed = useRef(false);
   useEffect(() => {
     if (ended && !refreshed.current) {
@@ -52,8 +58,14 @@ export function LiveEpisode({
           <span className="text-amber-700">The run is not playing now: resume it from its run page.</span>
         ) : null}
       </p>
+      <LiveAdvantageLine state={scored} title="Live advantages" />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Transcript turns={live.turns} names={names} taskOpens={!benchmarks[benchmark].episode.simulatorOpens} />
+        <Transcript
+          turns={live.turns}
+          names={names}
+          taskOpens={!benchmarks[benchmark].episode.simulatorOpens}
+          turnExtra={(turn) => <LiveAdvantageBadge turn={turn} state={scored} />}
+        />
         <aside className="space-y-4 lg:sticky lg:top-4 lg:self-start">
           <LiveAnswer taskId={taskId} latest={latest} code={code} />
         </aside>

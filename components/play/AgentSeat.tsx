@@ -7,6 +7,8 @@ import { benchmarkViews } from "@/components/benchmarks";
 import { CodeEditor } from "@/components/code";
 import { Transcript } from "@/components/Transcript";
 import { useEpisodeStream } from "@/components/live/useEpisodeStream";
+import { LiveAdvantageBadge, LiveAdvantageLine } from "@/components/replay/LiveAdvantages";
+import { useLiveAdvantages, type LiveAdvantageSettings } from "@/components/replay/useLiveAdvantages";
 import { MoveBox } from "./MoveBox";
 import { SeatStatus } from "./SeatStatus";
 import { useMove } from "./usePost";
@@ -16,13 +18,21 @@ import { useDraft } from "./useDraft";
  * The agent's seat: the dialogue, a message box, and an editor for the code or page. The page
  * only ever receives the task's description and the dialogue (see lib/play/seat-views.ts).
  */
-export function AgentSeat({ view }: { view: AgentSeatView }) {
+export function AgentSeat({
+  view,
+  coach,
+}: {
+  view: AgentSeatView;
+  /** Coach mode: the critic's judgement of each turn once it is sent, computed by the studio (never in this tab). */
+  coach?: LiveAdvantageSettings;
+}) {
   const live = useEpisodeStream(view.episodeId, "agent", {
     turns: view.turns,
     status: view.status,
     reward: view.reward,
   });
   const move = useMove(view.episodeId, "agent");
+  const scored = useLiveAdvantages(view.episodeId, live.turns, coach ?? null);
   // The editor starts from the task's stated signature (or an empty page) and keeps the person's work across reloads.
   const editor = useDraft(`${view.episodeId}:agent:editor`, view.starter);
   const code = editor.value;
@@ -56,7 +66,9 @@ export function AgentSeat({ view }: { view: AgentSeatView }) {
             turns={live.turns}
             names={{ agent: "you (agent)", simulator: "collaborator" }}
             taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens}
+            turnExtra={(turn) => <LiveAdvantageBadge turn={turn} state={scored} />}
           />
+          <LiveAdvantageLine state={scored} title="Coach: the critic's judgement of your turns" />
           {ended ? null : (
             <MoveBox
               label={

@@ -5,9 +5,13 @@ import { benchmarks } from "@/lib/benchmarks";
 import { benchmarkViews } from "@/components/benchmarks";
 import { Transcript } from "@/components/Transcript";
 import { useEpisodeStream } from "@/components/live/useEpisodeStream";
+import { LiveAdvantageBadge, LiveAdvantageLine } from "@/components/replay/LiveAdvantages";
+import { useLiveAdvantages, type LiveAdvantageSettings } from "@/components/replay/useLiveAdvantages";
 import { MoveBox } from "./MoveBox";
 import { SeatStatus } from "./SeatStatus";
 import { useMove } from "./usePost";
+import { InTabAgent } from "./InTabAgent";
+import { useInTabAgent } from "./useInTabAgent";
 
 /**
  * The collaborator's seat (the simulated human's role, played by a person): the hidden
@@ -16,9 +20,12 @@ import { useMove } from "./usePost";
 export function CollaboratorSeat({
   view,
   clip = null,
+  advantages,
 }: {
   view: SimulatorSeatView;
   /** The CLIP folder the studio serves, for benchmarks whose seat computes similarities. */ clip?: string | null;
+  /** The agent's turns' advantages as they are stored (this seat sees hidden information). */
+  advantages?: LiveAdvantageSettings;
 }) {
   const live = useEpisodeStream(view.episodeId, "simulator", {
     turns: view.turns,
@@ -29,13 +36,16 @@ export function CollaboratorSeat({
   const ended = live.status === "done" || live.status === "failed";
   const myMove = live.playing && !ended && live.awaiting?.role === "simulator";
   const { DialogueExtras, Hidden } = benchmarkViews[view.benchmark].collaborator;
+  // An agent generated in this tab: its turns are written here and posted as the agent's moves.
+  const tabAgent = useInTabAgent(view.episodeId, view.tabAgent, live);
+  const scored = useLiveAdvantages(view.episodeId, live.turns, advantages ?? null);
 
   return (
     <div>
       <SeatStatus
         live={live}
         mine="simulator"
-        other={view.personOpposite ? "agent" : "agent model"}
+        other={view.personOpposite ? "agent" : view.tabAgent ? "agent in this tab" : "agent model"}
         benchmark={view.benchmark}
         episodeId={view.episodeId}
         scoredBy={view.scoredBy}
@@ -46,7 +56,10 @@ export function CollaboratorSeat({
             turns={live.turns}
             names={{ agent: "agent", simulator: "you (collaborator)" }}
             taskOpens={!benchmarks[view.benchmark].episode.simulatorOpens}
+            turnExtra={(turn) => <LiveAdvantageBadge turn={turn} state={scored} />}
           />
+          <LiveAdvantageLine state={scored} title="The agent's live advantages" />
+          {view.tabAgent ? <InTabAgent agent={view.tabAgent} state={tabAgent.state} retry={tabAgent.retry} /> : null}
           {DialogueExtras ? <DialogueExtras live={live} clip={clip} /> : null}
           {ended ? null : (
             <MoveBox

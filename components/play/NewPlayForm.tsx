@@ -23,9 +23,18 @@ interface Created {
  * A second person's link is shown here, once, to you who hand it out: never on your seat's page,
  * which would let whoever sees that page take the other seat too.
  */
-export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
+export function NewPlayForm({
+  defaultOpponent,
+  servedPolicy = null,
+}: {
+  defaultOpponent?: string;
+  /** The policy folder the studio serves, which an agent in this tab generates with (null: none). */
+  servedPolicy?: string | null;
+}) {
   const router = useRouter();
   const [seat, setSeat] = useState<"simulator" | "agent" | "both">("simulator");
+  const [inTab, setInTab] = useState(false);
+  const tabAgent = seat === "simulator" && inTab;
   const [benchmark, setBenchmark] = useState<Benchmark>(BENCHMARKS[0]);
   const { RunOptions } = benchmarkViews[benchmark];
   const [created, setCreated] = useState<Created | null>(null);
@@ -81,7 +90,56 @@ export function NewPlayForm({ defaultOpponent }: { defaultOpponent?: string }) {
           ))}
         </div>
       </fieldset>
-      {seat !== "both" ? (
+      {seat === "simulator" ? (
+        <fieldset className="sm:col-span-2" data-testid="agent-kind">
+          <legend className="mb-1 text-xs text-stone-600">The agent</legend>
+          <div className="flex flex-wrap gap-4 text-sm">
+            <label className="flex items-center gap-1.5">
+              <input type="radio" checked={!inTab} onChange={() => setInTab(false)} />a model server, or a second person
+            </label>
+            <label
+              className="flex items-center gap-1.5"
+              title={servedPolicy ? undefined : "start the studio with --policy-weights DIR"}
+            >
+              <input
+                type="radio"
+
+                checked={inTab}
+                disabled={!servedPolicy}
+                onChange={() => setInTab(true)}
+              />
+              agent: in this tab (served policy weights{servedPolicy ? `: ${servedPolicy}` : ", none served"})
+            </label>
+          </div>
+          {servedPolicy ? null : (
+            <p className="mt-1 text-xs text-stone-500">
+              To play against a model generating in your browser (WebGPU), start the studio with{" "}
+              <code>--policy-weights DIR</code>.
+            </p>
+          )}
+        </fieldset>
+      ) : null}
+      {tabAgent ? (
+        <div className="grid gap-3 sm:col-span-2 sm:grid-cols-4" data-testid="tab-sampling">
+          <input type="hidden" name="opponent" value="tab" />
+          <label className={label}>
+            Temperature (0: greedy)
+            <input name="tabTemperature" type="number" min={0} step="any" defaultValue={0} className={field} />
+          </label>
+          <label className={label}>
+            Top-p
+            <input name="tabTopP" type="number" min={0.01} max={1} step="any" defaultValue={1} className={field} />
+          </label>
+          <label className={label}>
+            Seed
+            <input name="tabSeed" type="number" step={1} defaultValue={0} className={field} />
+          </label>
+          <label className={label}>
+            Tokens a turn, at most
+            <input name="tabMaxTokens" type="number" min={1} max={8192} defaultValue={256} className={field} />
+          </label>
+        </div>
+      ) : seat !== "both" ? (
         <label className={`${label} sm:col-span-2`}>
           The other side: a model server (URL#MODEL), or &quot;human&quot; for a second person who joins by link
           <input

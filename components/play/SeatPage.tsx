@@ -34,7 +34,8 @@ export function SeatPage({
         children
       ) : (
         <p className="rounded-lg border border-stone-200 bg-white p-4 text-sm">
-          A model server plays this seat in this episode; you can watch it on its{" "}
+          A model (a model server, or one generating in the collaborator&apos;s tab) plays this seat in this episode;
+          you can watch it on its{" "}
           <Link className="text-teal-700 underline" href={`/episodes/${episodeId}`}>
             episode page
           </Link>

@@ -80,6 +80,20 @@ describe("decide", () => {
     }
   });
 
+  it("lets a seat link read its own episode's live advantages (numbers), never the critic's inputs or weights", () => {
+    const collaborator: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] };
+    for (const viewer of [seat, collaborator]) {
+      expect(decide(viewer, "GET", "/api/episodes/7/advantages/live", q())).toBe("allow");
+      expect(decide(viewer, "POST", "/api/episodes/7/advantages/live", q())).toBe("allow");
+      expect(decide(viewer, "GET", "/api/episodes/8/advantages/live", q())).toBe("deny");
+      expect(decide(viewer, "DELETE", "/api/episodes/7/advantages/live", q())).toBe("deny");
+    }
+    // The critic's prompt is built from these: the agent's seat never reaches them.
+    expect(decide(seat, "GET", "/api/episodes/7/score-inputs", q())).toBe("deny");
+    expect(decide(seat, "POST", "/api/episodes/7/advantages", q())).toBe("deny");
+    expect(decide(seat, "GET", "/api/weights/critic/config.json", q())).toBe("deny");
+  });
+
   it("lets a collaborator seat link, not an agent seat link, fetch CLIP's served weights (and only those)", () => {
     const collaborator: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] };
     expect(decide(collaborator, "GET", "/api/weights/clip/model.safetensors", q())).toBe("allow");
@@ -87,6 +101,16 @@ describe("decide", () => {
     expect(decide(collaborator, "GET", "/api/weights/critic/model.safetensors", q())).toBe("deny");
     expect(decide(seat, "GET", "/api/weights/clip/model.safetensors", q())).toBe("deny");
     expect(decide(user("researcher"), "GET", "/api/weights/clip/config.json", q())).toBe("allow");
+  });
+
+  it("lets a collaborator seat link, not an agent seat link, run the agent in its tab: policy weights and its own episode's agent turn", () => {
+    const collaborator: Viewer = { kind: "seats", seats: [{ episodeId: 7, seat: "simulator" }] };
+    expect(decide(collaborator, "GET", "/api/weights/policy/model.safetensors", q())).toBe("allow");
+    expect(decide(collaborator, "HEAD", "/api/weights/policy/config.json", q())).toBe("allow");
+    expect(decide(collaborator, "POST", "/api/episodes/7/agent-turn", q())).toBe("allow");
+    expect(decide(collaborator, "POST", "/api/episodes/8/agent-turn", q())).toBe("deny");
+    expect(decide(seat, "GET", "/api/weights/policy/model.safetensors", q())).toBe("deny");
+    expect(decide(seat, "POST", "/api/episodes/7/agent-turn", q())).toBe("deny");
   });
 
   it("opens a seat link's own seat only", () => {

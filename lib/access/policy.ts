@@ -78,6 +78,10 @@ function seatAllows(
   // collaborator's in-browser similarity; the agent seat has no use for them.
   if (/^\/api\/weights\/clip\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD"))
     return seats.some((s) => s.seat === "simulator");
+  // The policy's weights (no hidden information either) for an agent the collaborator's tab
+  // generates; its turns' prompts come from the route, which checks the episode is that seat's.
+  if (/^\/api\/weights\/policy\/[^/]+$/.test(path) && (method === "GET" || method === "HEAD"))
+    return seats.some((s) => s.seat === "simulator");
   // The collaborator's own task's target page; the route checks that the task is that seat's.
   if (/^\/api\/tasks\/\d+\/preview$/.test(path) && method === "GET") return seats.some((s) => s.seat === "simulator");
   const holds = (episodeId: number, seat: SeatName) => seats.some((s) => s.episodeId === episodeId && s.seat === seat);
@@ -88,7 +92,13 @@ function seatAllows(
     const seat = query.get("seat");
     return (seat === "agent" || seat === "simulator") && holds(Number(m[1]), seat);
   }
+  // Live advantages as numbers (never the critic's prompt): the route checks coach mode for the agent's seat.
+  m = /^\/api\/episodes\/(\d+)\/advantages\/live$/.exec(path);
+  if (m && (method === "GET" || method === "POST"))
+    return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
   // Which role the move is for is in its body: the route checks it against the viewer's seats.
+  m = /^\/api\/episodes\/(\d+)\/agent-turn$/.exec(path);
+  if (m && method === "POST") return holds(Number(m[1]), "simulator");
   m = /^\/api\/episodes\/(\d+)\/(move|retry)$/.exec(path);
   if (m && method === "POST") return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
   return false;

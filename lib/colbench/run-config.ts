@@ -12,8 +12,23 @@ import { MESSAGE_CHAR_LIMIT } from "./protocol";
 export const EMBEDDER_NAMES = ["clip-vit-b32", "default"] as const;
 export type EmbedderName = (typeof EMBEDDER_NAMES)[number];
 
-/** A side of the dialogue: a model server, or a person at the studio (moves arrive from a browser). */
-export const humanPlayerSchema = z.object({ human: z.literal(true) });
+/**
+ * The agent as a model generating in the collaborator's browser tab (WebGPU, the policy weights the
+ * studio serves): its seat is held like a person's, the tab posting each move. The folder it was served
+ * from, the chat template its prompts were written in, and the sampling beyond the run's temperature
+ * and token limit.
+ */
+export const tabModelSchema = z.object({
+  model: z.string().min(1),
+  template: z.string(),
+  topP: z.number().gt(0).max(1),
+  seed: z.number().int(),
+});
+/**
+ * A side of the dialogue played at the studio, its moves arriving from a browser: a person, or (the
+ * agent only) a model that a person's tab runs (`tab`).
+ */
+export const humanPlayerSchema = z.object({ human: z.literal(true), tab: tabModelSchema.optional() });
 /**
  * The agent as a model run in the playing process itself (`--agent local:MODEL`, lib/gpu/generate):
  * the hub id or folder, where it ran, the chat template its prompts were written in, and the
@@ -36,12 +51,23 @@ export function isHuman(player: Player): player is z.infer<typeof humanPlayerSch
   return "human" in player;
 }
 
+/** A seat held by a browser tab that generates its moves with a model (the agent in the collaborator's tab). */
+export function isTab(player: Player): player is { human: true; tab: z.infer<typeof tabModelSchema> } {
+  return isHuman(player) && player.tab !== undefined;
+}
+
+/** A person types this side's moves (a seat of the studio, not a model in a tab). */
+export function isPerson(player: Player): boolean {
+  return isHuman(player) && !isTab(player);
+}
+
 export function isLocal(player: Player): player is LocalPlayer {
   return "local" in player;
 }
 
-/** How a side is shown: the model's name, "local:" and the model for one run in-process, or "human". */
+/** How a side is shown: the model's name, "local:" or "tab:" and the model for one run in-process or in a tab, or "human". */
 export function playerName(player: Player): string {
+  if (isTab(player)) return `tab:${player.tab.model}`;
   if (isHuman(player)) return "human";
   return isLocal(player) ? `local:${player.local.model}` : player.model;
 }

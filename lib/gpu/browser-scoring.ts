@@ -3,7 +3,7 @@ import type { RecordedTemplate } from "../sweet/chat-template";
 import type { RankSettings } from "../sweet/rank-settings";
 import type { ScoringDefinition } from "../sweet/scoring-definition";
 
-// What the replay page and its scoring Web Worker (workers/browser/gpu-scoring.worker.ts) say to
+// What the replay page (and an episode's live advantages) and its scoring Web Worker (workers/browser/gpu-scoring.worker.ts) say to
 // each other, and what the page sends the studio to keep.
 
 export interface ScoreRequestMessage {
@@ -11,6 +11,10 @@ export interface ScoreRequestMessage {
   /** Where the studio serves the two models' files: `${base}/critic/FILE`, `${base}/policy/FILE`. */
   weightsBase: string;
   inputs: EpisodeToScore;
+  /** Live scoring: only these agent turns (each as it is stored). */
+  only?: number[];
+  /** Live scoring: keep the models loaded for the next request (an episode that goes on playing). */
+  keep?: boolean;
 }
 
 /** The definition a browser scored with, as it travels (the template as the run records it). */

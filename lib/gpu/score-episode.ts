@@ -6,7 +6,9 @@ import { scoreTurn, type ContinuationScorer, type PromptScorer } from "../sweet/
 // Node): each turn's candidates where it has them, else its own output, with the rules of
 // lib/sweet/score-turn.ts that `rank --critic-weights` uses, in the definition the run recorded
 // (lib/sweet/scoring-definition.ts): its template, sum or mean, with or without the final answer.
-// Numbers that are not finite become null.
+// Numbers that are not finite become null. Live scoring (an episode as it plays) scores only the
+// turns it names (`only`): a turn's critic prompt and policy continuation depend on that turn's own
+// stored prompt and output alone, so its value then is the value `rank` stores for it later.
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
@@ -14,15 +16,26 @@ export async function scoreEpisode(
   inputs: EpisodeToScore,
   critic: PromptScorer & Required<Pick<PromptScorer, "promptLogprobsBatch">>,
   policy: ContinuationScorer,
-  options: { definition: ScoringDefinition; onTurn?: (done: number, total: number) => void },
+  options: {
+    definition: ScoringDefinition;
+    onTurn?: (done: number, total: number) => void;
+    /** Score only these agent turns (by index); the others are left out of the result. */
+    only?: readonly number[];
+  },
 ): Promise<TurnScores[]> {
   const { template, settings } = options.definition;
   if (settings.groundTruth && inputs.groundTruth === null)
     throw new Error("the critic is to be told the final answer, but the episode's inputs leave it out");
   const groundTruth = settings.groundTruth ? inputs.groundTruth : null;
   const out: TurnScores[] = [];
-  options.onTurn?.(0, inputs.turns.length);
-  for (const turn of inputs.turns) {
+  const only = options.only ? new Set(options.only) : null;
+  const turns = only ? inputs.turns.filter((t) => only.has(t.index)) : inputs.turns;
+  if (only && turns.length !== only.size) {
+    const missing = [...only].filter((i) => !turns.some((t) => t.index === i));
+    throw new Error(`episode ${inputs.episodeId} has no stored agent turn ${missing.join(", ")} to score`);
+  }
+  options.onTurn?.(0, turns.length);
+  for (const turn of turns) {
     const candidates = turn.candidates.length ? turn.candidates : [{ index: 0, text: turn.output }];
     const scored = await scoreTurn(template, { prompt: turn.prompt, groundTruth, candidates }, critic, policy, {
       sum: settings.sum,
@@ -43,7 +56,7 @@ export async function scoreEpisode(
       advantage: own.advantage,
       ...(turn.candidates.length ? { candidates: values } : {}),
     });
-    options.onTurn?.(out.length, inputs.turns.length);
+    options.onTurn?.(out.length, turns.length);
   }
   return out;
 }

@@ -4,23 +4,28 @@ import type { Agent, AgentMove, AgentTurnInput, Simulator, SimulatorMove, Simula
  * A side played by a person: the episode waits until a move arrives (from a browser, through the
  * studio's API) and shows whoever listens what the person is being asked to respond to.
  */
+/** What a tab that generated a move says of it beside the text (absent for a person's move). */
+export interface MoveExtra {
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
 class MoveInbox<Input> {
   private pending: {
     input: Input;
-    resolve: (text: string) => void;
+    resolve: (text: string, extra: MoveExtra) => void;
     reject: (error: Error) => void;
     since: number;
   } | null = null;
   private readonly listeners = new Set<(input: Input) => void>();
 
-  wait(input: Input): Promise<{ text: string; waitMs: number }> {
+  wait(input: Input): Promise<{ text: string; waitMs: number; extra: MoveExtra }> {
     if (this.pending) throw new Error("a move is already awaited");
     return new Promise((resolve, reject) => {
       const since = performance.now();
       this.pending = {
         input,
         since,
-        resolve: (text) => resolve({ text, waitMs: performance.now() - since }),
+        resolve: (text, extra) => resolve({ text, waitMs: performance.now() - since, extra }),
         reject,
       };
       for (const listener of this.listeners) listener(input);
@@ -32,11 +37,11 @@ class MoveInbox<Input> {
     return this.pending?.input ?? null;
   }
 
-  submit(text: string): void {
+  submit(text: string, extra: MoveExtra = {}): void {
     const pending = this.pending;
     if (!pending) throw new Error("no move is awaited right now");
     this.pending = null;
-    pending.resolve(text);
+    pending.resolve(text, extra);
   }
 
   abandon(reason: string): void {
@@ -54,11 +59,20 @@ class MoveInbox<Input> {
 export class HumanAgent implements Agent {
   readonly kind = "human";
   readonly inbox = new MoveInbox<AgentTurnInput>();
-  constructor(readonly name = "human") {}
+  /**
+   * `systemPrompt`: the run's agent prompt. Given, a person's turn is stored with the prompt a model in
+   * this seat would have been sent (ModelAgent's: that prompt, then the dialogue): the state SWEET-RL's
+   * critic and policy score, live and in `rank`.
+   */
+  constructor(
+    readonly name = "human",
+    private readonly systemPrompt?: string,
+  ) {}
 
   async act(input: AgentTurnInput): Promise<AgentMove> {
     const { text, waitMs } = await this.inbox.wait(input);
-    return { text, waitMs };
+    if (this.systemPrompt === undefined) return { text, waitMs };
+    return { text, waitMs, prompt: [{ role: "system", content: this.systemPrompt }, ...input.dialogue] };
   }
 }
 

@@ -1,9 +1,18 @@
 import type { Benchmark } from "../benchmarks";
 import { parseServerSpec } from "../colbench/server-spec";
-import type { Player } from "../colbench/run-config";
+import { isPerson, type Player } from "../colbench/run-config";
 import type { RunManager } from "../runs/manager";
 import type { Store } from "../store";
 import { issueSeatLink, seatPath, type IssuedSeatLink } from "../access/seat-links";
+import { tabAgentPlayer } from "./tab-player";
+
+/** An agent generated in the collaborator's tab: the run's sampling and the generator's. */
+export interface TabAgentSpec {
+  temperature: number;
+  topP: number;
+  seed: number;
+  maxTokens: number;
+}
 
 /** Who a person plays, and who plays the other side. */
 export interface NewPlay {
@@ -12,8 +21,12 @@ export interface NewPlay {
   taskId?: number;
   /** "simulator" is the collaborator's seat; "both" means two people, one per seat. */
   seat: "agent" | "simulator" | "both";
-  /** The other side's model server as URL#MODEL, or "human" for a second person. */
+  /**
+   * The other side's model server as URL#MODEL, "human" for a second person, or "tab" for an agent
+   * generated in the collaborator's browser tab from the served policy weights (`tab` its sampling).
+   */
   opponent?: string;
+  tab?: TabAgentSpec;
   /** The benchmark's own run options, as asked (its module checks them). */
   options?: Record<string, unknown>;
 }
@@ -41,7 +54,11 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
     if (spec.seat === "both" || !spec.opponent || spec.opponent.trim() === "human") return human;
     return parseServerSpec(spec.opponent.trim(), side);
   };
-  const agent = spec.seat === "simulator" ? opponent("opponent (agent)") : human;
+  const inTab = spec.opponent?.trim() === "tab";
+  if (inTab && spec.seat !== "simulator")
+    throw new Error("opponent \"tab\" is the agent generated in the collaborator's tab: take the collaborator's seat");
+  const tab = inTab ? { temperature: 0, topP: 1, seed: 0, maxTokens: 256, ...spec.tab } : null;
+  const agent = tab ? await tabAgentPlayer(tab) : spec.seat === "simulator" ? opponent("opponent (agent)") : human;
   const simulator = spec.seat === "agent" ? opponent("opponent (simulator)") : human;
   const taskId = await store.tasks.pick(spec.benchmark, spec.taskId);
   const stamp = new Date()
@@ -54,7 +71,8 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
       selector: `ids=${taskId}`,
       agent,
       simulator,
-      temperature: 0,
+      temperature: tab?.temperature ?? 0,
+      ...(tab ? { maxTokens: tab.maxTokens } : {}),
       name: `play-${spec.benchmark}-${taskId}-${stamp}-${Math.random().toString(36).slice(2, 6)}`,
       options: spec.options,
     },
@@ -67,7 +85,8 @@ export async function createPlay(store: Store, manager: RunManager, spec: NewPla
   // hands them out. Their own seat needs none (their session opens it), and no seat's page makes one.
   const own = spec.seat === "agent" ? "agent" : "simulator";
   const other = own === "agent" ? "simulator" : "agent";
-  const links = (other === "agent" ? agent : simulator) === human ? [await issueSeatLink(store, episodeId, other)] : [];
+  // A tab's agent is no person's seat: nobody is handed it.
+  const links = isPerson(other === "agent" ? agent : simulator) ? [await issueSeatLink(store, episodeId, other)] : [];
   const url = (seat: "agent" | "simulator") => links.find((l) => l.seat === seat)?.url ?? seatPath(episodeId, seat);
   manager.start(runId);
   return {

@@ -1,4 +1,4 @@
-import { isHuman } from "../colbench/run-config";
+import { isPerson, isTab } from "../colbench/run-config";
 import { runConfigSchema } from "../benchmarks/run-config";
 import { MESSAGE_CHAR_LIMIT } from "../colbench/protocol";
 import { benchmarkOf, type Benchmark } from "../benchmarks";
@@ -16,7 +16,7 @@ interface SeatBase {
   status: string;
   reward: number | null;
   turns: SeatTurn[];
-  /** Whether a person plays this seat in this episode (else a model server does). */
+  /** Whether a person plays this seat in this episode (else a model server, or a model in the collaborator's tab, does). */
   personSeat: boolean;
   /** Whether a person plays the other seat. */
   personOpposite: boolean;
@@ -36,6 +36,26 @@ export interface SimulatorSeatView extends SeatBase {
   /** What the simulator holds beside the reference (a backend task's notes; math-hard's problem). */
   hiddenInformation: string | null;
   testCases: Array<{ name: string; expression: string }> | null;
+  /** The agent as a model this seat's tab generates with (the served policy), or null. */
+  tabAgent: TabAgentView | null;
+}
+
+export interface TabAgentView {
+  model: string;
+  template: string;
+  temperature: number;
+  topP: number;
+  seed: number;
+  maxTokens: number;
+}
+
+/** The in-tab agent of a run, as the collaborator's page shows and runs it. */
+export function tabAgentOf(config: unknown): TabAgentView | null {
+  const parsed = runConfigSchema.safeParse(config);
+  if (!parsed.success || !isTab(parsed.data.agent)) return null;
+  const { tab } = parsed.data.agent;
+  const { temperature, maxTokens } = parsed.data.sampling;
+  return { model: tab.model, template: tab.template, temperature, topP: tab.topP, seed: tab.seed, maxTokens };
 }
 
 /** Which seats of a run people play (a person's seat may be handed out by link), and their move limit. */
@@ -43,8 +63,8 @@ export function personSeats(config: unknown): { agent: boolean; simulator: boole
   const parsed = runConfigSchema.safeParse(config);
   return parsed.success
     ? {
-        agent: isHuman(parsed.data.agent),
-        simulator: isHuman(parsed.data.simulator),
+        agent: isPerson(parsed.data.agent),
+        simulator: isPerson(parsed.data.simulator),
         messageChars: parsed.data.messageChars,
       }
     : { agent: false, simulator: false, messageChars: MESSAGE_CHAR_LIMIT };
@@ -101,5 +121,6 @@ export async function simulatorSeatView(store: Store, episodeId: number): Promis
     groundTruth: hidden.groundTruth,
     hiddenInformation: hidden.hiddenInformation,
     testCases: hidden.testCases,
+    tabAgent: tabAgentOf(episode.runConfig),
   };
 }

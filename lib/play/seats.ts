@@ -1,11 +1,12 @@
 import type { AgentTurnInput, SimulatorTurnInput } from "../colbench/roles";
-import { isHuman } from "../colbench/run-config";
+import { isHuman, isTab, playerName } from "../colbench/run-config";
 import type { RunConfig } from "../benchmarks/run-config";
 import type { EventBus } from "../events";
-import { HumanAgent, HumanSimulator } from "../models/human";
+import { HumanAgent, HumanSimulator, type MoveExtra } from "../models/human";
 import type { SeatPlayers } from "../runs/play-run";
 import { MoveRefused } from "./move-refused";
 import { processSlot } from "../process-slot";
+import { TabAgent, tabTurnRequest, type TabTurnRequest } from "./tab-agent";
 
 export type SeatRole = "agent" | "simulator";
 
@@ -19,6 +20,8 @@ interface RunSeats {
   simulator?: HumanSimulator;
   /** The episode playing now (a run with people in it plays one at a time). */
   episodeId: number | null;
+  /** An agent played by a model in a browser tab: the run's config and the tab that holds the seat now. */
+  tab?: { config: RunConfig; holder: string | null };
 }
 
 /**
@@ -38,8 +41,13 @@ export class Seats {
     const announce = (role: SeatRole) => () => {
       if (seats.episodeId !== null) this.bus.publish({ type: "awaiting", runId, episodeId: seats.episodeId, role });
     };
-    if (isHuman(config.agent)) {
-      seats.agent = new HumanAgent();
+    if (isTab(config.agent)) {
+      seats.agent = new TabAgent(config, playerName(config.agent));
+      seats.tab = { config, holder: null };
+      seats.agent.inbox.onAwait(announce("agent"));
+    } else if (isHuman(config.agent)) {
+      // Its turns carry the prompt a model here would have been sent, for live advantages and SWEET-RL's steps.
+      seats.agent = new HumanAgent("human", config.prompts.agent);
       seats.agent.inbox.onAwait(announce("agent"));
     }
     if (isHuman(config.simulator)) {
@@ -73,17 +81,44 @@ export class Seats {
   }
 
   /**
+   * The agent's turn for the tab that generates it, which then holds the agent's seat: the last tab
+   * to ask is the one whose move is taken (a reloaded page takes over; a stale one is refused). Only
+   * the prompt a model agent is sent, never the hidden side of the task.
+   */
+  tabTurn(runId: number, episodeId: number, tab: string): TabTurnRequest {
+    const seats = this.runs.get(runId);
+    if (!seats?.tab) throw new MoveRefused("the agent of this run is not a model in a tab, or the run is not playing");
+    if (seats.episodeId !== episodeId) throw new MoveRefused(`episode ${episodeId} is not the one playing now`);
+    const input = seats.agent?.inbox.awaiting;
+    if (!input) throw new MoveRefused("it is not the agent's move");
+    seats.tab.holder = tab;
+    return tabTurnRequest(seats.tab.config, episodeId, input);
+  }
+
+  /**
    * A person's move for the side they play. Refused unless that side is awaited in that episode now,
    * so a stale browser tab or a double click cannot slip a move into the wrong turn.
    */
-  submitMove(runId: number, episodeId: number, role: SeatRole, text: string): void {
+  submitMove(
+    runId: number,
+    episodeId: number,
+    role: SeatRole,
+    text: string,
+    from: { tab?: string } & MoveExtra = {},
+  ): void {
     const seats = this.runs.get(runId);
     const seat = role === "agent" ? seats?.agent : seats?.simulator;
     if (!seats || !seat)
       throw new MoveRefused(`the ${role} of this run is not played by a person, or the run is not playing`);
     if (seats.episodeId !== episodeId) throw new MoveRefused(`episode ${episodeId} is not the one playing now`);
     if (!seat.inbox.awaiting) throw new MoveRefused(`it is not the ${role}'s move`);
-    seat.inbox.submit(text);
+    // A tab's agent: only the tab that asked for this turn last moves for it; nobody types it.
+    if (role === "agent" && seats.tab) {
+      if (!from.tab) throw new MoveRefused("the agent of this run is a model in the collaborator's tab, not a person");
+      if (from.tab !== seats.tab.holder)
+        throw new MoveRefused("another tab holds the agent's seat now (the last one to ask for the turn)");
+    }
+    seat.inbox.submit(text, role === "agent" && seats.tab ? { usage: from.usage } : {});
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Benchmark } from "../benchmarks";
-import { isHuman } from "../colbench/run-config";
+import { isHuman, isPerson } from "../colbench/run-config";
 import { runConfigSchema } from "../benchmarks/run-config";
 import type { Store } from "../store";
 
@@ -28,7 +28,7 @@ export async function openPlaySessions(store: Store, limit = 20): Promise<PlaySe
       taskId: run.episode.taskId,
       benchmark: run.benchmark,
       status: run.episode.status,
-      humanAgent: isHuman(config.data.agent),
+      humanAgent: isPerson(config.data.agent),
       humanSimulator: isHuman(config.data.simulator),
       turns: run.episode.turns,
       createdAt: run.createdAt,

@@ -15,6 +15,11 @@ const newPlaySchema = z
     taskId: z.coerce.number().int().positive().optional(),
     seat: z.enum(["agent", "simulator", "both"]),
     opponent: z.string().trim().optional(),
+    // The agent in this tab (opponent "tab"): its sampling, as the form's fields.
+    tabTemperature: z.coerce.number().min(0).optional(),
+    tabTopP: z.coerce.number().gt(0).max(1).optional(),
+    tabSeed: z.coerce.number().int().optional(),
+    tabMaxTokens: z.coerce.number().int().positive().max(8192).optional(),
   })
   .loose();
 
@@ -33,8 +38,22 @@ export async function POST(request: Request) {
     );
   }
   try {
-    const { benchmark, taskId, seat, opponent, ...options } = parsed.data;
-    const session = await createPlay(await getStore(), getRunManager(), { benchmark, taskId, seat, opponent, options });
+    const { benchmark, taskId, seat, opponent, tabTemperature, tabTopP, tabSeed, tabMaxTokens, ...options } =
+      parsed.data;
+    const tab = {
+      temperature: tabTemperature ?? 0,
+      topP: tabTopP ?? 1,
+      seed: tabSeed ?? 0,
+      maxTokens: tabMaxTokens ?? 256,
+    };
+    const session = await createPlay(await getStore(), getRunManager(), {
+      benchmark,
+      taskId,
+      seat,
+      opponent,
+      tab,
+      options,
+    });
     const origin = studioOrigin(request);
     return Response.json(
       { ...session, links: session.links.map((l) => ({ ...l, link: `${origin}${l.url}` })) },

@@ -9,7 +9,8 @@ import { KeyNav } from "@/components/KeyNav";
 import { EpisodeScore } from "@/components/EpisodeScore";
 import { LiveEpisode } from "@/components/live/LiveEpisode";
 import { AdvantageChart } from "@/components/replay/AdvantageChart";
-import { BrowserScoring, type EpisodeScoring } from "@/components/replay/BrowserScoring";
+import { BrowserScoring } from "@/components/replay/BrowserScoring";
+import type { LiveAdvantage } from "@/lib/store/episode-scores";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -43,7 +44,9 @@ export default async function EpisodePage({ params }: Params) {
   );
   // What rank stored is drawn where there is any; else a browser's own record, said as such.
   const scoring = ended ? await store.sweet.episodeScoring(episode.id) : null;
-  const chart = advantageChart(advantages, scoring);
+  // Every turn's latest kept value: a replay's whole-episode record and the live turn-by-turn ones.
+  const live = await store.sweet.liveAdvantages(episode.id);
+  const chart = advantageChart(advantages, ended ? live : []);
   const names = {
     agent: episode.humanAgent ? "agent (person)" : "agent",
     simulator: episode.humanSimulated ? "human collaborator" : "simulated human",
@@ -114,6 +117,7 @@ export default async function EpisodePage({ params }: Params) {
           benchmark={episode.benchmark}
           initial={{ turns, status: episode.status, reward: episode.reward }}
           names={names}
+          advantages={{ where: "tab", served: servedModels(), initial: live }}
         />
       )}
     </article>
@@ -131,22 +135,25 @@ function targetRenderOf(details: unknown): string | null {
   return typeof id === "string" && /^[0-9a-f]{64}$/.test(id) ? id : null;
 }
 
-/** The chart's points: what rank stored where there is any; else a browser's own record, said as such. */
-function advantageChart(
-  advantages: Array<{ index: number; advantage: number }>,
-  scoring: Pick<EpisodeScoring, "browser"> | null,
-) {
-  const browserPoints =
-    scoring?.browser?.turns.flatMap((t) =>
-      typeof t.advantage === "number" ? [{ index: t.turn, advantage: t.advantage }] : [],
-    ) ?? [];
+/** The chart's points: what rank stored where there is any; else the values kept from a browser or the studio, said as such. */
+function advantageChart(advantages: Array<{ index: number; advantage: number }>, live: LiveAdvantage[]) {
+  const livePoints = live.flatMap((v) =>
+    typeof v.advantage === "number" ? [{ index: v.turn, advantage: v.advantage }] : [],
+  );
+  const devices = [
+    ...new Set(
+      live.map((v) =>
+        v.device.startsWith("studio: ") ? `in the studio on ${v.device.slice(8)}` : `in a browser on ${v.device}`,
+      ),
+    ),
+  ].join("; ");
   return advantages.length
     ? { points: advantages, source: "rank" as const, label: "stored with the run: colbench rank, or imported" }
-    : browserPoints.length
+    : livePoints.length
       ? {
-          points: browserPoints,
+          points: livePoints,
           source: "browser" as const,
-          label: `computed in a browser on ${scoring!.browser!.device}; not part of the run's ranking`,
+          label: `computed ${devices}; not part of the run's ranking`,
         }
       : null;
 }

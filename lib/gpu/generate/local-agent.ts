@@ -22,6 +22,15 @@ function hash(text: string): number {
   return h >>> 0;
 }
 
+/**
+ * The seed one turn draws with: the run's seed mixed with the conversation (system message
+ * included) and with how many times before the same conversation was asked (the in-tab agent asks
+ * each once, so a tab that generates a turn again draws the same text).
+ */
+export function turnSeed(seed: number, messages: Array<{ role: string; content: string }>, times = 0): number {
+  return (seed ^ hash(JSON.stringify(messages))) + times * 0x9e3779b1;
+}
+
 export class LocalAgent implements Agent {
   readonly kind = "model";
   readonly name: string;
@@ -52,12 +61,13 @@ export class LocalAgent implements Agent {
     const key = hash(JSON.stringify(messages));
     const times = this.asked.get(key) ?? 0;
     this.asked.set(key, times + 1);
+    const seed = turnSeed(this.spec.seed, messages, times);
     const out = await generator.chat(messages, {
       maxNewTokens: this.sampling.maxTokens,
       sampling: {
         temperature: this.sampling.temperature,
         topP: this.spec.topP,
-        seed: (this.spec.seed ^ key) + times * 0x9e3779b1,
+        seed,
       },
       signal: input.signal,
     });

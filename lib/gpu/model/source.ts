@@ -30,6 +30,15 @@ export function dropFirst(stream: ReadableStream<Uint8Array>, n: number): Readab
   );
 }
 
+/**
+ * A file's size from a response's headers: Content-Length, else X-File-Size (the studio's weights
+ * routes send both, and Next's server drops the first from a route's answer); 0 where neither says.
+ */
+export function sizeOf(headers: Headers): number {
+  const value = Number(headers.get("content-length") ?? headers.get("x-file-size") ?? 0);
+  return Number.isFinite(value) ? value : 0;
+}
+
 /** Files under a base URL: `${base}/${name}` (the studio's weights routes, or any static host). */
 export function urlSource(base: string, fetchFile: typeof fetch = fetch): WeightSource {
   const url = (name: string) => `${base.replace(/\/$/, "")}/${name.split("/").map(encodeURIComponent).join("/")}`;
@@ -46,9 +55,8 @@ export function urlSource(base: string, fetchFile: typeof fetch = fetch): Weight
     },
     async size(name) {
       const response = await get(name, { method: "HEAD" });
-      const length = Number(response.headers.get("content-length"));
-      if (response.status === 404 || !Number.isFinite(length)) throw new Error(`${url(name)}: no such file`);
-      return length;
+      if (response.status === 404) throw new Error(`${url(name)}: no such file`);
+      return sizeOf(response.headers);
     },
     async stream(name) {
       const response = await get(name);

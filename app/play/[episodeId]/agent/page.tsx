@@ -7,6 +7,7 @@ import { seesHidden } from "@/lib/access/viewer";
 import { agentSeatView } from "@/lib/play/seat-views";
 import { AgentSeat } from "@/components/play/AgentSeat";
 import { SeatPage } from "@/components/play/SeatPage";
+import { servedModels } from "@/lib/gpu/node/served-weights";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Playing the agent" };
@@ -17,8 +18,15 @@ export default async function AgentSeatPage({ params }: { params: Promise<{ epis
   const episodeId = Number.parseInt((await params).episodeId, 10);
   const viewer = await currentViewer();
   if (!seesHidden(viewer) && !holdsSeat(viewer, episodeId, "agent")) notFound();
-  const view = await agentSeatView(await getStore(), episodeId);
+  const store = await getStore();
+  const view = await agentSeatView(store, episodeId);
   if (!view) notFound();
+  // Coach mode (practice play): the studio scores each sent turn; this tab gets the numbers only.
+  const served = servedModels();
+  const coach =
+    served.critic && served.policy && (await store.sweet.coachMode(episodeId))
+      ? { where: "studio" as const, served, initial: await store.sweet.liveAdvantages(episodeId) }
+      : undefined;
   return (
     <SeatPage
       title="You are the agent"
@@ -26,7 +34,7 @@ export default async function AgentSeatPage({ params }: { params: Promise<{ epis
       episodeId={view.episodeId}
       personSeat={view.personSeat}
     >
-      <AgentSeat view={view} />
+      <AgentSeat view={view} coach={coach} />
     </SeatPage>
   );
 }

@@ -6,7 +6,7 @@ import { currentViewer } from "@/app/_lib/viewer";
 import { holdsSeat } from "@/lib/access/renders";
 import { seesHidden } from "@/lib/access/viewer";
 import { simulatorSeatView } from "@/lib/play/seat-views";
-import { servedFolder } from "@/lib/gpu/node/served-weights";
+import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -22,6 +22,12 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
   if (!seesHidden(viewer) && !holdsSeat(viewer, episodeId, "simulator")) notFound();
   const view = await simulatorSeatView(store, episodeId);
   if (!view) notFound();
+  // Researchers score in this tab (they may be sent the critic's prompt and the weights); a seat link's holder gets numbers the studio computes.
+  const advantages = {
+    where: seesHidden(viewer) ? ("tab" as const) : ("studio" as const),
+    served: servedModels(),
+    initial: await store.sweet.liveAdvantages(episodeId),
+  };
   // No key for the agent's seat here, ever: whoever sees this page sees the hidden information, and
   // a key on it would let them play the agent too. Researchers hand seats out from the episode's page.
   const invite =
@@ -52,6 +58,7 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
             ? (servedFolder("clip")?.split(/[\\/]/).pop() ?? null)
             : null
         }
+        advantages={advantages}
       />
     </SeatPage>
   );

@@ -12,10 +12,16 @@ export const dynamic = "force-dynamic";
 // unless the run sets another); the benchmark then cuts a simulator's reply to 400 (backend) or
 // 1000 (frontend) characters like a model's. The body as a whole is at most 1 MiB (lib/http/guard.ts).
 
-const moveSchema = z.object({
-  role: z.enum(["agent", "simulator"]),
-  text: z.string().min(1, "a move needs some text"),
-});
+const moveSchema = z
+  .object({
+    role: z.enum(["agent", "simulator"]),
+    // A model's turn may be empty (it ended at once), as a model server's may; a person's may not.
+    text: z.string(),
+    // An agent generated in the collaborator's tab: which tab (it asked for the turn) and its token counts.
+    tab: z.string().min(1).max(100).optional(),
+    usage: z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) }).optional(),
+  })
+  .refine((m) => m.text.length > 0 || m.tab !== undefined, { path: ["text"], message: "a move needs some text" });
 
 /** A person's move (as the agent or as the simulated human) in an episode played from the studio. */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
@@ -47,14 +53,20 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   // A seat link moves for its own seat only.
   const viewer = requestViewer(request);
   const seat = parsed.data.role;
-  if (viewer.kind === "seats" && !viewer.seats.some((s) => s.episodeId === episodeId && s.seat === seat)) {
+  // The agent a collaborator's tab generates moves from that tab: the collaborator's seat holds it.
+  const holds = (s: { episodeId: number; seat: string }) =>
+    s.episodeId === episodeId && (s.seat === seat || (parsed.data.tab !== undefined && s.seat === "simulator"));
+  if (viewer.kind === "seats" && !viewer.seats.some(holds)) {
     return Response.json(
       { error: `this link is not for the ${seat === "agent" ? "agent" : "collaborator"}'s seat` },
       { status: 403 },
     );
   }
   try {
-    getSeats().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text);
+    getSeats().submitMove(episode.runId, episodeId, parsed.data.role, parsed.data.text, {
+      tab: parsed.data.tab,
+      usage: parsed.data.usage,
+    });
   } catch (error) {
     if (isMoveRefused(error)) return Response.json({ error: error.message }, { status: 409 });
     throw error;

@@ -19,9 +19,10 @@ async function serve(request: Request, { params }: Params, body: boolean): Promi
   const { model, file } = await params;
   // The route checks the viewer itself too, whatever reached it: researchers and admins, and CLIP for a collaborator seat.
   const viewer = requestViewer(request);
-  if (!seesHidden(viewer) && !(model === "clip" && collaboratorEpisodes(viewer).length > 0)) {
+  // The policy too for a collaborator's seat: its tab may generate the agent's turns with it.
+  if (!seesHidden(viewer) && !((model === "clip" || model === "policy") && collaboratorEpisodes(viewer).length > 0)) {
     return Response.json(
-      { error: "served weights are for researchers and admins (CLIP's also for a collaborator seat)" },
+      { error: "served weights are for researchers and admins (CLIP's and the policy's also for a collaborator seat)" },
       { status: 403 },
     );
   }
@@ -31,9 +32,19 @@ async function serve(request: Request, { params }: Params, body: boolean): Promi
       { error: `no ${file} in a served ${model} folder (start the studio with --${model}-weights DIR)` },
       { status: 404 },
     );
-  const size = fs.statSync(found).size;
   const type = file.endsWith(".json") ? "application/json" : "application/octet-stream";
-  const headers = { "Content-Type": type, "Cache-Control": "private, no-cache", "Accept-Ranges": "bytes" };
+  // The ETag (size and time of the file) lets a tab keep the weights in its cache and know them unchanged.
+  const stat = fs.statSync(found);
+  const size = stat.size;
+  const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const headers = {
+    "Content-Type": type,
+    "Cache-Control": "private, no-cache",
+    "Accept-Ranges": "bytes",
+    ETag: etag,
+    // Next's server drops Content-Length from a route's answer (HEAD included): the size a page shows progress against.
+    "X-File-Size": String(size),
+  };
   // A page that needs only part of a checkpoint (CLIP's vision tower sits after its text tower) asks
   // for the bytes from there on.
   const range = parseByteRange(request.headers.get("range"), size);
