@@ -127,7 +127,8 @@ export function SourceFields({
     return (
       <div className="flex gap-2">
         <RunSelect name="a" label="Run A" runs={runs} />
-        <RunSelect name="b" label="Run B" runs={runs} />
+        {/* B starts on the second run: a run against itself makes no pair worth labelling. */}
+        <RunSelect name="b" label="Run B" runs={runs} initial={runs[1]} />
       </div>
     );
   }
@@ -148,11 +149,11 @@ export function SourceFields({
   );
 }
 
-function RunSelect({ name, label, runs }: { name: string; label: string; runs: string[] }) {
+function RunSelect({ name, label, runs, initial }: { name: string; label: string; runs: string[]; initial?: string }) {
   return (
     <label className={stacked}>
       {label}
-      <select name={name} className={field} required>
+      <select name={name} className={field} required defaultValue={initial}>
         {runs.map((r) => (
           <option key={r}>{r}</option>
         ))}
