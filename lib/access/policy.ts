@@ -96,9 +96,10 @@ function seatAllows(
   m = /^\/api\/episodes\/(\d+)\/advantages\/live$/.exec(path);
   if (m && (method === "GET" || method === "POST"))
     return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
-  // Which role the move is for is in its body: the route checks it against the viewer's seats.
+  // The in-tab agent's next prompt, asked for by the collaborator's tab that generates it.
   m = /^\/api\/episodes\/(\d+)\/agent-turn$/.exec(path);
   if (m && method === "POST") return holds(Number(m[1]), "simulator");
+  // Which role the move is for is in its body: the route checks it against the viewer's seats.
   m = /^\/api\/episodes\/(\d+)\/(move|retry)$/.exec(path);
   if (m && method === "POST") return holds(Number(m[1]), "agent") || holds(Number(m[1]), "simulator");
   return false;
