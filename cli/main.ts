@@ -1,22 +1,6 @@
 import { Command } from "commander";
-import * as serve from "./commands/serve";
-import * as importCmd from "./commands/import";
-import * as db from "./commands/db";
-import * as tasks from "./commands/tasks";
-import * as run from "./commands/run";
-import * as importTrajectories from "./commands/import-trajectories";
-import * as runs from "./commands/runs";
-import * as score from "./commands/score";
-import * as render from "./commands/render";
-import * as compareRuns from "./commands/compare-runs";
-import * as importAdvantages from "./commands/import-advantages";
-import * as users from "./commands/users";
-import * as sweet from "./commands/sweet";
-import * as doctor from "./commands/doctor";
-import * as label from "./commands/label";
-import * as models from "./commands/models";
-import * as worker from "./commands/worker";
 import { watchOutput } from "./output-gone";
+import { modulesFor } from "./commands";
 
 // A reader that closes the pipe early (`colbench export RUN | head`) has read all it wants: end
 // quietly, as a command killed by SIGPIPE would (cli/output-gone.ts).
@@ -28,26 +12,7 @@ const program = new Command()
   .showHelpAfterError()
   .enablePositionalOptions();
 
-for (const command of [
-  serve,
-  doctor,
-  importCmd,
-  db,
-  tasks,
-  run,
-  runs,
-  importTrajectories,
-  importAdvantages,
-  score,
-  render,
-  compareRuns,
-  sweet,
-  models,
-  users,
-  label,
-  worker,
-])
-  command.register(program);
+for (const load of modulesFor(process.argv)) (await load()).register(program);
 
 await program.parseAsync(process.argv);
 // Commands are done when their action resolves (`serve` never resolves); libraries such as the
