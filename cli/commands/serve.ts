@@ -19,6 +19,7 @@ import { setRunManager } from "../../lib/runs/active";
 import { dataDir, projectRoot } from "../../lib/paths";
 import { serveWeights } from "../../lib/gpu/node/served-weights";
 import { setStudioTurnScorer } from "../../lib/gpu/live-service";
+import { giveLiveServers } from "../../lib/sweet/live-servers";
 import { openStore } from "../database";
 import type { Store } from "../../lib/store";
 import { parseEvery, scheduleBackups } from "../../lib/db/backup/service";
@@ -63,6 +64,8 @@ interface ServeOptions {
   trustProxy?: boolean;
   policyWeights?: string;
   criticWeights?: string;
+  critic?: string;
+  policy?: string;
   clipWeights?: string;
   backupEvery?: string;
   backupDir?: string;
@@ -91,6 +94,14 @@ function serveOptions(command: Command): Command {
       "a policy model folder (Hugging Face: config.json, tokenizer.json, safetensors) that replays can score turns with in the browser (WebGPU); also COLBENCH_POLICY_WEIGHTS",
     )
     .option("--critic-weights <dir>", "the critic model folder for the same (also COLBENCH_CRITIC_WEIGHTS)")
+    .option(
+      "--critic <url#model>",
+      "with --policy, and no weights served: the critic server live advantages are scored with (completions with echo; also COLBENCH_LIVE_CRITIC); default: the one a run's latest rank record names",
+    )
+    .option(
+      "--policy <url#model>",
+      "the policy server for the same (also COLBENCH_LIVE_POLICY); default: the one a run's lineage names",
+    )
     .option(
       "--backup-every <duration>",
       "take a backup of the database every so often (6h, 30m, 1d); see --backup-dir and --keep",
@@ -161,6 +172,8 @@ function checkServeOptions(opts: ServeOptions): number | undefined {
   if (!Number.isInteger(opts.port) || opts.port <= 0 || opts.port > 65535) fail(`--port: not a port: ${opts.port}`);
   if (!Number.isInteger(opts.keep) || opts.keep < 1) fail(`--keep: not a count of backups: ${opts.keep}`);
   try {
+    // Without served weights, live advantages come from model servers: these, else the ones a run's lineage names.
+    giveLiveServers({ critic: opts.critic, policy: opts.policy });
     return opts.backupEvery ? parseEvery(opts.backupEvery) : undefined;
   } catch (error) {
     fail((error as Error).message);
@@ -182,7 +195,7 @@ function settleEnvironment(opts: ServeOptions) {
   // Live advantages the studio computes itself (the agent seat's coach mode); the models load on the first turn.
   setStudioTurnScorer({
     score: (store, episodeId, turns) =>
-      import("../../lib/gpu/node/live-scorer").then((m) => m.scoreTurnsInStudio(store, episodeId, turns)),
+      import("../../lib/gpu/node/live-scorer").then((m) => m.studioTurnScorer.score(store, episodeId, turns)),
   });
   // Bundled route code cannot find the checkout from its own location; pin the data folder.
   process.env.COLBENCH_DATA = dataDir();

@@ -8,13 +8,18 @@ import type { LiveAdvantageState } from "./useLiveAdvantages";
 // The live advantages of an episode as it plays: a badge beside each agent turn, and the running line
 // over the episode with what computed it (device, critic, policy, template and settings).
 
-const where = (v: LiveAdvantage) => (v.device.startsWith("studio: ") ? "the studio" : "a browser");
+/** Where the values were computed: the studio's process, model servers (device "servers: named by …") or a browser. */
+const where = (v: LiveAdvantage) =>
+  v.device.startsWith("studio: ")
+    ? `the studio on ${v.device.slice("studio: ".length)}`
+    : v.device.startsWith("servers: ")
+      ? `model servers ${v.device.slice("servers: ".length)}`
+      : `a browser on ${v.device}`;
 
 /** What computed the values: one line per distinct device, models and definition. */
 function provenance(values: LiveAdvantage[]): string[] {
   const lines = values.map(
-    (v) =>
-      `${where(v)} on ${v.device.replace(/^studio: /, "")} · critic ${v.criticModel} · policy ${v.policyModel} · template ${v.template} · ${v.settings}`,
+    (v) => `${where(v)} · critic ${v.criticModel} · policy ${v.policyModel} · template ${v.template} · ${v.settings}`,
   );
   return [...new Set(lines)];
 }

@@ -258,7 +258,7 @@ export interface LiveAdvantage extends ScoredValues {
   /** The record it was kept in. */
   record: number;
   createdAt: string;
-  /** The adapter ("… (software)"), prefixed "studio: " where the studio's process computed it. */
+  /** The adapter ("… (software)"), prefixed "studio: " where the studio's process computed it; "servers: named by …" where model servers did. */
   device: string;
   criticModel: string;
   policyModel: string;

@@ -4,10 +4,11 @@ import type { ChatMessage } from "../models/types";
 import type { Store } from "../store";
 import type { CandidateScore } from "../store/sweet";
 import { promptText, type ChatTemplate } from "./chat-template";
-import { advantage, criticPrompt, criticScore } from "./critic";
+import { advantage } from "./critic";
 import { criticPairLine, policyPairLine, trlDpoLine } from "./exports";
 import { trajectoryPairs } from "./trajectory-pairs";
-import { continuationStats, scoreTurn, type ContinuationScorer, type PromptScorer } from "./score-turn";
+import { scoreTurn, type ContinuationScorer, type PromptScorer } from "./score-turn";
+import { criticServerScore, policyOwnStats } from "./server-turn-score";
 import { drawTurnPairs } from "./turn-pairs";
 import { rankSettingsForRun } from "./run-template";
 import { SWEET_DEFAULTS } from "./defaults";
@@ -102,14 +103,12 @@ export async function sampleState(
   };
   const text = typeof state.prompt === "string";
   const input = promptText(options.template, state.prompt);
-  const [own, samples] = await Promise.all([
-    // The end-of-turn token is scored too: a sample's log-probs include the one it ended on.
-    policy.textLogprobs(input, state.output + options.template.endOfTurn),
+  const [ownStats, samples] = await Promise.all([
+    policyOwnStats(policy, options.template, input, state.output),
     text
       ? policy.sampleText(input, options.n, sampling)
       : policy.sample({ messages: state.prompt as ChatMessage[], ...sampling }, options.n),
   ]);
-  const ownStats = continuationStats(own);
   const via = text ? "completions" : "chat";
   const rows = [
     {
@@ -163,14 +162,12 @@ async function scoreState(
   const input = promptText(template, first.prompt);
   return Promise.all(
     candidates.map(async (c) => {
-      const prompt = criticPrompt(template, options.groundTruth === false ? null : c.groundTruth, input, c.text);
-      const tokens = await critic.promptLogprobs(prompt);
-      let score: number;
-      try {
-        score = criticScore(template, tokens, { sum: options.sum, prompt });
-      } catch (error) {
-        throw new Error(`${critic.spec.model}: candidate ${c.index} of turn ${c.turnId}: ${(error as Error).message}`);
-      }
+      const score = await criticServerScore(
+        critic,
+        template,
+        { groundTruth: options.groundTruth === false ? null : c.groundTruth, input, text: c.text },
+        { sum: options.sum, what: `candidate ${c.index} of turn ${c.turnId}` },
+      );
       return {
         id: c.id,
         turnId: c.turnId,

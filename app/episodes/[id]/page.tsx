@@ -12,6 +12,7 @@ import { AdvantageChart } from "@/components/replay/AdvantageChart";
 import { BrowserScoring } from "@/components/replay/BrowserScoring";
 import type { LiveAdvantage } from "@/lib/store/episode-scores";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
+import { liveScorers } from "@/lib/gpu/live-service";
 import { TurnTimeline } from "@/components/replay/TurnTimeline";
 import { benchmarkViews } from "@/components/benchmarks";
 import { turnFor } from "@/lib/play/seat-turns";
@@ -46,6 +47,8 @@ export default async function EpisodePage({ params }: Params) {
   const scoring = ended ? await store.sweet.episodeScoring(episode.id) : null;
   // Every turn's latest kept value: a replay's whole-episode record and the live turn-by-turn ones.
   const live = await store.sweet.liveAdvantages(episode.id);
+  // Served weights are scored in this tab; model servers (no weights served) by the studio's process.
+  const scorers = ended ? null : await liveScorers(store, episode.id);
   const chart = advantageChart(advantages, ended ? live : []);
   const names = {
     agent: episode.humanAgent ? "agent (person)" : "agent",
@@ -117,7 +120,11 @@ export default async function EpisodePage({ params }: Params) {
           benchmark={episode.benchmark}
           initial={{ turns, status: episode.status, reward: episode.reward }}
           names={names}
-          advantages={{ where: "tab", served: servedModels(), initial: live }}
+          advantages={
+            scorers?.by === "servers"
+              ? { where: "studio", served: scorers.served, initial: live }
+              : { where: "tab", served: servedModels(), initial: live }
+          }
         />
       )}
     </article>

@@ -5,6 +5,7 @@ import { scoringDefinition } from "../../sweet/scoring-definition";
 import { processSlot } from "../../process-slot";
 import type { LocalScorer } from "../model/scorer";
 import { scoreEpisode } from "../score-episode";
+import { scoreTurnsWithServers } from "../../sweet/live-servers";
 import { servedFolder, servedModels } from "./served-weights";
 
 // Live advantages computed in the studio's own process, with the critic and policy it serves to
@@ -12,7 +13,8 @@ import { servedFolder, servedModels } from "./served-weights";
 // coach mode shows the critic's judgement of a turn once it is sent). The prompt is built and scored
 // here, the same way the replay's Web Worker does (lib/gpu/score-episode.ts), and only the numbers
 // leave. Models load once per process, on the first turn asked for (Dawn, or the CPU runner with
-// COLBENCH_LIVE_DEVICE=cpu), and turns are scored one request at a time.
+// COLBENCH_LIVE_DEVICE=cpu), and turns are scored one request at a time. A studio that serves no
+// weights scores through model servers instead (lib/sweet/live-servers.ts).
 
 interface Models {
   critic: LocalScorer;
@@ -94,5 +96,11 @@ export async function scoreTurnsInStudio(
   });
 }
 
-/** What `colbench serve` puts where the routes find it (lib/gpu/live-service.ts). */
-export const studioTurnScorer: StudioTurnScorer = { score: scoreTurnsInStudio };
+/**
+ * What `colbench serve` puts where the routes find it (lib/gpu/live-service.ts): the served weights
+ * first; with none, the model servers (lib/sweet/live-servers.ts).
+ */
+export const studioTurnScorer: StudioTurnScorer = {
+  score: async (store, episodeId, turns) =>
+    (await scoreTurnsInStudio(store, episodeId, turns)) ?? scoreTurnsWithServers(store, episodeId, turns),
+};

@@ -7,7 +7,7 @@ import { seesHidden } from "@/lib/access/viewer";
 import { agentSeatView } from "@/lib/play/seat-views";
 import { AgentSeat } from "@/components/play/AgentSeat";
 import { SeatPage } from "@/components/play/SeatPage";
-import { servedModels } from "@/lib/gpu/node/served-weights";
+import { liveScorers } from "@/lib/gpu/live-service";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Playing the agent" };
@@ -22,10 +22,11 @@ export default async function AgentSeatPage({ params }: { params: Promise<{ epis
   const view = await agentSeatView(store, episodeId);
   if (!view) notFound();
   // Coach mode (practice play): the studio scores each sent turn; this tab gets the numbers only.
-  const served = servedModels();
+  // Served weights, else model servers (given to `colbench serve`, or named by the run's lineage).
+  const scorers = await liveScorers(store, episodeId);
   const coach =
-    served.critic && served.policy && (await store.sweet.coachMode(episodeId))
-      ? { where: "studio" as const, served, initial: await store.sweet.liveAdvantages(episodeId) }
+    scorers && (await store.sweet.coachMode(episodeId))
+      ? { where: "studio" as const, served: scorers.served, initial: await store.sweet.liveAdvantages(episodeId) }
       : undefined;
   return (
     <SeatPage

@@ -7,6 +7,7 @@ import { holdsSeat } from "@/lib/access/renders";
 import { seesHidden } from "@/lib/access/viewer";
 import { simulatorSeatView } from "@/lib/play/seat-views";
 import { servedFolder, servedModels } from "@/lib/gpu/node/served-weights";
+import { liveScorers } from "@/lib/gpu/live-service";
 import { CollaboratorSeat } from "@/components/play/CollaboratorSeat";
 import { SeatPage } from "@/components/play/SeatPage";
 import { benchmarkViews } from "@/components/benchmarks";
@@ -23,9 +24,11 @@ export default async function CollaboratorSeatPage({ params }: { params: Promise
   const view = await simulatorSeatView(store, episodeId);
   if (!view) notFound();
   // Researchers score in this tab (they may be sent the critic's prompt and the weights); a seat link's holder gets numbers the studio computes.
+  // Model servers (no weights served) are asked by the studio's process, whoever views.
+  const scorers = await liveScorers(store, episodeId);
   const advantages = {
-    where: seesHidden(viewer) ? ("tab" as const) : ("studio" as const),
-    served: servedModels(),
+    where: seesHidden(viewer) && scorers?.by === "weights" ? ("tab" as const) : ("studio" as const),
+    served: scorers?.served ?? servedModels(),
     initial: await store.sweet.liveAdvantages(episodeId),
   };
   // No key for the agent's seat here, ever: whoever sees this page sees the hidden information, and
