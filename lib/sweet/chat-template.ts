@@ -105,6 +105,12 @@ export function specialTokensOf(config: Record<string, unknown>): Record<string,
   return out;
 }
 
+/**
+ * Where transformers (4.47 on) saves a model's chat template, beside tokenizer_config.json; when
+ * both are there it uses this file, so the studio does too.
+ */
+export const CHAT_TEMPLATE_FILE = "chat_template.jinja";
+
 /** tokenizer_config.json's `chat_template` (a string, or named templates of which "default" is used). */
 export function chatTemplateSource(config: Record<string, unknown>): string | null {
   const t = config.chat_template;

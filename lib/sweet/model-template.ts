@@ -3,6 +3,7 @@ import path from "node:path";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { resolveModel } from "../hub/resolve";
 import {
+  CHAT_TEMPLATE_FILE,
   chatTemplate,
   chatTemplateSource,
   isTemplateName,
@@ -21,7 +22,10 @@ export function templateDay(date: Date): string {
 
 export async function loadTemplate(ref: string, options: { date?: string } = {}): Promise<ChatTemplate> {
   if (isTemplateName(ref)) return chatTemplate(ref);
-  const resolved = await resolveModel(ref, { files: ["tokenizer_config.json"], optional: ["tokenizer.json"] });
+  const resolved = await resolveModel(ref, {
+    files: ["tokenizer_config.json"],
+    optional: ["tokenizer.json", CHAT_TEMPLATE_FILE],
+  });
   const configFile = path.join(resolved.folder, "tokenizer_config.json");
   let config: Record<string, unknown>;
   try {
@@ -29,9 +33,14 @@ export async function loadTemplate(ref: string, options: { date?: string } = {})
   } catch (error) {
     throw new Error(`${configFile}: ${(error as Error).message}`);
   }
-  const source = chatTemplateSource(config);
+  // transformers (4.47 on) prefers the template file beside the config to the config's own field.
+  const source = resolved.files.includes(CHAT_TEMPLATE_FILE)
+    ? readFileSync(path.join(resolved.folder, CHAT_TEMPLATE_FILE), "utf8")
+    : chatTemplateSource(config);
   if (!source)
-    throw new Error(`${configFile}: no chat_template (name a fallback instead: --template ${"llama3"} or chatml)`);
+    throw new Error(
+      `${configFile}: no chat_template, and no ${CHAT_TEMPLATE_FILE} beside it (name a fallback instead: --template ${"llama3"} or chatml)`,
+    );
   const recorded: RecordedTemplate = {
     ref,
     chatTemplate: source,

@@ -40,7 +40,7 @@ export class LocalGenerator {
   ) {
     if (!tokenizer.chatTemplate())
       throw new Error(
-        `${model}: tokenizer_config.json has no chat_template, so a conversation cannot be written for it`,
+        `${model}: no chat_template.jinja and no chat_template in tokenizer_config.json, so a conversation cannot be written for it`,
       );
   }
 

@@ -1,6 +1,6 @@
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
-import type { TemplateName } from "../../sweet/chat-template";
+import { CHAT_TEMPLATE_FILE, type TemplateName } from "../../sweet/chat-template";
 import { jsonFile, type WeightSource } from "./source";
 
 // A model's tokenizer (tokenizer.json, run by @huggingface/tokenizers) and its chat template
@@ -37,8 +37,9 @@ export class ModelTokenizer {
     const json = await jsonFile(source, "tokenizer.json");
     if (!json) throw new Error(`${source.where}: no tokenizer.json`);
     const config = ((await jsonFile(source, "tokenizer_config.json")) ?? {}) as Record<string, unknown>;
+    const sidecar = await source.text(CHAT_TEMPLATE_FILE);
     try {
-      return new ModelTokenizer(json as Record<string, unknown>, config, source.where);
+      return new ModelTokenizer(json as Record<string, unknown>, config, source.where, sidecar);
     } catch (error) {
       throw new Error(`${source.where}/tokenizer.json: ${(error as Error).message}`);
     }
@@ -50,6 +51,8 @@ export class ModelTokenizer {
     json: Record<string, unknown>,
     private readonly config: Record<string, unknown>,
     private readonly where = "tokenizer",
+    /** chat_template.jinja beside the config, when the folder has one. */
+    private readonly templateFile: string | null = null,
   ) {
     this.tokenizer = new Tokenizer(json, config);
     this.added = new Map([...this.tokenizer.get_added_tokens_decoder()].map(([id, t]) => [id, t.content]));
@@ -113,8 +116,9 @@ export class ModelTokenizer {
     return undefined;
   }
 
-  /** The model's chat template (tokenizer_config.json), or null when it has none. */
+  /** The model's chat template (chat_template.jinja, else tokenizer_config.json's), or null when it has none. */
   chatTemplate(): string | null {
+    if (this.templateFile !== null) return this.templateFile;
     const t = this.config.chat_template;
     if (typeof t === "string") return t;
     if (Array.isArray(t)) {
@@ -128,7 +132,8 @@ export class ModelTokenizer {
   /** The conversation as the model's own chat template writes it. */
   applyChatTemplate(messages: Array<{ role: string; content: string }>, addGenerationPrompt = true): string {
     const source = this.chatTemplate();
-    if (!source) throw new Error(`${this.where}: tokenizer_config.json has no chat_template`);
+    if (!source)
+      throw new Error(`${this.where}: neither ${CHAT_TEMPLATE_FILE} nor tokenizer_config.json's chat_template`);
     return new Template(source).render({
       messages,
       add_generation_prompt: addGenerationPrompt,

@@ -49,7 +49,7 @@ export async function localAgentPlayer(
   const tokenizer = await ModelTokenizer.load(source);
   if (!tokenizer.chatTemplate())
     throw new Error(
-      `${source.where}/tokenizer_config.json: no chat_template, so the agent's conversation cannot be written for this model`,
+      `${source.where}: no chat_template.jinja and no chat_template in tokenizer_config.json, so the agent's conversation cannot be written for this model`,
     );
   checkSampling({ temperature: 0, topP: options.topP, seed: options.seed }, "--agent local:");
   return {

@@ -16,9 +16,9 @@ const ENV: Record<ServedModel, string> = {
   clip: "COLBENCH_CLIP_WEIGHTS",
 };
 
-/** The names a model folder's files may have: config, tokenizer, safetensors (sharded too). */
+/** The names a model folder's files may have: config, tokenizer, chat template, safetensors (sharded too). */
 const MODEL_FILE =
-  /^(?:(?:config|generation_config|tokenizer|tokenizer_config|special_tokens_map)\.json|model(?:-\d{5}-of-\d{5})?\.safetensors|model\.safetensors\.index\.json)$/;
+  /^(?:(?:config|generation_config|tokenizer|tokenizer_config|special_tokens_map)\.json|chat_template\.jinja|model(?:-\d{5}-of-\d{5})?\.safetensors|model\.safetensors\.index\.json)$/;
 
 export function servedFolder(model: ServedModel): string | null {
   const dir = process.env[ENV[model]];
