@@ -296,16 +296,15 @@ describe("seat keys made before keys expired", () => {
         name: "samples",
       });
       const task = (await oldStore.tasks.list({ benchmark: "backend" })).items[0]!;
-      const run = await oldDb.prisma.run.create({
-        data: {
-          name: "old play",
-          benchmark: "backend",
-          kind: "played",
-          config: { agent: { human: true }, simulator: { human: true } },
-        },
-      });
-      await oldStore.episodes.ensure(run.id, [task.id], 1, true);
-      const episode = (await oldStore.episodes.first(run.id))!;
+      // In SQL: today's client writes today's Run columns (notes, tags), which this older schema lacks.
+      const [run] = await oldDb.prisma.$queryRawUnsafe<Array<{ id: number }>>(
+        `INSERT INTO "Run" ("name", "benchmark", "kind", "config", "updatedAt") VALUES ($1, $2, 'played', $3::jsonb, now()) RETURNING "id"`,
+        "old play",
+        "backend",
+        JSON.stringify({ agent: { human: true }, simulator: { human: true } }),
+      );
+      await oldStore.episodes.ensure(run!.id, [task.id], 1, true);
+      const episode = (await oldStore.episodes.first(run!.id))!;
       for (const [key, seat] of [
         ["old-agent-key", "agent"],
         ["old-collaborator-key", "simulator"],
