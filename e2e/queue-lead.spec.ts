@@ -207,7 +207,7 @@ test("the lead adds pairs, browses them with their labels, and runs the queue fr
   await expect(table).toContainText("ann1: tie");
   await expect(table).toContainText("ann1: close call");
   // Sorted by labels, most first, by the database; then the second page.
-  await table.getByRole("link", { name: /Labels/ }).click();
+  await table.getByRole("button", { name: /Labels/ }).click();
   await expect(lead).toHaveURL(/sort=labels&dir=desc/);
   await expect(table.locator("tbody tr").first()).toContainText("1 of 1");
   await lead.getByRole("link", { name: "Next" }).click();
