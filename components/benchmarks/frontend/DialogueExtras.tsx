@@ -16,6 +16,7 @@ export function FrontendDialogueExtras({ live, clip }: { live: EpisodeStreamStat
   }>({ agent: null, target: null });
   const agentRender = live.awaiting?.role === "simulator" ? live.awaiting.agentRenderId : undefined;
   const targetRender = live.awaiting?.role === "simulator" ? live.awaiting.targetRenderId : undefined;
+  // Remembered, not derived: once the awaited move is gone the last pair must stay on screen.
   useEffect(() => {
     if (agentRender || targetRender)
       // eslint-disable-next-line react-hooks/set-state-in-effect
