@@ -1,6 +1,6 @@
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { CHAT_TEMPLATE_FILE, type TemplateName } from "../../sweet/chat-template";
+import { CHAT_TEMPLATE_FILE, chatTemplateSource, type TemplateName } from "../../sweet/chat-template";
 import { jsonFile, type WeightSource } from "./source";
 
 // A model's tokenizer (tokenizer.json, run by @huggingface/tokenizers) and its chat template
@@ -118,15 +118,7 @@ export class ModelTokenizer {
 
   /** The model's chat template (chat_template.jinja, else tokenizer_config.json's), or null when it has none. */
   chatTemplate(): string | null {
-    if (this.templateFile !== null) return this.templateFile;
-    const t = this.config.chat_template;
-    if (typeof t === "string") return t;
-    if (Array.isArray(t)) {
-      const entries = t as Array<{ name?: unknown; template?: unknown } | undefined>;
-      const named = entries.find((e) => e?.name === "default") ?? entries[0];
-      return typeof named?.template === "string" ? named.template : null;
-    }
-    return null;
+    return this.templateFile ?? chatTemplateSource(this.config);
   }
 
   /** The conversation as the model's own chat template writes it. */

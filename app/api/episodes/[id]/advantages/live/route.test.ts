@@ -99,22 +99,7 @@ describe("live advantages for the agent's seat", () => {
     // Nothing of what the critic was told: the final answer, its lead-in, a prompt.
     for (const secret of [groundTruth, groundTruthPrefix(groundTruth), "In light that the final answer is"])
       expect(text).not.toContain(JSON.stringify(secret).slice(1, -1));
-    expect(Object.keys(body.advantages[0]!).sort()).toEqual(
-      [
-        "advantage",
-        "createdAt",
-        "criticModel",
-        "criticScore",
-        "device",
-        "policyMean",
-        "policyModel",
-        "policySum",
-        "record",
-        "settings",
-        "template",
-        "turn",
-      ].sort(),
-    );
+    expect(Object.keys(body.advantages[0]!).sort()).toEqual(KEYS);
     // Asked again, the kept value stands (no second record).
     const again = (await (await call("POST", id, agentSeat(id), { turns: [1] })).json()) as typeof body;
     expect(again.advantages[0]!.record).toBe(body.advantages[0]!.record);
