@@ -8,6 +8,9 @@ const nextConfig: NextConfig = {
   // `npm run studio` builds with COLBENCH_BUILD_SKIP_TYPES=1: a type check changes nothing the studio
   // runs, and it is a third of the build (10.9 of 33.9 s); `npm test` and `npm run typecheck` still check types.
   typescript: { ignoreBuildErrors: process.env.COLBENCH_BUILD_SKIP_TYPES === "1" },
+  // A first build (scripts/setup.sh on a fresh clone) writes no Turbopack cache: nothing has read it yet,
+  // and writing it was 4 of the 30 s before the first page on a fresh machine. Later builds write and read it.
+  experimental: { turbopackFileSystemCacheForBuild: process.env.COLBENCH_BUILD_NO_CACHE !== "1" },
   poweredByHeader: false,
   // The studio does not gzip its own answers: on loopback and a lab network compression is work with
   // nothing to gain, and it was a tenth of the main thread's time per label plus a zlib stream per

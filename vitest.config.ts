@@ -16,7 +16,7 @@ export default defineConfig({
   plugins: [wgslAsText],
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["{lib,cli,workers,app,components,bench}/**/*.test.ts"],
+    include: ["{lib,cli,workers,app,components,bench,scripts}/**/*.test.ts"],
     // Booting PGlite takes seconds on an empty folder; sandbox and render tests spawn processes.
     testTimeout: 60_000,
     hookTimeout: 120_000,

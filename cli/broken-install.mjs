@@ -1,9 +1,20 @@
 // What a failure to load the CLI means, in words with a fix (plain JavaScript: it must work when
 // nothing else of the install does). Used by bin.mjs.
 
+import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
+
+/** Set by scripts/setup.sh while a first start has installed only the first page's packages. */
+const FIRST_PAGE_MARK = path.join(root, "node_modules", ".colbench-first-page-only");
+
+/** How to get a missing package: wait for the first start's background install, or install it all. */
+function packageFix() {
+  return fs.existsSync(FIRST_PAGE_MARK)
+    ? "the first start installs it in the background after the first page; `npm run setup` waits for that (or installs it)"
+    : `run \`npm ci\` in ${root}`;
+}
 
 /** The missing or broken part behind an import failure, or null when it is not recognised. */
 export function brokenInstall(error) {
@@ -29,7 +40,7 @@ export function brokenInstall(error) {
           .split(/[\\/]/)
           .slice(0, pkg.startsWith("@") ? 2 : 1)
           .join("/")} is not installed (node_modules is missing or incomplete)`,
-        fix: `run \`npm ci\` in ${root}`,
+        fix: packageFix(),
       };
     }
     return {

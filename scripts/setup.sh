@@ -1,45 +1,39 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to run and test the studio, then builds it.
 # Safe to run again: each step checks first and says what it did, with its time, on one line.
-# Usage: scripts/setup.sh [--no-build] [--with-firefox]
+# Usage: scripts/setup.sh [--no-build] [--with-firefox] [--first-page-first]
+#   --no-build: no studio build (what `npm test` runs first; it builds for itself)
 #   --with-firefox (or COLBENCH_WITH_FIREFOX=1): also Firefox ESR, the second render engine
 #   (`--browser firefox`); the tests ask for it, the studio does not need it.
+#   --first-page-first: the quick start's `npm run studio`, see below.
+#
+# Everything is installed before it returns, except with --first-page-first (and a build), when what the
+# first page does not need is left until the studio is on its way to serving: on a clone without node_modules only the packages that building and
+# serving read are installed first (scripts/first-page-deps.mjs), and the system packages (Chromium,
+# PostgreSQL, Python) and the other npm packages are installed in the background (scripts/setup-later.sh,
+# at the lowest CPU priority), each printing its line when done. COLBENCH_SETUP_ALL=1 installs
+# everything first instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=setup-steps.sh
+source scripts/setup-steps.sh
 
 build=1
+first_page_first=0
 with_firefox=${COLBENCH_WITH_FIREFOX:-0}
 for arg in "$@"; do
   case "$arg" in
     --no-build) build=0 ;;
     --with-firefox) with_firefox=1 ;;
-    *) echo "scripts/setup.sh: unknown option $arg (use --no-build, --with-firefox)" >&2; exit 2 ;;
+    --first-page-first) first_page_first=1 ;;
+    *) echo "scripts/setup.sh: unknown option $arg (use --no-build, --with-firefox, --first-page-first)" >&2; exit 2 ;;
   esac
 done
-
-now_ms() {
-  if [ -n "${EPOCHREALTIME:-}" ]; then
-    local t=${EPOCHREALTIME/[.,]/}
-    echo $((t / 1000))
-  else
-    echo $(($(date +%s) * 1000))
-  fi
-}
 setup_started=$(now_ms)
-# One line per step: what it found or did, and how long it took.
-step() {
-  local name=$1 result=$2 since=$3
-  local ms=$(($(now_ms) - since))
-  printf '  %-18s %s (%d.%d s)\n' "$name" "$result" $((ms / 1000)) $(((ms % 1000) / 100))
-}
-# Output of the noisy tools goes here, and is shown only when a step fails.
 log=$(mktemp "${TMPDIR:-/tmp}/colbench-setup.XXXXXX")
-trap 'rm -f "$log"' EXIT
-failed() {
-  echo "  $1 failed; its output:" >&2
-  tail -n 40 "$log" >&2
-  exit 1
-}
+apt_log=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt.XXXXXX")
+apt_out=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt-out.XXXXXX")
+trap 'rm -f "$log" "$apt_log" "$apt_out"' EXIT
 
 t=$(now_ms)
 read -r node_version node_ok < <(node -p 'const [a, b] = process.versions.node.split(".").map(Number); `${process.versions.node} ${a > 20 || (a === 20 && b >= 9)}`' 2>/dev/null || echo "none false")
@@ -49,113 +43,87 @@ if [ "$node_ok" != "true" ]; then
 fi
 step "Node.js" "$node_version" "$t"
 
-# System packages run beside the npm install and the build (none of which needs them): on a fresh
-# machine apt's download and unpacking overlap npm's, and their step line is printed when they end.
-apt_log=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt.XXXXXX")
-apt_out=$(mktemp "${TMPDIR:-/tmp}/colbench-setup-apt-out.XXXXXX")
-trap 'rm -f "$log" "$apt_log" "$apt_out"' EXIT
-failed_apt() {
-  echo "  $1 failed; its output:" >&2
-  tail -n 40 "$apt_log" >&2
-  exit 1
-}
-system_packages() {
-  local t=$1
-  trap - EXIT
-  # System packages: Chromium (renders, e2e), PostgreSQL server (tests against a real server),
-  # Python 3 (the backend scoring sandbox) with numpy (three official backend tasks use it; without it
-  # they score 0, as they would in the benchmark's own scorer on such a machine).
-  missing=()
-  command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || [ -n "${COLBENCH_CHROMIUM:-}" ] || missing+=(chromium)
-  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || missing+=(postgresql)
-  if ! command -v python3 >/dev/null 2>&1; then
-    missing+=(python3 python3-numpy)
-  elif [ "$(command -v python3)" = /usr/bin/python3 ] && command -v apt-get >/dev/null 2>&1 &&
-    ! python3 -c "import numpy" >/dev/null 2>&1; then
-    # Only for Debian's own python3: its numpy package is of no use to another interpreter (pyenv,
-    # a virtualenv, macOS's), which has its own way to install it.
-    missing+=(python3-numpy)
-  fi
-  if [ "$with_firefox" = 1 ] && [ -z "${COLBENCH_FIREFOX:-}" ] && ! [ -x /usr/bin/firefox-esr ]; then
-    if command -v apt-get >/dev/null 2>&1; then missing+=(firefox-esr); else missing+=(firefox); fi
-  fi
-  # WebGPU in Node without a GPU (lib/gpu: tests, `colbench rank --critic-weights`): Dawn's OpenGL ES
-  # backend on Mesa's software rasteriser (llvmpipe), reached through EGL without a display.
-  if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
-    for pkg in libegl1 libegl-mesa0 libgl1-mesa-dri; do
-      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-    done
-  fi
-  if [ ${#missing[@]} -gt 0 ]; then
-    if command -v apt-get >/dev/null 2>&1; then
-      sudo=""
-      [ "$(id -u)" -eq 0 ] || sudo="sudo"
-      { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"; } >"$apt_log" 2>&1 || failed_apt "apt-get install ${missing[*]}"
-      # Debian starts a system-wide cluster on install; the tests start their own throwaway one.
-      step "system packages" "installed ${missing[*]} (apt-get)" "$t"
-    elif command -v brew >/dev/null 2>&1; then
-      for pkg in "${missing[@]}"; do
-        case "$pkg" in
-          chromium) brew install --cask chromium ;;
-          python3-numpy) brew install numpy ;;
-          firefox) brew install --cask firefox
-            echo "set COLBENCH_FIREFOX=/Applications/Firefox.app/Contents/MacOS/firefox to render with it" ;;
-          *) brew install "$pkg" ;;
-        esac >>"$apt_log" 2>&1 || failed_apt "brew install $pkg"
-      done
-      step "system packages" "installed ${missing[*]} (Homebrew)" "$t"
+# Leaving work for later needs a lock that outlives this script (flock(1): util-linux, so not macOS,
+# where everything is installed first).
+later=0
+if [ "$first_page_first" = 1 ] && [ "$build" = 1 ] && [ "${COLBENCH_SETUP_ALL:-0}" != 1 ] && command -v flock >/dev/null 2>&1; then later=1; fi
+if command -v flock >/dev/null 2>&1; then
+  exec 9>.setup.lock
+  if ! flock -n 9; then
+    if [ "$later" = 1 ]; then
+      # An earlier start's background installs are still under way: serve with what is there.
+      later=busy
     else
-      echo "please install: ${missing[*]}" >&2
-      exit 1
+      t=$(now_ms)
+      echo "  (waiting for an earlier start's background installs to finish)"
+      flock 9
+      step "earlier installs" "finished" "$t"
     fi
-  else
-    step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$t"
   fi
-}
-system_packages "$(now_ms)" >"$apt_out" 2>&1 &
-apt_pid=$!
-# Prints the system packages' step line (or their failure) once they are done.
-join_system_packages() {
-  if wait "$apt_pid"; then
-    cat "$apt_out"
-  else
-    cat "$apt_out" >&2
-    exit 1
-  fi
-}
+fi
+
+# System packages. Installing everything now: beside the npm install and the build (none of which needs
+# them), so that on a fresh machine apt's download and unpacking overlap npm's; their line is printed
+# when they end. Otherwise they are started in the background below.
+mapfile -t missing < <(missing_system_packages "$with_firefox")
+apt_pid=""
+if [ "$later" = 0 ] && [ ${#missing[@]} -gt 0 ]; then
+  (trap - EXIT; install_system_packages "$(now_ms)" "$apt_log" "" "${missing[@]}") >"$apt_out" 2>&1 &
+  apt_pid=$!
+fi
 
 # npm dependencies, reinstalled only when the lock file changed since the last install.
 t=$(now_ms)
-installed=""
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  # onnxruntime-node's CPU binaries ship inside its package; its post-install would only try to fetch
-  # CUDA ones from outside the registry, which fails offline.
-  export ONNXRUNTIME_NODE_INSTALL=skip
-  installed=yes
-  if npm ci --no-audit --no-fund --loglevel=error >"$log" 2>&1; then
-    step "npm dependencies" "installed with npm ci" "$t"
+rest_later=0
+installed_all=0
+if [ "$later" = busy ]; then
+  step "npm dependencies" "an earlier start is still installing them in the background" "$t"
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ "$later" = 1 ] && [ ! -d node_modules ]; then
+    npm_install_first_page "$t" "$log"
+    rest_later=1
   else
-    # Should the lock file ever fall out of step with package.json (or lack a platform's optional
-    # binary), say why in one line and install from it the forgiving way instead of printing npm's errors.
-    why=$(grep -m1 -E 'npm (error|ERR!) [A-Za-z]' "$log" | sed -E 's/^npm (error|ERR!) //' | cut -c1-160 || true)
-    npm install --no-audit --no-fund --no-save --loglevel=error >"$log" 2>&1 || failed "npm install"
-    step "npm dependencies" "installed with npm install (npm ci refused the lock file: ${why:-see npm ci})" "$t"
+    rm -f "$FIRST_PAGE_MARK"
+    npm_install_all "$t" "$log"
+    installed_all=1
+  fi
+elif [ -f "$FIRST_PAGE_MARK" ]; then
+  if [ "$later" = 1 ]; then
+    step "npm dependencies" "the first page's are installed; the rest follows in the background" "$t"
+    rest_later=1
+  else
+    npm_install_rest "$t" "$log" ""
   fi
 else
   step "npm dependencies" "up to date with package-lock.json" "$t"
 fi
 
 t=$(now_ms)
-if [ -n "$installed" ] && [ -f lib/db/generated/client.ts ] && [ lib/db/generated/client.ts -nt prisma/schema.prisma ]; then
-  # The install's post-install step has just generated it.
+if [ "$installed_all" = 1 ] && [ -f lib/db/generated/client.ts ] && [ lib/db/generated/client.ts -nt prisma/schema.prisma ]; then
+  # npm ci's post-install step has just generated it.
   touch lib/db/generated/client.ts
   step "Prisma client" "generated by the install" "$t"
 elif [ ! -f lib/db/generated/client.ts ] || [ prisma/schema.prisma -nt lib/db/generated/client.ts ] || [ node_modules/.package-lock.json -nt lib/db/generated/client.ts ]; then
-  npm run --silent prisma:generate >"$log" 2>&1 || failed "prisma generate"
+  npm run --silent prisma:generate >"$log" 2>&1 || failed "prisma generate" "$log"
   touch lib/db/generated/client.ts
   step "Prisma client" "generated" "$t"
 else
   step "Prisma client" "up to date with prisma/schema.prisma" "$t"
+fi
+
+# What the first page does not need starts now, below the build in CPU priority; past its downloads it
+# waits for the studio to serve (see setup-later.sh).
+later_jobs=""
+if [ "$later" = 1 ]; then
+  [ -z "${COLBENCH_READY_FILE:-}" ] || : >"$COLBENCH_READY_FILE"
+  low=(nice -n 19)
+  command -v ionice >/dev/null 2>&1 && low+=(ionice -c 3)
+  if [ ${#missing[@]} -gt 0 ]; then
+    setsid "${low[@]}" bash scripts/setup-later.sh system "${missing[@]}" &
+    later_jobs="system packages"
+  else
+    step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$(now_ms)"
+  fi
 fi
 
 if [ "$build" = 1 ]; then
@@ -165,11 +133,32 @@ if [ "$build" = 1 ]; then
   if [ -f .next/BUILD_ID ] && [ "$(cat .next/colbench-build-stamp 2>/dev/null)" = "$stamp" ]; then
     step "studio build" "up to date with the sources" "$t"
   else
-    # Types are checked by `npm test` (and `npm run typecheck`), not on the way to the first page.
-    COLBENCH_BUILD_SKIP_TYPES=1 npx next build >"$log" 2>&1 || failed "next build"
+    # Types are checked by `npm test` (and `npm run typecheck`), not on the way to the first page. The
+    # first build writes no Turbopack cache (4 of its 30 s on a fresh machine); later builds do, and read it.
+    first_build=0
+    [ -f .next/BUILD_ID ] || first_build=1
+    COLBENCH_BUILD_SKIP_TYPES=1 COLBENCH_BUILD_NO_CACHE=$first_build npx next build >"$log" 2>&1 || failed "next build" "$log"
     echo "$stamp" >.next/colbench-build-stamp
     step "studio build" "built" "$t"
   fi
 fi
-join_system_packages
-step "setup" "done" "$setup_started"
+
+# The other npm packages after the build: `npm install` must not add to node_modules while the build
+# resolves modules in it (and it waits for the studio to serve).
+if [ "$rest_later" = 1 ]; then
+  setsid "${low[@]}" bash scripts/setup-later.sh npm &
+  later_jobs="${later_jobs:+$later_jobs and }the other npm packages"
+fi
+
+if [ -n "$apt_pid" ]; then
+  if wait "$apt_pid"; then cat "$apt_out"; else cat "$apt_out" >&2; exit 1; fi
+elif [ "$later" = 0 ] && [ ${#missing[@]} -eq 0 ]; then
+  step "system packages" "chromium, postgresql, python3$([ "$with_firefox" = 1 ] && echo ", firefox") present" "$setup_started"
+elif [ "$later" = busy ]; then
+  step "system packages" "an earlier start is still installing what is missing in the background" "$(now_ms)"
+fi
+if [ -n "$later_jobs" ]; then
+  step "setup" "done; installing $later_jobs in the background (a line each when done)" "$setup_started"
+else
+  step "setup" "done" "$setup_started"
+fi

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import { Command } from "commander";
 import { openDatabase, type Database } from "../../lib/db/open";
@@ -162,6 +163,7 @@ async function serveStudio(opts: ServeOptions): Promise<void> {
       servingLine(opts, db, seededCount) +
         (backupEveryMs ? `; a backup every ${opts.backupEvery} into ${backups.dir}, keeping ${backups.keep}` : ""),
     );
+    announceReady(opts);
   });
   // Serve until a signal stops the process.
   await new Promise<never>(() => {});
@@ -283,6 +285,21 @@ function stopOnSignals(server: http.Server, close: () => Promise<void>): void {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   // Nobody reads the studio's output any more: it stops as on SIGTERM, its database closed.
   whenOutputGone(() => void stop("its output's reader went away"));
+}
+
+/**
+ * A first start's background installs (scripts/setup-later.sh) wait until the studio serves, so that
+ * their disk and CPU do not slow its start: they leave an empty file at COLBENCH_READY_FILE, which
+ * this fills with the address. Nothing is created when the file is not there.
+ */
+function announceReady(opts: ServeOptions): void {
+  const file = process.env.COLBENCH_READY_FILE;
+  if (!file) return;
+  try {
+    fs.writeFileSync(file, `http://${opts.host}:${opts.port}\n`, { flag: "r+" });
+  } catch {
+    // No installs are waiting.
+  }
 }
 
 /** "ColBench Studio on http://…  (database: …)": where it serves, its database, what was migrated and seeded. */

@@ -188,6 +188,18 @@ describe("the packages the studio loads", () => {
     expect(packages.fix).toBe(`run \`npm ci\` in ${root}`);
   });
 
+  it("after a first start that installed only the first page's packages: degraded, and says the rest is coming", async () => {
+    const root = path.join(scratch, "first-page-install");
+    fs.mkdirSync(path.join(root, "node_modules", "commander"), { recursive: true });
+    fs.writeFileSync(path.join(root, "node_modules", "commander", "package.json"), "{}");
+    fs.writeFileSync(path.join(root, "node_modules", ".colbench-first-page-only"), "390 754\n");
+    fs.writeFileSync(path.join(root, "package.json"), JSON.stringify({ dependencies: { commander: "1", sharp: "1" } }));
+    const packages = await checkPackages({ root });
+    expect(packages).toMatchObject({ status: "degraded", details: { missing: ["sharp"], firstPageOnly: true } });
+    expect(packages.summary).toMatch(/^not installed yet: sharp \(the first start installed what the first page needs/);
+    expect(packages.fix).toMatch(/in the background/);
+  });
+
   it("in this checkout: every package is there, and one the resolver cannot find is named", async () => {
     expect(await checkPackages({ root: projectRoot })).toMatchObject({ status: "ok" });
     const missing = await checkPackages({
