@@ -3,7 +3,7 @@
 // Responder, by default the plain way (the whole stylesheet, images drawn on every request).
 
 import puppeteer, { type Page } from "puppeteer-core";
-import { BASE_CHROMIUM_FLAGS } from "../workers/render/browser";
+import { BASE_CHROMIUM_FLAGS, headlessMode } from "../workers/render/browser";
 import { Responder, type ResponderOptions } from "../workers/render/responder";
 import { PAGE_POLICY } from "../workers/render/slot";
 
@@ -14,7 +14,7 @@ export async function naivePage(
 ) {
   const browser = await puppeteer.launch({
     executablePath,
-    headless: true,
+    headless: headlessMode(executablePath),
     args: BASE_CHROMIUM_FLAGS,
     protocolTimeout: 60_000,
   });

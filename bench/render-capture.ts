@@ -15,9 +15,10 @@
 //
 //   npx tsx bench/render-capture.ts [N=40] [--repeat R=5]
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { PROFILES } from "../lib/colbench/render-profile";
 import { sharedColbenchDir } from "../lib/paths";
 import { clipExtent } from "../workers/render/extent";
@@ -41,20 +42,28 @@ function args(): { n: number; repeat: number } {
   return { n, repeat };
 }
 
-async function main(): Promise<void> {
-  const file = path.join(sharedColbenchDir(), "frontend_test.jsonl");
-  if (!existsSync(file)) {
-    console.error(
-      `bench/render-capture: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`,
-    );
-    process.exit(2);
-  }
-  const { n, repeat } = args();
-  const targets = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
-  const executable = process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium";
+/** What drawing and capturing the pages cost Chromium, per page, and the rate that caps a pool at. */
+export interface Ceiling {
+  pages: number;
+  /** Pages larger than the window (captured beyond it). */
+  larger: number;
+  repeat: number;
+  cores: number;
+  /** CPU-ms per page by kind of process, largest first. */
+  draw: ReadonlyArray<readonly [string, number]>;
+  capture: ReadonlyArray<readonly [string, number]>;
+  drawCpuMs: number;
+  captureCpuMs: number;
+  captureWallMs: number;
+  /** cores x 1000 / (drawing + capture). */
+  pagesPerS: number;
+}
+
+/**
+ * Loads `pages` one after another in `executable` as a slot loads them, measures each page's
+ * drawing and its capture (repeated `repeat` times, averaged), and the ceiling they give.
+ */
+export async function measureCeiling(executable: string, pages: readonly string[], repeat = 5): Promise<Ceiling> {
   // Drawing and capturing are measured as cheaply as the pool draws: each page served only the
   // Tailwind rules it can match, pictures kept (the pool's answers).
   const measured = await naivePage(executable, { subsetTailwind: true, memoizeImages: true });
@@ -62,7 +71,6 @@ async function main(): Promise<void> {
   if (pid === undefined) throw new Error("no browser process to measure");
   const cdp = await measured.page.createCDPSession();
 
-  const pages: string[] = [];
   const drawing = new Map<string, number>();
   const capturing = new Map<string, number>();
   const add = (into: Map<string, number>, before: Map<string, number>) => {
@@ -72,8 +80,7 @@ async function main(): Promise<void> {
   let captures = 0;
   let captureMs = 0;
   let taller = 0;
-  for (const html of targets.slice(0, n)) {
-    pages.push(html);
+  for (const html of pages) {
     let before = treeCpuByKind(pid);
     measured.responder.begin(html);
     await measured.page.setContent(html, { waitUntil: "load" });
@@ -107,8 +114,54 @@ async function main(): Promise<void> {
   const before = treeCpuByKind(pid);
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * pages.length));
   add(idle, before);
-
   await measured.browser.close();
+
+  const perPage = (spent: Map<string, number>, count: number, only?: Set<string>) =>
+    [...spent]
+      .filter(([kind]) => !only || only.has(kind))
+      .map(([kind, s]) => [kind, (Math.max(s - (only ? (idle.get(kind) ?? 0) : 0), 0) / count) * 1000] as const)
+      .filter(([, ms]) => ms > 0.05)
+      .sort((a, b) => b[1] - a[1]);
+  const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
+  const draw = perPage(drawing, pages.length, DRAWING);
+  const capture = perPage(capturing, captures);
+  const cores = os.availableParallelism();
+  const drawCpuMs = sum(draw);
+  const captureCpuMs = sum(capture);
+  return {
+    pages: pages.length,
+    larger: taller,
+    repeat,
+    cores,
+    draw,
+    capture,
+    drawCpuMs,
+    captureCpuMs,
+    captureWallMs: captureMs / captures,
+    pagesPerS: (cores * 1000) / (drawCpuMs + captureCpuMs),
+  };
+}
+
+/** "kind ms, kind ms" */
+export const showCpu = (parts: ReadonlyArray<readonly [string, number]>) =>
+  parts.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(", ");
+
+async function main(): Promise<void> {
+  const file = path.join(sharedColbenchDir(), "frontend_test.jsonl");
+  if (!existsSync(file)) {
+    console.error(
+      `bench/render-capture: ${file} is absent (the ColBench test sets live in ../shared/colbench); nothing to measure.`,
+    );
+    process.exit(2);
+  }
+  const { n, repeat } = args();
+  const pages = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(0, n)
+    .map((l) => (JSON.parse(l) as { ground_truth: string }).ground_truth);
+  const executable = process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium";
+  const ceiling = await measureCeiling(executable, pages, repeat);
 
   // The naive loop on the same pages, its whole process tree's CPU included.
   const naive = await naivePage(executable);
@@ -122,55 +175,43 @@ async function main(): Promise<void> {
   const naiveCpu = ((treeCpuSeconds(naivePid) ?? 0) - cpuBefore) / (NAIVE_PASSES * pages.length);
   await naive.browser.close();
 
-  const perPage = (spent: Map<string, number>, count: number, only?: Set<string>) =>
-    [...spent]
-      .filter(([kind]) => !only || only.has(kind))
-      .map(([kind, s]) => [kind, (Math.max(s - (only ? (idle.get(kind) ?? 0) : 0), 0) / count) * 1000] as const)
-      .filter(([, ms]) => ms > 0.05)
-      .sort((a, b) => b[1] - a[1]);
-  const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
-  const show = (parts: ReadonlyArray<readonly [string, number]>) =>
-    parts.map(([k, ms]) => `${k} ${ms.toFixed(1)}`).join(", ");
-  const draw = perPage(drawing, pages.length, DRAWING);
-  const capture = perPage(capturing, captures);
-  const drawCpu = sum(draw);
-  const captureCpu = sum(capture);
-  const cores = os.availableParallelism();
+  const { cores, drawCpuMs, captureCpuMs } = ceiling;
   const naiveRate = (NAIVE_PASSES * pages.length) / naiveS;
-  const ceiling = (cores * 1000) / (drawCpu + captureCpu);
   console.log(
-    `${pages.length} official targets in a ${GEOMETRY.width}x${GEOMETRY.viewportHeight} window, ${taller} of them larger (captured beyond it); ${cores} cores`,
+    `${pages.length} official targets in a ${GEOMETRY.width}x${GEOMETRY.viewportHeight} window, ${ceiling.larger} of them larger (captured beyond it); ${cores} cores`,
   );
   console.log(
-    `drawing a page (load, then ${SETTLE_MS} ms): ${drawCpu.toFixed(1)} CPU-ms (${show(draw)}; the browser's loading not counted)`,
+    `drawing a page (load, then ${SETTLE_MS} ms): ${drawCpuMs.toFixed(1)} CPU-ms (${showCpu(ceiling.draw)}; the browser's loading not counted)`,
   );
   console.log(
-    `capturing it once drawn: ${captureCpu.toFixed(1)} CPU-ms (${show(capture)}), ${(captureMs / captures).toFixed(1)} ms wall, ${repeat} captures each`,
+    `capturing it once drawn: ${captureCpuMs.toFixed(1)} CPU-ms (${showCpu(ceiling.capture)}), ${ceiling.captureWallMs.toFixed(1)} ms wall, ${repeat} captures each`,
   );
   console.log(
     `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`,
   );
   console.log(
-    `ceiling: ${ceiling.toFixed(1)} pages/s for a pool that spent nothing but drawing and capturing = ${(ceiling / naiveRate).toFixed(2)}x the naive loop` +
+    `ceiling: ${ceiling.pagesPerS.toFixed(1)} pages/s for a pool that spent nothing but drawing and capturing = ${(ceiling.pagesPerS / naiveRate).toFixed(2)}x the naive loop` +
       ` (a page may cost ${((cores * 1000) / (4 * naiveRate)).toFixed(1)} CPU-ms for 4x)`,
   );
   console.log(
     JSON.stringify({
       pages: pages.length,
-      larger: taller,
+      larger: ceiling.larger,
       repeat,
       cores,
-      draw_cpu_ms: Number(drawCpu.toFixed(2)),
-      capture_cpu_ms: Number(captureCpu.toFixed(2)),
-      capture_cpu_ms_by_process: Object.fromEntries(capture.map(([k, ms]) => [k, Number(ms.toFixed(2))])),
+      draw_cpu_ms: Number(drawCpuMs.toFixed(2)),
+      capture_cpu_ms: Number(captureCpuMs.toFixed(2)),
+      capture_cpu_ms_by_process: Object.fromEntries(ceiling.capture.map(([k, ms]) => [k, Number(ms.toFixed(2))])),
       naive_pages_per_s: Number(naiveRate.toFixed(2)),
-      ceiling_pages_per_s: Number(ceiling.toFixed(2)),
-      ceiling_ratio: Number((ceiling / naiveRate).toFixed(2)),
+      ceiling_pages_per_s: Number(ceiling.pagesPerS.toFixed(2)),
+      ceiling_ratio: Number((ceiling.pagesPerS / naiveRate).toFixed(2)),
     }),
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run as a script; imported (bench/render.ts), it only lends measureCeiling.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url))
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -5,8 +5,11 @@
 // change in the machine's background load hits both alike. Then it checks that both produced the
 // same pixels on a sample of pages. It also prints where the pool's CPU went, per page, by kind of
 // process (Chromium's browser, gpu-process, renderers, the zygote that reaps them, the worker).
+// Last, the ceiling (bench/render-capture.ts): what drawing and capturing the same pages costs the
+// pool's own Chromium binary, and the rate that allows on this machine's cores; the pool's rate is
+// printed against the naive loop's and against that ceiling.
 //
-//   npx tsx bench/render.ts [N=300] [--sample K=40] [--concurrency C=3] [--out DIR]
+//   npx tsx bench/render.ts [N=300] [--sample K=40] [--concurrency C=3] [--ceiling-pages P=N] [--out DIR]
 //
 // --out DIR keeps the pool's PNGs (DIR/NNNN.png) for looking at them.
 
@@ -15,8 +18,10 @@ import path from "node:path";
 import { sharedColbenchDir } from "../lib/paths";
 import { decodePng } from "../lib/scoring/frontend/png";
 import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/frontend/render";
+import { defaultChromium } from "../lib/scoring/frontend/browsers";
 import { naivePage, naiveRender } from "./naive-render";
-import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
+import { measureCeiling, showCpu } from "./render-capture";
+import { machineTicks, treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
 const CHUNK = 50;
 const WARMUP = 5;
@@ -33,9 +38,10 @@ function args() {
   const sample = Number(opt("--sample") ?? 40);
   const concurrency = Number(opt("--concurrency") ?? DEFAULT_CONCURRENCY);
   const out = opt("--out");
+  const ceilingPages = opt("--ceiling-pages");
   const n = Number(argv[0] ?? 300);
   if (!Number.isInteger(n) || n < 1) throw new Error(`N must be a positive integer, got ${argv[0]}`);
-  return { n, sample, out, concurrency };
+  return { n, sample, out, concurrency, ceilingPages: ceilingPages === undefined ? n : Number(ceilingPages) };
 }
 
 function samePixels(a: Uint8Array, b: Uint8Array): { same: boolean; detail: string } {
@@ -64,7 +70,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  const { n, sample, out, concurrency } = args();
+  const { n, sample, out, concurrency, ceilingPages } = args();
   const pages = readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim())
@@ -88,6 +94,9 @@ async function main(): Promise<void> {
   let naiveMs = 0;
   let poolCpu = 0;
   let naiveCpu = 0;
+  // The machine's CPU while the pool ran (ticks of all cores): how much of it was idle, or spent by
+  // processes outside the bench (which slows the pool's wall clock, never the ceiling's CPU count).
+  let poolTicks = { busy: 0, idle: 0 };
   // CPU of each side's process tree plus this process's own share while that side runs.
   const cpuOf = (pid: number | undefined) => (pid === undefined ? 0 : (treeCpuSeconds(pid) ?? 0));
   const selfCpu = () => {
@@ -104,9 +113,15 @@ async function main(): Promise<void> {
     const chunk = pages.slice(start, start + CHUNK);
     let cpu = cpuOf(pool.workerPid) + selfCpu();
     const kindsBefore = pool.workerPid === undefined ? new Map<string, number>() : treeCpuByKind(pool.workerPid);
+    const ticks = machineTicks();
     let t = performance.now();
     const rendered = await Promise.all(chunk.map((h) => pool.render(h)));
     poolMs += performance.now() - t;
+    const ticksAfter = machineTicks();
+    poolTicks = {
+      busy: poolTicks.busy + ticksAfter.busy - ticks.busy,
+      idle: poolTicks.idle + ticksAfter.idle - ticks.idle,
+    };
     poolCpu += cpuOf(pool.workerPid) + selfCpu() - cpu;
     if (pool.workerPid !== undefined) addKinds(kindsBefore, treeCpuByKind(pool.workerPid));
     rendered.forEach((r, i) => (poolPngs[start + i] = r));
@@ -120,6 +135,8 @@ async function main(): Promise<void> {
   process.stderr.write("\n");
   await pool.close();
   await naive.browser.close();
+  // Measured after both, on a machine they no longer share; CPU per page, so wall time elsewhere does not move it.
+  const ceiling = ceilingPages > 0 ? await measureCeiling(defaultChromium(), pages.slice(0, ceilingPages)) : null;
 
   const poolRate = pages.length / (poolMs / 1000);
   const naiveRate = pages.length / (naiveMs / 1000);
@@ -132,12 +149,26 @@ async function main(): Promise<void> {
   console.log(
     `pool:  ${poolRate.toFixed(1)} pages/s (${(poolMs / 1000).toFixed(1)} s, ${perPage(poolCpu)} CPU-ms/page) statuses ${JSON.stringify(statuses)}, ${aborted} requests refused`,
   );
+  // Ticks are hundredths of a second of one core.
+  const machineMs = (poolTicks.busy + poolTicks.idle) * 10;
+  const othersMs = Math.max(poolTicks.busy * 10 - poolCpu * 1000, 0);
+  console.log(
+    `machine while the pool ran: ${((100 * poolCpu * 1000) / machineMs).toFixed(0)}% the pool, ${((100 * othersMs) / machineMs).toFixed(0)}% other processes, ${((100 * poolTicks.idle * 10) / machineMs).toFixed(0)}% idle`,
+  );
   const breakdown = [...kinds].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
   console.log(`pool CPU by process (ms/page): ${breakdown.map(([k, v]) => `${k} ${perPage(v)}`).join(", ")}`);
   console.log(
     `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveMs / 1000).toFixed(1)} s, ${perPage(naiveCpu)} CPU-ms/page)`,
   );
   console.log(`ratio: ${(poolRate / naiveRate).toFixed(2)}x`);
+  if (ceiling) {
+    console.log(
+      `ceiling: ${ceiling.pagesPerS.toFixed(1)} pages/s = ${(ceiling.pagesPerS / naiveRate).toFixed(2)}x the naive loop` +
+        ` (${ceiling.pages} pages, ${ceiling.cores} cores: drawing ${ceiling.drawCpuMs.toFixed(1)} CPU-ms [${showCpu(ceiling.draw)}]` +
+        ` + capture ${ceiling.captureCpuMs.toFixed(1)} [${showCpu(ceiling.capture)}])`,
+    );
+    console.log(`pool / ceiling: ${(poolRate / ceiling.pagesPerS).toFixed(2)}`);
+  }
 
   if (out) {
     mkdirSync(out, { recursive: true });
@@ -159,6 +190,14 @@ async function main(): Promise<void> {
       pool_pages_per_s: Number(poolRate.toFixed(2)),
       naive_pages_per_s: Number(naiveRate.toFixed(2)),
       ratio: Number((poolRate / naiveRate).toFixed(2)),
+      ...(ceiling
+        ? {
+            ceiling_pages_per_s: Number(ceiling.pagesPerS.toFixed(2)),
+            ceiling_ratio: Number((ceiling.pagesPerS / naiveRate).toFixed(2)),
+            pool_to_ceiling: Number((poolRate / ceiling.pagesPerS).toFixed(2)),
+            ceiling_cpu_ms_per_page: Number((ceiling.drawCpuMs + ceiling.captureCpuMs).toFixed(1)),
+          }
+        : {}),
       pool_cpu_ms_per_page: Number(perPage(poolCpu)),
       naive_cpu_ms_per_page: Number(perPage(naiveCpu)),
       pixel_sample: k,

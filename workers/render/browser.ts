@@ -34,6 +34,11 @@ export const POOL_CHROMIUM_FLAGS = [
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
+/** Debian's chromium-headless-shell (old headless) needs the plain --headless switch. */
+export function headlessMode(executablePath: string): true | "shell" {
+  return /headless[-_]shell/.test(path.basename(executablePath)) ? "shell" : true;
+}
+
 export interface LaunchedBrowser {
   browser: Browser;
   /** A plain function (it needs no `this`): pools hand it on to be called later. */
@@ -50,8 +55,7 @@ export async function launchChromium(
   try {
     browser = await puppeteer.launch({
       executablePath,
-      // Debian's chromium-headless-shell (old headless) needs the plain --headless switch.
-      headless: /headless[-_]shell/.test(path.basename(executablePath)) ? "shell" : true,
+      headless: headlessMode(executablePath),
       pipe: true,
       args: [...flags, `--user-data-dir=${profile}`],
       defaultViewport: null,

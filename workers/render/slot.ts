@@ -3,7 +3,9 @@ import type { RenderSettings, RenderStatus, RenderVerification } from "../../lib
 import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/png";
 import { mayChangeAfterParse } from "./css-subset";
 import { clipExtent, MEASURE_DOCUMENT_EXTENT, type Extent } from "./extent";
+import { inlineTailwind } from "./inline-css";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
+import { tailwindSubsetter } from "./tailwind";
 import { DOCUMENT_HAS_CONTENT, DOCUMENT_HAS_REFRESH, mayNavigateLater, promisesContent, verifyCapture } from "./verify";
 
 // One worker page in its own browser context (concurrent full-page captures from pages of one
@@ -82,6 +84,11 @@ interface DocumentFacts {
   url: string;
 }
 
+function contentExtent(metrics: Protocol.Page.GetLayoutMetricsResponse): Extent {
+  const content = metrics.cssContentSize ?? metrics.contentSize;
+  return { width: Math.ceil(content.width), height: Math.ceil(content.height) };
+}
+
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
@@ -122,9 +129,9 @@ export class Slot {
     };
     cdp.on("Network.loadingFinished", finished);
     cdp.on("Network.loadingFailed", finished);
-    cdp.on("Page.lifecycleEvent", (event) => {
-      if (event.name === "load" && event.frameId === this.mainFrameId) this.take("onLoad")?.();
-    });
+    // The main frame's load event (Page.enable reports it; lifecycle events would add a dozen
+    // messages per page through the browser for this one).
+    cdp.on("Page.loadEventFired", () => this.take("onLoad")?.());
     // Anything that starts, schedules or commits a navigation of the page's own frame may land on a
     // later page written into this document, whenever it arrives (between pages too): the slot is
     // not reused, and a commit during a render fails that render's check.
@@ -163,7 +170,6 @@ export class Slot {
       if (!cdp) throw new Error("no CDP session for the new page");
       await Promise.all([
         cdp.send("Page.enable"),
-        cdp.send("Page.setLifecycleEventsEnabled", { enabled: true }),
         cdp.send("Inspector.enable"),
         // Only to know when each request has finished loading (see settle); no bodies kept.
         cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
@@ -214,12 +220,23 @@ export class Slot {
 
     let status: RenderStatus = "ok";
     let why = "";
-    let outcome = await this.load(html, deadlineMs).catch((error: unknown) => error as Error);
+    // A static page's stylesheet goes in with it (inline-css.ts); what it asks for otherwise is answered as it comes.
+    const inlined =
+      this.options.subsetTailwind && !mayChangeAfterParse(html)
+        ? inlineTailwind(html, (file) => tailwindSubsetter(file).forPage(html))
+        : null;
+    let outcome = await this.load(inlined ?? html, deadlineMs).catch((error: unknown) => error as Error);
     if (outcome instanceof Error) {
       this.spent = true;
       return this.fallback("failed", outcome);
     }
-    if (outcome === "loaded" && (await this.settle(started + deadlineMs)) === "deadline") outcome = "deadline";
+    // The layout settle() measured, when nothing was left loading by then and no script can change it: the capture's size.
+    let measured: Extent | undefined;
+    if (outcome === "loaded") {
+      const settled = await this.settle(started + deadlineMs);
+      if (settled === "deadline") outcome = "deadline";
+      else if (settled !== "settled" && !mayChangeAfterParse(html)) measured = settled;
+    }
     if (outcome === "deadline") {
       status = "timeout";
       why = `the page was still loading at its ${deadlineMs} ms deadline; its scripts were stopped and it was captured as it stood`;
@@ -229,7 +246,7 @@ export class Slot {
 
     // A script still busy after load (a loop in a timer) keeps the page from painting: the
     // capture waits out what is left of the deadline, then scripts are stopped and it waits on.
-    const capture = this.capture(settings);
+    const capture = this.capture(settings, measured);
     capture.catch(() => {});
     const budget = Math.max(deadlineMs - (Date.now() - started), 1_000);
     let shot = await within(capture, Math.min(budget, this.options.captureTimeoutMs), "capturing the page").catch(
@@ -350,7 +367,7 @@ export class Slot {
   /**
    * Writes the page into the reused document and waits for its load event, its end (crash), or
    * the deadline. Page.setDocumentContent does not return while a script of the page runs, so
-   * it is never awaited alone. The load lifecycle event is not reported for a document that
+   * it is never awaited alone. The load event is not reported for a document that
    * tried to navigate away meanwhile, so document.readyState is polled as well.
    */
   private async load(html: string, deadlineMs: number): Promise<"loaded" | "deadline"> {
@@ -400,7 +417,7 @@ export class Slot {
    * them whenever their bytes came late (seen on a loaded CI machine: ColBench target 60's header
    * picture missing from one of two renders of the same page).
    */
-  private async settle(deadline: number): Promise<"settled" | "deadline"> {
+  private async settle(deadline: number): Promise<"settled" | "deadline" | Extent> {
     // Style and layout now: that is when background images are requested, and the request's
     // event reaches us before the reply to this command. A script busy since the load event holds
     // the main thread, and the command with it: then the deadline is what ends the wait.
@@ -409,11 +426,12 @@ export class Slot {
       Math.max(deadline - Date.now(), 1),
       "styling",
     ).then(
-      () => true,
+      (metrics) => metrics,
       (error: unknown) => !(error instanceof Error && error.message.startsWith("styling took longer")),
     );
-    if (!styled) return "deadline";
-    if (this.loading.size === 0) return "settled";
+    if (styled === false) return "deadline";
+    // Everything the page asked for had loaded before that layout: it is the page's final one.
+    if (this.loading.size === 0) return styled === true ? "settled" : contentExtent(styled);
     let timer: NodeJS.Timeout | undefined;
     return new Promise<"settled" | "deadline">((resolve) => {
       this.onLoaded = () => resolve("settled");
@@ -455,9 +473,7 @@ export class Slot {
 
   /** Chromium's full-page size: the content, at least the viewport. */
   private async fullPageSize(): Promise<Extent> {
-    const metrics = await this.cdp.send("Page.getLayoutMetrics");
-    const content = metrics.cssContentSize ?? metrics.contentSize;
-    return { width: Math.ceil(content.width), height: Math.ceil(content.height) };
+    return contentExtent(await this.cdp.send("Page.getLayoutMetrics"));
   }
 
   /** Firefox's documentElement.scrollWidth x scrollHeight for this page (see extent.ts). */
@@ -476,7 +492,10 @@ export class Slot {
    * Firefox's full screenshot covers; a page taller than the window is laid out again as Firefox
    * lays it out beside its scrollbar, that much narrower. Both clipped on huge pages.
    */
-  private async capture(settings: RenderSettings): Promise<{ png: Buffer; width: number; height: number }> {
+  private async capture(
+    settings: RenderSettings,
+    measured?: Extent,
+  ): Promise<{ png: Buffer; width: number; height: number }> {
     let layoutWidth = settings.width;
     let size: Extent;
     if (settings.extent === "document") {
@@ -486,7 +505,7 @@ export class Slot {
         await this.setViewport(layoutWidth, settings.viewportHeight);
         size = await this.documentSize();
       }
-    } else size = await this.fullPageSize();
+    } else size = measured ?? (await this.fullPageSize());
     const { width: w, height: h } = clipExtent(size, settings);
     // A page that fits the viewport is captured as it stands: the same pixels as a full-page
     // capture, without the view being resized and the whole page restyled and redrawn for it.
