@@ -65,7 +65,8 @@ fi
 # System packages. Installing everything now: beside the npm install and the build (none of which needs
 # them), so that on a fresh machine apt's download and unpacking overlap npm's; their line is printed
 # when they end. Otherwise they are started in the background below.
-mapfile -t missing < <(missing_system_packages "$with_firefox")
+missing=()
+while IFS= read -r pkg; do missing+=("$pkg"); done < <(missing_system_packages "$with_firefox")
 apt_pid=""
 if [ "$later" = 0 ] && [ ${#missing[@]} -gt 0 ]; then
   (trap - EXIT; install_system_packages "$(now_ms)" "$apt_log" "" "${missing[@]}") >"$apt_out" 2>&1 &
