@@ -21,3 +21,8 @@ export function firstPageManifest(
   manifest: Manifest,
   lock: Lock,
 ): { manifest: Manifest; lock: Lock; counts: { kept: number; all: number } };
+export function splitFirstPage(
+  first: { manifest: Manifest; lock: Lock },
+  parts: number,
+): { manifest: Manifest; lock: Lock }[];
+export function mergeParts(staging: string): number;
