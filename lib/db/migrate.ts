@@ -44,7 +44,14 @@ type Adapter = Awaited<ReturnType<SqlMigrationAwareDriverAdapterFactory["connect
 // @prisma/adapter-pg runs a migration by splitting it on every ";", which cuts a dollar-quoted
 // function body (the turn-totals trigger) apart. PostgreSQL takes a whole script as one simple
 // query, and runs it as one implicit transaction, so that adapter's scripts go to its pool whole.
-function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrationAwareDriverAdapterFactory {
+// The engine's connections are kept in `opened` for the caller to close: the engine takes a
+// session-level advisory lock, and its unlock can reach another connection of the pool, so the
+// lock stays held by an idle connection (for the pool's 10 s idle timeout) and the next migration
+// of that database, a restore's among them, waits for it.
+function wholeScripts(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  opened: Adapter[],
+): SqlMigrationAwareDriverAdapterFactory {
   if (factory.adapterName !== "@prisma/adapter-pg") return factory;
   const whole = (adapter: Adapter): Adapter => {
     const pool = (adapter as unknown as { client?: { query(sql: string): Promise<unknown> } }).client;
@@ -60,7 +67,11 @@ function wholeScripts(factory: SqlMigrationAwareDriverAdapterFactory): SqlMigrat
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => whole(await factory.connect()),
+    connect: async () => {
+      const adapter = whole(await factory.connect());
+      opened.push(adapter);
+      return adapter;
+    },
     connectToShadowDb: async () => whole(await factory.connectToShadowDb()),
   };
 }
@@ -74,15 +85,17 @@ async function withEngine<T>(
     if (process.env.COLBENCH_DEBUG_MIGRATIONS) process.stderr.write(`[schema-engine] ${message}\n`);
   };
   const { SchemaEngine } = await loadEngine();
+  const opened: Adapter[] = [];
   const engine = await SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },
     log,
-    bindMigrationAwareSqlAdapterFactory(wholeScripts(factory)),
+    bindMigrationAwareSqlAdapterFactory(wholeScripts(factory, opened)),
   );
   try {
     return await use(engine);
   } finally {
     engine.free();
+    await Promise.all(opened.map((adapter) => adapter.dispose().catch(() => {})));
   }
 }
 
