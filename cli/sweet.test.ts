@@ -37,13 +37,19 @@ async function ok(args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(result.stdout.trim().split("\n").pop()!) as Record<string, unknown>;
 }
 
+// The test's own look at the folder stays open between checks (opening PGlite costs seconds); while it
+// is, the commands reach the folder through it, as they do while a studio is open.
+let held: Database | undefined;
+
 async function withDb<T>(use: (db: Database) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ pgliteDir: path.join(dataDir, "db"), url: "" });
-  try {
-    return await use(db);
-  } finally {
-    await db.close();
-  }
+  held ??= await openDatabase({ pgliteDir: path.join(dataDir, "db"), url: "" });
+  return use(held);
+}
+
+/** Before a command is killed: it must own the folder itself, so kill -9 lands mid-write in the database too. */
+async function releaseDb(): Promise<void> {
+  await held?.close();
+  held = undefined;
 }
 
 /** The formula, by hand: the server's log-probs over the critic prompt's span after the last <|eot_id|>, less the trailing 4-token header. */
@@ -77,6 +83,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await releaseDb();
   await server?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -165,6 +172,7 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
         expect(await withDb((db) => db.prisma.candidate.count()), name).toBe(0);
       }
       // Killed while sampling (the slow policy answers after 30 ms), then run again to the end.
+      await releaseDb();
       const killed = await colbench(
         ["candidates", "loop", "--policy", model("slow:30"), "--n", String(N), "--concurrency", "2"],
         1_500,
@@ -189,6 +197,7 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     "ranks by the critic: advantage = the span's mean log-prob minus the policy's, as computed by hand",
     { timeout: 180_000 },
     async () => {
+      await releaseDb();
       const killed = await colbench(["rank", "loop", "--critic", model("slow:30"), "--concurrency", "1"], 1_500);
       expect(killed.status).toBeNull();
       await ok(["rank", "loop", "--critic", model("ask-then-answer")]);
@@ -230,19 +239,23 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
       .map((l) => JSON.parse(l) as { chosen: string; rejected: string });
     expect(lines).toHaveLength(made.pairs as number);
     expect(lines.every((l) => l.chosen.endsWith("<|eot_id|>") && l.chosen.startsWith("<|begin_of_text|>"))).toBe(true);
-    const withPrompt = JSON.parse(
-      (await colbench(["export", "loop", "--format", "openrlhf-policy", "--with-prompt"])).stdout.split("\n")[0]!,
-    ) as Record<string, unknown>;
+    // Exports only read the run: the three start together.
+    const [withPromptExport, trlExport, bestOfK] = await Promise.all(
+      [["openrlhf-policy", "--with-prompt"], ["trl-dpo"], ["official-best-of-k"]].map((format) =>
+        colbench(["export", "loop", "--format", ...format]),
+      ),
+    );
+    const withPrompt = JSON.parse(withPromptExport!.stdout.split("\n")[0]!) as Record<string, unknown>;
     expect(Object.keys(withPrompt)).toEqual(["prompt", "chosen", "rejected"]);
     // TRL's string format: prompt + reply is the OpenRLHF policy line's text, pair by pair.
-    const trl = (await colbench(["export", "loop", "--format", "trl-dpo"])).stdout
+    const trl = trlExport!.stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { prompt: string; chosen: string; rejected: string });
     expect(trl.map((l) => ({ chosen: l.prompt + l.chosen, rejected: l.prompt + l.rejected }))).toEqual(lines);
     expect(trl.every((l) => l.chosen.endsWith("<|eot_id|>"))).toBe(true);
     // The official best-of-k layout: k blocks of the task list.
-    const file = (await colbench(["export", "loop", "--format", "official-best-of-k"])).stdout;
+    const file = bestOfK!.stdout;
     const blocks = file
       .trim()
       .split("\n")
@@ -256,14 +269,21 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
     await ok(["import-trajectories", layoutFile, "--name", "loop-file"]);
     expect(await ok(["pairs", "loop-file", "--with-ground-truth"])).toMatchObject({ pairs: 2, tasks: 2 });
     const critic = (run: string) => colbench(["export", run, "--format", "openrlhf-critic"]).then((r) => r.stdout);
-    expect(await critic("loop-file")).toBe(await critic("loop"));
+    const [fromFile, fromRun] = await Promise.all([critic("loop-file"), critic("loop")]);
+    expect(fromFile).toBe(fromRun);
   });
 
   it(
     "says what made each step's output: `colbench lineage` and the training files' metadata",
     { timeout: 120_000 },
     async () => {
-      const json = await colbench(["lineage", "loop", "--json"]);
+      // Four reads of the finished steps, started together.
+      const [json, plain, exported, critic] = await Promise.all([
+        colbench(["lineage", "loop", "--json"]),
+        colbench(["lineage", "loop"]),
+        colbench(["export", "loop", "--format", "trl-dpo"]),
+        colbench(["export", "loop", "--format", "openrlhf-critic"]),
+      ]);
       expect(json.status, json.stderr).toBe(0);
       const lineage = JSON.parse(json.stdout) as Record<string, Array<Record<string, unknown>>>;
       // The refused policies stored nothing and left no record (the killed start may have, if it got that far).
@@ -295,7 +315,7 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
       });
       expect(lineage.pairs![0]).toMatchObject({ rule: "backend-best-of-k", groundTruth: true });
 
-      const text = (await colbench(["lineage", "loop"])).stdout.split("\n");
+      const text = plain.stdout.split("\n");
       expect(text.find((l) => l.startsWith("candidates: "))).toContain(
         `run loop · policy ${server.url}#slow:30 · template llama3 · n ${N} per turn · temperature 1 · max 1024 tokens`,
       );
@@ -304,14 +324,12 @@ describe("the SWEET-RL loop from a best-of-3 run to the training files", () => {
       );
 
       // The policy's file names the records its lines came from.
-      const exported = await colbench(["export", "loop", "--format", "trl-dpo"]);
       const meta = JSON.parse(exported.stderr.trim().split("\n").pop()!) as {
         lineage: { run: { name: string }; template: string; steps: Array<{ id: number; step: string }> };
       };
       expect(meta.lineage.run.name).toBe("loop");
       expect(meta.lineage.template).toBe("llama3");
       expect(meta.lineage.steps.map((s) => s.id)).toEqual([candidates!.id, rank!.id, lineage["turn-pairs"]![0]!.id]);
-      const critic = await colbench(["export", "loop", "--format", "openrlhf-critic"]);
       expect(
         (
           JSON.parse(critic.stderr.trim().split("\n").pop()!) as { lineage: { steps: Array<{ step: string }> } }
@@ -353,10 +371,12 @@ describe("files that go into the published scripts and come back", () => {
     "the official export's agent inputs are the prompt strings the policy saw; --inputs messages keeps the stored messages",
     { timeout: 60_000 },
     async () => {
-      const official = (await colbench(["export", "loop", "--format", "official"])).stdout;
-      const messages = lines(
-        (await colbench(["export", "loop", "--format", "official", "--inputs", "messages"])).stdout,
-      );
+      const [strings, stored] = await Promise.all([
+        colbench(["export", "loop", "--format", "official"]),
+        colbench(["export", "loop", "--format", "official", "--inputs", "messages"]),
+      ]);
+      const official = strings.stdout;
+      const messages = lines(stored.stdout);
       const llama = chatTemplate("llama3");
       const exported = lines(official);
       expect(exported.length).toBe(9);
@@ -429,18 +449,22 @@ describe("files that go into the published scripts and come back", () => {
         ["empty-bos", /an empty token in front of the prompt/],
         ["positive-logprob", /prompt token \d+ has the log-prob 2.5, which no probability has/],
       ];
-      for (const [name, cause] of faults) {
-        const result = await colbench(["rank", "strings", "--critic", model(name)]);
+      // Each attempt fails on its own critic's first answer and stores nothing, so they may all run at once: a
+      // score any of them stored is still counted below.
+      const results = await Promise.all(faults.map(([name]) => colbench(["rank", "strings", "--critic", model(name)])));
+      faults.forEach(([name, cause], i) => {
+        const result = results[i]!;
         expect(result.status, name).not.toBe(0);
         expect(result.stderr, name).toContain(`${server.url}#${name}`);
         expect(result.stderr, name).toMatch(cause);
         expect(result.stdout, name).not.toContain("ranked");
-        expect(await countOf({ NOT: { criticScore: null } }), name).toBe(0);
-      }
-      // A critic answering HTTP 500 is said at once (the step keeps retrying until its give-up), not only at the end.
+      });
+      expect(await countOf({ NOT: { criticScore: null } }), faults.map(([name]) => name).join(", ")).toBe(0);
+      // A critic answering HTTP 500 is said at once (the step keeps retrying until its give-up), not only at the end:
+      // the give-up is 10 s after the step starts, so a message said only then comes later than 10 s after the spawn.
       const started = Date.now();
       const failing = spawnColbench(dataDir, ["rank", "strings", "--critic", model("flaky:1000000")], {
-        env: { COLBENCH_GIVE_UP: "15s" },
+        env: { COLBENCH_GIVE_UP: "10s" },
       });
       await failing.waitFor(
         /rank: waiting: the critic server http:\/\/127\.0\.0\.1:\d+\/v1 is not answering \(HTTP 500\) since \d\d:\d\d:\d\d UTC; the step keeps retrying and gives up at \d\d:\d\d:\d\d UTC/,
