@@ -14,7 +14,11 @@ if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
 fi
 command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-mirror=$(grep -rhoE 'https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null | grep -v security | head -n 1)
+# This machine's own mirror (deb822 .sources or one-line lists; comments skipped), else Debian's.
+mirror=$({
+  grep -hsE '^\s*URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
+  grep -hsE '^\s*deb\s' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{print $2}'
+} | grep -v security | head -n 1 || true)
 root=$(mktemp -d /var/tmp/colbench-cold.XXXXXX)
 mounted=()
 cleanup() {
