@@ -171,5 +171,11 @@ npm_install_rest() {
   # Nothing the Prisma client is generated from changed (Prisma came with the first page's packages),
   # though node_modules' own lock file is now newer than the client.
   [ ! -f lib/db/generated/client.ts ] || touch lib/db/generated/client.ts
-  step "npm dependencies" "installed the other $(npm_added "$log") packages with npm install$how" "$t"
+  local added
+  added=$(npm_added "$log")
+  if [ -n "$added" ]; then
+    step "npm dependencies" "installed the other $added packages with npm install$how" "$t"
+  else
+    step "npm dependencies" "the rest was already there (npm install added nothing$how)" "$t"
+  fi
 }
