@@ -12,7 +12,9 @@ if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   say "not measured (needs root and apt for a scratch Debian root)"
   exit 0
 fi
-command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+command -v debootstrap >/dev/null 2>&1 ||
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; } >/dev/null 2>&1 ||
+  { say "not measured (debootstrap could not be installed)"; exit 0; }
 suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 # This machine's own mirror (deb822 .sources or one-line lists; comments skipped), else Debian's.
 mirror=$({
