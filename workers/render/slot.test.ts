@@ -27,13 +27,13 @@ describe.skipIf(!existsSync(chromium))("a slot's capture", () => {
     await pool?.close();
   });
 
-  it("waits for background images that arrive after the load event", async () => {
-    const pages = [1, 2, 3, 4].map(
+  const pagesWithCssPictures = () =>
+    [1, 2, 3, 4].map(
       (id) =>
         `<html><body style="margin:0"><div style="width:640px;height:400px;background-color:#000;background-image:url('https://picsum.photos/id/${id}/640/400')"></div>` +
         `<p style="background:url(https://picsum.photos/id/9/300/20) no-repeat;height:20px"></p></body></html>`,
     );
-    const results = await Promise.all(pages.map((html) => pool.render(html, DEFAULT_RENDER_SETTINGS, 10_000)));
+  const expectPictures = (results: { status: string; png: Buffer }[]) => {
     for (const r of results) {
       expect(r.status).toBe("ok");
       const img = decodePng(r.png);
@@ -42,6 +42,30 @@ describe.skipIf(!existsSync(chromium))("a slot's capture", () => {
       // The placeholder photos are gradients of colours, never the black behind them.
       expect(at(320, 200)).not.toEqual([0, 0, 0]);
       expect(at(150, 425)).not.toEqual([255, 255, 255]);
+    }
+  };
+
+  it("waits for background images that arrive after the load event", async () => {
+    const pages = pagesWithCssPictures();
+    expectPictures(await Promise.all(pages.map((html) => pool.render(html, DEFAULT_RENDER_SETTINGS, 10_000))));
+  });
+
+  it("renders a page again, waiting, when it asks for a picture after its load event unwatched", async () => {
+    // As if late-requests.ts missed a way to ask: these pages are not watched for late requests.
+    const unwatched = await ChromiumPool.start({
+      executablePath: chromium,
+      concurrency: 2,
+      subsetTailwind: true,
+      memoizeImages: false,
+      captureTimeoutMs: 15_000,
+      delayImagesMs: LATE_MS,
+      mayRequestAfterLoad: () => false,
+    });
+    try {
+      const pages = pagesWithCssPictures();
+      expectPictures(await Promise.all(pages.map((html) => unwatched.render(html, DEFAULT_RENDER_SETTINGS, 10_000))));
+    } finally {
+      await unwatched.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { FALLBACK_SIZE, fallbackPng, pngSize } from "../../lib/scoring/frontend/
 import { mayChangeAfterParse } from "./css-subset";
 import { clipExtent, MEASURE_DOCUMENT_EXTENT, type Extent } from "./extent";
 import { inlineTailwind } from "./inline-css";
+import { mayRequestAfterLoad } from "./late-requests";
 import { Responder, type Reply, type ResponderOptions } from "./responder";
 import { tailwindSubsetter } from "./tailwind";
 import { DOCUMENT_HAS_CONTENT, DOCUMENT_HAS_REFRESH, mayNavigateLater, promisesContent, verifyCapture } from "./verify";
@@ -37,6 +38,8 @@ export interface SlotOptions extends ResponderOptions {
    * them, to show that a capture waits for every picture the page asked for.
    */
   delayImagesMs?: number;
+  /** Tests only: which pages are watched for requests after their load event (default mayRequestAfterLoad). */
+  mayRequestAfterLoad?: (html: string) => boolean;
 }
 
 const MAX_USES = 250;
@@ -71,6 +74,8 @@ export const PAGE_POLICY = [
  */
 const MAY_ANIMATE = /animat|marquee|keyframes|data:image\/(gif|webp|png)/i;
 const CONTROL_TIMEOUT_MS = 3_000;
+/** Network events only to know when each request has finished loading (see settle); no bodies kept. */
+const NETWORK_EVENTS_ONLY = { maxTotalBufferSize: 0, maxResourceBufferSize: 0 };
 const READY_POLL_MS = 200;
 /** Holds this slot's handle on the document a page is written into, from the write to the check of its capture. */
 const DOCUMENT_GROUP = "colbench-written-document";
@@ -113,6 +118,17 @@ export class Slot {
   /** Navigations of the main frame committed so far, and the last one's URL: setDocumentContent is not one of them. */
   private navigations = 0;
   private navigatedTo = "";
+  /** Whether Network events are on (late-requests.ts: only for pages that may ask for something after their load event). */
+  private watching = true;
+  /** Set at the current page's load event (from its event, so no request answered after it is missed). */
+  private loadSeen = false;
+  /**
+   * On a page that is not watched, a request the load event did not wait for (one asked for after
+   * it, or still being answered when it came): what the capture may lack.
+   */
+  private unwatched: string | null = null;
+  /** Requests of the current page being answered (Fetch ids). */
+  private readonly answering = new Set<string>();
 
   private constructor(
     private readonly root: CDPSession,
@@ -131,7 +147,10 @@ export class Slot {
     cdp.on("Network.loadingFailed", finished);
     // The main frame's load event (Page.enable reports it; lifecycle events would add a dozen
     // messages per page through the browser for this one).
-    cdp.on("Page.loadEventFired", () => this.take("onLoad")?.());
+    cdp.on("Page.loadEventFired", () => {
+      this.pageLoaded();
+      this.take("onLoad")?.();
+    });
     // Anything that starts, schedules or commits a navigation of the page's own frame may land on a
     // later page written into this document, whenever it arrives (between pages too): the slot is
     // not reused, and a commit during a render fails that render's check.
@@ -171,8 +190,7 @@ export class Slot {
       await Promise.all([
         cdp.send("Page.enable"),
         cdp.send("Inspector.enable"),
-        // Only to know when each request has finished loading (see settle); no bodies kept.
-        cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+        cdp.send("Network.enable", NETWORK_EVENTS_ONLY),
         cdp.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
         ...PAGE_POLICY.map(([method, params]) => cdp.send(method, params)),
       ]);
@@ -196,10 +214,35 @@ export class Slot {
 
   async render(html: string, settings: RenderSettings, deadlineMs: number): Promise<SlotResult> {
     const started = Date.now();
+    const watch = mayChangeAfterParse(html) || (this.options.mayRequestAfterLoad ?? mayRequestAfterLoad)(html);
+    const first = await this.renderOnce(html, settings, deadlineMs, watch);
+    if (this.unwatched === null || first.status !== "ok" || this.spent) return first;
+    // It asked for something after its load event that nothing waited for: again, waiting for it.
+    return this.renderOnce(html, settings, Math.max(deadlineMs - (Date.now() - started), 1_000), true);
+  }
+
+  private async renderOnce(
+    html: string,
+    settings: RenderSettings,
+    deadlineMs: number,
+    watch: boolean,
+  ): Promise<SlotResult> {
+    const started = Date.now();
     this.uses++;
     if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html))
       this.spent = true;
-    await this.setViewport(settings.width, settings.viewportHeight);
+    this.loadSeen = false;
+    this.unwatched = null;
+    this.answering.clear();
+    const ready = await within(
+      Promise.all([this.setViewport(settings.width, settings.viewportHeight), this.watchRequests(watch)]),
+      CONTROL_TIMEOUT_MS,
+      "preparing the page",
+    ).catch((error: unknown) => error as Error);
+    if (ready instanceof Error) {
+      this.spent = true;
+      return this.fallback("failed", ready);
+    }
     this.responder.begin(html);
     this.loading.clear();
     const navigations = this.navigations;
@@ -233,6 +276,7 @@ export class Slot {
     // The layout settle() measured, when nothing was left loading by then and no script can change it: the capture's size.
     let measured: Extent | undefined;
     if (outcome === "loaded") {
+      this.pageLoaded();
       const settled = await this.settle(started + deadlineMs);
       if (settled === "deadline") outcome = "deadline";
       else if (settled !== "settled" && !mayChangeAfterParse(html)) measured = settled;
@@ -357,6 +401,19 @@ export class Slot {
     );
   }
 
+  /** The page has loaded (its load event, or its readyState polled while a request held the event back). */
+  private pageLoaded(): void {
+    if (this.loadSeen) return;
+    this.loadSeen = true;
+    if (!this.watching && this.answering.size > 0) this.unwatched ??= "a request still being answered when it loaded";
+  }
+
+  private async watchRequests(on: boolean): Promise<void> {
+    if (on === this.watching) return;
+    this.watching = on;
+    await (on ? this.cdp.send("Network.enable", NETWORK_EVENTS_ONLY) : this.cdp.send("Network.disable"));
+  }
+
   private async setViewport(width: number, height: number): Promise<void> {
     const viewport = `${width}x${height}`;
     if (viewport === this.viewport) return;
@@ -443,6 +500,8 @@ export class Slot {
   }
 
   private answer(event: Protocol.Fetch.RequestPausedEvent): void {
+    if (!this.watching && this.loadSeen) this.unwatched ??= event.request.url;
+    this.answering.add(event.requestId);
     const reply = this.responder.reply({
       url: event.request.url,
       isNavigation: event.resourceType === "Document",
@@ -466,9 +525,9 @@ export class Slot {
               responseHeaders: Object.entries(reply.headers).map(([name, value]) => ({ name, value })),
               body: reply.body.toString("base64"),
             });
-    sent.catch(() => {
-      // The page went away mid-request: nothing left to answer.
-    });
+    // Failed when the page went away mid-request: nothing left to answer.
+    const done = () => this.answering.delete(requestId);
+    sent.then(done, done);
   }
 
   /** Chromium's full-page size: the content, at least the viewport. */

@@ -99,7 +99,12 @@ export interface RenderResult {
 }
 
 export const DEFAULT_DEADLINE_MS = 10_000;
-export const DEFAULT_CONCURRENCY = 3;
+/**
+ * Lanes (a browser each) rendering at once. On 2 cores a lane waits for Chromium to draw the frame
+ * it captures for much of each page; 4 lanes left 9% of the CPU idle where 3 left 14%, and rendered
+ * 0.83 of the ceiling against 0.79 (bench/render.ts 200, paired runs, 2026-11-29); 6 were slower.
+ */
+export const DEFAULT_CONCURRENCY = 4;
 /** ColBench pages are a few kB; megabytes of HTML only tie up a renderer parsing them. */
 export const DEFAULT_MAX_HTML_BYTES = 8 * 1024 * 1024;
 
