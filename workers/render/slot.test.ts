@@ -10,18 +10,20 @@ import { ChromiumPool } from "./pool";
 
 const chromium = defaultChromium();
 const LATE_MS = 400;
+/** Two lanes, pictures answered late. */
+const LATE_PICTURES = {
+  executablePath: chromium,
+  concurrency: 2,
+  subsetTailwind: true,
+  memoizeImages: false,
+  captureTimeoutMs: 15_000,
+  delayImagesMs: LATE_MS,
+};
 
 describe.skipIf(!existsSync(chromium))("a slot's capture", () => {
   let pool: ChromiumPool;
   beforeAll(async () => {
-    pool = await ChromiumPool.start({
-      executablePath: chromium,
-      concurrency: 2,
-      subsetTailwind: true,
-      memoizeImages: false,
-      captureTimeoutMs: 15_000,
-      delayImagesMs: LATE_MS,
-    });
+    pool = await ChromiumPool.start(LATE_PICTURES);
   });
   afterAll(async () => {
     await pool?.close();
@@ -52,15 +54,7 @@ describe.skipIf(!existsSync(chromium))("a slot's capture", () => {
 
   it("renders a page again, waiting, when it asks for a picture after its load event unwatched", async () => {
     // As if late-requests.ts missed a way to ask: these pages are not watched for late requests.
-    const unwatched = await ChromiumPool.start({
-      executablePath: chromium,
-      concurrency: 2,
-      subsetTailwind: true,
-      memoizeImages: false,
-      captureTimeoutMs: 15_000,
-      delayImagesMs: LATE_MS,
-      mayRequestAfterLoad: () => false,
-    });
+    const unwatched = await ChromiumPool.start({ ...LATE_PICTURES, mayRequestAfterLoad: () => false });
     try {
       const pages = pagesWithCssPictures();
       expectPictures(await Promise.all(pages.map((html) => unwatched.render(html, DEFAULT_RENDER_SETTINGS, 10_000))));

@@ -126,9 +126,9 @@ export class Slot {
   private loadSeen = false;
   /**
    * On a page that is not watched, a request the load event did not wait for (one asked for after
-   * it, or still being answered when it came): what the capture may lack.
+   * it, or still being answered when it came), so the capture may lack it.
    */
-  private unwatched: string | null = null;
+  private unwatched = false;
   /** Requests of the current page being answered (Fetch ids). */
   private readonly answering = new Set<string>();
 
@@ -218,7 +218,7 @@ export class Slot {
     const started = Date.now();
     const watch = mayChangeAfterParse(html) || (this.options.mayRequestAfterLoad ?? mayRequestAfterLoad)(html);
     const first = await this.renderOnce(html, settings, deadlineMs, watch);
-    if (this.unwatched === null || first.status !== "ok" || this.spent) return first;
+    if (!this.unwatched || first.status !== "ok" || this.spent) return first;
     // It asked for something after its load event that nothing waited for: again, waiting for it.
     return this.renderOnce(html, settings, Math.max(deadlineMs - (Date.now() - started), 1_000), true);
   }
@@ -234,7 +234,7 @@ export class Slot {
     if (this.uses >= MAX_USES || mayChangeAfterParse(html) || mayNavigateLater(html) || MAY_ANIMATE.test(html))
       this.spent = true;
     this.loadSeen = false;
-    this.unwatched = null;
+    this.unwatched = false;
     this.answering.clear();
     const ready = await within(
       Promise.all([this.setViewport(settings.width, settings.viewportHeight), this.watchRequests(watch)]),
@@ -418,7 +418,7 @@ export class Slot {
   private pageLoaded(): void {
     if (this.loadSeen) return;
     this.loadSeen = true;
-    if (!this.watching && this.answering.size > 0) this.unwatched ??= "a request still being answered when it loaded";
+    if (!this.watching && this.answering.size > 0) this.unwatched = true;
   }
 
   private async watchRequests(on: boolean): Promise<void> {
@@ -513,7 +513,7 @@ export class Slot {
   }
 
   private answer(event: Protocol.Fetch.RequestPausedEvent): void {
-    if (!this.watching && this.loadSeen) this.unwatched ??= event.request.url;
+    if (!this.watching && this.loadSeen) this.unwatched = true;
     this.answering.add(event.requestId);
     const reply = this.responder.reply({
       url: event.request.url,
