@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { PROFILES } from "../lib/colbench/render-profile";
 import { sharedColbenchDir } from "../lib/paths";
 import { clipExtent } from "../workers/render/extent";
+import type { CDPSession } from "puppeteer-core";
 import { naivePage, naiveRender } from "./naive-render";
 import { treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
@@ -54,92 +55,141 @@ export interface Ceiling {
   capture: ReadonlyArray<readonly [string, number]>;
   drawCpuMs: number;
   captureCpuMs: number;
+  /** Each page's first capture alone, CPU-ms per page by kind of process (the captures above are its average with the repeats). */
+  firstCapture: ReadonlyArray<readonly [string, number]>;
+  firstCaptureCpuMs: number;
   captureWallMs: number;
   /** cores x 1000 / (drawing + capture). */
   pagesPerS: number;
 }
 
 /**
- * Loads `pages` one after another in `executable` as a slot loads them, measures each page's
- * drawing and its capture (repeated `repeat` times, averaged), and the ceiling they give.
+ * Loads pages one after another in one Chromium as a slot loads them and adds up each page's
+ * drawing and its capture (repeated `repeat` times, averaged). Pages may come in several calls of
+ * measure(), so that bench/render.ts can take turns with the pool: the ceiling then sees the same
+ * moments of the machine as the pool does, not a later hour.
  */
-export async function measureCeiling(executable: string, pages: readonly string[], repeat = 5): Promise<Ceiling> {
-  // Drawing and capturing are measured as cheaply as the pool draws: each page served only the
-  // Tailwind rules it can match, pictures kept (the pool's answers).
-  const measured = await naivePage(executable, { subsetTailwind: true, memoizeImages: true });
-  const pid = measured.browser.process()?.pid;
-  if (pid === undefined) throw new Error("no browser process to measure");
-  const cdp = await measured.page.createCDPSession();
+export class CeilingMeter {
+  private readonly drawing = new Map<string, number>();
+  private readonly capturing = new Map<string, number>();
+  /** Each page's first capture alone: the one a pool pays for. */
+  private readonly firstCapturing = new Map<string, number>();
+  private pages = 0;
+  private captures = 0;
+  private captureMs = 0;
+  private larger = 0;
 
-  const drawing = new Map<string, number>();
-  const capturing = new Map<string, number>();
-  const add = (into: Map<string, number>, before: Map<string, number>) => {
-    for (const [kind, cpu] of treeCpuByKind(pid)) into.set(kind, (into.get(kind) ?? 0) + cpu - (before.get(kind) ?? 0));
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  let captures = 0;
-  let captureMs = 0;
-  let taller = 0;
-  for (const html of pages) {
-    let before = treeCpuByKind(pid);
-    measured.responder.begin(html);
-    await measured.page.setContent(html, { waitUntil: "load" });
-    await settle();
-    add(drawing, before);
-    const { cssContentSize } = await cdp.send("Page.getLayoutMetrics");
-    // Clipped to the profile's largest capture, as a slot clips it.
-    const { width, height } = clipExtent(
-      { width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height) },
-      GEOMETRY,
-    );
-    const fits = width <= GEOMETRY.width && height <= GEOMETRY.viewportHeight;
-    if (!fits) taller++;
-    const params = fits
-      ? { format: "png" as const, optimizeForSpeed: true }
-      : {
-          format: "png" as const,
-          optimizeForSpeed: true,
-          captureBeyondViewport: true,
-          clip: { x: 0, y: 0, width, height, scale: 1 },
-        };
-    before = treeCpuByKind(pid);
-    const t = performance.now();
-    for (let r = 0; r < repeat; r++) await cdp.send("Page.captureScreenshot", params);
-    captureMs += performance.now() - t;
-    captures += repeat;
-    add(capturing, before);
+  private constructor(
+    private readonly measured: Awaited<ReturnType<typeof naivePage>>,
+    private readonly pid: number,
+    private readonly cdp: CDPSession,
+    private readonly repeat: number,
+  ) {}
+
+  static async start(executable: string, repeat = 5): Promise<CeilingMeter> {
+    // Drawing and capturing are measured as cheaply as the pool draws: each page served only the
+    // Tailwind rules it can match, pictures kept (the pool's answers).
+    const measured = await naivePage(executable, { subsetTailwind: true, memoizeImages: true });
+    const pid = measured.browser.process()?.pid;
+    if (pid === undefined) {
+      await measured.browser.close();
+      throw new Error("no browser process to measure");
+    }
+    return new CeilingMeter(measured, pid, await measured.page.createCDPSession(), repeat);
   }
-  // What the browser does on its own meanwhile (timers, its network service) is not the pages'.
-  const idle = new Map<string, number>();
-  const before = treeCpuByKind(pid);
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS * pages.length));
-  add(idle, before);
-  await measured.browser.close();
 
-  const perPage = (spent: Map<string, number>, count: number, only?: Set<string>) =>
-    [...spent]
-      .filter(([kind]) => !only || only.has(kind))
-      .map(([kind, s]) => [kind, (Math.max(s - (only ? (idle.get(kind) ?? 0) : 0), 0) / count) * 1000] as const)
-      .filter(([, ms]) => ms > 0.05)
-      .sort((a, b) => b[1] - a[1]);
-  const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
-  const draw = perPage(drawing, pages.length, DRAWING);
-  const capture = perPage(capturing, captures);
-  const cores = os.availableParallelism();
-  const drawCpuMs = sum(draw);
-  const captureCpuMs = sum(capture);
-  return {
-    pages: pages.length,
-    larger: taller,
-    repeat,
-    cores,
-    draw,
-    capture,
-    drawCpuMs,
-    captureCpuMs,
-    captureWallMs: captureMs / captures,
-    pagesPerS: (cores * 1000) / (drawCpuMs + captureCpuMs),
-  };
+  /** Draws and captures `pages`; counted unless `warmup`. */
+  async measure(pages: readonly string[], warmup = false): Promise<void> {
+    const drawing = warmup ? new Map<string, number>() : this.drawing;
+    const capturing = warmup ? new Map<string, number>() : this.capturing;
+    for (const html of pages) {
+      let before = treeCpuByKind(this.pid);
+      this.measured.responder.begin(html);
+      await this.measured.page.setContent(html, { waitUntil: "load" });
+      await settle();
+      this.add(drawing, before);
+      const { cssContentSize } = await this.cdp.send("Page.getLayoutMetrics");
+      // Clipped to the profile's largest capture, as a slot clips it.
+      const { width, height } = clipExtent(
+        { width: Math.ceil(cssContentSize.width), height: Math.ceil(cssContentSize.height) },
+        GEOMETRY,
+      );
+      const fits = width <= GEOMETRY.width && height <= GEOMETRY.viewportHeight;
+      const params = fits
+        ? { format: "png" as const, optimizeForSpeed: true }
+        : {
+            format: "png" as const,
+            optimizeForSpeed: true,
+            captureBeyondViewport: true,
+            clip: { x: 0, y: 0, width, height, scale: 1 },
+          };
+      before = treeCpuByKind(this.pid);
+      const t = performance.now();
+      await this.cdp.send("Page.captureScreenshot", params);
+      if (!warmup) this.add(this.firstCapturing, before);
+      for (let r = 1; r < this.repeat; r++) await this.cdp.send("Page.captureScreenshot", params);
+      const ms = performance.now() - t;
+      this.add(capturing, before);
+      if (warmup) continue;
+      this.pages++;
+      if (!fits) this.larger++;
+      this.captureMs += ms;
+      this.captures += this.repeat;
+    }
+  }
+
+  /** Closes the browser; the ceiling the pages measured so far give. */
+  async finish(): Promise<Ceiling> {
+    // What the browser does on its own meanwhile (timers, its network service) is not the pages'.
+    const idle = new Map<string, number>();
+    const before = treeCpuByKind(this.pid);
+    await sleepFor(SETTLE_MS * this.pages);
+    this.add(idle, before);
+    await this.measured.browser.close();
+
+    const perPage = (spent: Map<string, number>, count: number, only?: Set<string>) =>
+      [...spent]
+        .filter(([kind]) => !only || only.has(kind))
+        .map(([kind, s]) => [kind, (Math.max(s - (only ? (idle.get(kind) ?? 0) : 0), 0) / count) * 1000] as const)
+        .filter(([, ms]) => ms > 0.05)
+        .sort((a, b) => b[1] - a[1]);
+    const sum = (parts: ReadonlyArray<readonly [string, number]>) => parts.reduce((total, [, ms]) => total + ms, 0);
+    const draw = perPage(this.drawing, this.pages, DRAWING);
+    const capture = perPage(this.capturing, this.captures);
+    const firstCapture = perPage(this.firstCapturing, this.pages);
+    const cores = os.availableParallelism();
+    const drawCpuMs = sum(draw);
+    const captureCpuMs = sum(capture);
+    return {
+      pages: this.pages,
+      larger: this.larger,
+      repeat: this.repeat,
+      cores,
+      draw,
+      capture,
+      drawCpuMs,
+      captureCpuMs,
+      firstCapture,
+      firstCaptureCpuMs: sum(firstCapture),
+      captureWallMs: this.captureMs / this.captures,
+      pagesPerS: (cores * 1000) / (drawCpuMs + captureCpuMs),
+    };
+  }
+
+  private add(into: Map<string, number>, before: Map<string, number>): void {
+    for (const [kind, cpu] of treeCpuByKind(this.pid))
+      into.set(kind, (into.get(kind) ?? 0) + cpu - (before.get(kind) ?? 0));
+  }
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const settle = () => sleepFor(SETTLE_MS);
+
+/** All of `pages` measured in one go (bench/render-capture.ts's own run). */
+export async function measureCeiling(executable: string, pages: readonly string[], repeat = 5): Promise<Ceiling> {
+  const meter = await CeilingMeter.start(executable, repeat);
+  await meter.measure(pages);
+  return meter.finish();
 }
 
 /** "kind ms, kind ms" */
@@ -184,7 +234,7 @@ async function main(): Promise<void> {
     `drawing a page (load, then ${SETTLE_MS} ms): ${drawCpuMs.toFixed(1)} CPU-ms (${showCpu(ceiling.draw)}; the browser's loading not counted)`,
   );
   console.log(
-    `capturing it once drawn: ${captureCpuMs.toFixed(1)} CPU-ms (${showCpu(ceiling.capture)}), ${ceiling.captureWallMs.toFixed(1)} ms wall, ${repeat} captures each`,
+    `capturing it once drawn: ${captureCpuMs.toFixed(1)} CPU-ms (${showCpu(ceiling.capture)}), ${ceiling.captureWallMs.toFixed(1)} ms wall, ${repeat} captures each; the first alone ${ceiling.firstCaptureCpuMs.toFixed(1)} (${showCpu(ceiling.firstCapture)})`,
   );
   console.log(
     `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveCpu * 1000).toFixed(1)} CPU-ms/page), same pages, ${NAIVE_PASSES} passes`,

@@ -1,13 +1,14 @@
 // Render throughput: the project's pool (lib/scoring/frontend/render.ts, cache off) against a naive loop
 // (one Puppeteer page: setContent, full-page screenshot) over the first N ColBench target pages,
 // both answering outside requests the same way offline and showing pages the same way
-// (PAGE_POLICY: settled animations, Chrome's default fonts). The two run in alternating chunks so a
-// change in the machine's background load hits both alike. Then it checks that both produced the
-// same pixels on a sample of pages. It also prints where the pool's CPU went, per page, by kind of
-// process (Chromium's browser, gpu-process, renderers, the zygote that reaps them, the worker).
-// Last, the ceiling (bench/render-capture.ts): what drawing and capturing the same pages costs the
-// pool's own Chromium binary, and the rate that allows on this machine's cores; the pool's rate is
-// printed against the naive loop's and against that ceiling.
+// (PAGE_POLICY: settled animations, Chrome's default fonts), and against the ceiling
+// (bench/render-capture.ts): what drawing and capturing the same pages costs the pool's own
+// Chromium binary, and the rate that allows on this machine's cores. The pool renders all N pages
+// as one batch; the naive loop and the ceiling each take half the pages before it and half after,
+// so a drift of the machine's speed (a fifth within an hour, seen here) falls on all three alike.
+// Then it checks that the pool and the naive loop produced the same pixels on a sample of pages.
+// It also prints where the pool's CPU went, per page, by kind of process (Chromium's browser,
+// gpu-process, renderers, the zygote that reaps them, the worker).
 //
 //   npx tsx bench/render.ts [N=300] [--sample K=40] [--concurrency C=3] [--ceiling-pages P=N] [--out DIR]
 //
@@ -20,10 +21,9 @@ import { decodePng } from "../lib/scoring/frontend/png";
 import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/frontend/render";
 import { defaultChromium } from "../lib/scoring/frontend/browsers";
 import { naivePage, naiveRender } from "./naive-render";
-import { measureCeiling, showCpu } from "./render-capture";
+import { CeilingMeter, showCpu } from "./render-capture";
 import { machineTicks, treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
 
-const CHUNK = 50;
 const WARMUP = 5;
 
 function args() {
@@ -81,12 +81,14 @@ async function main(): Promise<void> {
   // The naive loop is Puppeteer's fullPage capture, which is the studio-1280 profile's geometry.
   const pool = await RenderPool.start({ cache: false, concurrency, profile: "studio-1280" });
   const naive = await naivePage(process.env.BENCH_NAIVE_CHROMIUM ?? "/usr/bin/chromium");
+  const meter = ceilingPages > 0 ? await CeilingMeter.start(defaultChromium()) : null;
   console.log(
     `${pages.length} pages, ${pool.browserVersion}, pool (${concurrency} pages, worker process) vs one naive Puppeteer page`,
   );
   const warm = pages.slice(0, WARMUP);
   await Promise.all(warm.map((h) => pool.render(h)));
   for (const h of warm) await naiveRender(naive.page, h);
+  await meter?.measure(warm, true);
 
   const poolPngs = new Array<RenderResult>(pages.length);
   const naivePngs = new Array<Buffer>(pages.length);
@@ -109,34 +111,44 @@ async function main(): Promise<void> {
   const addKinds = (before: Map<string, number>, after: Map<string, number>) => {
     for (const [k, v] of after) kinds.set(k, (kinds.get(k) ?? 0) + v - (before.get(k) ?? 0));
   };
-  for (let start = 0; start < pages.length; start += CHUNK) {
-    const chunk = pages.slice(start, start + CHUNK);
-    let cpu = cpuOf(pool.workerPid) + selfCpu();
+  // The peers take their turns on either side of the pool, in mirror order: a drift of the
+  // machine's speed that is steady over the run falls on both sides alike.
+  const half = Math.ceil(pages.length / 2);
+  const peers = async (start: number, end: number, order: "naive first" | "ceiling first") => {
+    const naiveTurn = async () => {
+      const cpu = cpuOf(naivePid) + selfCpu();
+      const t = performance.now();
+      for (let i = start; i < end; i++) naivePngs[i] = await naiveRender(naive.page, pages[i]!);
+      naiveMs += performance.now() - t;
+      naiveCpu += cpuOf(naivePid) + selfCpu() - cpu;
+    };
+    // CPU per page, so how long the turn takes does not move it.
+    const ceilingTurn = async () => meter?.measure(pages.slice(start, Math.min(end, ceilingPages)));
+    for (const turn of order === "naive first" ? [naiveTurn, ceilingTurn] : [ceilingTurn, naiveTurn]) await turn();
+    process.stderr.write(`peers ${end}/${pages.length} `);
+  };
+  await peers(0, half, "naive first");
+  {
+    // The pool renders all pages as one batch, as a scoring run hands them over: taking turns in
+    // chunks would leave its lanes idle at each chunk's end (3 points of the CPU in 50-page chunks).
+    const cpu = cpuOf(pool.workerPid) + selfCpu();
     const kindsBefore = pool.workerPid === undefined ? new Map<string, number>() : treeCpuByKind(pool.workerPid);
     const ticks = machineTicks();
-    let t = performance.now();
-    const rendered = await Promise.all(chunk.map((h) => pool.render(h)));
+    const t = performance.now();
+    const rendered = await Promise.all(pages.map((h) => pool.render(h)));
     poolMs += performance.now() - t;
     const ticksAfter = machineTicks();
-    poolTicks = {
-      busy: poolTicks.busy + ticksAfter.busy - ticks.busy,
-      idle: poolTicks.idle + ticksAfter.idle - ticks.idle,
-    };
+    poolTicks = { busy: ticksAfter.busy - ticks.busy, idle: ticksAfter.idle - ticks.idle };
     poolCpu += cpuOf(pool.workerPid) + selfCpu() - cpu;
     if (pool.workerPid !== undefined) addKinds(kindsBefore, treeCpuByKind(pool.workerPid));
-    rendered.forEach((r, i) => (poolPngs[start + i] = r));
-    cpu = cpuOf(naivePid) + selfCpu();
-    t = performance.now();
-    for (let i = 0; i < chunk.length; i++) naivePngs[start + i] = await naiveRender(naive.page, chunk[i]!);
-    naiveMs += performance.now() - t;
-    naiveCpu += cpuOf(naivePid) + selfCpu() - cpu;
-    process.stderr.write(`\r${Math.min(start + CHUNK, pages.length)}/${pages.length}`);
+    rendered.forEach((r, i) => (poolPngs[i] = r));
+    process.stderr.write("pool ");
   }
+  await peers(half, pages.length, "ceiling first");
   process.stderr.write("\n");
   await pool.close();
   await naive.browser.close();
-  // Measured after both, on a machine they no longer share; CPU per page, so wall time elsewhere does not move it.
-  const ceiling = ceilingPages > 0 ? await measureCeiling(defaultChromium(), pages.slice(0, ceilingPages)) : null;
+  const ceiling = meter ? await meter.finish() : null;
 
   const poolRate = pages.length / (poolMs / 1000);
   const naiveRate = pages.length / (naiveMs / 1000);
