@@ -4,13 +4,15 @@
 // (PAGE_POLICY: settled animations, Chrome's default fonts), and against the ceiling
 // (bench/render-capture.ts): what drawing and capturing the same pages costs the pool's own
 // Chromium binary, and the rate that allows on this machine's cores. The pool renders all N pages
-// as one batch; the naive loop and the ceiling each take half the pages before it and half after,
-// so a drift of the machine's speed (a fifth within an hour, seen here) falls on all three alike.
+// as one batch, P times over; the naive loop and the ceiling take their turns between and around
+// those passes, a (P+1)th of the pages each time, so a drift of the machine's speed (a fifth within
+// an hour, seen here) falls on all three alike, and the pool's short passes (~6 s for 200 pages)
+// are not one sample.
 // Then it checks that the pool and the naive loop produced the same pixels on a sample of pages.
 // It also prints where the pool's CPU went, per page, by kind of process (Chromium's browser,
 // gpu-process, renderers, the zygote that reaps them, the worker).
 //
-//   npx tsx bench/render.ts [N=300] [--sample K=40] [--concurrency C=3] [--ceiling-pages P=N] [--out DIR]
+//   npx tsx bench/render.ts [N=300] [--passes P=3] [--sample K=40] [--concurrency C=4] [--ceiling-pages P=N] [--out DIR]
 //
 // --out DIR keeps the pool's PNGs (DIR/NNNN.png) for looking at them.
 
@@ -36,12 +38,14 @@ function args() {
     return value;
   };
   const sample = Number(opt("--sample") ?? 40);
+  const passes = Number(opt("--passes") ?? 3);
   const concurrency = Number(opt("--concurrency") ?? DEFAULT_CONCURRENCY);
   const out = opt("--out");
   const ceilingPages = opt("--ceiling-pages");
   const n = Number(argv[0] ?? 300);
   if (!Number.isInteger(n) || n < 1) throw new Error(`N must be a positive integer, got ${argv[0]}`);
-  return { n, sample, out, concurrency, ceilingPages: ceilingPages === undefined ? n : Number(ceilingPages) };
+  if (!Number.isInteger(passes) || passes < 1) throw new Error(`--passes must be a positive integer`);
+  return { n, sample, passes, out, concurrency, ceilingPages: ceilingPages === undefined ? n : Number(ceilingPages) };
 }
 
 function samePixels(a: Uint8Array, b: Uint8Array): { same: boolean; detail: string } {
@@ -70,7 +74,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  const { n, sample, out, concurrency, ceilingPages } = args();
+  const { n, sample, passes, out, concurrency, ceilingPages } = args();
   const pages = readFileSync(file, "utf8")
     .split("\n")
     .filter((l) => l.trim())
@@ -93,6 +97,8 @@ async function main(): Promise<void> {
   const poolPngs = new Array<RenderResult>(pages.length);
   const naivePngs = new Array<Buffer>(pages.length);
   let poolMs = 0;
+  /** Every pass's results (poolPngs keeps the last pass's, for the pixel check). */
+  const everyPoolResult: RenderResult[] = [];
   let naiveMs = 0;
   let poolCpu = 0;
   let naiveCpu = 0;
@@ -111,10 +117,12 @@ async function main(): Promise<void> {
   const addKinds = (before: Map<string, number>, after: Map<string, number>) => {
     for (const [k, v] of after) kinds.set(k, (kinds.get(k) ?? 0) + v - (before.get(k) ?? 0));
   };
-  // The peers take their turns on either side of the pool, in mirror order: a drift of the
-  // machine's speed that is steady over the run falls on both sides alike.
-  const half = Math.ceil(pages.length / 2);
-  const peers = async (start: number, end: number, order: "naive first" | "ceiling first") => {
+  // The pool renders all pages PASSES times; the peers take their turns between the passes and on
+  // either side of them, a part of the pages each time, in alternating order, so that a drift of
+  // the machine's speed that is steady over the run falls on all three alike.
+  const peers = async (part: number) => {
+    const start = Math.floor((part * pages.length) / (passes + 1));
+    const end = Math.floor(((part + 1) * pages.length) / (passes + 1));
     const naiveTurn = async () => {
       const cpu = cpuOf(naivePid) + selfCpu();
       const t = performance.now();
@@ -124,13 +132,12 @@ async function main(): Promise<void> {
     };
     // CPU per page, so how long the turn takes does not move it.
     const ceilingTurn = async () => meter?.measure(pages.slice(start, Math.min(end, ceilingPages)));
-    for (const turn of order === "naive first" ? [naiveTurn, ceilingTurn] : [ceilingTurn, naiveTurn]) await turn();
+    for (const turn of part % 2 === 0 ? [naiveTurn, ceilingTurn] : [ceilingTurn, naiveTurn]) await turn();
     process.stderr.write(`peers ${end}/${pages.length} `);
   };
-  await peers(0, half, "naive first");
-  {
-    // The pool renders all pages as one batch, as a scoring run hands them over: taking turns in
-    // chunks would leave its lanes idle at each chunk's end (3 points of the CPU in 50-page chunks).
+  // Each pass is one batch of all pages, as a scoring run hands them over: taking turns in small
+  // chunks would leave the lanes idle at each chunk's end (3 points of the CPU in 50-page chunks).
+  const poolPass = async () => {
     const cpu = cpuOf(pool.workerPid) + selfCpu();
     const kindsBefore = pool.workerPid === undefined ? new Map<string, number>() : treeCpuByKind(pool.workerPid);
     const ticks = machineTicks();
@@ -138,28 +145,36 @@ async function main(): Promise<void> {
     const rendered = await Promise.all(pages.map((h) => pool.render(h)));
     poolMs += performance.now() - t;
     const ticksAfter = machineTicks();
-    poolTicks = { busy: ticksAfter.busy - ticks.busy, idle: ticksAfter.idle - ticks.idle };
+    poolTicks = {
+      busy: poolTicks.busy + ticksAfter.busy - ticks.busy,
+      idle: poolTicks.idle + ticksAfter.idle - ticks.idle,
+    };
     poolCpu += cpuOf(pool.workerPid) + selfCpu() - cpu;
     if (pool.workerPid !== undefined) addKinds(kindsBefore, treeCpuByKind(pool.workerPid));
     rendered.forEach((r, i) => (poolPngs[i] = r));
+    everyPoolResult.push(...rendered);
     process.stderr.write("pool ");
+  };
+  for (let pass = 0; pass < passes; pass++) {
+    await peers(pass);
+    await poolPass();
   }
-  await peers(half, pages.length, "ceiling first");
+  await peers(passes);
   process.stderr.write("\n");
   await pool.close();
   await naive.browser.close();
   const ceiling = meter ? await meter.finish() : null;
 
-  const poolRate = pages.length / (poolMs / 1000);
+  const poolRate = everyPoolResult.length / (poolMs / 1000);
   const naiveRate = pages.length / (naiveMs / 1000);
-  const statuses = poolPngs.reduce<Record<string, number>>(
+  const statuses = everyPoolResult.reduce<Record<string, number>>(
     (acc, r) => ((acc[r.status] = (acc[r.status] ?? 0) + 1), acc),
     {},
   );
-  const aborted = poolPngs.reduce((s, r) => s + r.aborted, 0);
-  const perPage = (cpu: number) => ((cpu / pages.length) * 1000).toFixed(1);
+  const aborted = everyPoolResult.reduce((s, r) => s + r.aborted, 0);
+  const perPage = (cpu: number, count = pages.length) => ((cpu / count) * 1000).toFixed(1);
   console.log(
-    `pool:  ${poolRate.toFixed(1)} pages/s (${(poolMs / 1000).toFixed(1)} s, ${perPage(poolCpu)} CPU-ms/page) statuses ${JSON.stringify(statuses)}, ${aborted} requests refused`,
+    `pool:  ${poolRate.toFixed(1)} pages/s (${passes} x ${pages.length} pages in ${(poolMs / 1000).toFixed(1)} s, ${perPage(poolCpu, everyPoolResult.length)} CPU-ms/page) statuses ${JSON.stringify(statuses)}, ${aborted} requests refused`,
   );
   // Ticks are hundredths of a second of one core.
   const machineMs = (poolTicks.busy + poolTicks.idle) * 10;
@@ -168,7 +183,9 @@ async function main(): Promise<void> {
     `machine while the pool ran: ${((100 * poolCpu * 1000) / machineMs).toFixed(0)}% the pool, ${((100 * othersMs) / machineMs).toFixed(0)}% other processes, ${((100 * poolTicks.idle * 10) / machineMs).toFixed(0)}% idle`,
   );
   const breakdown = [...kinds].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
-  console.log(`pool CPU by process (ms/page): ${breakdown.map(([k, v]) => `${k} ${perPage(v)}`).join(", ")}`);
+  console.log(
+    `pool CPU by process (ms/page): ${breakdown.map(([k, v]) => `${k} ${perPage(v, everyPoolResult.length)}`).join(", ")}`,
+  );
   console.log(
     `naive: ${naiveRate.toFixed(1)} pages/s (${(naiveMs / 1000).toFixed(1)} s, ${perPage(naiveCpu)} CPU-ms/page)`,
   );
@@ -210,7 +227,7 @@ async function main(): Promise<void> {
             ceiling_cpu_ms_per_page: Number((ceiling.drawCpuMs + ceiling.captureCpuMs).toFixed(1)),
           }
         : {}),
-      pool_cpu_ms_per_page: Number(perPage(poolCpu)),
+      pool_cpu_ms_per_page: Number(perPage(poolCpu, everyPoolResult.length)),
       naive_cpu_ms_per_page: Number(perPage(naiveCpu)),
       pixel_sample: k,
       pixel_identical: k - mismatches.length,
