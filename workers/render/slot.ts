@@ -69,8 +69,10 @@ export const PAGE_POLICY = [
   ],
 ] as const;
 /**
- * Without the frame-rate limit (see browser.ts) a page left animating in an idle slot would draw
- * frames as fast as the CPU allows, so slots that showed one are replaced.
+ * A page left animating in an idle slot (an infinite CSS animation, an animated picture) would go
+ * on drawing a frame every 16 ms until the next page replaced it, so slots that showed one are
+ * replaced. (Without the frame-rate limit, tried for the capture's wait, it was as fast as the CPU
+ * allows: workers/render/README.md.)
  */
 const MAY_ANIMATE = /animat|marquee|keyframes|data:image\/(gif|webp|png)/i;
 const CONTROL_TIMEOUT_MS = 3_000;
