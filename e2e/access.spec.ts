@@ -722,6 +722,9 @@ test("seats stay in their role: neither seat's browser, cookies or answers hold 
       page.getByRole("heading", { name: mine === "agent" ? "You are the agent" : "You are the collaborator" }),
     ).toBeVisible();
     await expect(page.getByTestId("agent-seat-link")).toHaveCount(0);
+    // The seat's live stream has answered: the page has asked for all it shows (before that, on a
+    // busy machine, only the page and its first scripts had come back, 3 bodies).
+    await expect(page.getByText("Connecting…")).toHaveCount(0, { timeout: 30_000 });
     if (mine === "simulator")
       await page.screenshot({ path: `${shots}/access-collaborator-seat-no-agent-key.png`, fullPage: true });
     await Promise.race([recorder.settle(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
