@@ -12,7 +12,7 @@
 // It also prints where the pool's CPU went, per page, by kind of process (Chromium's browser,
 // gpu-process, renderers, the zygote that reaps them, the worker).
 //
-//   npx tsx bench/render.ts [N=300] [--passes P=3] [--sample K=40] [--concurrency C=4] [--ceiling-pages P=N] [--out DIR]
+//   npx tsx bench/render.ts [N=300] [--passes P=3] [--sample K=40] [--concurrency C=4] [--ceiling-pages M=N] [--out DIR]
 //
 // --out DIR keeps the pool's PNGs (DIR/NNNN.png) for looking at them.
 
@@ -97,6 +97,8 @@ async function main(): Promise<void> {
   const poolPngs = new Array<RenderResult>(pages.length);
   const naivePngs = new Array<Buffer>(pages.length);
   let poolMs = 0;
+  /** Pages per second of each pass: the later passes meet pictures the first one already made (the worker keeps them). */
+  const passRates: number[] = [];
   /** Every pass's results (poolPngs keeps the last pass's, for the pixel check). */
   const everyPoolResult: RenderResult[] = [];
   let naiveMs = 0;
@@ -129,9 +131,13 @@ async function main(): Promise<void> {
       for (let i = start; i < end; i++) naivePngs[i] = await naiveRender(naive.page, pages[i]!);
       naiveMs += performance.now() - t;
       naiveCpu += cpuOf(naivePid) + selfCpu() - cpu;
+      // Nothing left on show while the others take their turns (a page may animate).
+      await naive.page.setContent("<!doctype html>");
     };
     // CPU per page, so how long the turn takes does not move it.
-    const ceilingTurn = async () => meter?.measure(pages.slice(start, Math.min(end, ceilingPages)));
+    // --ceiling-pages M: the first M/N of each part, so the ceiling's pages still come in every turn.
+    const ceilingEnd = start + Math.ceil(((end - start) * ceilingPages) / pages.length);
+    const ceilingTurn = async () => meter?.measure(pages.slice(start, ceilingEnd));
     for (const turn of part % 2 === 0 ? [naiveTurn, ceilingTurn] : [ceilingTurn, naiveTurn]) await turn();
     process.stderr.write(`peers ${end}/${pages.length} `);
   };
@@ -143,7 +149,9 @@ async function main(): Promise<void> {
     const ticks = machineTicks();
     const t = performance.now();
     const rendered = await Promise.all(pages.map((h) => pool.render(h)));
-    poolMs += performance.now() - t;
+    const ms = performance.now() - t;
+    poolMs += ms;
+    passRates.push(pages.length / (ms / 1000));
     const ticksAfter = machineTicks();
     poolTicks = {
       busy: poolTicks.busy + ticksAfter.busy - ticks.busy,
@@ -176,6 +184,7 @@ async function main(): Promise<void> {
   console.log(
     `pool:  ${poolRate.toFixed(1)} pages/s (${passes} x ${pages.length} pages in ${(poolMs / 1000).toFixed(1)} s, ${perPage(poolCpu, everyPoolResult.length)} CPU-ms/page) statuses ${JSON.stringify(statuses)}, ${aborted} requests refused`,
   );
+  console.log(`pool passes: ${passRates.map((r) => r.toFixed(1)).join(", ")} pages/s`);
   // Ticks are hundredths of a second of one core.
   const machineMs = (poolTicks.busy + poolTicks.idle) * 10;
   const othersMs = Math.max(poolTicks.busy * 10 - poolCpu * 1000, 0);
@@ -194,7 +203,7 @@ async function main(): Promise<void> {
     console.log(
       `ceiling: ${ceiling.pagesPerS.toFixed(1)} pages/s = ${(ceiling.pagesPerS / naiveRate).toFixed(2)}x the naive loop` +
         ` (${ceiling.pages} pages, ${ceiling.cores} cores: drawing ${ceiling.drawCpuMs.toFixed(1)} CPU-ms [${showCpu(ceiling.draw)}]` +
-        ` + capture ${ceiling.captureCpuMs.toFixed(1)} [${showCpu(ceiling.capture)}])`,
+        ` + capture ${ceiling.captureCpuMs.toFixed(1)} [${showCpu(ceiling.capture)}], the first alone ${ceiling.firstCaptureCpuMs.toFixed(1)})`,
     );
     console.log(`pool / ceiling: ${(poolRate / ceiling.pagesPerS).toFixed(2)}`);
   }

@@ -304,7 +304,7 @@ export class Slot {
       this.spent = true;
       return this.fallback(status === "ok" ? "failed" : status, shot);
     }
-    const verdict = await this.check(written, navigations, shot, settings, html, measured);
+    const verdict = await this.check(written, navigations, shot, settings, html);
     // A page captured as it stood at its deadline is not held to its extent or content, but a
     // capture of another document is no capture of it at all.
     if ("why" in verdict && (status === "ok" || verdict.navigated)) {
@@ -351,8 +351,7 @@ export class Slot {
 
   /**
    * The checks of a capture (verify.ts), in one call on the handle taken before the page was
-   * written: it fails when that document's context is gone, i.e. the frame navigated. `measured`:
-   * the page's final layout, when settle() saw it (see there), so it is not asked for again.
+   * written: it fails when that document's context is gone, i.e. the frame navigated.
    */
   private async check(
     documentId: string,
@@ -360,7 +359,6 @@ export class Slot {
     shot: { width: number; height: number },
     settings: RenderSettings,
     html: string,
-    measured: Extent | undefined,
   ): Promise<ReturnType<typeof verifyCapture>> {
     const measure = settings.extent === "document" ? MEASURE_DOCUMENT_EXTENT : "null";
     const facts = await within(
@@ -389,7 +387,7 @@ export class Slot {
       return {
         why: `the capture could not be checked: ${facts.exceptionDetails.exception?.description ?? facts.exceptionDetails.text}`,
       };
-    return this.verdict(facts.result.value as DocumentFacts | null, navigationsBefore, shot, settings, html, measured);
+    return this.verdict(facts.result.value as DocumentFacts | null, navigationsBefore, shot, settings, html);
   }
 
   private async verdict(
@@ -398,7 +396,6 @@ export class Slot {
     shot: Extent,
     settings: RenderSettings,
     html: string,
-    measured: Extent | undefined,
   ): Promise<ReturnType<typeof verifyCapture>> {
     if (facts?.refresh) this.spent = true;
     const sameDocument = facts !== null && this.navigations === navigationsBefore;
@@ -406,12 +403,10 @@ export class Slot {
     if (sameDocument) {
       // Measured by the capture's own rule, clipped as the capture is.
       const v = facts.extent;
-      const documentExtent =
+      const size =
         settings.extent === "document" && Array.isArray(v) && v[0] > 0 && v[1] > 0
           ? { width: v[0], height: v[1] }
-          : null;
-      const fullPage = settings.extent === "document" ? undefined : measured;
-      const size = documentExtent ?? fullPage ?? (await this.fullPageSize().catch(() => null));
+          : await this.fullPageSize().catch(() => null);
       extent = size && clipExtent(size, settings);
     }
     return verifyCapture(
