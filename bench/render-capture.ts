@@ -101,14 +101,12 @@ export class CeilingMeter {
 
   /** Draws and captures `pages`; counted unless `warmup`. */
   async measure(pages: readonly string[], warmup = false): Promise<void> {
-    const drawing = warmup ? new Map<string, number>() : this.drawing;
-    const capturing = warmup ? new Map<string, number>() : this.capturing;
     for (const html of pages) {
       let before = treeCpuByKind(this.pid);
       this.measured.responder.begin(html);
       await this.measured.page.setContent(html, { waitUntil: "load" });
       await settle();
-      this.add(drawing, before);
+      if (!warmup) this.add(this.drawing, before);
       const { cssContentSize } = await this.cdp.send("Page.getLayoutMetrics");
       // Clipped to the profile's largest capture, as a slot clips it.
       const { width, height } = clipExtent(
@@ -134,8 +132,8 @@ export class CeilingMeter {
       t = performance.now();
       for (let r = 1; r < this.repeat; r++) await this.cdp.send("Page.captureScreenshot", params);
       ms += performance.now() - t;
-      this.add(capturing, before);
       if (warmup) continue;
+      this.add(this.capturing, before);
       this.pages++;
       if (!fits) this.larger++;
       this.captureMs += ms;
