@@ -189,9 +189,13 @@ export class CeilingMeter {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const settle = () => sleepFor(SETTLE_MS);
 
-/** All of `pages` measured in one go (bench/render-capture.ts's own run). */
+/** Pages drawn first and not counted: a fresh browser's first pages cost several times more (fonts, caches). */
+const WARMUP = 5;
+
+/** All of `pages` measured in one go (bench/render-capture.ts's own run), after a warm-up on the first of them. */
 export async function measureCeiling(executable: string, pages: readonly string[], repeat = 5): Promise<Ceiling> {
   const meter = await CeilingMeter.start(executable, repeat);
+  await meter.measure(pages.slice(0, WARMUP), true);
   await meter.measure(pages);
   return meter.finish();
 }
