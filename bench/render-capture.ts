@@ -189,8 +189,8 @@ export class CeilingMeter {
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const settle = () => sleepFor(SETTLE_MS);
 
-/** Pages drawn first and not counted: a fresh browser's first pages cost several times more (fonts, caches). */
-const WARMUP = 5;
+/** Pages drawn first and not counted, here and by bench/render.ts: a fresh browser's first pages cost several times more (fonts, caches). */
+export const WARMUP = 5;
 
 /** All of `pages` measured in one go (bench/render-capture.ts's own run), after a warm-up on the first of them. */
 export async function measureCeiling(executable: string, pages: readonly string[], repeat = 5): Promise<Ceiling> {

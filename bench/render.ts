@@ -23,10 +23,8 @@ import { decodePng } from "../lib/scoring/frontend/png";
 import { DEFAULT_CONCURRENCY, RenderPool, type RenderResult } from "../lib/scoring/frontend/render";
 import { defaultChromium } from "../lib/scoring/frontend/browsers";
 import { naivePage, naiveRender } from "./naive-render";
-import { CeilingMeter, showCpu } from "./render-capture";
+import { CeilingMeter, showCpu, WARMUP } from "./render-capture";
 import { machineTicks, treeCpuByKind, treeCpuSeconds } from "./proc-cpu";
-
-const WARMUP = 5;
 
 function args() {
   const argv = process.argv.slice(2);
