@@ -8,6 +8,8 @@ import { chromiumPath, chromiumArgs } from "./e2e/chromium";
 // fall back to default-v2 as offline); a spec that needs the hub starts its own studio on a test double.
 process.env.HF_HUB_OFFLINE = "1";
 process.env.HF_HUB_CACHE = path.join(os.tmpdir(), "colbench-e2e-empty-hf-cache");
+// New PGlite folders come from a cluster image of the tests' own (lib/db/cluster-image.ts), not the developer's cache.
+process.env.COLBENCH_PGLITE_IMAGES = path.join(os.tmpdir(), "colbench-tests-pglite-images");
 // A model server that cannot be reached fails its episodes after 20 s, not the usual 10 minutes:
 // long enough for a seat's page to be seen waiting and for the server to come back meanwhile (the
 // breaker's probes are up to 8 s apart; e2e/play.spec.ts).

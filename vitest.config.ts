@@ -31,6 +31,9 @@ export default defineConfig({
       HF_HUB_CACHE: path.join(os.tmpdir(), "colbench-tests-empty-hf-cache"),
       HF_TOKEN: "",
       COLBENCH_ONNX_CACHE: path.join(os.tmpdir(), "colbench-tests-onnx-graphs"),
+      // New PGlite folders are copied from a cluster image (lib/db/cluster-image.ts) kept apart from
+      // the developer's own cache; built by the first test that needs one.
+      COLBENCH_PGLITE_IMAGES: path.join(os.tmpdir(), "colbench-tests-pglite-images"),
     },
   },
 });

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { seedFromImage } from "./cluster-image";
 import { PgliteServer } from "./pglite-server";
 import { PreparedStatements, textParsers } from "./prepared-statements";
 import { SessionGate } from "./session-gate";
@@ -47,7 +48,10 @@ async function main(): Promise<void> {
   let statistics: StatisticsKeeper | undefined;
   try {
     // PGlite does not create parent folders.
-    if (init.dataDir) fs.mkdirSync(path.dirname(init.dataDir), { recursive: true });
+    if (init.dataDir) {
+      fs.mkdirSync(path.dirname(init.dataDir), { recursive: true });
+      await seedFromImage(init.dataDir, (line) => process.stderr.write(`${line}\n`));
+    }
     pg = await PGlite.create(init.dataDir);
     const gate = new SessionGate();
     // Backups read a copy of the folder (lib/db/snapshot.ts); an in-memory database has none.

@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { PGlite } from "@electric-sql/pglite";
+
+// A new PGlite folder starts as a copy of a freshly initialised cluster rather than running initdb
+// again. PGlite's initdb is WebAssembly that takes 1.5-3 s and 2-4.5 CPU-s on this machine kind, and
+// its result depends only on the PGlite build (its settings are fixed: UTC, the C locale, whatever the
+// environment says), so one image per PGlite version serves every folder: copying it takes ~0.1 s.
+// Migrations still run on the copy as on any new folder, so `applied` and `_prisma_migrations` say what
+// happened to it. The copies share the image's system identifier (pg_control), which only physical
+// replication and WAL archives read; neither exists here.
+//
+// The image is built once per machine, in a scratch folder beside it and renamed into place only
+// after PGlite closed it cleanly, so a crash or a second process building at the same time never
+// leaves a partial image. Where no image can be kept (a read-only cache, a full disk), the folder is
+// created by PGlite as before, and the reason is printed once.
+
+/** COLBENCH_PGLITE_IMAGES: where images are kept ("off": none, every folder runs initdb). */
+export function imagesRoot(): string | null {
+  const set = process.env.COLBENCH_PGLITE_IMAGES;
+  if (set === "off") return null;
+  if (set) return path.resolve(set);
+  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "colbench", "pglite-images");
+}
+
+function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  // The package does not export its package.json; its entry lies in dist/ beside it.
+  const entry = require.resolve("@electric-sql/pglite");
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(entry), "..", "package.json"), "utf8")) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+/** The image's folder for the installed PGlite; complete when it holds PG_VERSION (written by initdb, renamed in last). */
+export function imagePath(root: string): string {
+  return path.join(root, `pglite-${pgliteVersion()}`);
+}
+
+const isComplete = (image: string) => fs.existsSync(path.join(image, "PG_VERSION"));
+
+async function buildImage(image: string): Promise<void> {
+  await fsp.mkdir(path.dirname(image), { recursive: true });
+  const scratch = await fsp.mkdtemp(`${image}.building-`);
+  try {
+    const pg = await PGlite.create(path.join(scratch, "cluster"));
+    await pg.close();
+    try {
+      await fsp.rename(path.join(scratch, "cluster"), image);
+    } catch (error) {
+      // Another process renamed its own image into place first: the same bytes, so keep that one.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (!((code === "ENOTEMPTY" || code === "EEXIST") && isComplete(image))) throw error;
+    }
+  } finally {
+    await fsp.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+export type Seeding = "existing" | "copied" | "built and copied" | "not seeded";
+
+/**
+ * Fills `dir` from the image when it is missing or empty (the caller holds the folder's ownership
+ * lock, so nobody else writes it meanwhile); leaves any other folder alone. The copy lands beside
+ * `dir` first and is renamed in, so a folder is either whole or absent.
+ */
+export async function seedFromImage(dir: string, warn: (line: string) => void): Promise<Seeding> {
+  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return "existing";
+  const root = imagesRoot();
+  if (!root) return "not seeded";
+  const image = imagePath(root);
+  const pending = `${dir}.seeding`;
+  try {
+    const built = !isComplete(image);
+    if (built) await buildImage(image);
+    // A copy left by a start that died midway is stale: this process holds the folder's lock.
+    await fsp.rm(pending, { recursive: true, force: true });
+    await fsp.cp(image, pending, { recursive: true });
+    await fsp.rm(dir, { recursive: true, force: true });
+    await fsp.rename(pending, dir);
+    return built ? "built and copied" : "copied";
+  } catch (error) {
+    await fsp.rm(pending, { recursive: true, force: true }).catch(() => {});
+    warn(
+      `colbench: no PGlite image at ${image} (${(error as Error).message}); initialising ${dir} from scratch (set COLBENCH_PGLITE_IMAGES to a writable folder, or "off")`,
+    );
+    return "not seeded";
+  }
+}
