@@ -8,7 +8,8 @@ import { PGlite } from "@electric-sql/pglite";
 // A new PGlite folder starts as a copy of a freshly initialised cluster rather than running initdb
 // again. PGlite's initdb is WebAssembly that takes 1.5-3 s and 2-4.5 CPU-s on this machine kind, and
 // its result depends only on the PGlite build (its settings are fixed: UTC, the C locale, whatever the
-// environment says), so one image per PGlite version serves every folder: copying it takes ~0.1 s.
+// environment says), so one image per PGlite version serves every folder: copying its ~970 files
+// (39 MB, 16 of them the write-ahead log's first segment) takes 0.1-0.7 s.
 // Migrations still run on the copy as on any new folder, so `applied` and `_prisma_migrations` say what
 // happened to it. The copies share the image's system identifier (pg_control), which only physical
 // replication and WAL archives read; neither exists here.
@@ -79,7 +80,9 @@ export async function seedFromImage(dir: string, warn: (line: string) => void): 
     if (built) await buildImage(image);
     // A copy left by a start that died midway is stale: this process holds the folder's lock.
     await fsp.rm(pending, { recursive: true, force: true });
-    await fsp.cp(image, pending, { recursive: true });
+    // Synchronous: this thread has nothing else to do yet, and Node's cpSync copies the ~970 files in
+    // half the time its promise version takes. A copy-on-write clone where the file system has one.
+    fs.cpSync(image, pending, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
     await fsp.rm(dir, { recursive: true, force: true });
     await fsp.rename(pending, dir);
     return built ? "built and copied" : "copied";
