@@ -24,7 +24,6 @@ describe("a new PGlite folder from the cluster image", () => {
     expect(await seedFromImage(folder("b"), (line) => warnings.push(line))).toBe("copied");
     expect(warnings).toEqual([]);
     expect(fs.readdirSync(root)).toEqual([path.basename(imagePath(root))]);
-    expect(fs.existsSync(`${folder("a")}.seeding`)).toBe(false);
 
     // A seeded folder is an unmigrated cluster: opening it applies every migration, as on a new folder.
     const a = await openDatabase({ pgliteDir: folder("a"), url: "" });
@@ -66,16 +65,24 @@ describe("a new PGlite folder from the cluster image", () => {
     expect(fs.readdirSync(folder("kept"))).toEqual(["mine.txt"]);
   });
 
-  it("replaces a copy left half-done by a start that died, and fills an empty folder", async () => {
+  it("fills again a folder a start left half-filled, and fills an empty folder reached through a link in place", async () => {
     process.env.COLBENCH_PGLITE_IMAGES = folder("images");
-    fs.mkdirSync(`${folder("half")}.seeding`, { recursive: true });
-    fs.writeFileSync(path.join(`${folder("half")}.seeding`, "PG_VERSION"), "torn");
+    const image = imagePath(folder("images"));
     fs.mkdirSync(folder("half"));
+    fs.writeFileSync(path.join(folder("half"), ".colbench-filling"), "");
+    fs.writeFileSync(path.join(folder("half"), "PG_VERSION"), "torn");
     expect(await seedFromImage(folder("half"), () => {})).toBe("copied");
-    expect(fs.existsSync(`${folder("half")}.seeding`)).toBe(false);
+    expect(fs.readdirSync(folder("half")).sort()).toEqual(fs.readdirSync(image).sort());
     expect(fs.readFileSync(path.join(folder("half"), "PG_VERSION"), "utf8")).toBe(
-      fs.readFileSync(path.join(imagePath(folder("images")), "PG_VERSION"), "utf8"),
+      fs.readFileSync(path.join(image, "PG_VERSION"), "utf8"),
     );
+
+    // A data folder kept on another disk: the link stays a link, the cluster lands where it points.
+    fs.mkdirSync(folder("elsewhere"));
+    fs.symlinkSync(folder("elsewhere"), folder("linked"));
+    expect(await seedFromImage(folder("linked"), () => {})).toBe("copied");
+    expect(fs.lstatSync(folder("linked")).isSymbolicLink()).toBe(true);
+    expect(fs.readdirSync(folder("elsewhere")).sort()).toEqual(fs.readdirSync(image).sort());
   });
 
   it('does nothing with "off", and says why when no image can be kept, leaving nothing half-made', async () => {
@@ -90,9 +97,8 @@ describe("a new PGlite folder from the cluster image", () => {
     expect(await seedFromImage(folder("unseeded"), (line) => warnings.push(line))).toBe("not seeded");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(folder("blocked"));
-    expect(warnings[0]).toContain(`initialising ${folder("unseeded")} from scratch`);
+    expect(warnings[0]).toContain(`could not fill ${folder("unseeded")} from the PGlite image`);
     expect(fs.existsSync(folder("unseeded"))).toBe(false);
-    expect(fs.existsSync(`${folder("unseeded")}.seeding`)).toBe(false);
 
     // PGlite then makes the folder itself, as before there were images.
     const db = await openDatabase({ pgliteDir: folder("unseeded"), url: "" });

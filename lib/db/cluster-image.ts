@@ -64,32 +64,48 @@ async function buildImage(image: string): Promise<void> {
 
 export type Seeding = "existing" | "copied" | "built and copied" | "not seeded";
 
+/** Present in a folder while it is being filled: a folder holding it was left half-made by a start that died. */
+const FILLING = ".colbench-filling";
+
+/** Removes what is in `dir`, not `dir` itself (it may be a mount point, or a link's target). */
+function empty(dir: string): void {
+  for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+}
+
 /**
- * Fills `dir` from the image when it is missing or empty (the caller holds the folder's ownership
- * lock, so nobody else writes it meanwhile); leaves any other folder alone. The copy lands beside
- * `dir` first and is renamed in, so a folder is either whole or absent.
+ * Fills `dir` from the image when it is missing, empty, or left half-filled (the caller holds the
+ * folder's ownership lock, so nobody else writes it meanwhile); leaves any other folder alone. The
+ * copy goes into the folder itself, which may be a mount point or a link to another disk, behind a
+ * marker that is removed last, so a copy cut short is found and done again.
  */
 export async function seedFromImage(dir: string, warn: (line: string) => void): Promise<Seeding> {
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) return "existing";
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  if (entries.length > 0 && !entries.includes(FILLING)) return "existing";
   const root = imagesRoot();
   if (!root) return "not seeded";
   const image = imagePath(root);
-  const pending = `${dir}.seeding`;
   try {
     const built = !isComplete(image);
     if (built) await buildImage(image);
-    // A copy left by a start that died midway is stale: this process holds the folder's lock.
-    await fsp.rm(pending, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    // cpSync will not copy onto a link: into the folder it points to, then.
+    const target = fs.realpathSync(dir);
+    empty(target);
+    fs.writeFileSync(path.join(target, FILLING), "");
     // Synchronous: this thread has nothing else to do yet, and Node's cpSync copies the ~970 files in
     // half the time its promise version takes. A copy-on-write clone where the file system has one.
-    fs.cpSync(image, pending, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
-    await fsp.rm(dir, { recursive: true, force: true });
-    await fsp.rename(pending, dir);
+    fs.cpSync(image, target, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+    fs.rmSync(path.join(target, FILLING));
     return built ? "built and copied" : "copied";
   } catch (error) {
-    await fsp.rm(pending, { recursive: true, force: true }).catch(() => {});
+    // PGlite then finds the folder as it would a new one: empty, or not there.
+    try {
+      if (fs.existsSync(dir)) empty(dir);
+    } catch {
+      // What could not be removed, PGlite will name when it opens the folder.
+    }
     warn(
-      `colbench: no PGlite image at ${image} (${(error as Error).message}); initialising ${dir} from scratch (set COLBENCH_PGLITE_IMAGES to a writable folder, or "off")`,
+      `colbench: could not fill ${dir} from the PGlite image at ${image} (${(error as Error).message}); PGlite initialises it from scratch (set COLBENCH_PGLITE_IMAGES to a writable folder, or "off")`,
     );
     return "not seeded";
   }
