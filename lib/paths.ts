@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,4 +13,9 @@ export function dataDir(): string {
 /** Where the real ColBench test sets live in this workspace (absent on a user's machine). */
 export function sharedColbenchDir(): string {
   return path.resolve(projectRoot, "..", "shared", "colbench");
+}
+
+/** The user's cache folder as the XDG spec has it ($XDG_CACHE_HOME, else ~/.cache), shared with Python's tools. */
+export function userCacheDir(): string {
+  return process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache");
 }

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { PGlite } from "@electric-sql/pglite";
+import { userCacheDir } from "../paths";
 
 // A new PGlite folder starts as a copy of a freshly initialised cluster rather than running initdb
 // again. PGlite's initdb is WebAssembly that takes 1.5-3 s and 2-4.5 CPU-s on this machine kind, and
@@ -24,7 +24,7 @@ export function imagesRoot(): string | null {
   const set = process.env.COLBENCH_PGLITE_IMAGES;
   if (set === "off") return null;
   if (set) return path.resolve(set);
-  return path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "colbench", "pglite-images");
+  return path.join(userCacheDir(), "colbench", "pglite-images");
 }
 
 function pgliteVersion(): string {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { getHFHubCachePath, HUB_URL } from "@huggingface/hub";
+import { userCacheDir } from "../paths";
 
 // The environment Python's huggingface_hub reads, read the same way, so that weights a researcher
 // already has from transformers or vLLM are found where they are and nothing is fetched twice.
@@ -23,7 +23,7 @@ function isTrue(value: string | undefined): boolean {
 }
 
 function hfHome(): string {
-  return process.env.HF_HOME ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "huggingface");
+  return process.env.HF_HOME ?? path.join(userCacheDir(), "huggingface");
 }
 
 function tokenFromFile(): string | undefined {
