@@ -4,7 +4,8 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { chromium, expect, test, type Browser, type BrowserContext } from "@playwright/test";
+import { chromium, expect, test, type Browser, type BrowserContext } from "./test";
+import { e2ePort } from "./ports";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 import { startStudio, type RunningStudio } from "./studio";
 import { chromiumArgs, chromiumPath } from "./chromium";
@@ -14,7 +15,7 @@ import { chromiumArgs, chromiumPath } from "./chromium";
 // in local mode (127.0.0.1, no users) is tried through a foreign Host, as DNS rebinding would.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 2;
+const PORT = e2ePort(2);
 /** The local-mode studio, and the "other site" (another origin) hostile pages come from. */
 const LOCAL_PORT = PORT + 1;
 const FOREIGN_PORT = PORT + 2;

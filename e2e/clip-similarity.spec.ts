@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { ClipEmbedder } from "../lib/scoring/frontend/embedders/clip";
 import { cosine } from "../lib/scoring/frontend/similarity";
 import { chromiumPath, webgpuChromiumArgs } from "./chromium";
@@ -16,7 +17,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // CLIP's weights.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
+const PORT = e2ePort(6);
 const tinyClip = path.join(root, "lib", "scoring", "frontend", "embedders", "fixtures", "tiny-clip");
 let studio: RunningStudio;
 

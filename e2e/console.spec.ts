@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 // Every page and seat of the studio, entered and left the way a person does (typed URLs and
 // in-page links): the browser's console must stay free of errors and uncaught exceptions.

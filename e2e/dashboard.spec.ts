@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./test";
 
 // The researcher's dashboard: best-of-k, charts, search across episodes, import from the browser,
 // the keyboard overlay.

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
+import { e2ePort } from "./ports";
 import { startScriptedServer, type ScriptedServer } from "./fixtures/scripted-model-server";
 import { startStudio, type RunningStudio } from "./studio";
 
@@ -13,7 +14,7 @@ import { startStudio, type RunningStudio } from "./studio";
 
 const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 3;
+const PORT = e2ePort(3);
 
 interface Command {
   child: ChildProcess;

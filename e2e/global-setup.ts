@@ -2,9 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startStudio } from "./studio";
 import { startScriptedServer } from "./fixtures/scripted-model-server";
-import { E2E_PORT } from "../playwright.config";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -25,8 +23,8 @@ function colbench(dataDir: string, args: string[]): Promise<string> {
 }
 
 /**
- * One studio for the whole e2e run, on a fresh data folder holding the sample tasks and two small
- * runs played against the scripted model server; stopped (SIGTERM, clean PGlite close) at the end.
+ * The data every worker's studio starts from (e2e/test.ts copies it): a fresh data folder holding the
+ * sample tasks and small runs played against the scripted model server, which stays up for the whole run.
  */
 export default async function globalSetup() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
@@ -118,11 +116,9 @@ export default async function globalSetup() {
     "--simulator",
     `${models.url}#simulator`,
   ]);
-  const studio = await startStudio(E2E_PORT, dataDir);
+  process.env.COLBENCH_E2E_DATA = dataDir;
   return async () => {
     await models.close();
-    const code = await studio.stop();
-    fs.rmSync(studio.dataDir, { recursive: true, force: true });
-    if (code !== 0) throw new Error(`studio exited with ${code} on SIGTERM:\n${studio.output()}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

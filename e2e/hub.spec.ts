@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
+import { e2ePort } from "./ports";
 import { resolveModel } from "../lib/hub";
 import { clipRepo, colbenchDatasetRepo } from "../lib/hub/testing/fixture-repos";
 import { startHubServer, type HubServer } from "../lib/hub/testing/hub-server";
@@ -12,7 +13,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // (Its own studio and cache: the shared one is offline.)
 
 const shots = "e2e/artifacts";
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 40;
+const PORT = e2ePort(40);
 let hub: HubServer;
 let studio: RunningStudio;
 const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), "colbench-e2e-hf-"));

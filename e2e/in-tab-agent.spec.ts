@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, expect, test, type Page } from "@playwright/test";
+import { chromium, expect, test, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { openDatabase, type Database } from "../lib/db/open";
 import { runConfigSchema } from "../lib/benchmarks/run-config";
 import { chromiumArgs, chromiumPath, webgpuChromiumArgs } from "./chromium";
@@ -17,7 +18,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // CPU path writes from that prompt with the same seed. A browser without WebGPU is told what would work.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 7;
+const PORT = e2ePort(7);
 const policy = path.join(root, "lib", "gpu", "fixtures", "llama-tiny");
 const shots = "e2e/artifacts";
 const SAMPLING = { temperature: 0.7, topP: 0.95, seed: 7, maxTokens: 16 };

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
+import { e2ePort } from "./ports";
 import { startStudio, type RunningStudio } from "./studio";
 
 // The agreement page of a queue labelled by 20 people (e2e/fixtures/label-crowd.ts), as its lead
@@ -11,7 +12,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // (and as CSV) instead of filling the page.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 53;
+const PORT = e2ePort(53);
 const shots = "e2e/artifacts";
 const VIEW = { width: 1280, height: 800 };
 

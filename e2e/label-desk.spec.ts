@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { startStudio, type RunningStudio } from "./studio";
 
 // The labelling desk at 1280×800, as an annotator sees it: both answers' first lines on screen
@@ -12,7 +13,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // estimate of the time left on the progress line, and a person at the quota.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
+const PORT = e2ePort(6);
 const shots = "e2e/artifacts";
 const VIEW = { width: 1280, height: 800 };
 

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { startStudio, type RunningStudio } from "./studio";
 
 // A shared studio (users defined, so no local mode): two annotators label one queue with overlap 2
@@ -11,7 +12,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // agreement page.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 4;
+const PORT = e2ePort(4);
 const shots = "e2e/artifacts";
 const PAIRS = 5;
 

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { openDatabase } from "../lib/db/open";
 import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
@@ -16,7 +17,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // response that tab receives carries the task's final answer, its tests or the critic's lead-in.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 23;
+const PORT = e2ePort(23);
 const shots = "e2e/artifacts";
 const critic = path.join(root, "lib", "gpu", "fixtures", "llama-tiny");
 const policy = path.join(root, "lib", "gpu", "fixtures", "llama-tiny-bf16");

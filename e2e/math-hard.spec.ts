@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 
 // The third benchmark, played by two people: CollabLLM's math-hard, where the collaborator opens with

@@ -1,6 +1,6 @@
 import net from "node:net";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "./test";
 import { loadScriptedTasks, startScriptedServer } from "./fixtures/scripted-model-server";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 

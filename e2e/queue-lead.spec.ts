@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { startStudio, type RunningStudio } from "./studio";
 
 // A queue's lead on its page (/annotate/ID/manage): the routes refuse annotators and signed-out
@@ -12,7 +13,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // annotator at a training queue sees a gold pair's answer only after its label is stored.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 31;
+const PORT = e2ePort(31);
 const shots = "e2e/artifacts";
 const TASKS = 6;
 

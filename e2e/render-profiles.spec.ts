@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
 
 // Frontend runs scored under different render profiles (global-setup: e2e-frontend under paper,
 // older-frontend under studio-1280) are never compared silently.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 // A researcher's day: every similarity names the embedder that made it (run page, Leaderboard,
 // Compare), and the training-data panel walks a best-of-2 run through SWEET-RL's steps, each step's

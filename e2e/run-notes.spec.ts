@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./test";
 
 // A researcher's day on a run's page: rename it in place, write notes, tag it and find it by its tag
 // in the runs list; what is refused is said where it was typed. The episodes table sorts in the

@@ -4,7 +4,8 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { startScriptedServer, type ScriptedServer } from "./fixtures/scripted-model-server";
 import { startStudio, type RunningStudio } from "./studio";
 
@@ -17,7 +18,7 @@ import { startStudio, type RunningStudio } from "./studio";
 
 const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 11;
+const PORT = e2ePort(11);
 const TOTAL = 40;
 
 let studio: RunningStudio;

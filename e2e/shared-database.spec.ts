@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./test";
+import { e2ePort } from "./ports";
 import { startStudioOnPostgres, type PostgresStudio } from "./studio";
 
 // (Its own studio on its own port: the other specs share the one global-setup starts on PGlite.)
@@ -9,7 +10,7 @@ import { startStudioOnPostgres, type PostgresStudio } from "./studio";
 
 const shots = "e2e/artifacts";
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 1;
+const PORT = e2ePort(1);
 
 let studio: PostgresStudio;
 let terminal: ChildProcess | null = null;

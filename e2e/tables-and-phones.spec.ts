@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 // Tables a researcher can work with (sort by a header, filter, export what is shown with the page's
 // numbers), the replay's per-turn timing, every similarity naming its embedder, and no page wider

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
+import { e2ePort } from "./ports";
 import { openDatabase, type Database } from "../lib/db/open";
 import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { startStudio, type RunningStudio } from "./studio";
@@ -18,7 +19,7 @@ import { startStudio, type RunningStudio } from "./studio";
 // the browser's.
 
 const root = path.resolve(import.meta.dirname, "..");
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 5;
+const PORT = e2ePort(5);
 const critic = path.join(root, "lib", "gpu", "fixtures", "llama-tiny");
 const policy = path.join(root, "lib", "gpu", "fixtures", "llama-tiny-bf16");
 const templates = path.join(root, "lib", "sweet", "fixtures", "chat-templates");

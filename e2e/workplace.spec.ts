@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./test";
 
 // The studio as a daily workplace: played sessions kept apart from benchmark runs, runs archived
 // and deleted, pages that say what is missing.
