@@ -5,7 +5,6 @@ import { expect, test, type Page } from "./test";
 import { e2ePort } from "./ports";
 import { ClipEmbedder } from "../lib/scoring/frontend/embedders/clip";
 import { cosine } from "../lib/scoring/frontend/similarity";
-import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 import { startStudio, type RunningStudio } from "./studio";
 
@@ -21,7 +20,6 @@ const PORT = e2ePort(6);
 const tinyClip = path.join(root, "lib", "scoring", "frontend", "embedders", "fixtures", "tiny-clip");
 let studio: RunningStudio;
 
-test.use({ launchOptions: { executablePath: chromiumPath(), args: webgpuChromiumArgs } });
 test.describe.configure({ timeout: 300_000 });
 
 test.beforeAll(async () => {
@@ -74,7 +72,7 @@ async function referenceSimilarity(agentRender: string, targetRender: string): P
 }
 
 test("the collaborator seat shows the CLIP similarity of the agent's current page to the target, computed in the tab; so does the replay, page by page", async ({
-  browser,
+  webgpuBrowser: browser,
 }) => {
   const context = await browser.newContext({ baseURL: studio.url });
   const tasks = (await (await context.request.get("/api/tasks?benchmark=frontend")).json()) as {
@@ -158,7 +156,7 @@ test("the collaborator seat shows the CLIP similarity of the agent's current pag
 });
 
 test("the served CLIP checkpoint answers a range request with just those bytes (a tab skips the text tower)", async ({
-  browser,
+  webgpuBrowser: browser,
 }) => {
   const context = await browser.newContext({ baseURL: studio.url });
   const file = fs.readFileSync(path.join(tinyClip, "model.safetensors"));

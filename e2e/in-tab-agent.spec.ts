@@ -6,7 +6,7 @@ import { chromium, expect, test, type Page } from "./test";
 import { e2ePort } from "./ports";
 import { openDatabase, type Database } from "../lib/db/open";
 import { runConfigSchema } from "../lib/benchmarks/run-config";
-import { chromiumArgs, chromiumPath, webgpuChromiumArgs } from "./chromium";
+import { chromiumArgs, chromiumPath } from "./chromium";
 import { startStudio, type RunningStudio } from "./studio";
 
 // A person plays the collaborator's seat against an agent generated in their own tab: the studio
@@ -25,7 +25,6 @@ const SAMPLING = { temperature: 0.7, topP: 0.95, seed: 7, maxTokens: 16 };
 let studio: RunningStudio;
 let db: Database;
 
-test.use({ launchOptions: { executablePath: chromiumPath(), args: webgpuChromiumArgs } });
 test.describe.configure({ timeout: 600_000 });
 
 test.beforeAll(async () => {
@@ -73,7 +72,7 @@ async function reply(page: Page, text: string) {
 }
 
 test("a person plays the collaborator against an agent generated in their tab, to the end of an ordinary episode", async ({
-  browser,
+  webgpuBrowser: browser,
 }) => {
   const context = await browser.newContext({ baseURL: studio.url });
   const page = await context.newPage();

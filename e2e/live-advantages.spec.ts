@@ -5,7 +5,6 @@ import path from "node:path";
 import { expect, test, type Page } from "./test";
 import { e2ePort } from "./ports";
 import { openDatabase } from "../lib/db/open";
-import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { leaks, recordResponses, secretPieces } from "./response-recorder";
 import { startStudio, type RunningStudio } from "./studio";
 
@@ -25,7 +24,6 @@ let studio: RunningStudio;
 /** The episode the collaborator's test played, and its live values by turn. */
 let played: { episodeId: number; values: Array<{ turn: number; value: number }> } | null = null;
 
-test.use({ launchOptions: { executablePath: chromiumPath(), args: webgpuChromiumArgs } });
 test.describe.configure({ timeout: 420_000 });
 
 function colbench(dataDir: string, args: string[]): Promise<void> {
@@ -103,7 +101,7 @@ async function agentTurnsWithValues(page: Page): Promise<Array<{ turn: number; v
 }
 
 test("a researcher in the collaborator's seat sees each agent turn's advantage as it is stored, computed in the tab", async ({
-  page,
+  webgpuPage: page,
 }) => {
   const taskId = await firstBackendTask(page);
   await startPlay(page, taskId, /^the collaborator/, `${models()}#ask-then-answer`);
@@ -143,7 +141,7 @@ test("a researcher in the collaborator's seat sees each agent turn's advantage a
 });
 
 test("after the episode, `colbench rank` with the same folders stores each turn's live value (within 1e-5)", async ({
-  page,
+  webgpuPage: page,
 }) => {
   expect(played, "the collaborator's test played the episode").not.toBeNull();
   const { episodeId, values } = played!;
@@ -182,7 +180,7 @@ test("after the episode, `colbench rank` with the same folders stores each turn'
 });
 
 test("a person playing the agent in practice play sees the critic's judgement of each sent turn, and nothing hidden", async ({
-  page,
+  webgpuPage: page,
 }) => {
   const taskId = await firstBackendTask(page);
   const hidden = (await (await page.request.get(`${studio.url}/api/tasks/${taskId}/hidden`)).json()) as {

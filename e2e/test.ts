@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { test as base } from "@playwright/test";
+import { test as base, type Browser, type Page } from "@playwright/test";
+import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { e2ePort } from "./ports";
 import { startStudio, type RunningStudio } from "./studio";
 
@@ -14,7 +15,7 @@ export * from "@playwright/test";
  * starting data whichever worker runs it. The studio is stopped with SIGTERM when the worker ends and must
  * exit cleanly (a clean PGlite close).
  */
-export const test = base.extend<object, { sharedStudio: RunningStudio }>({
+export const test = base.extend<{ webgpuPage: Page }, { sharedStudio: RunningStudio; webgpuBrowser: Browser }>({
   sharedStudio: [
     async ({}, use) => {
       const prepared = process.env.COLBENCH_E2E_DATA;
@@ -31,4 +32,20 @@ export const test = base.extend<object, { sharedStudio: RunningStudio }>({
     { scope: "worker", timeout: 120_000 },
   ],
   baseURL: async ({ sharedStudio }, use) => use(sharedStudio.url),
+  // Chromium with a WebGPU adapter (SwiftShader), beside the worker's usual browser rather than in place of
+  // it: a spec that swapped the launch options would need workers of its own, which Playwright starts only
+  // after every other spec has run, leaving these slowest specs to the end of the run.
+  webgpuBrowser: [
+    async ({ playwright }, use) => {
+      const browser = await playwright.chromium.launch({ executablePath: chromiumPath(), args: webgpuChromiumArgs });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: "worker" },
+  ],
+  webgpuPage: async ({ webgpuBrowser, viewport }, use) => {
+    const context = await webgpuBrowser.newContext({ viewport });
+    await use(await context.newPage());
+    await context.close();
+  },
 });

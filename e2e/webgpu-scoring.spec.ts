@@ -5,7 +5,6 @@ import path from "node:path";
 import { expect, test, type Page } from "./test";
 import { e2ePort } from "./ports";
 import { openDatabase, type Database } from "../lib/db/open";
-import { chromiumPath, webgpuChromiumArgs } from "./chromium";
 import { startStudio, type RunningStudio } from "./studio";
 
 // "Score turns in this browser" on a replay, on SwiftShader's WebGPU in a Web Worker, with the tiny
@@ -30,7 +29,6 @@ const SUM_RELATIVE = 1e-6;
 let studio: RunningStudio;
 let db: Database;
 
-test.use({ launchOptions: { executablePath: chromiumPath(), args: webgpuChromiumArgs } });
 test.describe.configure({ timeout: 420_000 });
 
 function colbench(dataDir: string, args: string[]): Promise<string> {
@@ -168,7 +166,7 @@ async function scoreInBrowser(page: Page, episodeId: number): Promise<void> {
 
 for (const [run, how] of Object.entries(RUNS).filter(([, h]) => h.rank)) {
   test(`${run}: the browser scores what rank scored (template ${how.template}, ${how.rank!.join(" ")}) and changes nothing rank stored`, async ({
-    page,
+    webgpuPage: page,
   }) => {
     const episodeId = await episodeOf(run);
     const before = await rankedValues(run);
@@ -293,7 +291,7 @@ for (const [run, how] of Object.entries(RUNS).filter(([, h]) => h.rank)) {
 }
 
 test("unranked: the browser's record is charted as the browser's, and the run's ranking stays empty", async ({
-  page,
+  webgpuPage: page,
 }) => {
   const episodeId = await episodeOf("unranked");
   const before = await rankedValues("unranked");
