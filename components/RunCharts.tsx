@@ -13,6 +13,7 @@ function Chart({
   format,
   testId,
   fill = "#0f766e",
+  domain,
 }: {
   title: string;
   data: object[];
@@ -20,6 +21,8 @@ function Chart({
   format?: (v: number) => string;
   testId: string;
   fill?: string;
+  /** The value axis's range where the values have one (a rate); otherwise the data's. */
+  domain?: [number, number];
 }) {
   return (
     <figure className="min-w-0 rounded-lg border border-stone-200 bg-white p-3" data-testid={testId}>
@@ -29,7 +32,13 @@ function Chart({
           <BarChart data={data} margin={{ left: 0, right: 4, top: 4, bottom: 0 }}>
             <CartesianGrid strokeDasharray="3 3" vertical={false} />
             <XAxis dataKey="label" tick={{ fontSize: 10 }} interval="preserveStartEnd" />
-            <YAxis tick={{ fontSize: 10 }} width={36} allowDecimals={dataKey !== "count"} tickFormatter={format} />
+            <YAxis
+              tick={{ fontSize: 10 }}
+              width={36}
+              allowDecimals={dataKey !== "count"}
+              tickFormatter={format}
+              domain={domain}
+            />
             <Tooltip formatter={(v) => (typeof v === "number" && format ? format(v) : String(v))} />
             <Bar dataKey={dataKey} fill={fill} isAnimationActive={false} />
           </BarChart>
@@ -92,6 +101,8 @@ export function RunCharts({
           }))}
           dataKey="success"
           format={(value) => reward.format(value)}
+          // A success rate ends at 100%: left to the data, a run with no success drew an axis to 400%.
+          domain={reward.hasSuccess ? [0, 1] : undefined}
           testId="chart-by-turns"
           fill="#b45309"
         />

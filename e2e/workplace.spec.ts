@@ -37,6 +37,14 @@ test("a played session stays off the runs list, the Leaderboard and Compare unti
   expect(runPage!.ok()).toBe(true);
   const runName = (await page.getByRole("heading", { level: 1 }).innerText()).trim();
   expect(runName).toMatch(/^play-backend-/);
+  // No success in this session: the success rate's axis still ends at 100%.
+  // (The value axis's ticks are the ones in %; recharts 3 draws tick labels in a layer of their own.)
+  const rateTicks = page
+    .getByTestId("chart-by-turns")
+    .locator(".recharts-cartesian-axis-tick-value")
+    .filter({ hasText: "%" });
+  await expect(rateTicks.last()).toHaveText("100%");
+  expect(await rateTicks.allTextContents()).toEqual(["0%", "25%", "50%", "75%", "100%"]);
   await page.screenshot({ path: `${shots}/sessions.png`, fullPage: true });
 
   await page.goto("/runs");
