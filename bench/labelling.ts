@@ -18,6 +18,7 @@ import { openDatabase, type Database } from "../lib/db/open";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { storeFor } from "../lib/store";
 import { projectRoot } from "../lib/paths";
+import { e2ePort } from "../e2e/ports";
 import { startStudio } from "../e2e/studio";
 import { describeTimes as fmt, percentile, prepareLabelling, runAnnotators } from "./labelling-load";
 
@@ -26,7 +27,7 @@ const ANNOTATORS = Number(process.argv[3] ?? 50);
 const PAIRS = Number(process.argv[4] ?? 2000);
 const OVERLAP = Number(process.argv[5] ?? 3);
 const SECONDS = Number(process.argv[6] ?? 60);
-const PORT = Number(process.env.COLBENCH_E2E_PORT ?? 3210) + 6;
+const PORT = e2ePort(6);
 // How long a scripted annotator looks at a pair before pressing a key, in the timed window (ms, uniform).
 const [THINK_LOW, THINK_HIGH] = (process.env.COLBENCH_BENCH_THINK_MS ?? "200-600").split("-").map(Number) as [
   number,
