@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../lib/db/open";
 import { startPostgres, type PostgresServer } from "../lib/db/testing/postgres-server";
 import { projectRoot } from "../lib/paths";
@@ -42,6 +42,17 @@ beforeAll(async () => {
   });
   expect(imported.status, imported.stderr).toBe(0);
 }, 60_000);
+
+// A test that failed midway leaves its workers running; stopped here, they cannot take the next
+// test's jobs or show up in its worker count.
+afterEach(async () => {
+  const alive = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+  for (const w of alive) w.child.kill("SIGTERM");
+  const stopped = Promise.all(alive.map((w) => w.exited));
+  const late = setTimeout(() => alive.forEach((w) => w.child.kill("SIGKILL")), 10_000);
+  await stopped;
+  clearTimeout(late);
+});
 
 afterAll(async () => {
   for (const w of workers) w.child.kill("SIGKILL");
@@ -347,7 +358,8 @@ describe("a run over three worker processes on a PostgreSQL queue", () => {
             timeout: 30_000,
           })
           .toBe("done");
-        expect(await scoreJobs("completed")).toBe(6);
+        // The last scorer marks the run done before pg-boss records its job as completed.
+        await expect.poll(() => scoreJobs("completed"), { timeout: 10_000 }).toBe(6);
         const scored = await db.prisma.episode.findMany({
           where: { runId: run.id },
           include: { _count: { select: { turns: true } } },
