@@ -12,16 +12,34 @@ const wgslAsText: Plugin = {
   },
 };
 
+const TESTS = ["{lib,cli,workers,app,components,bench,scripts}/**/*.test.ts"];
+const ALONE = [
+  "cli/faults.test.ts",
+  "cli/distributed.test.ts",
+  "lib/scoring/frontend/render-neighbours.test.ts",
+  "lib/scoring/frontend/render-hostile-neighbours.test.ts",
+];
+
 export default defineConfig({
   plugins: [wgslAsText],
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
-    include: ["{lib,cli,workers,app,components,bench,scripts}/**/*.test.ts"],
+    // Two files at a time: most spend a third of their time waiting (child processes, servers,
+    // browsers, a database's fsync), and each has its own data folder, database and ports. The
+    // files whose point is timing stay alone, after the rest: worker leases of seconds run out
+    // and SIGSTOP outlives them on a clock (faults, distributed), and the render neighbours tests
+    // show that a page is not slowed or failed by the pages beside it, which another file's load
+    // beside them would confuse.
+    projects: [
+      { extends: true, test: { name: "parallel", include: TESTS, exclude: ALONE, maxWorkers: 2 } },
+      {
+        extends: true,
+        test: { name: "alone", include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
     // Booting PGlite takes seconds on an empty folder; sandbox and render tests spawn processes.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: parallel test files that each start Chromium or a Postgres cluster would fight.
-    fileParallelism: false,
     // No test reaches the real Hugging Face hub or reads a developer's own cache: frontend runs
     // without an embedder flag fall back to default-v2 as on an offline machine. Hub tests set
     // their own cache and endpoint (a test double).
