@@ -130,8 +130,7 @@ fi
 if [ "$build" = 1 ]; then
   # A build stamp keyed on what `next build` reads: an unchanged checkout starts without rebuilding.
   t=$(now_ms)
-  stamp=$(node scripts/build-stamp.mjs)
-  if [ -f .next/BUILD_ID ] && [ "$(cat .next/colbench-build-stamp 2>/dev/null)" = "$stamp" ]; then
+  if node scripts/build-stamp.mjs --current; then
     step "studio build" "up to date with the sources" "$t"
   else
     # Types are checked by `npm test` (and `npm run typecheck`), not on the way to the first page. The
@@ -139,7 +138,7 @@ if [ "$build" = 1 ]; then
     first_build=0
     [ -f .next/BUILD_ID ] || first_build=1
     COLBENCH_BUILD_SKIP_TYPES=1 COLBENCH_BUILD_NO_CACHE=$first_build npx next build >"$log" 2>&1 || failed "next build" "$log"
-    echo "$stamp" >.next/colbench-build-stamp
+    node scripts/build-stamp.mjs --record
     step "studio build" "built" "$t"
   fi
 fi

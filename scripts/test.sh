@@ -11,13 +11,11 @@ bash scripts/setup.sh --no-build --with-firefox
 # The studio's own build is reused when nothing it reads changed since (the stamp scripts/setup.sh keeps;
 # CI's first start has just made it): it was built without a type check, so the types are checked here,
 # which costs a third of a build.
-stamp=$(node scripts/build-stamp.mjs)
-if [ -f .next/BUILD_ID ] && [ "$(cat .next/colbench-build-stamp 2>/dev/null)" = "$stamp" ]; then
-  npx next typegen >/dev/null
-  npx tsc --noEmit
+if node scripts/build-stamp.mjs --current; then
+  npm run --silent typecheck
 else
   npx next build >/dev/null
-  echo "$stamp" >.next/colbench-build-stamp
+  node scripts/build-stamp.mjs --record
 fi
 reports=$(mktemp -d)
 status=0
